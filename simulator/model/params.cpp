@@ -1,0 +1,91 @@
+#include "model/params.hpp"
+
+#include <fmt/core.h>
+#include <simgrid/s4u/Host.hpp>
+#include <xbt/config.hpp>
+
+namespace tit::model {
+namespace {
+
+template <typename T> T config_value(const char* name)
+{
+  return simgrid::config::get_value<T>(name);
+}
+
+PiecewiseLinear parse_piecewise(const char* name, const std::string& text, const std::string& where)
+{
+  try {
+    return PiecewiseLinear::parse(text);
+  } catch (const ModelError& e) {
+    throw ModelError(fmt::format("{}{} '{}': {} (expected 'threshold:offset:slope;...')", where, name, text, e.what()));
+  }
+}
+
+} // namespace
+
+MpiParams MpiParams::from_config()
+{
+  MpiParams p;
+  p.detached_thresh = config_value<int>("smpi/send-is-detached-thresh");
+  p.async_small_thresh = config_value<int>("smpi/async-small-thresh");
+  p.test_sleep = config_value<double>("smpi/test");
+  p.iprobe_sleep = config_value<double>("smpi/iprobe");
+  p.iprobe_cpu_usage = config_value<double>("smpi/iprobe-cpu-usage");
+  p.grow_injected_times = config_value<bool>("smpi/grow-injected-times");
+  p.simulate_computation = config_value<bool>("smpi/simulate-computation");
+  p.init_sleep = config_value<double>("smpi/init");
+  if (p.async_small_thresh > p.detached_thresh)
+    throw ModelError(fmt::format("smpi/async-small-thresh ({}) must not exceed smpi/send-is-detached-thresh ({})",
+                                 p.async_small_thresh, p.detached_thresh));
+  p.default_overheads.os = parse_piecewise("smpi/os", config_value<std::string>("smpi/os"), "");
+  p.default_overheads.ois = parse_piecewise("smpi/ois", config_value<std::string>("smpi/ois"), "");
+  p.default_overheads.orecv = parse_piecewise("smpi/or", config_value<std::string>("smpi/or"), "");
+  for (const char* name : {"smpi/bw-factor", "smpi/lat-factor"}) {
+    auto text = config_value<std::string>(name);
+    try {
+      FactorTable::parse(text);
+    } catch (const ModelError& e) {
+      throw ModelError(fmt::format("{} '{}': {} (expected 'threshold:factor;...')", name, text, e.what()));
+    }
+  }
+  return p;
+}
+
+HostOverheads MpiParams::overheads_of(const simgrid::s4u::Host& host) const
+{
+  HostOverheads o = default_overheads;
+  auto where = fmt::format("host '{}' property ", host.get_name());
+  if (const char* v = host.get_property("smpi/os"))
+    o.os = parse_piecewise("smpi/os", v, where);
+  if (const char* v = host.get_property("smpi/ois"))
+    o.ois = parse_piecewise("smpi/ois", v, where);
+  if (const char* v = host.get_property("smpi/or"))
+    o.orecv = parse_piecewise("smpi/or", v, where);
+  return o;
+}
+
+const std::vector<ParamDoc>& documented_parameters()
+{
+  static const std::vector<ParamDoc> docs{
+      {"smpi/os", "MPI_Send overhead of detached messages, 'threshold:offset:slope;...' (s, s/B); default 0"},
+      {"smpi/or", "receive overhead of detached messages, same form; default 0"},
+      {"smpi/ois", "MPI_Isend overhead, same form; default 0"},
+      {"smpi/bw-factor", "bandwidth factors 'threshold:factor;...' by message size (SimGrid 3.32 defaults)"},
+      {"smpi/lat-factor", "latency factors 'threshold:factor;...' by message size (SimGrid 3.32 defaults)"},
+      {"smpi/send-is-detached-thresh", "payload size (B) below which sends are buffered; default 65536"},
+      {"smpi/async-small-thresh", "payload size (B) below which sends are eager; default 0 (off)"},
+      {"smpi/test", "time injected by MPI_Test, times a counter growing on failures; default 1e-4"},
+      {"smpi/iprobe", "time injected by each probe of a receive of unknown size; default 1e-4"},
+      {"smpi/grow-injected-times", "whether failed tests/probes make the injected time grow; default yes"},
+      {"smpi/simulate-computation", "whether compute actions take time; default yes"},
+      {"smpi/init", "time injected at init; default 0"},
+      {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
+      {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
+      {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},
+      {"network/loopback-bw", "bandwidth of a host's route to itself where the zone has none; default 10e9"},
+      {"surf/precision", "numerical precision of the solver; default 1e-9 (as smpirun)"},
+  };
+  return docs;
+}
+
+} // namespace tit::model

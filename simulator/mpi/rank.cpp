@@ -1,0 +1,268 @@
+#include "mpi/world.hpp"
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Exec.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <algorithm>
+#include <fmt/core.h>
+#include <cstdint>
+
+namespace s4u = simgrid::s4u;
+
+namespace tit::mpi {
+namespace {
+
+/// Every message carries SMPI's 16-byte envelope (tag, source, communicator).
+constexpr double kEnvelopeBytes = 16;
+
+/// What a send carries to its receiver: its payload size. Encoded in the pointer value itself (never
+/// dereferenced; odd so that it is never null), which spares an allocation per message.
+void* encode_envelope(double bytes)
+{
+  return reinterpret_cast<void*>((static_cast<std::uintptr_t>(bytes) << 1) | 1U);
+}
+double decode_envelope(void* envelope)
+{
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(envelope) >> 1);
+}
+
+void sleep_if_positive(double seconds)
+{
+  if (seconds > 0)
+    s4u::this_actor::sleep_for(seconds);
+}
+
+/// Records that both sides of a channel's oldest pending pair have posted.
+void mark_matched(Request& a, Request& b)
+{
+  double now = s4u::Engine::get_clock();
+  a.matched_at = now;
+  b.matched_at = now;
+}
+
+/// Posts `req` on one side of a channel: matches the oldest pending partner or waits in `mine`.
+void post(std::deque<RequestPtr>& mine, std::deque<RequestPtr>& theirs, const RequestPtr& req)
+{
+  if (theirs.empty()) {
+    mine.push_back(req);
+    return;
+  }
+  mark_matched(*theirs.front(), *req);
+  theirs.pop_front();
+}
+
+} // namespace
+
+Rank::Rank(World& world, int rank, s4u::Host* host)
+    : world_(world), rank_(rank), host_(host), overheads_(world.params().overheads_of(*host))
+{
+}
+
+RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend)
+{
+  auto const& params = world_.params();
+  auto req = std::make_shared<Request>();
+  req->type = Request::Type::Send;
+  req->src = rank_;
+  req->dst = dst;
+  req->tag = tag;
+  req->bytes = bytes;
+  req->detached = bytes < params.detached_thresh;
+
+  // The library's software overhead before the message leaves: ois for every isend, os for a buffered send.
+  if (is_isend)
+    sleep_if_positive(overheads_.ois(bytes));
+  else if (req->detached)
+    sleep_if_positive(overheads_.os(bytes));
+
+  auto& ch = world_.channel(rank_, dst, tag);
+  ch.sent++;
+  bool eager = params.async_small_thresh > 0 && bytes < params.async_small_thresh;
+  // An eager message goes to the receiver's permanent mailbox (its transfer starts at once), unless a
+  // matching receive is already posted on the regular one.
+  bool use_small = eager && ch.recvs_large.empty();
+  if (use_small)
+    post(ch.sends_small, ch.recvs_small, req);
+  else
+    post(ch.sends_large, ch.recvs_large, req);
+  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, rank_, dst, tag) : ch.large;
+
+  auto comm = mailbox->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
+  if (req->detached) {
+    comm->detach();
+    req->done = true;
+  } else {
+    comm->start();
+    req->comm = std::move(comm);
+  }
+  return req;
+}
+
+void Rank::send(int dst, int tag, double bytes)
+{
+  auto req = start_send(dst, tag, bytes, false);
+  wait(req);
+}
+
+RequestPtr Rank::isend(int dst, int tag, double bytes)
+{
+  return start_send(dst, tag, bytes, true);
+}
+
+double Rank::probe_size(int src, int tag)
+{
+  // SMPI probes in a loop, each probe computing for a growing multiple of smpi/iprobe seconds.
+  auto const& params = world_.params();
+  auto& counter = world_.probe_counter();
+  double speed = host_->get_speed();
+  while (true) {
+    if (params.iprobe_sleep > 0)
+      s4u::this_actor::exec_init(counter * params.iprobe_sleep * speed * params.iprobe_cpu_usage)
+          ->set_bound(params.iprobe_cpu_usage * speed)
+          ->start()
+          ->wait();
+    auto& ch = world_.channel(src, rank_, tag);
+    const auto* pending = not ch.sends_small.empty() ? &ch.sends_small : &ch.sends_large;
+    if (not pending->empty()) {
+      counter = 1;
+      return pending->front()->bytes;
+    }
+    if (world_.running_ranks() <= 1)
+      throw MpiError(fmt::format("deadlock: receive of unknown size from rank {} with tag {}, but no other rank "
+                                 "is running",
+                                 src, tag));
+    if (params.grow_injected_times)
+      counter++;
+  }
+}
+
+RequestPtr Rank::irecv(int src, int tag, double bytes)
+{
+  if (bytes < 0)
+    bytes = probe_size(src, tag);
+  auto const& params = world_.params();
+  auto req = std::make_shared<Request>();
+  req->type = Request::Type::Recv;
+  req->src = src;
+  req->dst = rank_;
+  req->tag = tag;
+  req->bytes = bytes;
+
+  auto& ch = world_.channel(src, rank_, tag);
+  ch.received++;
+  bool use_small = false;
+  if (params.async_small_thresh > 0) {
+    // SMPI looks for an eager message first, then for a regular one; a small receive that finds
+    // nothing waits on the eager mailbox, a large one on the regular mailbox.
+    if (not ch.sends_small.empty())
+      use_small = true;
+    else if (bytes < params.async_small_thresh)
+      use_small = ch.sends_large.empty();
+  }
+  if (use_small)
+    post(ch.recvs_small, ch.sends_small, req);
+  else
+    post(ch.recvs_large, ch.sends_large, req);
+  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, src, rank_, tag) : ch.large;
+  req->comm = mailbox->get_async<void>(&req->envelope);
+  return req;
+}
+
+void Rank::recv(int src, int tag, double bytes)
+{
+  auto req = irecv(src, tag, bytes);
+  wait(req);
+}
+
+void Rank::complete(Request& req)
+{
+  req.done = true;
+  if (req.type != Request::Type::Recv)
+    return;
+  // A buffered message costs the receiver smpi/or once it has arrived.
+  double sent = decode_envelope(req.envelope);
+  if (sent < world_.params().detached_thresh)
+    sleep_if_positive(overheads_.orecv(std::min(req.bytes, sent)));
+}
+
+void Rank::account_waiting(const Request& req, double wait_start)
+{
+  if (req.matched_at > wait_start)
+    waiting_ += req.matched_at - wait_start;
+}
+
+void Rank::wait(const RequestPtr& req)
+{
+  if (req->done)
+    return;
+  double start = s4u::Engine::get_clock();
+  req->comm->wait();
+  account_waiting(*req, start);
+  complete(*req);
+}
+
+bool Rank::test(const RequestPtr& req)
+{
+  auto const& params = world_.params();
+  auto& counter = world_.test_counter();
+  if (params.test_sleep > 0)
+    s4u::this_actor::sleep_for(counter * params.test_sleep);
+  bool flag = req->done || req->comm->test();
+  if (flag) {
+    if (not req->done)
+      complete(*req);
+    counter = 1;
+  } else if (params.grow_injected_times) {
+    counter++;
+  }
+  return flag;
+}
+
+void Rank::waitall(std::vector<RequestPtr>& reqs)
+{
+  double start = s4u::Engine::get_clock();
+  double last_match = start;
+  std::vector<s4u::CommPtr> comms;
+  std::vector<Request*> pending;
+  while (true) {
+    // Like SMPI's waitany: a completed buffered send is taken first, otherwise the first transfer of the
+    // list to be over (or already over), which pays its receive overhead before the next round.
+    comms.clear();
+    pending.clear();
+    Request* ready = nullptr;
+    for (auto const& r : reqs) {
+      if (r->done)
+        continue;
+      if (not r->comm) {
+        ready = r.get();
+        break;
+      }
+      comms.push_back(r->comm);
+      pending.push_back(r.get());
+    }
+    if (ready != nullptr) {
+      ready->done = true;
+      continue;
+    }
+    if (comms.empty())
+      break;
+    ssize_t index = s4u::Comm::wait_any(comms);
+    Request& done = *pending.at(static_cast<std::size_t>(index));
+    last_match = std::max(last_match, done.matched_at);
+    complete(done);
+  }
+  if (last_match > start)
+    waiting_ += last_match - start;
+}
+
+void Rank::sendrecv(int dst, double send_bytes, int src, double recv_bytes)
+{
+  if (dst == rank_ && src == rank_)
+    return; // a local copy: no simulated time
+  std::vector<RequestPtr> reqs{start_send(dst, 0, send_bytes, true), irecv(src, 0, recv_bytes)};
+  waitall(reqs);
+}
+
+} // namespace tit::mpi

@@ -1,0 +1,147 @@
+// The simulated MPI library: point-to-point semantics of SimGrid 3.32's SMPI (matching in order per
+// (source, destination, tag), detached / rendez-vous / eager protocols, os/or/ois overheads, MPI_Test
+// and probe injected times), built on S4U mailboxes and communications.
+#pragma once
+
+#include "model/params.hpp"
+
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace simgrid::s4u {
+class Host;
+}
+
+namespace tit::mpi {
+
+/// An error of the replayed program (for example a wait on nothing), reported with the action's location.
+class MpiError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One pending point-to-point operation.
+struct Request {
+  enum class Type : std::uint8_t { Send, Recv };
+  Type type = Type::Send;
+  int src = 0;
+  int dst = 0;
+  int tag = 0;
+  double bytes = 0;             ///< send: payload; recv: expected payload (negative: unknown)
+  bool detached = false;        ///< send: buffered, complete once posted
+  bool done = false;            ///< completed, overheads paid
+  double matched_at = -1;       ///< simulated time at which the partner posted; -1 while unmatched
+  simgrid::s4u::CommPtr comm;   ///< the transfer as seen by the owner (null for a detached send)
+  void* envelope = nullptr;     ///< recv: what the matched send carried (its payload size)
+};
+using RequestPtr = std::shared_ptr<Request>;
+
+class World;
+
+/// The MPI state and operations of one rank. Every operation runs in that rank's actor.
+class Rank {
+public:
+  Rank(World& world, int rank, simgrid::s4u::Host* host);
+
+  int rank() const { return rank_; }
+  simgrid::s4u::Host* host() const { return host_; }
+
+  // Point-to-point. `bytes` is the payload; a negative receive size means "take the sender's".
+  void send(int dst, int tag, double bytes);
+  RequestPtr isend(int dst, int tag, double bytes);
+  void recv(int src, int tag, double bytes);
+  RequestPtr irecv(int src, int tag, double bytes);
+  void wait(const RequestPtr& req);
+  /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did.
+  bool test(const RequestPtr& req);
+  /// Waits for every request, completing them in the order they finish (SMPI's waitany loop).
+  void waitall(std::vector<RequestPtr>& reqs);
+  void sendrecv(int dst, double send_bytes, int src, double recv_bytes);
+
+  /// Time this rank spent blocked before its partners posted the operations it waited for.
+  double waiting_time() const { return waiting_; }
+
+private:
+  RequestPtr start_send(int dst, int tag, double bytes, bool is_isend);
+  double probe_size(int src, int tag);
+  void complete(Request& req);
+  void account_waiting(const Request& req, double wait_start);
+
+  World& world_;
+  int rank_;
+  simgrid::s4u::Host* host_;
+  model::HostOverheads overheads_;
+  double waiting_ = 0;
+};
+
+/// Shared state of the simulated MPI library: channels between ranks and global counters.
+class World {
+public:
+  World(model::MpiParams params, int rank_count);
+
+  const model::MpiParams& params() const { return params_; }
+  int rank_count() const { return rank_count_; }
+
+  /// Messages from `src` to `dst` with `tag`, matched in order.
+  struct Channel {
+    simgrid::s4u::Mailbox* large = nullptr; ///< rendez-vous point of regular messages
+    simgrid::s4u::Mailbox* small = nullptr; ///< eager messages: the receiver is permanent, transfers start at once
+    std::deque<RequestPtr> sends_large, sends_small; ///< posted sends not matched yet
+    std::deque<RequestPtr> recvs_large, recvs_small; ///< posted receives not matched yet
+    std::uint64_t sent = 0;
+    std::uint64_t received = 0;
+  };
+  Channel& channel(int src, int dst, int tag);
+  simgrid::s4u::Mailbox* small_mailbox(Channel& ch, int src, int dst, int tag);
+
+  /// Binds a rank to its actor (the permanent receiver of its eager mailboxes).
+  void set_actor(int rank, simgrid::s4u::ActorPtr actor);
+
+  int& test_counter() { return test_counter_; }
+  int& probe_counter() { return probe_counter_; }
+
+  /// Sends never received, as (src, dst, tag, count) for the end-of-run warning.
+  struct Unreceived {
+    int src, dst, tag;
+    std::uint64_t count;
+  };
+  std::vector<Unreceived> unreceived() const;
+
+  /// Ranks that have not finished their trace yet.
+  int& running_ranks() { return running_; }
+
+private:
+  model::MpiParams params_;
+  int rank_count_;
+  struct Key {
+    int src, dst, tag;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const noexcept
+    {
+      std::uint64_t h = static_cast<std::uint32_t>(k.src);
+      h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.dst);
+      h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.tag);
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Key, Channel, KeyHash> channels_;
+  std::vector<simgrid::s4u::ActorPtr> actors_;
+  int test_counter_ = 1;
+  int probe_counter_ = 1;
+  int running_ = 0;
+};
+
+/// Tags of the collectives' internal messages: negative, so they never match user messages.
+inline constexpr int kBarrierTag = -16;
+
+} // namespace tit::mpi

@@ -1,0 +1,16 @@
+// Reporters: write results to a stream they are given.
+#pragma once
+
+#include "replay/replayer.hpp"
+
+#include <ostream>
+
+namespace tit::output {
+
+/// "Simulated time: X s" then the per-rank summary (all ranks when `per_rank` or when there are few).
+void write_summary(std::ostream& out, const replay::Result& result, bool per_rank);
+
+/// Header line of the --actions-log file (schema version first).
+void write_actions_log_header(std::ostream& out);
+
+} // namespace tit::output

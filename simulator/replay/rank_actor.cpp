@@ -1,0 +1,251 @@
+#include "replay/rank_actor.hpp"
+
+#include "colls/colls.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <algorithm>
+
+namespace s4u = simgrid::s4u;
+using tit::trace::Action;
+using tit::trace::Kind;
+
+namespace tit::replay {
+
+void RunState::fail(int code, std::string message)
+{
+  if (exit_code != 0)
+    return; // the first error is the one to report
+  exit_code = code;
+  error = std::move(message);
+  s4u::Actor::kill_all();
+}
+
+RankActor::RankActor(RunState& run, int rank, s4u::Host* host, std::unique_ptr<trace::RankReader> reader)
+    : run_(run), mpi_(*run.world, rank, host), reader_(std::move(reader))
+{
+  stats_.host = host->get_name();
+}
+
+std::string RankActor::where() const
+{
+  if (current_file_ == nullptr)
+    return fmt::format("{}: before its first action", reader_->file());
+  return fmt::format("{}:{}: {}", *current_file_, current_line_, current_text_);
+}
+
+void RankActor::remember(const Action& a)
+{
+  current_text_.assign(a.text);
+  current_file_ = a.file;
+  current_line_ = a.line;
+}
+
+void RankActor::operator()()
+{
+  try {
+    Action a;
+    double pending_flops = 0;
+    bool merge = run_.actions_log == nullptr; // merging computations is exact, but hides them from the log
+    bool have_pending = false;
+    while (reader_->next(a)) {
+      remember(a);
+      stats_.actions++;
+      if (merge && a.kind == Kind::Compute) {
+        pending_flops += a.amount;
+        have_pending = true;
+        continue;
+      }
+      if (have_pending) {
+        compute(pending_flops);
+        pending_flops = 0;
+        have_pending = false;
+      }
+      execute(a);
+    }
+    if (have_pending)
+      compute(pending_flops);
+    finish_pending();
+    stats_.end = s4u::Engine::get_clock();
+    stats_.waiting = mpi_.waiting_time();
+    finished_ = true;
+    run_.world->running_ranks()--;
+  } catch (const trace::TraceError& e) {
+    run_.fail(2, e.what());
+  } catch (const mpi::MpiError& e) {
+    run_.fail(2, fmt::format("{}: error: {}\n  {}", current_file_ ? *current_file_ : reader_->file(), current_line_,
+                             e.what(), current_text_));
+  }
+}
+
+void RankActor::compute(double flops)
+{
+  if (not run_.world->params().simulate_computation)
+    return;
+  double start = s4u::Engine::get_clock();
+  s4u::this_actor::execute(flops);
+  stats_.compute += s4u::Engine::get_clock() - start;
+}
+
+void RankActor::execute(const Action& a)
+{
+  double start = s4u::Engine::get_clock();
+  bool is_mpi = true;
+  switch (a.kind) {
+    case Kind::Init:
+      stats_.start = start;
+      if (run_.world->params().init_sleep > 0)
+        s4u::this_actor::sleep_for(run_.world->params().init_sleep);
+      break;
+    case Kind::Finalize:
+    case Kind::CommSize:
+    case Kind::CommSplit:
+    case Kind::CommDup:
+    case Kind::Location:
+      break;
+    case Kind::Compute:
+      is_mpi = false;
+      compute(a.amount);
+      break;
+    case Kind::Sleep:
+      is_mpi = false;
+      s4u::this_actor::sleep_for(a.amount);
+      stats_.compute += s4u::Engine::get_clock() - start;
+      break;
+    case Kind::Send:
+    case Kind::Isend:
+    case Kind::Recv:
+    case Kind::Irecv:
+    case Kind::SendRecv:
+      execute_p2p(a);
+      break;
+    case Kind::Wait:
+      execute_wait(a);
+      break;
+    case Kind::Test:
+      execute_test(a);
+      break;
+    case Kind::WaitAll: {
+      std::vector<mpi::RequestPtr> reqs;
+      for (auto& r : pending_)
+        if (not r->done)
+          reqs.push_back(r);
+      mpi_.waitall(reqs);
+      pending_.clear();
+      break;
+    }
+    case Kind::Barrier:
+      colls::barrier_linear(mpi_, run_.world->rank_count());
+      break;
+    default:
+      throw mpi::MpiError(fmt::format("action '{}' is recognised but not supported yet (the collectives other than "
+                                      "barrier, and the variants SimGrid's replayer rejects, come next)",
+                                      a.name));
+  }
+  double end = s4u::Engine::get_clock();
+  if (is_mpi)
+    stats_.mpi += end - start;
+  if (run_.actions_log != nullptr)
+    fmt::print(*run_.actions_log, "{}\t{:.12f}\t{:.12f}\t{}\n", mpi_.rank(), start, end, a.text);
+}
+
+void RankActor::execute_p2p(const Action& a)
+{
+  int n = run_.world->rank_count();
+  auto check_rank = [&](int r, const char* what) {
+    if (r == trace::kAnySource)
+      throw mpi::MpiError(fmt::format("receives from any source (-333) are not supported yet", what));
+    if (r < 0 || r >= n)
+      throw mpi::MpiError(fmt::format("{} {} is not a rank of this run (0..{})", what, r, n - 1));
+  };
+  switch (a.kind) {
+    case Kind::Send:
+      check_rank(a.partner, "destination");
+      mpi_.send(a.partner, a.tag, a.bytes);
+      break;
+    case Kind::Isend:
+      check_rank(a.partner, "destination");
+      pending_.push_back(mpi_.isend(a.partner, a.tag, a.bytes));
+      break;
+    case Kind::Recv:
+      check_rank(a.partner, "source");
+      mpi_.recv(a.partner, a.tag, a.bytes);
+      break;
+    case Kind::Irecv:
+      check_rank(a.partner, "source");
+      pending_.push_back(mpi_.irecv(a.partner, a.tag, a.bytes));
+      break;
+    case Kind::SendRecv:
+      check_rank(a.partner, "destination");
+      check_rank(a.partner2, "source");
+      mpi_.sendrecv(a.partner, a.bytes, a.partner2, a.bytes2);
+      break;
+    default:
+      break;
+  }
+}
+
+std::vector<mpi::RequestPtr>::iterator RankActor::find_request(int src, int dst, int tag)
+{
+  return std::find_if(pending_.begin(), pending_.end(), [&](const mpi::RequestPtr& r) {
+    return r->src == src && r->dst == dst && r->tag == tag;
+  });
+}
+
+void RankActor::execute_wait(const Action& a)
+{
+  mpi::RequestPtr req;
+  if (a.wait_last_irecv) {
+    // Dialect 1: the most recent Irecv still pending.
+    auto it = std::find_if(pending_.rbegin(), pending_.rend(), [](const mpi::RequestPtr& r) {
+      return r->type == mpi::Request::Type::Recv && not r->done;
+    });
+    if (it != pending_.rend()) {
+      req = *it;
+      pending_.erase(std::next(it).base());
+    }
+  } else if (auto it = find_request(a.src, a.dst, a.tag); it != pending_.end()) {
+    req = *it;
+    pending_.erase(it);
+  }
+  if (not req) {
+    if (not warned_wait_)
+      run_.warnings.push_back(fmt::format("{}:{}: warning: rank {} waits for a request it never posted (ignored; "
+                                          "further such waits of this rank are not reported)\n  {}",
+                                          *a.file, a.line, mpi_.rank(), a.text));
+    warned_wait_ = true;
+    return;
+  }
+  mpi_.wait(req);
+}
+
+void RankActor::execute_test(const Action& a)
+{
+  auto it = find_request(a.src, a.dst, a.tag);
+  if (it == pending_.end())
+    return;
+  mpi::RequestPtr req = *it;
+  pending_.erase(it);
+  if (req->done)
+    return; // completed by an earlier test: SMPI ignores the extra calls
+  mpi_.test(req);
+  // Like SMPI, the request (or its completed placeholder) goes back behind the others of its key.
+  pending_.push_back(std::move(req));
+}
+
+void RankActor::finish_pending()
+{
+  std::vector<mpi::RequestPtr> reqs;
+  for (auto& r : pending_)
+    if (not r->done)
+      reqs.push_back(r);
+  if (not reqs.empty())
+    mpi_.waitall(reqs);
+  pending_.clear();
+}
+
+} // namespace tit::replay

@@ -1,0 +1,59 @@
+// The actor of one rank: reads its actions and executes them on the simulated MPI library.
+#pragma once
+
+#include "mpi/world.hpp"
+#include "replay/replayer.hpp"
+#include "trace/reader.hpp"
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tit::replay {
+
+/// Shared by every rank actor of a run.
+struct RunState {
+  mpi::World* world = nullptr;
+  std::ostream* actions_log = nullptr;
+  int exit_code = 0;
+  std::string error;
+  std::vector<std::string> warnings;
+  void fail(int code, std::string message);
+};
+
+class RankActor {
+public:
+  RankActor(RunState& run, int rank, simgrid::s4u::Host* host, std::unique_ptr<trace::RankReader> reader);
+
+  void operator()();
+
+  const RankStats& stats() const { return stats_; }
+  bool finished() const { return finished_; }
+  /// "file:line: <action line>" of the action in progress (for deadlock reports).
+  std::string where() const;
+
+private:
+  void execute(const trace::Action& a);
+  void execute_p2p(const trace::Action& a);
+  void execute_wait(const trace::Action& a);
+  void execute_test(const trace::Action& a);
+  void compute(double flops);
+  void finish_pending();
+  void remember(const trace::Action& a);
+  /// The oldest pending request with this key (dialect 2's wait/test), or end().
+  std::vector<mpi::RequestPtr>::iterator find_request(int src, int dst, int tag);
+
+  RunState& run_;
+  mpi::Rank mpi_;
+  std::unique_ptr<trace::RankReader> reader_;
+  std::vector<mpi::RequestPtr> pending_; ///< posted requests in post order; done ones stand for SMPI's null ones
+  RankStats stats_;
+  bool finished_ = false;
+  std::string current_text_;
+  const std::string* current_file_ = nullptr;
+  std::uint64_t current_line_ = 0;
+  bool warned_wait_ = false;
+};
+
+} // namespace tit::replay
