@@ -38,8 +38,10 @@ int main(int argc, char** argv)
   app.add_option("--hostfile", options.hostfile, "place ranks round-robin on the hosts listed (host or host:N lines)");
   app.add_option("--np", np, "number of ranks (default: from the traces, else the hostfile's slots)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--cfg", options.cfg, "set a model parameter, NAME:VALUE (repeatable; see below)");
-  app.add_option("--log", options.log, "SimGrid log setting, e.g. root.thresh:verbose (repeatable)");
+  app.add_option("--cfg", options.cfg, "set a model parameter, NAME:VALUE (repeatable; see below)")
+      ->allow_extra_args(false);
+  app.add_option("--log", options.log, "SimGrid log setting, e.g. root.thresh:verbose (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("--actions-log", actions_log, "write one line per action (rank, start, end, action) to FILE");
   app.add_flag("--per-rank", per_rank, "print every rank in the summary, however many");
   app.footer(parameters_footer());

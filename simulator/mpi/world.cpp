@@ -12,19 +12,26 @@ World::World(model::MpiParams params, int rank_count)
 {
 }
 
+// Mailbox::by_name and set_receiver are simcalls: the calling actor yields inside them and other ranks
+// may run meanwhile, so a channel is published only once its mailbox exists.
 World::Channel& World::channel(int src, int dst, int tag)
 {
-  auto [it, inserted] = channels_.try_emplace(Key{src, dst, tag});
+  Key key{src, dst, tag};
+  if (auto it = channels_.find(key); it != channels_.end())
+    return it->second;
+  auto* mailbox = simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}>{}#{}", src, dst, tag));
+  auto [it, inserted] = channels_.try_emplace(key);
   if (inserted)
-    it->second.large = simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}>{}#{}", src, dst, tag));
+    it->second.large = mailbox;
   return it->second;
 }
 
 simgrid::s4u::Mailbox* World::small_mailbox(Channel& ch, int src, int dst, int tag)
 {
   if (ch.small == nullptr) {
-    ch.small = simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}>{}#{}:eager", src, dst, tag));
-    ch.small->set_receiver(actors_.at(dst));
+    auto* mailbox = simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}>{}#{}:eager", src, dst, tag));
+    mailbox->set_receiver(actors_.at(dst));
+    ch.small = mailbox;
   }
   return ch.small;
 }

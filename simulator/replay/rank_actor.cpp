@@ -77,7 +77,7 @@ void RankActor::operator()()
   } catch (const trace::TraceError& e) {
     run_.fail(2, e.what());
   } catch (const mpi::MpiError& e) {
-    run_.fail(2, fmt::format("{}: error: {}\n  {}", current_file_ ? *current_file_ : reader_->file(), current_line_,
+    run_.fail(2, fmt::format("{}:{}: error: {}\n  {}", current_file_ ? *current_file_ : reader_->file(), current_line_,
                              e.what(), current_text_));
   }
 }

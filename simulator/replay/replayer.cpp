@@ -11,6 +11,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <smpi/smpi.h>
 
 #include <filesystem>
 #include <memory>
@@ -30,6 +31,19 @@ std::vector<std::string> engine_arguments(const Options& o)
   for (auto const& l : o.log)
     args.push_back("--log=" + l);
   return args;
+}
+
+/// SimGrid's configuration errors list every known key; keep the first line and point to --help.
+std::string config_error(std::string what, const Options& o)
+{
+  if (auto eol = what.find('\n'); eol != std::string::npos)
+    what.resize(eol);
+  std::string given;
+  for (auto const& c : o.cfg)
+    given += " --cfg=" + c;
+  for (auto const& l : o.log)
+    given += " --log=" + l;
+  return fmt::format("error: bad option among{}: {} (tit-replay --help lists the model parameters)", given, what);
 }
 
 Placement place_ranks(const Options& o, std::optional<int> trace_ranks)
@@ -92,7 +106,14 @@ Result run(const Options& options)
     for (auto& a : args)
       argv.push_back(a.data());
     int argc = static_cast<int>(argv.size());
-    s4u::Engine engine(&argc, argv.data());
+    smpi_init_options(); // declares smpi/os, smpi/or, smpi/ois before the command line is parsed
+    std::unique_ptr<s4u::Engine> engine_ptr;
+    try {
+      engine_ptr = std::make_unique<s4u::Engine>(&argc, argv.data());
+    } catch (const std::exception& e) {
+      throw InputError(config_error(e.what(), options));
+    }
+    s4u::Engine& engine = *engine_ptr;
     try {
       engine.load_platform(options.platform.string());
     } catch (const std::exception& e) {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# End-to-end cases with answers computed by hand (two-hosts.xml: 1 flop/s hosts, 1000 B/s links with 1 s
+# latency; IDEAL removes SMPI's size factors and cross traffic, so a message of S payload bytes takes
+# 1 + (S + 16) / 1000 seconds). Usage: run.sh BUILD_DIR CASE
+set -u
+build=$1
+case_name=$2
+here=$(cd "$(dirname "$0")" && pwd)
+d=$here/data
+bin=$build/bin/tit-replay
+IDEAL=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e12)
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+run() { "$bin" "$@" >"$out" 2>"$err"; status=$?; }
+fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
+expect_time() { # expected simulated time, compared to a relative 1e-9
+  [ "$status" -eq 0 ] || fail "exit status $status, expected 0"
+  got=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
+  [ -n "$got" ] || fail "no 'Simulated time:' line"
+  awk -v g="$got" -v e="$1" 'BEGIN { d = g - e; if (d < 0) d = -d; exit !(d <= 1e-9 * (e < 0 ? -e : e) + 1e-12) }' ||
+    fail "simulated time $got, expected $1"
+}
+expect_error() { # exit status, then fixed strings the error output must contain
+  local want=$1; shift
+  [ "$status" -eq "$want" ] || fail "exit status $status, expected $want"
+  for s in "$@"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
+  ! grep -q "Simulated time" "$out" || fail "a time was printed despite the error"
+}
+
+case $case_name in
+  detached) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_time 8
+    grep -qE '^  1 +B +7\.0+ +0\.0+ +2\.0+ +5\.0+$' "$out" || fail "rank 1 should finish at 7 after waiting 5 s and receiving 2 s" ;;
+  rendezvous) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/rendezvous"; expect_time 112 ;;
+  thesis-gz-merged) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached-thesis.txt.gz"; expect_time 8 ;;
+  hostfile) run "${IDEAL[@]}" --hostfile "$d/abc.hosts" "$d/two-hosts.xml" "$d/detached"; expect_time 8 ;;
+  nonblocking) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"; expect_time 4 ;;
+  overheads) run "${IDEAL[@]}" --cfg=smpi/ois:0:0.25:0 --cfg=smpi/or:0:0.5:0 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_time 4.5 ;;
+  os-overhead) run "${IDEAL[@]}" --cfg=smpi/os:0:0.5:0.001 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_time 9.484 ;; # rank 0: 5 + (0.5 + 0.001 x 984) + 3
+  barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
+  actions-log) log=$(mktemp); run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_time 8
+    grep -qP '^1\t0\.0+\t7\.0+\t1 recv 0 0 984$' "$log" || { cat "$log"; rm -f "$log"; fail "actions log lacks rank 1's recv from 0 to 7"; }
+    [ "$(grep -vc '^#' "$log")" -eq 8 ] || { cat "$log"; rm -f "$log"; fail "expected 8 action lines"; }
+    rm -f "$log" ;;
+  no-trailing-newline) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonewline"; expect_time 6 ;;
+  rank-gone) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/gone"; expect_time 5
+    grep -qF "1 message(s) from rank 0 to rank 1 with tag 0 were sent but never received" "$err" || fail "no warning" ;;
+  deadlock) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/deadlock"
+    expect_error 3 "deadlock" "rank 0 blocked in $d/deadlock/rank-0.txt:2: 0 recv 1 0 8" "rank 1 blocked in $d/deadlock/rank-1.txt:2: 1 recv 0 0 8" ;;
+  deadlock-rendezvous) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/circular"
+    expect_error 3 "deadlock" "rank-0.txt:2: 0 send 1 0 1e6" "rank-1.txt:2: 1 send 0 0 1e6" ;;
+  unsupported-action) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/unsupported"
+    expect_error 2 "rank-0.txt:2: error:" "'bcast'" "not supported yet" ;;
+  unknown-action) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/unknown"
+    expect_error 2 "rank-0.txt:3: error:" "sned" ;;
+  missing-traces) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/no-such-dir"; expect_error 2 "no-such-dir" ;;
+  missing-platform) run "$d/nothere.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "nothere.xml" ;;
+  bad-platform) run "$d/broken.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "broken.xml" ;;
+  unknown-host) run --hostfile "$d/abc.hosts" "$d/broken.xml" "$d/detached"; expect_error 2 "broken.xml" ;;
+  rank-mismatch) run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/detached"; expect_error 2 "rank mismatch" ;;
+  bad-cfg-value) run --cfg=smpi/os:abc "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/os" "abc" ;;
+  unknown-cfg) run --cfg=smpi/nonsense:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/nonsense" ;;
+  bad-option) run --frobnicate "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "frobnicate" ;;
+  determinism) run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; first=$(cat "$out")
+    run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; [ "$first" = "$(cat "$out")" ] || fail "two runs differ" ;;
+  *) echo "unknown case $case_name"; exit 2 ;;
+esac
+echo "PASS [$case_name]"
