@@ -79,7 +79,14 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend)
 
   auto& ch = world_.channel(rank_, dst, tag);
   ch.sent++;
-  bool eager = params.async_small_thresh > 0 && bytes < params.async_small_thresh;
+  bool eager_mode = params.async_small_thresh > 0;
+  bool eager = eager_mode && bytes < params.async_small_thresh;
+  // In eager mode SMPI posts under the receiver's lock, after probing for a posted receive: the same
+  // simcalls here keep the order in which ranks act at equal dates.
+  if (eager_mode)
+    world_.eager_lock(dst).lock();
+  if (eager)
+    s4u::this_actor::yield();
   // An eager message goes to the receiver's permanent mailbox (its transfer starts at once), unless a
   // matching receive is already posted on the regular one.
   bool use_small = eager && ch.recvs_large.empty();
@@ -97,6 +104,8 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend)
     comm->start();
     req->comm = std::move(comm);
   }
+  if (eager_mode)
+    world_.eager_lock(dst).unlock();
   return req;
 }
 
@@ -152,14 +161,19 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
 
   auto& ch = world_.channel(src, rank_, tag);
   ch.received++;
+  bool eager_mode = params.async_small_thresh > 0;
   bool use_small = false;
-  if (params.async_small_thresh > 0) {
-    // SMPI looks for an eager message first, then for a regular one; a small receive that finds
-    // nothing waits on the eager mailbox, a large one on the regular mailbox.
-    if (not ch.sends_small.empty())
+  if (eager_mode) {
+    // SMPI, under this rank's lock, probes the eager mailbox first, then (for a small receive) the regular
+    // one; a small receive that finds nothing waits on the eager mailbox, a large one on the regular one.
+    world_.eager_lock(rank_).lock();
+    s4u::this_actor::yield();
+    if (not ch.sends_small.empty()) {
       use_small = true;
-    else if (bytes < params.async_small_thresh)
+    } else if (bytes < params.async_small_thresh) {
+      s4u::this_actor::yield();
       use_small = ch.sends_large.empty();
+    }
   }
   if (use_small)
     post(ch.recvs_small, ch.sends_small, req);
@@ -167,6 +181,8 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
     post(ch.recvs_large, ch.sends_large, req);
   s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, src, rank_, tag) : ch.large;
   req->comm = mailbox->get_async<void>(&req->envelope);
+  if (eager_mode)
+    world_.eager_lock(rank_).unlock();
   return req;
 }
 

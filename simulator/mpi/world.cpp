@@ -7,38 +7,76 @@
 
 namespace tit::mpi {
 
-World::World(model::MpiParams params, int rank_count)
-    : params_(std::move(params)), rank_count_(rank_count), actors_(rank_count)
+World::World(model::MpiParams params, int rank_count) : params_(std::move(params)), rank_count_(rank_count) {}
+
+namespace {
+/// Mailboxes made ahead: enough for the channels of most applications (a few neighbours and tags per rank);
+/// past that, channels get theirs on first use.
+constexpr std::size_t kSpareLargePerRank = 16;
+constexpr std::size_t kSpareLargeBase = 1024;
+constexpr std::size_t kSpareSmallPerRank = 4;
+} // namespace
+
+simgrid::s4u::Mailbox* World::new_mailbox()
 {
+  return simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}", mailbox_names_++));
 }
 
-// Mailbox::by_name and set_receiver are simcalls: the calling actor yields inside them and other ranks
-// may run meanwhile, so a channel is published only once its mailbox exists.
+void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
+{
+  actors_ = std::move(actors);
+  auto ranks = actors_.size();
+  for (std::size_t i = 0; i < kSpareLargeBase + kSpareLargePerRank * ranks; ++i)
+    spare_large_.push_back(new_mailbox());
+  spare_small_.resize(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    eager_locks_.push_back(simgrid::s4u::Mutex::create());
+    if (params_.async_small_thresh <= 0)
+      continue;
+    for (std::size_t i = 0; i < kSpareSmallPerRank; ++i) {
+      auto* mailbox = new_mailbox();
+      mailbox->set_receiver(actors_[r]);
+      spare_small_[r].push_back(mailbox);
+    }
+  }
+}
+
+// Past the spare mailboxes, Mailbox::by_name and set_receiver are simcalls: the calling actor yields inside
+// them and other ranks may run meanwhile, so a channel is published only once its mailbox exists.
 World::Channel& World::channel(int src, int dst, int tag)
 {
   Key key{src, dst, tag};
   if (auto it = channels_.find(key); it != channels_.end())
     return it->second;
-  auto* mailbox = simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}>{}#{}", src, dst, tag));
+  simgrid::s4u::Mailbox* mailbox = nullptr;
+  if (not spare_large_.empty()) {
+    mailbox = spare_large_.back();
+    spare_large_.pop_back();
+  } else {
+    mailbox = new_mailbox();
+  }
   auto [it, inserted] = channels_.try_emplace(key);
   if (inserted)
     it->second.large = mailbox;
   return it->second;
 }
 
-simgrid::s4u::Mailbox* World::small_mailbox(Channel& ch, int src, int dst, int tag)
+simgrid::s4u::Mailbox* World::small_mailbox(Channel& ch, int, int dst, int)
 {
   if (ch.small == nullptr) {
-    auto* mailbox = simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}>{}#{}:eager", src, dst, tag));
-    mailbox->set_receiver(actors_.at(dst));
-    ch.small = mailbox;
+    auto& spare = spare_small_.at(dst);
+    simgrid::s4u::Mailbox* mailbox = nullptr;
+    if (not spare.empty()) {
+      mailbox = spare.back();
+      spare.pop_back();
+    } else {
+      mailbox = new_mailbox();
+      mailbox->set_receiver(actors_.at(dst));
+    }
+    if (ch.small == nullptr)
+      ch.small = mailbox;
   }
   return ch.small;
-}
-
-void World::set_actor(int rank, simgrid::s4u::ActorPtr actor)
-{
-  actors_.at(rank) = std::move(actor);
 }
 
 std::vector<World::Unreceived> World::unreceived() const

@@ -7,6 +7,7 @@
 
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#include <simgrid/s4u/Mutex.hpp>
 
 #include <cstdint>
 #include <deque>
@@ -102,8 +103,13 @@ public:
   Channel& channel(int src, int dst, int tag);
   simgrid::s4u::Mailbox* small_mailbox(Channel& ch, int src, int dst, int tag);
 
-  /// Binds a rank to its actor (the permanent receiver of its eager mailboxes).
-  void set_actor(int rank, simgrid::s4u::ActorPtr actor);
+  /// Binds the ranks to their actors and creates mailboxes ahead, from the engine's own context, before the
+  /// simulation starts. Creating one later is a simcall that makes the rank yield where SMPI's would not,
+  /// and the order in which ranks act at equal dates decides the shared MPI_Test counter.
+  void prepare(std::vector<simgrid::s4u::ActorPtr> actors);
+
+  /// The per-rank lock SMPI takes around posting in eager mode (smpi/async-small-thresh > 0).
+  simgrid::s4u::Mutex& eager_lock(int rank) { return *eager_locks_.at(rank); }
 
   int& test_counter() { return test_counter_; }
   int& probe_counter() { return probe_counter_; }
@@ -136,6 +142,11 @@ private:
   };
   std::unordered_map<Key, Channel, KeyHash> channels_;
   std::vector<simgrid::s4u::ActorPtr> actors_;
+  std::vector<simgrid::s4u::Mailbox*> spare_large_;              ///< created ahead, handed to new channels
+  std::vector<std::vector<simgrid::s4u::Mailbox*>> spare_small_; ///< per receiver, its permanent receiver set
+  std::vector<simgrid::s4u::MutexPtr> eager_locks_;
+  std::size_t mailbox_names_ = 0;
+  simgrid::s4u::Mailbox* new_mailbox();
   int test_counter_ = 1;
   int probe_counter_ = 1;
   int running_ = 0;

@@ -6,6 +6,7 @@
 #include <fmt/ostream.h>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Exec.hpp>
 #include <simgrid/s4u/Host.hpp>
 
 #include <algorithm>
@@ -87,7 +88,9 @@ void RankActor::compute(double flops)
   if (not run_.world->params().simulate_computation)
     return;
   double start = s4u::Engine::get_clock();
-  s4u::this_actor::execute(flops);
+  // The same activity calls as SMPI (this_actor::execute would add a priority simcall): the order in which
+  // ranks act at equal dates must stay SMPI's (see World::prepare).
+  s4u::this_actor::exec_init(flops)->start()->wait();
   stats_.compute += s4u::Engine::get_clock() - start;
 }
 

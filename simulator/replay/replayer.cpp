@@ -141,10 +141,12 @@ Result run(const Options& options)
     std::vector<std::unique_ptr<RankActor>> actors;
     for (int r = 0; r < n; ++r)
       actors.push_back(std::make_unique<RankActor>(run, r, hosts[r], traces->reader(r)));
+    std::vector<s4u::ActorPtr> s4u_actors;
     for (int r = 0; r < n; ++r) {
       RankActor* actor = actors[r].get();
-      world.set_actor(r, s4u::Actor::create(std::to_string(r), hosts[r], [actor] { (*actor)(); }));
+      s4u_actors.push_back(s4u::Actor::create(std::to_string(r), hosts[r], [actor] { (*actor)(); }));
     }
+    world.prepare(std::move(s4u_actors));
 
     bool deadlock = false;
     s4u::Engine::on_deadlock_cb([&] {

@@ -1,0 +1,7 @@
+# Differential test against SimGrid's own replayer (smpirun -replay): traces the MPI programs of
+# tests/mpi-programs with SMPI, replays them with both simulators on every platform of
+# platforms/ and compares the simulated times (relative tolerance 1e-9). Needs smpicc/smpirun
+# (libsimgrid-dev). Included from tests/CMakeLists.txt.
+add_test(NAME differential
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/differential)
+set_tests_properties(differential PROPERTIES TIMEOUT 600 LABELS "differential;slow")
