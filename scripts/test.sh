@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install the dependencies, build, and run every test (unit, end-to-end, differential against
+# SimGrid's smpirun -replay, README) with CTest. Exits non-zero when a test fails.
+#
+# Usage: scripts/test.sh [extra ctest arguments, e.g. -R differential]
+# Environment:
+#   TIT_SKIP_SETUP=1  skip installation and build: test what is already built in $BUILD_DIR
+#   TIT_SKIP_DEPS=1   skip only the installation of Debian packages
+#   BUILD_DIR         build directory (default: build/ at the root of the repository)
+#   CTEST_JOBS        parallel tests (default 2)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=$(realpath -m "${BUILD_DIR:-$root/build}")
+export BUILD_DIR
+
+if [[ ${TIT_SKIP_SETUP:-0} != 1 ]]; then
+  if [[ ${TIT_SKIP_DEPS:-0} != 1 ]]; then
+    bash "$root/scripts/install-deps.sh"
+  fi
+  bash "$root/scripts/build.sh"
+fi
+
+ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error -j "${CTEST_JOBS:-2}" "$@"

@@ -1,0 +1,8 @@
+# README test: the two commands at the top of README.md exist and are executable, the demo command
+# replays the bundled example with the binary of this build (no install, no build), and .ci/run
+# runs the README's test command. See check-readme.sh.
+get_filename_component(_tit_readme_root "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
+add_test(NAME readme-commands
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check-readme.sh ${_tit_readme_root} ${CMAKE_BINARY_DIR})
+set_tests_properties(readme-commands PROPERTIES TIMEOUT 120 LABELS readme)
+unset(_tit_readme_root)
