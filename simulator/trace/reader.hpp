@@ -137,6 +137,7 @@ struct FileScan {
   DialectGuess dialect;
   std::optional<int> first_rank; ///< rank of the first action line
   std::uint64_t first_line = 0;  ///< its line number
+  std::string first_text;        ///< its text, trimmed
   int max_rank = -1;             ///< highest rank seen (AllRanks only)
   bool several_ranks = false;    ///< whether lines of more than one rank were seen
 };
@@ -165,6 +166,8 @@ struct ActionSpec {
 inline constexpr std::uint16_t kAnyArgs = 0xffff;
 /// The actions of a dialect, in the order messages list them.
 const std::vector<ActionSpec>& action_specs(Dialect dialect);
+const std::vector<ActionSpec>& simgrid_action_specs(); // actions_simgrid.cpp
+const std::vector<ActionSpec>& thesis_action_specs();  // actions_thesis.cpp
 /// The spec of `name` in `dialect`, or nullptr.
 const ActionSpec* find_action(Dialect dialect, std::string_view name);
 
@@ -210,7 +213,9 @@ std::unique_ptr<RankReader> make_file_reader(std::string path, int rank, std::st
 /// One merged file shared by the streams of all its ranks.
 class MergedSource;
 std::shared_ptr<MergedSource> make_merged_source(std::string path, int rank_count);
+/// Bytes of lines read from the file but not yet taken by their rank (the skew between ranks).
+std::size_t merged_backlog(const MergedSource& source);
 std::unique_ptr<RankReader> make_merged_reader(std::shared_ptr<MergedSource> source, int rank,
-                                               DialectGuess dialect);
+                                               DialectGuess dialect, int rank_count);
 
 } // namespace tit::trace::detail

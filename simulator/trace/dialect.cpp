@@ -1,0 +1,95 @@
+// Which of the two dialects a trace file is written in.
+#include "trace/reader.hpp"
+
+#include <algorithm>
+
+namespace tit::trace::detail {
+
+std::string_view dialect_name(Dialect dialect)
+{
+  return dialect == Dialect::Thesis ? "dialect 1 (thesis)" : "dialect 2 (SimGrid)";
+}
+
+namespace {
+
+// Names both dialects know, told apart by their number of arguments.
+std::optional<Dialect> shape_dialect(std::string_view name, std::size_t args)
+{
+  if (name == "wait") {
+    if (args == 0)
+      return Dialect::Thesis;
+    if (args == 3)
+      return Dialect::SimGrid;
+  } else if (name == "send") {
+    if (args == 2)
+      return Dialect::Thesis;
+    if (args == 4)
+      return Dialect::SimGrid;
+  } else if (name == "recv") {
+    if (args == 1 || args == 2)
+      return Dialect::Thesis;
+    if (args == 4)
+      return Dialect::SimGrid;
+  }
+  return std::nullopt;
+}
+
+std::size_t count_fields(std::string_view rest)
+{
+  std::size_t n = 0;
+  while (!rest.empty()) {
+    next_field(rest);
+    ++n;
+  }
+  return n;
+}
+
+} // namespace
+
+std::optional<Dialect> line_dialect(std::string_view name, std::size_t arg_count)
+{
+  bool thesis = find_action(Dialect::Thesis, name) != nullptr;
+  bool simgrid = find_action(Dialect::SimGrid, name) != nullptr;
+  if (thesis != simgrid)
+    return thesis ? Dialect::Thesis : Dialect::SimGrid;
+  if (!thesis)
+    return std::nullopt; // unknown name: the parser reports it
+  return shape_dialect(name, arg_count);
+}
+
+FileScan scan_file(const std::string& path, ScanDepth depth)
+{
+  LineSource src(path, 64 * 1024);
+  FileScan scan;
+  bool decided = false;
+  std::string_view line;
+  while (src.next(line)) {
+    line = trim(line);
+    if (is_skipped(line))
+      continue;
+    std::string_view rest = line;
+    std::string_view rank_token = next_field(rest);
+    if (!scan.first_rank || depth == ScanDepth::AllRanks) {
+      int rank = rank_field(path, src.line_number(), line, rank_token);
+      if (!scan.first_rank) {
+        scan.first_rank = rank;
+        scan.first_line = src.line_number();
+        scan.first_text = line;
+      }
+      scan.several_ranks = scan.several_ranks || rank != *scan.first_rank;
+      scan.max_rank = std::max(scan.max_rank, rank);
+    }
+    if (!decided) {
+      std::string_view name = next_field(rest);
+      if (std::optional<Dialect> d = line_dialect(name, count_fields(rest))) {
+        scan.dialect = DialectGuess{*d, src.line_number(), std::string(name)};
+        decided = true;
+      }
+    }
+    if (decided && depth == ScanDepth::FirstRank)
+      break;
+  }
+  return scan;
+}
+
+} // namespace tit::trace::detail

@@ -1,0 +1,94 @@
+// Physical lines of a plain or gzip-compressed file, read through zlib into one reused buffer.
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace tit::trace::detail {
+
+namespace {
+
+std::string open_failure(const std::string& path, int err)
+{
+  std::string msg = fmt::format("error: cannot open trace '{}': {}", path, std::strerror(err));
+  rlimit lim{};
+  if (err == EMFILE && getrlimit(RLIMIT_NOFILE, &lim) == 0)
+    msg += fmt::format(" (this process may keep at most {} files open; one is kept open per rank trace)",
+                       static_cast<unsigned long long>(lim.rlim_cur));
+  return msg;
+}
+
+} // namespace
+
+LineSource::LineSource(std::string path, std::size_t buffer_size)
+    : path_(std::move(path)), buf_(std::max<std::size_t>(buffer_size, 64))
+{
+  errno = 0;
+  gz_ = gzopen(path_.c_str(), "rb");
+  if (gz_ == nullptr)
+    throw TraceError(open_failure(path_, errno != 0 ? errno : ENOMEM));
+  // zlib's own buffers: large enough to read fast, small enough for thousands of open ranks
+  gzbuffer(gz_, static_cast<unsigned>(std::clamp<std::size_t>(buffer_size / 4, 8192, 65536)));
+}
+
+LineSource::~LineSource()
+{
+  if (gz_ != nullptr)
+    gzclose(gz_);
+}
+
+bool LineSource::next(std::string_view& line)
+{
+  for (;;) {
+    const char* base = buf_.data();
+    const void* nl = std::memchr(base + begin_ + scanned_, '\n', end_ - begin_ - scanned_);
+    std::size_t stop = 0;
+    if (nl != nullptr) {
+      stop = static_cast<std::size_t>(static_cast<const char*>(nl) - base);
+    } else if (eof_) {
+      if (begin_ == end_)
+        return false;
+      stop = end_; // a last line without a newline is a line
+    } else {
+      scanned_ = end_ - begin_;
+      refill();
+      continue;
+    }
+    line = std::string_view(base + begin_, stop - begin_);
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    begin_ = std::min(stop + 1, end_);
+    scanned_ = 0;
+    ++line_;
+    return true;
+  }
+}
+
+void LineSource::refill()
+{
+  if (begin_ > 0) { // move the partial line to the front
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == buf_.size()) // one line longer than the buffer
+    buf_.resize(buf_.size() * 2);
+  std::size_t room = std::min<std::size_t>(buf_.size() - end_, 1u << 30);
+  int n = gzread(gz_, buf_.data() + end_, static_cast<unsigned>(room));
+  int code = Z_OK;
+  const char* why = n <= 0 ? gzerror(gz_, &code) : "";
+  if (n < 0 || code == Z_BUF_ERROR) // zlib reports a truncated gzip stream as Z_BUF_ERROR, not as -1
+    throw TraceError(fmt::format("{}:{}: error: cannot read the trace: {}", path_, line_ + 1,
+                                 code == Z_ERRNO ? std::strerror(errno) : why));
+  if (n == 0)
+    eof_ = true;
+  end_ += static_cast<std::size_t>(n);
+}
+
+} // namespace tit::trace::detail

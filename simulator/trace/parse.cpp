@@ -1,0 +1,180 @@
+// From a trimmed line to a typed action: fields, name lookup, argument readers.
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+namespace tit::trace::detail {
+
+const std::vector<ActionSpec>& action_specs(Dialect dialect)
+{
+  return dialect == Dialect::Thesis ? thesis_action_specs() : simgrid_action_specs();
+}
+
+const ActionSpec* find_action(Dialect dialect, std::string_view name)
+{
+  for (const ActionSpec& spec : action_specs(dialect))
+    if (spec.name.size() == name.size() && std::memcmp(spec.name.data(), name.data(), name.size()) == 0)
+      return &spec;
+  return nullptr;
+}
+
+// ---- argument readers ----------------------------------------------------------------------------
+
+int int_arg(const Action& at, std::size_t i, std::string_view what)
+{
+  std::optional<int> v = parse_int(at.args[i]);
+  if (!v)
+    fail(at, fmt::format("'{}' {} '{}' is not an integer", at.name, what, at.args[i]));
+  return *v;
+}
+
+double count_arg(const Action& at, std::size_t i, std::string_view what)
+{
+  std::optional<double> v = parse_double(at.args[i]);
+  if (!v)
+    fail(at, fmt::format("'{}' {} '{}' is not a number", at.name, what, at.args[i]));
+  double count = std::trunc(*v); // as SimGrid: trunc(strtod(...))
+  if (std::fabs(count) >= 9223372036854775808.0)
+    fail(at, fmt::format("'{}' {} '{}' is out of range", at.name, what, at.args[i]));
+  return count;
+}
+
+double amount_arg(const Action& at, std::size_t i, std::string_view what)
+{
+  std::optional<double> v = parse_double(at.args[i]);
+  if (!v)
+    fail(at, fmt::format("'{}' {} '{}' is not a number", at.name, what, at.args[i]));
+  if (*v < 0)
+    fail(at, fmt::format("'{}' {} '{}' is negative", at.name, what, at.args[i]));
+  return *v;
+}
+
+int datatype_arg(const Action& at, std::size_t i, std::string_view what)
+{
+  int id = int_arg(at, i, what);
+  int size = datatype_size(id);
+  if (size < 0)
+    fail(at, fmt::format("'{}' {} '{}' is not a known datatype id (known ids: -1 and 0..59)", at.name,
+                         what, at.args[i]));
+  return size;
+}
+
+int rank_arg(const Action& at, std::size_t i, std::string_view what, const RankState& state,
+             bool any_source_ok)
+{
+  int rank = int_arg(at, i, what);
+  if (any_source_ok && rank == kAnySource)
+    return rank;
+  if (rank < 0 || (state.rank_count > 0 && rank >= state.rank_count)) {
+    std::string range = state.rank_count > 0 ? fmt::format(" (ranks 0..{})", state.rank_count - 1) : "";
+    fail(at, fmt::format("'{}' {} {} is not a rank of this trace set{}", at.name, what, rank, range));
+  }
+  return rank;
+}
+
+namespace {
+
+std::string arg_count_message(const Action& at, const ActionSpec& spec)
+{
+  std::size_t n = at.args.size();
+  std::string got = fmt::format("got {} field{}", n, n == 1 ? "" : "s");
+  if (spec.max_args == 0)
+    return fmt::format("'{}' takes no arguments, {}", at.name, got);
+  return fmt::format("'{}' needs {}, {}", at.name, spec.usage, got);
+}
+
+} // namespace
+
+void fail_arg_count(const Action& at, const ActionSpec& spec) { fail(at, arg_count_message(at, spec)); }
+
+// ---- the parser -----------------------------------------------------------------------------------
+
+ActionParser::ActionParser(const std::string& file, DialectGuess dialect, int rank_count)
+    : file_(file), dialect_(std::move(dialect))
+{
+  state_.rank_count = rank_count;
+}
+
+void ActionParser::split(std::string_view text, std::uint64_t line, Action& out) const
+{
+  out.text = text;
+  out.file = &file_;
+  out.line = line;
+  out.dialect = dialect_.dialect;
+  std::string_view rest = text;
+  out.rank = rank_field(file_, line, text, next_field(rest));
+  out.name = next_field(rest);
+  if (out.name.empty())
+    fail(out, "the line holds a rank but no action; expected <rank> <action> [arguments]");
+  out.args.clear();
+  while (!rest.empty())
+    out.args.push_back(next_field(rest));
+  out.partner = out.partner2 = out.src = out.dst = -1;
+  out.tag = 0;
+  out.bytes = out.bytes2 = out.amount = 0;
+  out.wait_last_irecv = false;
+}
+
+void ActionParser::interpret(Action& out)
+{
+  const ActionSpec* spec = find_action(dialect_.dialect, out.name);
+  if (spec == nullptr)
+    fail_unknown(out);
+  std::size_t n = out.args.size();
+  if (n < spec->min_args || (spec->max_args != kAnyArgs && n > spec->max_args)) {
+    std::string what = arg_count_message(out, *spec);
+    std::optional<Dialect> other = line_dialect(out.name, n);
+    if (other && *other != dialect_.dialect) // say why the other dialect's form is refused
+      what += fmt::format(" (the {} form{})", dialect_name(*other), mixing_hint());
+    fail(out, what);
+  }
+  out.kind = spec->kind;
+  spec->parse(out, state_);
+}
+
+std::string ActionParser::mixing_hint() const
+{
+  if (dialect_.line == 0)
+    return fmt::format(", but this file is in {}", dialect_name(dialect_.dialect));
+  return fmt::format(", but line {} ('{}') shows that this file is in {}", dialect_.line, dialect_.name,
+                     dialect_name(dialect_.dialect));
+}
+
+namespace {
+
+bool same_ignoring_case(std::string_view a, std::string_view b)
+{
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+} // namespace
+
+void ActionParser::fail_unknown(const Action& at) const
+{
+  Dialect other = dialect_.dialect == Dialect::Thesis ? Dialect::SimGrid : Dialect::Thesis;
+  if (find_action(other, at.name) != nullptr)
+    fail(at, fmt::format("'{}' is an action of {}{}; one file cannot mix the two dialects", at.name,
+                         dialect_name(other), mixing_hint()));
+  std::string known;
+  std::string_view suggestion;
+  for (const ActionSpec& spec : action_specs(dialect_.dialect)) {
+    known += known.empty() ? "" : ", ";
+    known += spec.name;
+    if (same_ignoring_case(spec.name, at.name))
+      suggestion = spec.name;
+  }
+  std::string hint = suggestion.empty() ? "" : fmt::format("; did you mean '{}'?", suggestion);
+  fail(at, fmt::format("unknown action '{}'; known actions: {}{}", at.name, known, hint));
+}
+
+} // namespace tit::trace::detail

@@ -1,0 +1,301 @@
+// TraceSet::open: a directory of per-rank files, a trace list, or one merged file.
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace fs = std::filesystem;
+
+namespace tit::trace {
+
+namespace {
+
+using detail::DialectGuess;
+using detail::FileScan;
+using detail::ScanDepth;
+
+/// One per-rank trace file of a set.
+struct RankFile {
+  std::string path;
+  DialectGuess dialect;
+  std::string rank_origin; ///< how its rank was decided, for the rank mismatch message
+};
+
+class PerRankSet final : public TraceSet {
+public:
+  PerRankSet(std::vector<RankFile> files, std::string description)
+      : files_(std::move(files)), handed_out_(files_.size(), false), description_(std::move(description))
+  {
+  }
+
+  int rank_count() const override { return static_cast<int>(files_.size()); }
+  bool has_own_rank_count() const override { return true; }
+  std::string describe() const override { return description_; }
+
+  std::unique_ptr<RankReader> reader(int r) override
+  {
+    claim(r);
+    // a buffer per open rank: large enough to read fast, small enough for thousands of ranks
+    std::size_t buffer = std::clamp<std::size_t>((std::size_t{32} << 20) / files_.size(), std::size_t{16} << 10,
+                                                 detail::LineSource::kDefaultBuffer);
+    RankFile& f = files_[static_cast<std::size_t>(r)];
+    return detail::make_file_reader(f.path, r, f.rank_origin, f.dialect, rank_count(), buffer);
+  }
+
+private:
+  void claim(int r)
+  {
+    if (r < 0 || r >= rank_count() || handed_out_[static_cast<std::size_t>(r)])
+      throw std::logic_error(fmt::format("TraceSet::reader({}): no such rank or already handed out", r));
+    handed_out_[static_cast<std::size_t>(r)] = true;
+  }
+
+  std::vector<RankFile> files_;
+  std::vector<bool> handed_out_;
+  std::string description_;
+};
+
+class MergedSet final : public TraceSet {
+public:
+  MergedSet(std::string path, DialectGuess dialect, int rank_count, std::string description)
+      : source_(detail::make_merged_source(std::move(path), rank_count))
+      , dialect_(std::move(dialect))
+      , rank_count_(rank_count)
+      , handed_out_(static_cast<std::size_t>(rank_count), false)
+      , description_(std::move(description))
+  {
+  }
+
+  int rank_count() const override { return rank_count_; }
+  bool has_own_rank_count() const override { return false; }
+  std::string describe() const override { return description_; }
+
+  std::unique_ptr<RankReader> reader(int r) override
+  {
+    if (r < 0 || r >= rank_count_ || handed_out_[static_cast<std::size_t>(r)])
+      throw std::logic_error(fmt::format("TraceSet::reader({}): no such rank or already handed out", r));
+    handed_out_[static_cast<std::size_t>(r)] = true;
+    return detail::make_merged_reader(source_, r, dialect_, rank_count_);
+  }
+
+private:
+  std::shared_ptr<detail::MergedSource> source_;
+  DialectGuess dialect_;
+  int rank_count_;
+  std::vector<bool> handed_out_;
+  std::string description_;
+};
+
+[[noreturn]] void fail_set(std::string_view what) { throw TraceError(fmt::format("error: {}", what)); }
+
+/// Many ranks keep many files open: raise the soft limit of open files to the hard one, once.
+void make_room_for_open_files(std::size_t count)
+{
+  static bool raised = false;
+  rlimit lim{};
+  if (raised || getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= count + 64 || lim.rlim_cur >= lim.rlim_max)
+    return;
+  raised = true;
+  lim.rlim_cur = lim.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &lim); // on failure, opening reports which file could not be opened
+}
+
+void check_deployed(std::size_t traces, std::optional<int> ranks, const std::string& where)
+{
+  if (ranks && static_cast<std::size_t>(*ranks) != traces)
+    fail_set(fmt::format("rank mismatch: '{}' has {} rank traces but {} ranks are deployed", where, traces, *ranks));
+}
+
+std::unique_ptr<TraceSet> open_merged(const std::string& path, std::optional<int> ranks, FileScan scan,
+                                      std::string description)
+{
+  int count = ranks.value_or(scan.max_rank + 1);
+  if (count <= 0)
+    fail_set(fmt::format("merged trace '{}' holds no action line, so its number of ranks is unknown", path));
+  return std::make_unique<MergedSet>(path, std::move(scan.dialect), count, std::move(description));
+}
+
+std::unique_ptr<TraceSet> open_merged(const std::string& path, std::optional<int> ranks, std::string description)
+{
+  FileScan scan = detail::scan_file(path, ranks ? ScanDepth::FirstRank : ScanDepth::AllRanks);
+  return open_merged(path, ranks, std::move(scan), std::move(description));
+}
+
+// ---- directories ------------------------------------------------------------------------------------
+
+std::vector<std::string> trace_files_in(const fs::path& dir)
+{
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    std::error_code ec2;
+    if (!name.empty() && name.front() != '.' && e.is_regular_file(ec2))
+      files.push_back(e.path().string());
+  }
+  if (ec)
+    fail_set(fmt::format("cannot read trace directory '{}': {}", dir.string(), ec.message()));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// Places each file at the rank its first action line names; ranks must be 0..n-1, each once.
+std::vector<RankFile> place_by_rank(const std::vector<std::string>& files, std::vector<FileScan>& scans,
+                                    const std::string& dir)
+{
+  std::size_t n = files.size();
+  std::vector<std::optional<std::size_t>> holder(n);
+  std::optional<std::size_t> stray; // a file whose rank is out of 0..n-1
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!scans[i].first_rank)
+      fail_set(fmt::format("trace '{}' holds no action line, so its rank is unknown", files[i]));
+    auto rank = static_cast<std::size_t>(*scans[i].first_rank);
+    if (rank >= n) {
+      stray = stray.value_or(i);
+    } else if (holder[rank]) {
+      fail_set(fmt::format("rank {} is held by two files: '{}' and '{}'", rank, files[*holder[rank]], files[i]));
+    } else {
+      holder[rank] = i;
+    }
+  }
+  std::vector<RankFile> placed(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (!holder[r])
+      fail_set(fmt::format("no file in '{}' holds rank {} ({} per-rank files must hold ranks 0..{}; "
+                           "'{}' holds rank {})",
+                           dir, r, n, n - 1, files[*stray], *scans[*stray].first_rank));
+    placed[r] = RankFile{files[*holder[r]], std::move(scans[*holder[r]].dialect), ""};
+  }
+  return placed;
+}
+
+std::unique_ptr<TraceSet> open_directory(const fs::path& dir, std::optional<int> ranks)
+{
+  std::string where = dir.string();
+  std::vector<std::string> files = trace_files_in(dir);
+  if (files.empty())
+    fail_set(fmt::format("trace directory '{}' holds no trace file", where));
+  std::vector<FileScan> scans;
+  if (files.size() == 1) { // one merged file, or the trace of a single rank
+    FileScan scan = detail::scan_file(files[0], ScanDepth::AllRanks);
+    if (scan.several_ranks)
+      return open_merged(files[0], ranks, std::move(scan), fmt::format("merged file {}", files[0]));
+    scans.push_back(std::move(scan));
+  }
+  check_deployed(files.size(), ranks, where);
+  make_room_for_open_files(files.size());
+  for (std::size_t i = scans.size(); i < files.size(); ++i)
+    scans.push_back(detail::scan_file(files[i], ScanDepth::FirstRank));
+  std::vector<RankFile> placed = place_by_rank(files, scans, where);
+  return std::make_unique<PerRankSet>(std::move(placed), fmt::format("{} per-rank files in {}", files.size(), where));
+}
+
+// ---- trace lists --------------------------------------------------------------------------------------
+
+struct ListEntry {
+  std::string path;
+  std::uint64_t line;
+};
+
+/// A listed path: as written (relative to the current directory), else relative to the list's directory.
+std::string resolve_listed(const detail::LineSource& list, std::string_view text)
+{
+  fs::path p{std::string(text)};
+  fs::path beside = fs::path(list.path()).parent_path() / p;
+  std::error_code ec;
+  fs::path found = fs::exists(p, ec) ? p : !p.is_absolute() && fs::exists(beside, ec) ? beside : fs::path();
+  if (found.empty())
+    detail::fail_at(list.path(), list.line_number(), text,
+                    p.is_absolute() ? fmt::format("cannot find trace '{}'", text)
+                                    : fmt::format("cannot find trace '{}': neither '{}' (from the current "
+                                                  "directory) nor '{}' exists",
+                                                  text, p.string(), beside.string()));
+  if (fs::is_directory(found, ec))
+    detail::fail_at(list.path(), list.line_number(), text,
+                    fmt::format("trace '{}' is a directory; a trace list names files", found.string()));
+  return found.string();
+}
+
+std::vector<ListEntry> read_trace_list(const std::string& path)
+{
+  detail::LineSource list(path, 64 * 1024);
+  std::vector<ListEntry> entries;
+  std::string_view line;
+  while (list.next(line)) {
+    line = detail::trim(line);
+    if (!detail::is_skipped(line))
+      entries.push_back(ListEntry{resolve_listed(list, line), list.line_number()});
+  }
+  if (entries.empty())
+    fail_set(fmt::format("'{}' holds neither trace lines nor trace file names", path));
+  return entries;
+}
+
+RankFile listed_rank_file(const ListEntry& entry, int rank, const std::string& list)
+{
+  std::string origin = fmt::format(" (line {} of trace list '{}')", entry.line, list);
+  FileScan scan = detail::scan_file(entry.path, ScanDepth::FirstRank);
+  if (scan.first_rank && *scan.first_rank != rank)
+    detail::fail_at(entry.path, scan.first_line, scan.first_text,
+                    fmt::format("line is for rank {} but this file holds rank {}'s actions{}", *scan.first_rank,
+                                rank, origin));
+  return RankFile{entry.path, std::move(scan.dialect), std::move(origin)};
+}
+
+std::unique_ptr<TraceSet> open_list(const std::string& path, std::optional<int> ranks)
+{
+  std::vector<ListEntry> entries = read_trace_list(path);
+  if (entries.size() == 1)
+    return open_merged(entries[0].path, ranks, fmt::format("merged file {} (listed in {})", entries[0].path, path));
+  check_deployed(entries.size(), ranks, path);
+  make_room_for_open_files(entries.size());
+  std::vector<RankFile> files;
+  files.reserve(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    files.push_back(listed_rank_file(entries[i], static_cast<int>(i), path));
+  return std::make_unique<PerRankSet>(std::move(files),
+                                      fmt::format("{} per-rank files listed in {}", entries.size(), path));
+}
+
+// ---- one file ------------------------------------------------------------------------------------------
+
+/// A trace line starts with a rank and has an action; a trace list line is a path.
+bool holds_trace_lines(const std::string& path)
+{
+  detail::LineSource src(path, 64 * 1024);
+  std::string_view line;
+  while (src.next(line)) {
+    line = detail::trim(line);
+    if (detail::is_skipped(line))
+      continue;
+    std::string_view first = detail::next_field(line);
+    return !line.empty() && detail::parse_int(first).has_value();
+  }
+  return false;
+}
+
+} // namespace
+
+std::unique_ptr<TraceSet> TraceSet::open(const fs::path& path, std::optional<int> ranks)
+{
+  if (ranks && *ranks <= 0)
+    fail_set(fmt::format("the number of ranks to replay must be positive, got {}", *ranks));
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st))
+    fail_set(fmt::format("cannot open trace '{}': {}", path.string(),
+                         ec ? ec.message() : std::string(std::strerror(ENOENT))));
+  if (fs::is_directory(st))
+    return open_directory(path, ranks);
+  std::string file = path.string();
+  if (holds_trace_lines(file))
+    return open_merged(file, ranks, fmt::format("merged file {}", file));
+  return open_list(file, ranks);
+}
+
+} // namespace tit::trace
