@@ -12,7 +12,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config python3
   libsimgrid-dev libboost-dev  # SimGrid's public headers include Boost headers
-  libpugixml-dev libfmt-dev libspdlog-dev libcli11-dev zlib1g-dev
+  libpugixml-dev libfmt-dev libspdlog-dev libcli11-dev zlib1g-dev libgoogle-perftools-dev
   libgtest-dev
 )
 

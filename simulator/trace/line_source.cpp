@@ -27,8 +27,9 @@ std::string open_failure(const std::string& path, int err)
 } // namespace
 
 LineSource::LineSource(std::string path, std::size_t buffer_size)
-    : path_(std::move(path)), buf_(std::max<std::size_t>(buffer_size, 64))
+    : path_(std::move(path)), capacity_(std::max<std::size_t>(buffer_size, 64))
 {
+  buf_ = std::make_unique_for_overwrite<char[]>(capacity_);
   errno = 0;
   gz_ = gzopen(path_.c_str(), "rb");
   if (gz_ == nullptr)
@@ -46,7 +47,7 @@ LineSource::~LineSource()
 bool LineSource::next(std::string_view& line)
 {
   for (;;) {
-    const char* base = buf_.data();
+    const char* base = buf_.get();
     const void* nl = std::memchr(base + begin_ + scanned_, '\n', end_ - begin_ - scanned_);
     std::size_t stop = 0;
     if (nl != nullptr) {
@@ -73,14 +74,18 @@ bool LineSource::next(std::string_view& line)
 void LineSource::refill()
 {
   if (begin_ > 0) { // move the partial line to the front
-    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
   }
-  if (end_ == buf_.size()) // one line longer than the buffer
-    buf_.resize(buf_.size() * 2);
-  std::size_t room = std::min<std::size_t>(buf_.size() - end_, 1u << 30);
-  int n = gzread(gz_, buf_.data() + end_, static_cast<unsigned>(room));
+  if (end_ == capacity_) { // one line longer than the buffer
+    auto bigger = std::make_unique_for_overwrite<char[]>(capacity_ * 2);
+    std::memcpy(bigger.get(), buf_.get(), end_);
+    buf_ = std::move(bigger);
+    capacity_ *= 2;
+  }
+  std::size_t room = std::min<std::size_t>(capacity_ - end_, 1u << 30);
+  int n = gzread(gz_, buf_.get() + end_, static_cast<unsigned>(room));
   int code = Z_OK;
   const char* why = n <= 0 ? gzerror(gz_, &code) : "";
   if (n < 0 || code == Z_BUF_ERROR) // zlib reports a truncated gzip stream as Z_BUF_ERROR, not as -1

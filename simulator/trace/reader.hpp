@@ -89,7 +89,8 @@ private:
 
   std::string path_;
   gzFile_s* gz_ = nullptr;
-  std::vector<char> buf_;
+  std::unique_ptr<char[]> buf_; // not zero-filled: thousands of ranks each open one
+  std::size_t capacity_ = 0;
   std::size_t begin_ = 0;   // first byte of the next line
   std::size_t end_ = 0;     // end of the bytes read
   std::size_t scanned_ = 0; // bytes from begin_ known to hold no '\n'
