@@ -5,9 +5,12 @@
 #
 # Usage: scripts/bench-replay.sh          (build first: scripts/build.sh)
 # Environment:
-#   BENCH_CASES   space-separated RANKS:ITERATIONS cases (default "16:5600 1024:100": about 1.0M
-#                 actions on 16 ranks and 1.15M actions on 1024 ranks)
-#   BENCH_QUICK=1 small cases instead ("16:200 1024:3")
+#   BENCH_CASES   space-separated RANKS:ITERATIONS[:halo|ring] cases (default
+#                 "16:5600 1024:100 1024:170:ring": about 1.0M actions on 16 ranks, 1.15M and 1.05M
+#                 on 1024 ranks). The halo pattern keeps about 4 transfers per rank in flight, so at
+#                 1024 ranks SimGrid's network solver (shared by both replayers) dominates; the ring
+#                 pattern is lighter on it.
+#   BENCH_QUICK=1 small cases instead ("16:200 1024:3 1024:3:ring")
 #   BENCH_SIDES   both (default), ref (reference only) or ours (tit-replay only)
 #   BENCH_PLATFORM, BENCH_HOSTFILE  replay on this platform and hostfile (ranks round-robin on its
 #                 slots, e.g. platforms/cluster-backbone.xml platforms/cluster-backbone.hosts)
@@ -25,9 +28,9 @@ bench_dir=$(realpath -m "${BENCH_DIR:-$build_dir/bench}")
 tit=$(realpath -m "${TIT_REPLAY:-$build_dir/bin/tit-replay}")
 sides=${BENCH_SIDES:-both}
 if [[ ${BENCH_QUICK:-0} == 1 ]]; then
-  cases=${BENCH_CASES:-"16:200 1024:3"}
+  cases=${BENCH_CASES:-"16:200 1024:3 1024:3:ring"}
 else
-  cases=${BENCH_CASES:-"16:5600 1024:100"}
+  cases=${BENCH_CASES:-"16:5600 1024:100 1024:170:ring"}
 fi
 platform=${BENCH_PLATFORM:+$(realpath -m "$BENCH_PLATFORM")}
 hostfile=${BENCH_HOSTFILE:+$(realpath -m "$BENCH_HOSTFILE")}
@@ -91,16 +94,17 @@ status=0
 summary=()
 mkdir -p "$bench_dir"
 for c in $cases; do
-  if [[ ! $c =~ ^([0-9]+):([0-9]+)$ ]]; then
-    echo "bench-replay.sh: bad case '$c' in BENCH_CASES (expected RANKS:ITERATIONS)" >&2
+  if [[ ! $c =~ ^([0-9]+):([0-9]+)(:(halo|ring))?$ ]]; then
+    echo "bench-replay.sh: bad case '$c' in BENCH_CASES (expected RANKS:ITERATIONS[:halo|ring])" >&2
     exit 2
   fi
   ranks=${BASH_REMATCH[1]}
   iters=${BASH_REMATCH[2]}
-  dir=$bench_dir/r$ranks-i$iters
+  pattern=${BASH_REMATCH[4]:-halo}
+  dir=$bench_dir/r$ranks-i$iters-$pattern
   rm -rf "$dir"
-  actions=$(python3 "$root/tests/bench/gen-trace.py" "$dir" --ranks "$ranks" --iterations "$iters")
-  echo "== $ranks ranks x $iters iterations: $actions actions ($dir)"
+  actions=$(python3 "$root/tests/bench/gen-trace.py" "$dir" --ranks "$ranks" --iterations "$iters" --pattern "$pattern")
+  echo "== $ranks ranks x $iters iterations, $pattern pattern: $actions actions ($dir)"
   plat=${platform:-$dir/platform.xml}
   hosts=${hostfile:-$dir/hostfile}
   [[ -z $platform ]] || echo "   platform $plat, hostfile $hosts"

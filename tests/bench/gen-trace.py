@@ -63,6 +63,28 @@ def rank_lines(rank, nranks, iterations):
     yield f"{rank} finalize"
 
 
+def ring_lines(rank, nranks, iterations):
+    """A lighter pattern: one neighbour exchange per iteration around a ring, so that fewer transfers
+    overlap and the replay is less bound by SimGrid's network solver (which both replayers share)."""
+    left = (rank - 1) % nranks
+    right = (rank + 1) % nranks
+    yield f"{rank} init"
+    for it in range(iterations):
+        flops = 1_000_000 + 100_000 * ((rank * 7 + it * 13) % 20)
+        count = HALO_COUNTS[it % len(HALO_COUNTS)]
+        tag = it % 5
+        yield f"{rank} compute {flops}"
+        yield f"{rank} irecv {left} {tag} {count} {DOUBLE}"
+        yield f"{rank} isend {right} {tag} {count} {DOUBLE}"
+        yield f"{rank} compute {flops // 5}"
+        yield f"{rank} wait {left} {rank} {tag}"
+        yield f"{rank} wait {rank} {right} {tag}"
+    yield f"{rank} finalize"
+
+
+PATTERNS = {"halo": rank_lines, "ring": ring_lines}
+
+
 PLATFORM = """<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
@@ -78,6 +100,7 @@ def main():
     parser.add_argument("outdir")
     parser.add_argument("--ranks", type=int, required=True)
     parser.add_argument("--iterations", type=int, required=True)
+    parser.add_argument("--pattern", choices=sorted(PATTERNS), default="halo")
     args = parser.parse_args()
     if args.ranks < 2 or args.iterations < 1:
         parser.error("need --ranks >= 2 and --iterations >= 1")
@@ -88,7 +111,7 @@ def main():
     paths = []
     for rank in range(args.ranks):
         path = os.path.join(outdir, f"rank-{rank}.txt")
-        lines = list(rank_lines(rank, args.ranks, args.iterations))
+        lines = list(PATTERNS[args.pattern](rank, args.ranks, args.iterations))
         with open(path, "w", encoding="ascii") as f:
             f.write("\n".join(lines))
             f.write("\n")
