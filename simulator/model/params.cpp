@@ -34,6 +34,7 @@ MpiParams MpiParams::from_config()
   p.grow_injected_times = config_value<bool>("smpi/grow-injected-times");
   p.simulate_computation = config_value<bool>("smpi/simulate-computation");
   p.init_sleep = config_value<double>("smpi/init");
+  p.finalization_barrier = config_value<bool>("smpi/finalization-barrier");
   if (p.async_small_thresh > p.detached_thresh)
     throw ModelError(fmt::format("smpi/async-small-thresh ({}) must not exceed smpi/send-is-detached-thresh ({})",
                                  p.async_small_thresh, p.detached_thresh));
@@ -78,7 +79,8 @@ const std::vector<ParamDoc>& documented_parameters()
       {"smpi/iprobe", "time injected by each probe of a receive of unknown size; default 1e-4"},
       {"smpi/grow-injected-times", "whether failed tests/probes make the injected time grow; default yes"},
       {"smpi/simulate-computation", "whether compute actions take time; default yes"},
-      {"smpi/init", "time injected at init; default 0"},
+      {"smpi/init", "time injected before each rank's init; default 0"},
+      {"smpi/finalization-barrier", "whether ranks end with a barrier; default no"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

@@ -29,6 +29,7 @@ struct MpiParams {
   bool grow_injected_times = true; ///< smpi/grow-injected-times
   bool simulate_computation = true; ///< smpi/simulate-computation
   double init_sleep = 0;           ///< smpi/init
+  bool finalization_barrier = false; ///< smpi/finalization-barrier
   HostOverheads default_overheads;
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings

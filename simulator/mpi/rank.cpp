@@ -126,6 +126,12 @@ double Rank::probe_size(int src, int tag)
   auto const& params = world_.params();
   auto& counter = world_.probe_counter();
   double speed = host_->get_speed();
+  world_.set_activity(rank_, World::Activity::Probing);
+  struct Running { // back to running however the loop ends
+    World& w;
+    int r;
+    ~Running() { w.set_activity(r, World::Activity::Running); }
+  } running{world_, rank_};
   while (true) {
     if (params.iprobe_sleep > 0)
       s4u::this_actor::exec_init(counter * params.iprobe_sleep * speed * params.iprobe_cpu_usage)
@@ -138,10 +144,9 @@ double Rank::probe_size(int src, int tag)
       counter = 1;
       return pending->front()->bytes;
     }
-    if (world_.running_ranks() <= 1)
-      throw MpiError(fmt::format("deadlock: receive of unknown size from rank {} with tag {}, but no other rank "
-                                 "is running",
-                                 src, tag));
+    if (not world_.others_can_progress(rank_))
+      throw DeadlockError(fmt::format("receive of unknown size from rank {} with tag {}: no rank can send it", src,
+                                      tag));
     if (params.grow_injected_times)
       counter++;
   }
@@ -214,7 +219,9 @@ void Rank::wait(const RequestPtr& req)
   if (req->done)
     return;
   double start = s4u::Engine::get_clock();
+  world_.set_activity(rank_, World::Activity::Waiting, {req.get()});
   req->comm->wait();
+  world_.set_activity(rank_, World::Activity::Running);
   account_waiting(*req, start);
   complete(*req);
 }
@@ -264,7 +271,9 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
     }
     if (comms.empty())
       break;
+    world_.set_activity(rank_, World::Activity::Waiting, {pending.begin(), pending.end()});
     ssize_t index = s4u::Comm::wait_any(comms);
+    world_.set_activity(rank_, World::Activity::Running);
     Request& done = *pending.at(static_cast<std::size_t>(index));
     last_match = std::max(last_match, done.matched_at);
     complete(done);

@@ -7,7 +7,39 @@
 
 namespace tit::mpi {
 
-World::World(model::MpiParams params, int rank_count) : params_(std::move(params)), rank_count_(rank_count) {}
+World::World(model::MpiParams params, int rank_count)
+    : params_(std::move(params)), rank_count_(rank_count), progress_(static_cast<std::size_t>(rank_count))
+{
+}
+
+void World::set_activity(int rank, Activity a, std::vector<const Request*> waited)
+{
+  auto& p = progress_.at(static_cast<std::size_t>(rank));
+  p.activity = a;
+  p.waited = std::move(waited);
+}
+
+bool World::others_can_progress(int rank) const
+{
+  for (std::size_t r = 0; r < progress_.size(); ++r) {
+    if (static_cast<int>(r) == rank)
+      continue;
+    auto const& p = progress_[r];
+    switch (p.activity) {
+      case Activity::Running:
+        return true;
+      case Activity::Waiting:
+        for (const Request* req : p.waited)
+          if (req->done || req->matched_at >= 0)
+            return true;
+        break;
+      case Activity::Probing:
+      case Activity::Finished:
+        break;
+    }
+  }
+  return false;
+}
 
 namespace {
 /// Mailboxes made ahead: enough for the channels of most applications (a few neighbours and tags per rank);

@@ -29,6 +29,12 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// The replayed trace can never complete: every rank still running waits for a message no one will send.
+class DeadlockError : public MpiError {
+public:
+  using MpiError::MpiError;
+};
+
 /// One pending point-to-point operation.
 struct Request {
   enum class Type : std::uint8_t { Send, Recv };
@@ -121,8 +127,13 @@ public:
   };
   std::vector<Unreceived> unreceived() const;
 
-  /// Ranks that have not finished their trace yet.
-  int& running_ranks() { return running_; }
+  /// What each rank is doing, to tell a slow partner from one that will never come (probe loops poll
+  /// with simulated time, so SimGrid's own deadlock detection never fires for them).
+  enum class Activity : std::uint8_t { Running, Waiting, Probing, Finished };
+  void set_activity(int rank, Activity a, std::vector<const Request*> waited = {});
+  /// Whether some rank other than `rank` may still post a message: running, or waiting for a request whose
+  /// partner has posted (its transfer will end).
+  bool others_can_progress(int rank) const;
 
 private:
   model::MpiParams params_;
@@ -149,7 +160,11 @@ private:
   simgrid::s4u::Mailbox* new_mailbox();
   int test_counter_ = 1;
   int probe_counter_ = 1;
-  int running_ = 0;
+  struct Progress {
+    Activity activity = Activity::Running;
+    std::vector<const Request*> waited;
+  };
+  std::vector<Progress> progress_;
 };
 
 /// Tags of the collectives' internal messages: negative, so they never match user messages.

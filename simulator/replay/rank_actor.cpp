@@ -17,6 +17,15 @@ using tit::trace::Kind;
 
 namespace tit::replay {
 
+std::string RunState::deadlock_report() const
+{
+  std::string report = "error: the trace deadlocks: no rank can progress. Blocked ranks and their action:";
+  for (std::size_t r = 0; r < actors.size(); ++r)
+    if (not actors[r]->finished())
+      report += fmt::format("\n  rank {} blocked in {}", r, actors[r]->where());
+  return report;
+}
+
 void RunState::fail(int code, std::string message)
 {
   if (exit_code != 0)
@@ -49,6 +58,10 @@ void RankActor::remember(const Action& a)
 void RankActor::operator()()
 {
   try {
+    // Like SMPI's replay start: let every rank start, then inject smpi/init (before `init` starts the clock).
+    s4u::this_actor::yield();
+    if (run_.world->params().init_sleep > 0)
+      s4u::this_actor::sleep_for(run_.world->params().init_sleep);
     Action a;
     double pending_flops = 0;
     bool merge = run_.actions_log == nullptr; // merging computations is exact, but hides them from the log
@@ -74,9 +87,11 @@ void RankActor::operator()()
     stats_.end = s4u::Engine::get_clock();
     stats_.waiting = mpi_.waiting_time();
     finished_ = true;
-    run_.world->running_ranks()--;
+    run_.world->set_activity(mpi_.rank(), mpi::World::Activity::Finished);
   } catch (const trace::TraceError& e) {
     run_.fail(2, e.what());
+  } catch (const mpi::DeadlockError& e) {
+    run_.fail(3, fmt::format("{}\n  (rank {}: {})", run_.deadlock_report(), mpi_.rank(), e.what()));
   } catch (const mpi::MpiError& e) {
     run_.fail(2, fmt::format("{}:{}: error: {}\n  {}", current_file_ ? *current_file_ : reader_->file(), current_line_,
                              e.what(), current_text_));
@@ -101,8 +116,6 @@ void RankActor::execute(const Action& a)
   switch (a.kind) {
     case Kind::Init:
       stats_.start = start;
-      if (run_.world->params().init_sleep > 0)
-        s4u::this_actor::sleep_for(run_.world->params().init_sleep);
       break;
     case Kind::Finalize:
     case Kind::CommSize:
@@ -246,9 +259,15 @@ void RankActor::finish_pending()
   for (auto& r : pending_)
     if (not r->done)
       reqs.push_back(r);
-  if (not reqs.empty())
+  if (not reqs.empty()) {
+    current_text_ = fmt::format("(end of its trace, waiting for {} request(s) it never waited for)", reqs.size());
     mpi_.waitall(reqs);
+  }
   pending_.clear();
+  if (run_.world->params().finalization_barrier) {
+    current_text_ = "(end of its trace, in the smpi/finalization-barrier)";
+    colls::barrier_linear(mpi_, run_.world->rank_count());
+  }
 }
 
 } // namespace tit::replay

@@ -12,14 +12,19 @@
 
 namespace tit::replay {
 
+class RankActor;
+
 /// Shared by every rank actor of a run.
 struct RunState {
   mpi::World* world = nullptr;
+  std::vector<RankActor*> actors;
   std::ostream* actions_log = nullptr;
   int exit_code = 0;
   std::string error;
   std::vector<std::string> warnings;
   void fail(int code, std::string message);
+  /// Every unfinished rank with the action it is blocked in.
+  std::string deadlock_report() const;
 };
 
 class RankActor {

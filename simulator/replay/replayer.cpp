@@ -80,15 +80,6 @@ std::vector<s4u::Host*> resolve_hosts(const s4u::Engine& engine, const Placement
   return hosts;
 }
 
-std::string deadlock_report(const std::vector<std::unique_ptr<RankActor>>& actors)
-{
-  std::string report = "error: the trace deadlocks: no rank can progress. Blocked ranks and their action:";
-  for (std::size_t r = 0; r < actors.size(); ++r)
-    if (not actors[r]->finished())
-      report += fmt::format("\n  rank {} blocked in {}", r, actors[r]->where());
-  return report;
-}
-
 } // namespace
 
 Result run(const Options& options)
@@ -136,11 +127,12 @@ Result run(const Options& options)
     RunState run;
     run.world = &world;
     run.actions_log = options.actions_log;
-    world.running_ranks() = n;
 
     std::vector<std::unique_ptr<RankActor>> actors;
-    for (int r = 0; r < n; ++r)
+    for (int r = 0; r < n; ++r) {
       actors.push_back(std::make_unique<RankActor>(run, r, hosts[r], traces->reader(r)));
+      run.actors.push_back(actors.back().get());
+    }
     std::vector<s4u::ActorPtr> s4u_actors;
     for (int r = 0; r < n; ++r) {
       RankActor* actor = actors[r].get();
@@ -151,7 +143,7 @@ Result run(const Options& options)
     bool deadlock = false;
     s4u::Engine::on_deadlock_cb([&] {
       deadlock = true;
-      result.error = deadlock_report(actors);
+      result.error = run.deadlock_report();
     });
     engine.run();
 

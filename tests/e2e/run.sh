@@ -64,6 +64,12 @@ case $case_name in
   bad-cfg-value) run --cfg=smpi/os:abc "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/os" "abc" ;;
   unknown-cfg) run --cfg=smpi/nonsense:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/nonsense" ;;
   bad-option) run --frobnicate "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "frobnicate" ;;
+  probe) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/probe"
+    expect_time 7.0086 ;; # probes of 1e-4 x 1, 2, ... 316 s reach 5.0086 s, then the 2 s transfer (as smpirun)
+  deadlock-probe) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/probe-deadlock"
+    expect_error 3 "deadlock" "rank 0 blocked in $d/probe-deadlock/rank-0.txt:2: 0 recv 1 0 -1" "rank-1.txt:2: 1 recv 0 0 8" ;;
+  deadlock-pending) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/pending"
+    expect_error 3 "deadlock" "rank 0 blocked in" "end of its trace, waiting for 1 request(s)" ;;
   determinism) run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; first=$(cat "$out")
     run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; [ "$first" = "$(cat "$out")" ] || fail "two runs differ" ;;
   *) echo "unknown case $case_name"; exit 2 ;;
