@@ -53,6 +53,17 @@ void post(std::deque<RequestPtr>& mine, std::deque<RequestPtr>& theirs, const Re
   theirs.pop_front();
 }
 
+RequestPtr make_request(Request::Type type, int src, int dst, int tag, double bytes)
+{
+  auto req = std::make_shared<Request>();
+  req->type = type;
+  req->src = src;
+  req->dst = dst;
+  req->tag = tag;
+  req->bytes = bytes;
+  return req;
+}
+
 } // namespace
 
 Rank::Rank(World& world, int rank, s4u::Host* host)
@@ -63,12 +74,7 @@ Rank::Rank(World& world, int rank, s4u::Host* host)
 RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend)
 {
   auto const& params = world_.params();
-  auto req = std::make_shared<Request>();
-  req->type = Request::Type::Send;
-  req->src = rank_;
-  req->dst = dst;
-  req->tag = tag;
-  req->bytes = bytes;
+  auto req = make_request(Request::Type::Send, rank_, dst, tag, bytes);
   req->detached = bytes < params.detached_thresh;
 
   // The library's software overhead before the message leaves: ois for every isend, os for a buffered send.
@@ -157,12 +163,7 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
   if (bytes < 0)
     bytes = probe_size(src, tag);
   auto const& params = world_.params();
-  auto req = std::make_shared<Request>();
-  req->type = Request::Type::Recv;
-  req->src = src;
-  req->dst = rank_;
-  req->tag = tag;
-  req->bytes = bytes;
+  auto req = make_request(Request::Type::Recv, src, rank_, tag, bytes);
 
   auto& ch = world_.channel(src, rank_, tag);
   ch.received++;

@@ -174,7 +174,7 @@ void RankActor::execute_p2p(const Action& a)
   int n = run_.world->rank_count();
   auto check_rank = [&](int r, const char* what) {
     if (r == trace::kAnySource)
-      throw mpi::MpiError(fmt::format("receives from any source (-333) are not supported yet", what));
+      throw mpi::MpiError(fmt::format("receives from any source (-333) are not supported yet"));
     if (r < 0 || r >= n)
       throw mpi::MpiError(fmt::format("{} {} is not a rank of this run (0..{})", what, r, n - 1));
   };

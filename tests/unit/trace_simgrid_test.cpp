@@ -1,6 +1,8 @@
 // Dialect 2 (SimGrid) lines: every action's argument forms, datatypes, numbers and their errors.
 #include "trace/reader.hpp"
 
+#include "trace_lines_fixture.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,30 +14,10 @@ namespace {
 using detail::ActionParser;
 using detail::DialectGuess;
 
-/// Parses lines of one rank of a 4-rank set in file "t.txt", numbering them 1, 2, ...
-class SimGridLines : public ::testing::Test {
+/// Lines of one rank of a 4-rank set in file "t.txt".
+class SimGridLines : public testing::LinesFixture {
 protected:
-  const Action& parse(std::string_view line)
-  {
-    parser_.split(line, ++line_, action_);
-    parser_.interpret(action_);
-    return action_;
-  }
-  std::string error(std::string_view line)
-  {
-    try {
-      parse(line);
-    } catch (const TraceError& e) {
-      return e.what();
-    }
-    return "<no error>";
-  }
-  std::vector<std::string> args() const { return {action_.args.begin(), action_.args.end()}; }
-
-  std::string file_ = "t.txt";
-  ActionParser parser_{file_, DialectGuess{Dialect::SimGrid, 0, ""}, 4};
-  Action action_;
-  std::uint64_t line_ = 0;
+  SimGridLines() : LinesFixture("t.txt", detail::DialectGuess{Dialect::SimGrid, 0, ""}) {}
 };
 
 TEST_F(SimGridLines, CommonFields)

@@ -1,6 +1,8 @@
 // Dialect 1 (thesis) lines: bytes, no tags, `wait` completing the last Irecv.
 #include "trace/reader.hpp"
 
+#include "trace_lines_fixture.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,29 +15,9 @@ using detail::ActionParser;
 using detail::DialectGuess;
 
 /// Lines of a 4-rank dialect-1 file "th.txt" whose dialect line 1 ('Isend') decided.
-class ThesisLines : public ::testing::Test {
+class ThesisLines : public testing::LinesFixture {
 protected:
-  const Action& parse(std::string_view line)
-  {
-    parser_.split(line, ++line_, action_);
-    parser_.interpret(action_);
-    return action_;
-  }
-  std::string error(std::string_view line)
-  {
-    try {
-      parse(line);
-    } catch (const TraceError& e) {
-      return e.what();
-    }
-    return "<no error>";
-  }
-  std::vector<std::string> args() const { return {action_.args.begin(), action_.args.end()}; }
-
-  std::string file_ = "th.txt";
-  ActionParser parser_{file_, DialectGuess{Dialect::Thesis, 1, "Isend"}, 4};
-  Action action_;
-  std::uint64_t line_ = 0;
+  ThesisLines() : LinesFixture("th.txt", detail::DialectGuess{Dialect::Thesis, 1, "Isend"}) {}
 };
 
 TEST_F(ThesisLines, InitFinalizeBarrierCommSizeCompute)
