@@ -39,6 +39,9 @@ case $case_name in
     expect_time 4.5 ;;
   os-overhead) run "${IDEAL[@]}" --cfg=smpi/os:0:0.5:0.001 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 9.484 ;; # rank 0: 5 + (0.5 + 0.001 x 984) + 3
+  platform-config) run "${IDEAL[@]}" "$d/two-hosts-os.xml" "$d/deploy2.xml" "$d/detached"; expect_time 9.484 ;;
+  host-property) run "${IDEAL[@]}" "$d/two-hosts-hostos.xml" "$d/deploy2.xml" "$d/detached"; expect_time 9.484
+    run "${IDEAL[@]}" --hostfile "$d/abc.hosts" "$d/two-hosts-hostos.xml" "$d/gone"; expect_time 6.484 ;;
   barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
   actions-log) log=$(mktemp); run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 8
