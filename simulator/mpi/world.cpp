@@ -44,7 +44,7 @@ bool World::others_can_progress(int rank) const
 namespace {
 /// Mailboxes made ahead: enough for the channels of most applications (a few neighbours and tags per rank);
 /// past that, channels get theirs on first use.
-constexpr std::size_t kSpareLargePerRank = 16;
+constexpr std::size_t kSpareLargePerRank = 8;
 constexpr std::size_t kSpareLargeBase = 1024;
 constexpr std::size_t kSpareSmallPerRank = 4;
 } // namespace

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <zlib.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -30,10 +32,21 @@ LineSource::LineSource(std::string path, std::size_t buffer_size)
     : path_(std::move(path)), capacity_(std::max<std::size_t>(buffer_size, 64))
 {
   buf_ = std::make_unique_for_overwrite<char[]>(capacity_);
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0)
+    throw TraceError(open_failure(path_, errno));
+  unsigned char magic[2] = {0, 0};
+  bool gzip = ::pread(fd_, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  if (not gzip)
+    return; // plain: read() straight into our buffer, no copy through zlib's
   errno = 0;
-  gz_ = gzopen(path_.c_str(), "rb");
-  if (gz_ == nullptr)
-    throw TraceError(open_failure(path_, errno != 0 ? errno : ENOMEM));
+  gz_ = gzdopen(fd_, "rb"); // owns fd_ from now on
+  if (gz_ == nullptr) {
+    int err = errno != 0 ? errno : ENOMEM;
+    ::close(fd_);
+    throw TraceError(open_failure(path_, err));
+  }
+  fd_ = -1;
   // zlib's own buffers: large enough to read fast, small enough for thousands of open ranks
   gzbuffer(gz_, static_cast<unsigned>(std::clamp<std::size_t>(buffer_size / 4, 8192, 65536)));
 }
@@ -42,6 +55,28 @@ LineSource::~LineSource()
 {
   if (gz_ != nullptr)
     gzclose(gz_);
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+std::size_t LineSource::read_some(char* dst, std::size_t room)
+{
+  if (fd_ >= 0) {
+    while (true) {
+      ssize_t n = ::read(fd_, dst, room);
+      if (n >= 0)
+        return static_cast<std::size_t>(n);
+      if (errno != EINTR)
+        throw TraceError(fmt::format("{}:{}: error: cannot read the trace: {}", path_, line_ + 1, std::strerror(errno)));
+    }
+  }
+  int n = gzread(gz_, dst, static_cast<unsigned>(std::min<std::size_t>(room, 1u << 30)));
+  int code = Z_OK;
+  const char* why = n <= 0 ? gzerror(gz_, &code) : "";
+  if (n < 0 || code == Z_BUF_ERROR) // zlib reports a truncated gzip stream as Z_BUF_ERROR, not as -1
+    throw TraceError(fmt::format("{}:{}: error: cannot read the trace: {}", path_, line_ + 1,
+                                 code == Z_ERRNO ? std::strerror(errno) : why));
+  return static_cast<std::size_t>(n);
 }
 
 bool LineSource::next(std::string_view& line)
@@ -84,16 +119,10 @@ void LineSource::refill()
     buf_ = std::move(bigger);
     capacity_ *= 2;
   }
-  std::size_t room = std::min<std::size_t>(capacity_ - end_, 1u << 30);
-  int n = gzread(gz_, buf_.get() + end_, static_cast<unsigned>(room));
-  int code = Z_OK;
-  const char* why = n <= 0 ? gzerror(gz_, &code) : "";
-  if (n < 0 || code == Z_BUF_ERROR) // zlib reports a truncated gzip stream as Z_BUF_ERROR, not as -1
-    throw TraceError(fmt::format("{}:{}: error: cannot read the trace: {}", path_, line_ + 1,
-                                 code == Z_ERRNO ? std::strerror(errno) : why));
+  std::size_t n = read_some(buf_.get() + end_, capacity_ - end_);
   if (n == 0)
     eof_ = true;
-  end_ += static_cast<std::size_t>(n);
+  end_ += n;
 }
 
 } // namespace tit::trace::detail

@@ -67,8 +67,9 @@ struct gzFile_s; // zlib's file handle
 
 namespace tit::trace::detail {
 
-/// The physical lines of a plain or gzip-compressed file (zlib reads both), split by hand in one
-/// reused buffer. A last line without a trailing newline is read.
+/// The physical lines of a plain or gzip-compressed file, split by hand in one reused buffer: plain
+/// files are read directly, gzip ones (recognised by their magic bytes) through zlib. A last line
+/// without a trailing newline is read.
 class LineSource {
 public:
   static constexpr std::size_t kDefaultBuffer = 256 * 1024;
@@ -87,8 +88,12 @@ public:
 private:
   void refill();
 
+  /// Up to `room` bytes into `dst`; 0 at the end. Throws TraceError on a read error.
+  std::size_t read_some(char* dst, std::size_t room);
+
   std::string path_;
-  gzFile_s* gz_ = nullptr;
+  int fd_ = -1;             // plain files
+  gzFile_s* gz_ = nullptr;  // gzip files
   std::unique_ptr<char[]> buf_; // not zero-filled: thousands of ranks each open one
   std::size_t capacity_ = 0;
   std::size_t begin_ = 0;   // first byte of the next line

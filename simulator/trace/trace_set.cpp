@@ -41,7 +41,7 @@ public:
   {
     claim(r);
     // a buffer per open rank: large enough to read fast, small enough for thousands of ranks
-    std::size_t buffer = std::clamp<std::size_t>((std::size_t{32} << 20) / files_.size(), std::size_t{16} << 10,
+    std::size_t buffer = std::clamp<std::size_t>((std::size_t{16} << 20) / files_.size(), std::size_t{8} << 10,
                                                  detail::LineSource::kDefaultBuffer);
     RankFile& f = files_[static_cast<std::size_t>(r)];
     return detail::make_file_reader(f.path, r, f.rank_origin, f.dialect, rank_count(), buffer);
