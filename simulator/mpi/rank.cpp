@@ -43,7 +43,7 @@ void mark_matched(Request& a, Request& b)
 }
 
 /// Posts `req` on one side of a channel: matches the oldest pending partner or waits in `mine`.
-void post(std::deque<RequestPtr>& mine, std::deque<RequestPtr>& theirs, const RequestPtr& req)
+void post(Fifo<RequestPtr>& mine, Fifo<RequestPtr>& theirs, const RequestPtr& req)
 {
   if (theirs.empty()) {
     mine.push_back(req);
@@ -100,7 +100,8 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend)
     post(ch.sends_small, ch.recvs_small, req);
   else
     post(ch.sends_large, ch.recvs_large, req);
-  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, rank_, dst, tag) : ch.large;
+  ch.in_flight++;
+  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, rank_, dst, tag) : world_.large_mailbox(ch);
 
   auto comm = mailbox->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
   if (req->detached) {
@@ -110,6 +111,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend)
     comm->start();
     req->comm = std::move(comm);
   }
+  world_.post_done(ch);
   if (eager_mode)
     world_.eager_lock(dst).unlock();
   return req;
@@ -185,8 +187,10 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
     post(ch.recvs_small, ch.sends_small, req);
   else
     post(ch.recvs_large, ch.sends_large, req);
-  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, src, rank_, tag) : ch.large;
+  ch.in_flight++;
+  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, src, rank_, tag) : world_.large_mailbox(ch);
   req->comm = mailbox->get_async<void>(&req->envelope);
+  world_.post_done(ch);
   if (eager_mode)
     world_.eager_lock(rank_).unlock();
   return req;
@@ -283,11 +287,11 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
     waiting_ += last_match - start;
 }
 
-void Rank::sendrecv(int dst, double send_bytes, int src, double recv_bytes)
+void Rank::sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag)
 {
   if (dst == rank_ && src == rank_)
     return; // a local copy: no simulated time
-  std::vector<RequestPtr> reqs{start_send(dst, 0, send_bytes, true), irecv(src, 0, recv_bytes)};
+  std::vector<RequestPtr> reqs{start_send(dst, tag, send_bytes, true), irecv(src, tag, recv_bytes)};
   waitall(reqs);
 }
 

@@ -73,24 +73,38 @@ void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
   }
 }
 
-// Past the spare mailboxes, Mailbox::by_name and set_receiver are simcalls: the calling actor yields inside
-// them and other ranks may run meanwhile, so a channel is published only once its mailbox exists.
 World::Channel& World::channel(int src, int dst, int tag)
 {
-  Key key{src, dst, tag};
-  if (auto it = channels_.find(key); it != channels_.end())
-    return it->second;
-  simgrid::s4u::Mailbox* mailbox = nullptr;
+  return channels_[Key{src, dst, tag}];
+}
+
+// Past the spare mailboxes, Mailbox::by_name and set_receiver are simcalls: the calling actor yields inside
+// them and other ranks may run meanwhile, so a mailbox is given to a channel only once it exists.
+simgrid::s4u::Mailbox* World::large_mailbox(Channel& ch)
+{
+  if (ch.large != nullptr)
+    return ch.large;
   if (not spare_large_.empty()) {
-    mailbox = spare_large_.back();
+    ch.large = spare_large_.back();
     spare_large_.pop_back();
-  } else {
-    mailbox = new_mailbox();
+    return ch.large;
   }
-  auto [it, inserted] = channels_.try_emplace(key);
-  if (inserted)
-    it->second.large = mailbox;
-  return it->second;
+  auto* mailbox = new_mailbox(); // may yield
+  if (ch.large == nullptr)
+    ch.large = mailbox;
+  else
+    spare_large_.push_back(mailbox);
+  return ch.large;
+}
+
+void World::post_done(Channel& ch)
+{
+  ch.in_flight--;
+  if (ch.in_flight == 0 && ch.large != nullptr && ch.sends_large.empty() && ch.recvs_large.empty() &&
+      ch.sends_small.empty() && ch.recvs_small.empty()) {
+    spare_large_.push_back(ch.large);
+    ch.large = nullptr;
+  }
 }
 
 simgrid::s4u::Mailbox* World::small_mailbox(Channel& ch, int, int dst, int)

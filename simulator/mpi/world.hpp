@@ -10,7 +10,6 @@
 #include <simgrid/s4u/Mutex.hpp>
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -53,6 +52,28 @@ using RequestPtr = std::shared_ptr<Request>;
 
 class World;
 
+/// A FIFO that costs nothing while empty (a std::deque allocates on construction, and there is one
+/// channel per (source, destination, tag) ever used: n^2 of them after an all-to-all).
+template <typename T> class Fifo {
+public:
+  bool empty() const { return head_ == items_.size(); }
+  const T& front() const { return items_[head_]; }
+  void push_back(T item) { items_.push_back(std::move(item)); }
+  void pop_front()
+  {
+    items_[head_++] = T();
+    if (head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    }
+  }
+
+private:
+  std::vector<T> items_;
+  std::size_t head_ = 0;
+};
+
+
 /// The MPI state and operations of one rank. Every operation runs in that rank's actor.
 class Rank {
 public:
@@ -71,7 +92,8 @@ public:
   bool test(const RequestPtr& req);
   /// Waits for every request, completing them in the order they finish (SMPI's waitany loop).
   void waitall(std::vector<RequestPtr>& reqs);
-  void sendrecv(int dst, double send_bytes, int src, double recv_bytes);
+  /// MPI_Sendrecv: an isend and an irecv, then both waited (nothing at all when both partners are this rank).
+  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag = 0);
 
   /// Time this rank spent blocked before its partners posted the operations it waited for.
   double waiting_time() const { return waiting_; }
@@ -99,15 +121,21 @@ public:
 
   /// Messages from `src` to `dst` with `tag`, matched in order.
   struct Channel {
-    simgrid::s4u::Mailbox* large = nullptr; ///< rendez-vous point of regular messages
+    simgrid::s4u::Mailbox* large = nullptr; ///< rendez-vous point of regular messages, while the channel is in use
     simgrid::s4u::Mailbox* small = nullptr; ///< eager messages: the receiver is permanent, transfers start at once
-    std::deque<RequestPtr> sends_large, sends_small; ///< posted sends not matched yet
-    std::deque<RequestPtr> recvs_large, recvs_small; ///< posted receives not matched yet
+    Fifo<RequestPtr> sends_large, sends_small; ///< posted sends not matched yet
+    Fifo<RequestPtr> recvs_large, recvs_small; ///< posted receives not matched yet
+    int in_flight = 0;                         ///< posts whose put/get the kernel has not handled yet
     std::uint64_t sent = 0;
     std::uint64_t received = 0;
   };
   Channel& channel(int src, int dst, int tag);
+  /// The regular mailbox of a channel, taken from the spare ones when the channel has none.
+  simgrid::s4u::Mailbox* large_mailbox(Channel& ch);
   simgrid::s4u::Mailbox* small_mailbox(Channel& ch, int src, int dst, int tag);
+  /// Called once a post's put/get is handled: a channel with nothing pending gives its regular mailbox
+  /// back (empty in the kernel too), so mailboxes follow the channels in use, not all channels ever used.
+  void post_done(Channel& ch);
 
   /// Binds the ranks to their actors and creates mailboxes ahead, from the engine's own context, before the
   /// simulation starts. Creating one later is a simcall that makes the rank yield where SMPI's would not,

@@ -97,7 +97,19 @@ struct Action {
   int dst = -1;
   bool wait_last_irecv = false; ///< dialect 1 `wait`: completes the most recent pending Irecv
 
-  double amount = 0;        ///< compute: flops; sleep: seconds; comm_size: the size
+  double amount = 0;        ///< compute: flops; sleep: seconds; comm_size: the size;
+                            ///< reductions (reduce, allreduce, reducescatter, scan, exscan): flops of the reduction
+
+  // Collectives (filled for every collective kind; sizes in bytes, counts already multiplied by their datatype)
+  int root = 0;             ///< rooted collectives (bcast, reduce, gather(v), scatter(v)); 0 when not given
+  // bytes:  bcast/reduce/allreduce/scan/exscan: the buffer; alltoall/gather/scatter/allgather(v)/gatherv: sent
+  //         per destination (for gatherv/allgatherv: this rank's contribution)
+  // bytes2: alltoall/gather/scatter/allgather/scatterv: received per source
+  double datatype_size = 1;        ///< collectives: size in bytes of the (first) datatype, for algorithm choices
+                                   ///< made on element counts (0 for a derived type)
+  std::vector<double> send_counts; ///< alltoallv, scatterv: bytes sent to each rank (size = communicator size)
+  std::vector<double> recv_counts; ///< alltoallv, gatherv, allgatherv, reducescatter: bytes received from / kept by
+                                   ///< each rank (size = communicator size)
 
   std::vector<std::string_view> args; ///< raw arguments after the name (collectives and not-yet-replayed kinds)
 };
