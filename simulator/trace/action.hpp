@@ -33,7 +33,7 @@ enum class Kind : std::uint8_t {
   WaitAll,
   SendRecv,
   Barrier,
-  // collectives: recognised, arguments kept raw (see Action::args)
+  // collectives: arguments parsed into the collective fields below
   Bcast,
   Reduce,
   AllReduce,

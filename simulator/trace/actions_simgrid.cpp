@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <vector>
 
 namespace tit::trace::detail {
 
@@ -75,6 +76,172 @@ void send_recv(Action& a, RankState& s)
   a.partner2 = rank_arg(a, 3, "source", s, true);
 }
 
+// ---- collectives: n is the number of ranks of the trace set (SimGrid uses MPI_COMM_WORLD's size) ----
+
+void scale(std::vector<double>& counts, int datatype_size)
+{
+  for (double& c : counts)
+    c *= datatype_size;
+}
+
+// The two datatypes of a `[dt1 dt2]` pair go together: one alone is refused, as for sendRecv.
+void check_pair(const Action& a, std::size_t dt1)
+{
+  if (a.args.size() == dt1 + 1)
+    fail_arg_count(a, spec_of(a));
+}
+
+// bcast <count> [root [dt]]
+void bcast(Action& a, RankState& s)
+{
+  double count = size_arg(a, 0, "count");
+  a.root = a.args.size() > 1 ? root_arg(a, 1, s.rank_count) : 0;
+  a.bytes = count * datatype_or_default(a, 2, s);
+}
+
+// reduce <count> <comp> [root [dt]]
+void reduce(Action& a, RankState& s)
+{
+  double count = size_arg(a, 0, "count");
+  a.amount = amount_arg(a, 1, "comp");
+  a.root = a.args.size() > 2 ? root_arg(a, 2, s.rank_count) : 0;
+  a.bytes = count * datatype_or_default(a, 3, s);
+}
+
+// allreduce, scan, exscan: <count> <comp> [dt]
+void reduction(Action& a, RankState& s)
+{
+  double count = size_arg(a, 0, "count");
+  a.amount = amount_arg(a, 1, "comp");
+  a.bytes = count * datatype_or_default(a, 2, s);
+}
+
+// alltoall, allgather: <sendcount> <recvcount> [dt1 dt2]
+void all_to_all(Action& a, RankState& s)
+{
+  check_pair(a, 2);
+  double send = size_arg(a, 0, "sendcount");
+  double recv = size_arg(a, 1, "recvcount");
+  a.bytes = send * datatype_or_default(a, 2, s);
+  a.bytes2 = recv * datatype_or_default(a, 3, s);
+}
+
+// gather, scatter: <sendcount> <recvcount> [root [dt1 dt2]]
+void rooted_gather(Action& a, RankState& s)
+{
+  check_pair(a, 3);
+  double send = size_arg(a, 0, "sendcount");
+  double recv = size_arg(a, 1, "recvcount");
+  a.root = a.args.size() > 2 ? root_arg(a, 2, s.rank_count) : 0;
+  a.bytes = send * datatype_or_default(a, 3, s);
+  a.bytes2 = recv * datatype_or_default(a, 4, s);
+}
+
+// Whether the arguments number `base`, `base + 1` (root) or `base + 3` (root dt1 dt2).
+bool rooted_vector_shape(const Action& a, std::size_t base)
+{
+  std::size_t count = a.args.size();
+  return count == base || count == base + 1 || count == base + 3;
+}
+
+// alltoallv <sendbufsize> <sendcounts x n> <recvbufsize> <recvcounts x n> [dt1 dt2]
+void all_to_all_v(Action& a, RankState& s)
+{
+  int n = known_size(a, s.rank_count);
+  auto un = static_cast<std::size_t>(n);
+  if (a.args.size() != 2 * un + 2 && a.args.size() != 2 * un + 4)
+    fail_arg_count(a, spec_of(a), n);
+  size_arg(a, 0, "sendbufsize");
+  sizes_arg(a, 1, n, "sendcounts", a.send_counts);
+  size_arg(a, un + 1, "recvbufsize");
+  sizes_arg(a, un + 2, n, "recvcounts", a.recv_counts);
+  scale(a.send_counts, datatype_or_default(a, 2 * un + 2, s));
+  scale(a.recv_counts, datatype_or_default(a, 2 * un + 3, s));
+}
+
+// gatherv <sendcount> <recvcounts x n> [root [dt1 dt2]]
+void gather_v(Action& a, RankState& s)
+{
+  int n = known_size(a, s.rank_count);
+  auto un = static_cast<std::size_t>(n);
+  if (!rooted_vector_shape(a, un + 1))
+    fail_arg_count(a, spec_of(a), n);
+  double send = size_arg(a, 0, "sendcount");
+  sizes_arg(a, 1, n, "recvcounts", a.recv_counts);
+  a.root = a.args.size() > un + 1 ? root_arg(a, un + 1, n) : 0;
+  a.bytes = send * datatype_or_default(a, un + 2, s);
+  scale(a.recv_counts, datatype_or_default(a, un + 3, s));
+}
+
+// scatterv <sendcounts x n> <recvcount> [root [dt1 dt2]]
+void scatter_v(Action& a, RankState& s)
+{
+  int n = known_size(a, s.rank_count);
+  auto un = static_cast<std::size_t>(n);
+  if (!rooted_vector_shape(a, un + 1))
+    fail_arg_count(a, spec_of(a), n);
+  sizes_arg(a, 0, n, "sendcounts", a.send_counts);
+  double recv = size_arg(a, un, "recvcount");
+  a.root = a.args.size() > un + 1 ? root_arg(a, un + 1, n) : 0;
+  scale(a.send_counts, datatype_or_default(a, un + 2, s));
+  a.bytes2 = recv * datatype_or_default(a, un + 3, s);
+}
+
+// allgatherv <sendcount> <recvcounts x n>, then nothing, [dt1 dt2], [displs x n] or [dt1 dt2 displs x n].
+// SimGrid 3.32 tells them apart by the number r of fields after the counts: r > n: datatypes and
+// displacements; else r > 2: displacements; else datatypes (so with n = 2, two fields are datatypes).
+// Where its rule asks for more fields than there are (n = 1, r = 2: SimGrid fails an assertion on
+// its own tracer's output), the two fields are read as datatypes.
+void all_gather_v(Action& a, RankState& s)
+{
+  int n = known_size(a, s.rank_count);
+  auto un = static_cast<std::size_t>(n);
+  if (a.args.size() < un + 1)
+    fail_arg_count(a, spec_of(a), n);
+  std::size_t r = a.args.size() - (un + 1);
+  bool datatypes = false;
+  bool displs = false;
+  if (r > un && r != 2) {
+    datatypes = displs = r == un + 2;
+    if (!displs)
+      fail_arg_count(a, spec_of(a), n);
+  } else if (r > 2) {
+    displs = r == un;
+    if (!displs)
+      fail_arg_count(a, spec_of(a), n);
+  } else {
+    datatypes = r == 2;
+    if (r == 1)
+      fail_arg_count(a, spec_of(a), n);
+  }
+  double send = size_arg(a, 0, "sendcount");
+  sizes_arg(a, 1, n, "recvcounts", a.recv_counts);
+  int send_size = s.default_datatype_size;
+  int recv_size = s.default_datatype_size;
+  if (datatypes) {
+    send_size = datatype_arg(a, un + 1, "datatype");
+    recv_size = datatype_arg(a, un + 2, "datatype");
+  }
+  a.bytes = send * send_size;
+  scale(a.recv_counts, recv_size);
+  if (displs)
+    numbers_arg(a, datatypes ? un + 3 : un + 1, n, "displs");
+}
+
+// reducescatter <recvcounts x n> <comp> [dt]
+void reduce_scatter(Action& a, RankState& s)
+{
+  int n = known_size(a, s.rank_count);
+  auto un = static_cast<std::size_t>(n);
+  if (a.args.size() != un + 1 && a.args.size() != un + 2)
+    fail_arg_count(a, spec_of(a), n);
+  sizes_arg(a, 0, n, "recvcounts", a.recv_counts);
+  a.amount = amount_arg(a, un, "comp");
+  int size = datatype_or_default(a, un + 1, s);
+  a.datatype_size = size; // the algorithm choice counts elements
+  scale(a.recv_counts, size);
+}
+
 constexpr std::uint16_t kAny = kAnyArgs;
 
 ActionSpec raw(std::string_view name, Kind kind, std::string_view usage)
@@ -104,20 +271,21 @@ const std::vector<ActionSpec>& simgrid_action_specs()
       {"waitall", Kind::WaitAll, 0, 1, "[count]", keep_raw},
       {"sendRecv", Kind::SendRecv, 4, 6, "<sendcount> <dst> <recvcount> <src> [dt1 dt2]", send_recv},
       {"barrier", Kind::Barrier, 0, 0, "", keep_raw},
-      raw("bcast", Kind::Bcast, "<count> [root [dt]]"),
-      raw("reduce", Kind::Reduce, "<count> <comp> [root [dt]]"),
-      raw("allreduce", Kind::AllReduce, "<count> <comp> [dt]"),
-      raw("alltoall", Kind::AllToAll, "<sendcount> <recvcount> [dt1 dt2]"),
-      raw("alltoallv", Kind::AllToAllV, "<sendbufsize> <sendcounts...> <recvbufsize> <recvcounts...> [dt1 dt2]"),
-      raw("gather", Kind::Gather, "<sendcount> <recvcount> [root [dt1 dt2]]"),
-      raw("scatter", Kind::Scatter, "<sendcount> <recvcount> [root [dt1 dt2]]"),
-      raw("allgather", Kind::AllGather, "<sendcount> <recvcount> [dt1 dt2]"),
-      raw("gatherv", Kind::GatherV, "<sendcount> <recvcounts...> [root [dt1 dt2]]"),
-      raw("scatterv", Kind::ScatterV, "<sendcounts...> <recvcount> [root [dt1 dt2]]"),
-      raw("allgatherv", Kind::AllGatherV, "<sendcount> <recvcounts...> [dt1 dt2] [displs...]"),
-      raw("reducescatter", Kind::ReduceScatter, "<recvcounts...> <comp> [dt]"),
-      raw("scan", Kind::Scan, "<count> <comp> [dt]"),
-      raw("exscan", Kind::Exscan, "<count> <comp> [dt]"),
+      {"bcast", Kind::Bcast, 1, 3, "<count> [root [dt]]", bcast},
+      {"reduce", Kind::Reduce, 2, 4, "<count> <comp> [root [dt]]", reduce},
+      {"allreduce", Kind::AllReduce, 2, 3, "<count> <comp> [dt]", reduction},
+      {"alltoall", Kind::AllToAll, 2, 4, "<sendcount> <recvcount> [dt1 dt2]", all_to_all},
+      {"alltoallv", Kind::AllToAllV, 0, kAny,
+       "<sendbufsize> <sendcounts x n> <recvbufsize> <recvcounts x n> [dt1 dt2]", all_to_all_v},
+      {"gather", Kind::Gather, 2, 5, "<sendcount> <recvcount> [root [dt1 dt2]]", rooted_gather},
+      {"scatter", Kind::Scatter, 2, 5, "<sendcount> <recvcount> [root [dt1 dt2]]", rooted_gather},
+      {"allgather", Kind::AllGather, 2, 4, "<sendcount> <recvcount> [dt1 dt2]", all_to_all},
+      {"gatherv", Kind::GatherV, 0, kAny, "<sendcount> <recvcounts x n> [root [dt1 dt2]]", gather_v},
+      {"scatterv", Kind::ScatterV, 0, kAny, "<sendcounts x n> <recvcount> [root [dt1 dt2]]", scatter_v},
+      {"allgatherv", Kind::AllGatherV, 0, kAny, "<sendcount> <recvcounts x n> [dt1 dt2] [displs x n]", all_gather_v},
+      {"reducescatter", Kind::ReduceScatter, 0, kAny, "<recvcounts x n> <comp> [dt]", reduce_scatter},
+      {"scan", Kind::Scan, 2, 3, "<count> <comp> [dt]", reduction},
+      {"exscan", Kind::Exscan, 2, 3, "<count> <comp> [dt]", reduction},
       raw("Ssend", Kind::Ssend, "<dst> <tag> <count> [dt]"),
       raw("ISsend", Kind::Issend, "<dst> <tag> <count> [dt]"),
       raw("bsend", Kind::Bsend, "<dst> <tag> <count> [dt]"),

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 namespace tit::trace::detail {
@@ -33,15 +34,70 @@ int int_arg(const Action& at, std::size_t i, std::string_view what)
   return *v;
 }
 
-double count_arg(const Action& at, std::size_t i, std::string_view what)
+namespace {
+
+constexpr int kNoIndex = -1;
+
+// `what`, or "what[index]" for an element of a vector argument
+std::string field_name(std::string_view what, int index)
+{
+  return index == kNoIndex ? std::string(what) : fmt::format("{}[{}]", what, index);
+}
+
+double number_at(const Action& at, std::size_t i, std::string_view what, int index, bool non_negative)
 {
   std::optional<double> v = parse_double(at.args[i]);
   if (!v)
-    fail(at, fmt::format("'{}' {} '{}' is not a number", at.name, what, at.args[i]));
+    fail(at, fmt::format("'{}' {} '{}' is not a number", at.name, field_name(what, index), at.args[i]));
   double count = std::trunc(*v); // as SimGrid: trunc(strtod(...))
   if (std::fabs(count) >= 9223372036854775808.0)
-    fail(at, fmt::format("'{}' {} '{}' is out of range", at.name, what, at.args[i]));
-  return count;
+    fail(at, fmt::format("'{}' {} '{}' is out of range", at.name, field_name(what, index), at.args[i]));
+  if (non_negative && count < 0)
+    fail(at, fmt::format("'{}' {} '{}' is negative", at.name, field_name(what, index), at.args[i]));
+  return count + 0.0; // -0.5 truncates to -0: make it 0
+}
+
+} // namespace
+
+double count_arg(const Action& at, std::size_t i, std::string_view what)
+{
+  return number_at(at, i, what, kNoIndex, false);
+}
+
+double size_arg(const Action& at, std::size_t i, std::string_view what)
+{
+  return number_at(at, i, what, kNoIndex, true);
+}
+
+void sizes_arg(const Action& at, std::size_t first, int n, std::string_view what, std::vector<double>& out)
+{
+  out.resize(static_cast<std::size_t>(n)); // no allocation once the vector has grown to n
+  for (int k = 0; k < n; ++k)
+    out[static_cast<std::size_t>(k)] = number_at(at, first + static_cast<std::size_t>(k), what, k, true);
+}
+
+void numbers_arg(const Action& at, std::size_t first, int n, std::string_view what)
+{
+  for (int k = 0; k < n; ++k)
+    number_at(at, first + static_cast<std::size_t>(k), what, k, false);
+}
+
+int root_arg(const Action& at, std::size_t i, int n)
+{
+  int root = int_arg(at, i, "root");
+  if (root < 0 || (n > 0 && root >= n)) {
+    std::string range = n > 0 ? fmt::format(" (0..{})", n - 1) : "";
+    fail(at, fmt::format("'{}' root {} is not a rank of the communicator{}", at.name, root, range));
+  }
+  return root;
+}
+
+int known_size(const Action& at, int n)
+{
+  if (n <= 0)
+    fail(at, fmt::format("'{}' needs the communicator size, which is unknown here (no rank count{})", at.name,
+                         at.dialect == Dialect::Thesis ? ", no comm_size line" : ""));
+  return n;
 }
 
 double amount_arg(const Action& at, std::size_t i, std::string_view what)
@@ -79,18 +135,46 @@ int rank_arg(const Action& at, std::size_t i, std::string_view what, const RankS
 
 namespace {
 
-std::string arg_count_message(const Action& at, const ActionSpec& spec)
+// `usage` with each " x n>" or " x n]" spelt with the communicator size n (when known)
+std::string usage_for(std::string_view usage, int n)
 {
-  std::size_t n = at.args.size();
-  std::string got = fmt::format("got {} field{}", n, n == 1 ? "" : "s");
+  std::string out;
+  constexpr std::string_view placeholder = " x n";
+  for (std::size_t i = 0; i < usage.size();) {
+    std::size_t after = i + placeholder.size();
+    if (n > 0 && usage.substr(i, placeholder.size()) == placeholder && after < usage.size() &&
+        (usage[after] == '>' || usage[after] == ']')) {
+      out += fmt::format(" x {}", n);
+      i = after;
+    } else {
+      out += usage[i++];
+    }
+  }
+  return out;
+}
+
+std::string arg_count_message(const Action& at, const ActionSpec& spec, int n = 0)
+{
+  std::size_t count = at.args.size();
+  std::string got = fmt::format("got {} field{}", count, count == 1 ? "" : "s");
   if (spec.max_args == 0)
     return fmt::format("'{}' takes no arguments, {}", at.name, got);
-  return fmt::format("'{}' needs {}, {}", at.name, spec.usage, got);
+  return fmt::format("'{}' needs {}, {}", at.name, usage_for(spec.usage, n), got);
 }
 
 } // namespace
 
 void fail_arg_count(const Action& at, const ActionSpec& spec) { fail(at, arg_count_message(at, spec)); }
+
+void fail_arg_count(const Action& at, const ActionSpec& spec, int n) { fail(at, arg_count_message(at, spec, n)); }
+
+const ActionSpec& spec_of(const Action& at)
+{
+  const ActionSpec* spec = find_action(at.dialect, at.name);
+  if (spec == nullptr) // interpret() found it before calling the spec's parse function
+    throw std::logic_error(fmt::format("no spec for action '{}'", at.name));
+  return *spec;
+}
 
 // ---- the parser -----------------------------------------------------------------------------------
 
@@ -118,6 +202,10 @@ void ActionParser::split(std::string_view text, std::uint64_t line, Action& out)
   out.tag = 0;
   out.bytes = out.bytes2 = out.amount = 0;
   out.wait_last_irecv = false;
+  out.root = 0;
+  out.datatype_size = 1;
+  out.send_counts.clear(); // clear() keeps the capacity: no allocation per line
+  out.recv_counts.clear();
 }
 
 void ActionParser::interpret(Action& out)

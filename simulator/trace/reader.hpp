@@ -158,6 +158,7 @@ FileScan scan_file(const std::string& path, ScanDepth depth);
 struct RankState {
   int default_datatype_size = 1; ///< byte; double (8) once `init` had an argument (dialect 2)
   int rank_count = 0;            ///< ranks of the trace set, to check partners; 0 = unknown
+  int comm_size = 0;             ///< dialect 1: n of the rank's latest `comm_size <n>` line; 0 = none seen
 };
 
 /// How one action name is read in one dialect.
@@ -190,6 +191,24 @@ int rank_arg(const Action& at, std::size_t i, std::string_view what, const RankS
              bool any_source_ok);
 /// Throws the "'<name>' needs <usage>, got N fields" error.
 [[noreturn]] void fail_arg_count(const Action& at, const ActionSpec& spec);
+
+// Arguments of collectives. `n` is the communicator size (0 = unknown).
+/// An element count (or bytes in dialect 1) that must not be negative, truncated toward zero.
+double size_arg(const Action& at, std::size_t i, std::string_view what);
+/// Arguments first .. first+n-1 as sizes (see size_arg) into `out`, resized to n (its capacity is reused).
+/// Messages name element k as "<what>[k]".
+void sizes_arg(const Action& at, std::size_t first, int n, std::string_view what, std::vector<double>& out);
+/// Checks that arguments first .. first+n-1 are numbers (displacements: read, not kept).
+void numbers_arg(const Action& at, std::size_t first, int n, std::string_view what);
+/// The root of a rooted collective: an integer in 0..n-1 (only >= 0 checked when n is unknown).
+int root_arg(const Action& at, std::size_t i, int n);
+/// `n`, or throws "'<name>' needs the communicator size, which is unknown" when it is unknown.
+int known_size(const Action& at, int n);
+/// The "'<name>' needs <usage>, got N fields" error, each "x n>" or "x n]" of the usage spelt with the size n:
+/// "'alltoallv' needs <sendbufsize> <sendcounts x 4> <recvbufsize> <recvcounts x 4> [dt1 dt2], got 7 fields".
+[[noreturn]] void fail_arg_count(const Action& at, const ActionSpec& spec, int n);
+/// The spec of an action being parsed (for fail_arg_count).
+const ActionSpec& spec_of(const Action& at);
 
 /// Turns the lines of one rank into actions.
 class ActionParser {
