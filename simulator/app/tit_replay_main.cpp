@@ -1,4 +1,5 @@
 // tit-replay: predicts the run time of an MPI application from its time-independent trace.
+#include "colls/registry.hpp"
 #include "model/params.hpp"
 #include "output/report.hpp"
 #include "replay/replayer.hpp"
@@ -17,6 +18,10 @@ std::string parameters_footer()
                      "platform; a host property smpi/os, smpi/or or smpi/ois overrides for that host):\n";
   for (auto const& p : tit::model::documented_parameters())
     text += fmt::format("  {:<30} {}\n", p.name, p.description);
+  text += "\nCollective algorithms (--cfg=coll/selector:smpi, the default; --cfg=coll/COLLECTIVE:ALGORITHM "
+          "overrides one):\n";
+  for (auto const& a : tit::colls::algorithms())
+    text += fmt::format("  {:<14} {:<20} {}\n", a.collective, a.name, a.description);
   text += "\nExit status: 0 success, 2 bad input (file, trace line or option), 3 the trace deadlocks.\n";
   return text;
 }

@@ -74,26 +74,40 @@ private:
 };
 
 
+/// The point-to-point operations collective algorithms are built from. `bytes` is the payload; a
+/// negative receive size means "take the sender's". Implemented by Rank, and by recorders in tests.
+class PointToPoint {
+public:
+  virtual ~PointToPoint() = default;
+  virtual int rank() const = 0;
+  virtual void send(int dst, int tag, double bytes) = 0;
+  virtual RequestPtr isend(int dst, int tag, double bytes) = 0;
+  virtual void recv(int src, int tag, double bytes) = 0;
+  virtual RequestPtr irecv(int src, int tag, double bytes) = 0;
+  virtual void wait(const RequestPtr& req) = 0;
+  /// Waits for every request, completing them in the order they finish (SMPI's waitany loop).
+  virtual void waitall(std::vector<RequestPtr>& reqs) = 0;
+  /// MPI_Sendrecv: an isend and an irecv, then both waited (nothing at all when both partners are this rank).
+  virtual void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag) = 0;
+};
+
 /// The MPI state and operations of one rank. Every operation runs in that rank's actor.
-class Rank {
+class Rank final : public PointToPoint {
 public:
   Rank(World& world, int rank, simgrid::s4u::Host* host);
 
-  int rank() const { return rank_; }
+  int rank() const override { return rank_; }
   simgrid::s4u::Host* host() const { return host_; }
 
-  // Point-to-point. `bytes` is the payload; a negative receive size means "take the sender's".
-  void send(int dst, int tag, double bytes);
-  RequestPtr isend(int dst, int tag, double bytes);
-  void recv(int src, int tag, double bytes);
-  RequestPtr irecv(int src, int tag, double bytes);
-  void wait(const RequestPtr& req);
+  void send(int dst, int tag, double bytes) override;
+  RequestPtr isend(int dst, int tag, double bytes) override;
+  void recv(int src, int tag, double bytes) override;
+  RequestPtr irecv(int src, int tag, double bytes) override;
+  void wait(const RequestPtr& req) override;
   /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did.
   bool test(const RequestPtr& req);
-  /// Waits for every request, completing them in the order they finish (SMPI's waitany loop).
-  void waitall(std::vector<RequestPtr>& reqs);
-  /// MPI_Sendrecv: an isend and an irecv, then both waited (nothing at all when both partners are this rank).
-  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag = 0);
+  void waitall(std::vector<RequestPtr>& reqs) override;
+  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag = 0) override;
 
   /// Time this rank spent blocked before its partners posted the operations it waited for.
   double waiting_time() const { return waiting_; }

@@ -1,6 +1,7 @@
 // The actor of one rank: reads its actions and executes them on the simulated MPI library.
 #pragma once
 
+#include "colls/colls.hpp"
 #include "mpi/world.hpp"
 #include "replay/replayer.hpp"
 #include "trace/reader.hpp"
@@ -17,6 +18,7 @@ class RankActor;
 /// Shared by every rank actor of a run.
 struct RunState {
   mpi::World* world = nullptr;
+  colls::Selector selector{};
   std::vector<RankActor*> actors;
   std::ostream* actions_log = nullptr;
   int exit_code = 0;
@@ -41,6 +43,7 @@ public:
 private:
   void execute(const trace::Action& a);
   void execute_p2p(const trace::Action& a);
+  void execute_collective(const trace::Action& a);
   void execute_wait(const trace::Action& a);
   void execute_test(const trace::Action& a);
   void compute(double flops);

@@ -1,5 +1,6 @@
 #include "replay/replayer.hpp"
 
+#include "colls/registry.hpp"
 #include "model/params.hpp"
 #include "mpi/world.hpp"
 #include "replay/placement.hpp"
@@ -98,6 +99,7 @@ Result run(const Options& options)
       argv.push_back(a.data());
     int argc = static_cast<int>(argv.size());
     smpi_init_options(); // declares smpi/os, smpi/or, smpi/ois before the command line is parsed
+    colls::declare_config_flags();
     std::unique_ptr<s4u::Engine> engine_ptr;
     try {
       engine_ptr = std::make_unique<s4u::Engine>(&argc, argv.data());
@@ -126,6 +128,7 @@ Result run(const Options& options)
     mpi::World world(model::MpiParams::from_config(), n);
     RunState run;
     run.world = &world;
+    run.selector = colls::selector_from_config();
     run.actions_log = options.actions_log;
 
     std::vector<std::unique_ptr<RankActor>> actors;
@@ -178,6 +181,9 @@ Result run(const Options& options)
   } catch (const model::ModelError& e) {
     result.exit_code = 2;
     result.error = fmt::format("error: bad model parameter: {}", e.what());
+  } catch (const colls::SelectionError& e) {
+    result.exit_code = 2;
+    result.error = fmt::format("error: {}", e.what());
   }
   return result;
 }

@@ -42,6 +42,23 @@ case $case_name in
   platform-config) run "${IDEAL[@]}" "$d/two-hosts-os.xml" "$d/deploy2.xml" "$d/detached"; expect_time 9.484 ;;
   host-property) run "${IDEAL[@]}" "$d/two-hosts-hostos.xml" "$d/deploy2.xml" "$d/detached"; expect_time 9.484
     run "${IDEAL[@]}" --hostfile "$d/abc.hosts" "$d/two-hosts-hostos.xml" "$d/gone"; expect_time 6.484 ;;
+  bcast-binomial) run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/bcast4"
+    expect_time 202 ;; # ceil(log2 4) = 2 rounds of 1 s + 100000 B / 1000 B/s (rendez-vous, crossbar)
+  scatter-linear) run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/scatter4"
+    expect_time 301 ;; # the root's three isends share its 1000 B/s link: 1 s + 300000 B / 1000 B/s
+  every-algorithm) # every algorithm of every collective, forced with --cfg=coll/NAME:ALGO, completes
+    "$bin" --help > "$out" 2>&1
+    algos=$(sed -n '/^Collective algorithms/,/^$/p' "$out" | awk '/^  / {print $1 ":" $2}')
+    [ "$(echo "$algos" | wc -l)" -ge 15 ] || fail "--help lists too few algorithms: $algos"
+    for a in $algos; do
+      coll=${a%%:*}
+      run "${IDEAL[@]}" --cfg=coll/$a --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/colls4/$coll"
+      [ "$status" -eq 0 ] && grep -q "^Simulated time: " "$out" || fail "coll/$a: exit $status"
+    done ;;
+  coll-errors) run --cfg=coll/bcast:flat "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_error 2 "coll/bcast: unknown algorithm 'flat'; available: binomial"
+    run --cfg=coll/selector:ompi "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_error 2 "coll/selector 'ompi' is not available" ;;
   barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
   actions-log) log=$(mktemp); run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 8
@@ -56,7 +73,7 @@ case $case_name in
   deadlock-rendezvous) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/circular"
     expect_error 3 "deadlock" "rank-0.txt:2: 0 send 1 0 1e6" "rank-1.txt:2: 1 send 0 0 1e6" ;;
   unsupported-action) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/unsupported"
-    expect_error 2 "rank-0.txt:2: error:" "'bcast'" "not supported yet" ;;
+    expect_error 2 "rank-0.txt:2: error:" "'ibcast'" "not supported yet" ;;
   unknown-action) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/unknown"
     expect_error 2 "rank-0.txt:3: error:" "sned" ;;
   missing-traces) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/no-such-dir"; expect_error 2 "no-such-dir" ;;
