@@ -46,7 +46,7 @@ namespace {
 /// past that, channels get theirs on first use.
 constexpr std::size_t kSpareLargePerRank = 8;
 constexpr std::size_t kSpareLargeBase = 1024;
-constexpr std::size_t kSpareSmallPerRank = 4;
+constexpr std::size_t kSpareSmallPerRank = 16;
 } // namespace
 
 simgrid::s4u::Mailbox* World::new_mailbox()
@@ -75,7 +75,10 @@ void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
 
 World::Channel& World::channel(int src, int dst, int tag)
 {
-  return channels_[Key{src, dst, tag}];
+  auto [it, inserted] = channels_.try_emplace(Key{src, dst, tag});
+  if (inserted)
+    it->second.dst = dst;
+  return it->second;
 }
 
 // Past the spare mailboxes, Mailbox::by_name and set_receiver are simcalls: the calling actor yields inside
@@ -100,10 +103,16 @@ simgrid::s4u::Mailbox* World::large_mailbox(Channel& ch)
 void World::post_done(Channel& ch)
 {
   ch.in_flight--;
-  if (ch.in_flight == 0 && ch.large != nullptr && ch.sends_large.empty() && ch.recvs_large.empty() &&
-      ch.sends_small.empty() && ch.recvs_small.empty()) {
+  if (ch.in_flight != 0 || not ch.sends_large.empty() || not ch.recvs_large.empty() || not ch.sends_small.empty() ||
+      not ch.recvs_small.empty())
+    return;
+  if (ch.large != nullptr) {
     spare_large_.push_back(ch.large);
     ch.large = nullptr;
+  }
+  if (ch.small != nullptr) { // its permanent receiver is ch.dst: it can serve only that rank's channels
+    spare_small_.at(static_cast<std::size_t>(ch.dst)).push_back(ch.small);
+    ch.small = nullptr;
   }
 }
 

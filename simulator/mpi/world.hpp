@@ -140,6 +140,7 @@ public:
     Fifo<RequestPtr> sends_large, sends_small; ///< posted sends not matched yet
     Fifo<RequestPtr> recvs_large, recvs_small; ///< posted receives not matched yet
     int in_flight = 0;                         ///< posts whose put/get the kernel has not handled yet
+    int dst = 0;                               ///< the receiving rank (owner of the eager mailbox)
     std::uint64_t sent = 0;
     std::uint64_t received = 0;
   };
@@ -147,8 +148,8 @@ public:
   /// The regular mailbox of a channel, taken from the spare ones when the channel has none.
   simgrid::s4u::Mailbox* large_mailbox(Channel& ch);
   simgrid::s4u::Mailbox* small_mailbox(Channel& ch, int src, int dst, int tag);
-  /// Called once a post's put/get is handled: a channel with nothing pending gives its regular mailbox
-  /// back (empty in the kernel too), so mailboxes follow the channels in use, not all channels ever used.
+  /// Called once a post's put/get is handled: a channel with nothing pending gives its mailboxes back
+  /// (empty in the kernel too), so mailboxes follow the channels in use, not all channels ever used.
   void post_done(Channel& ch);
 
   /// Binds the ranks to their actors and creates mailboxes ahead, from the engine's own context, before the

@@ -10,10 +10,14 @@
 # Environment:
 #   DIFF_JOBS     cases run at the same time (default 2)
 #   DIFF_FILTER   extended regular expression; only cases whose name matches are run
-#                 (names look like "nbmix-np3-torus ovh")
+#                 (names look like "nbmix-np3-torus ovh"; DIFF_FILTER=coll runs the collective
+#                 cases only, DIFF_FILTER='^(ring|halo|wavefront|nbmix|testpoll|barrier)-' the
+#                 point-to-point ones only); only the programs these cases need are traced
 #   DIFF_TIMEOUT  seconds allowed to one replay (default 120)
 #
-# The case matrix (programs x process counts x platforms x model settings) is in cases.sh.
+# The case matrix (programs x process counts x platforms x model settings) is in cases.sh:
+# point-to-point programs under DIFF_SETTINGS, collective ones under DIFF_COLL_SETTINGS, minus
+# the cases of DIFF_EXCLUDE (which SimGrid's replayer itself cannot replay).
 # One row is printed per case: name, reference time, tit-replay's time, SMPI's online time
 # (the simulated time of the traced execution itself, shown for the default settings only),
 # relative difference and OK/FAIL (tolerance 1e-9 relative). The last line reads
@@ -45,32 +49,57 @@ if [ ! -x "$ours" ]; then
   exit 2
 fi
 
-if ! bash "$here/make-traces.sh" "$work" >"$work/make-traces.log" 2>&1; then
-  cat "$work/make-traces.log" >&2
-  echo "$0: could not make the traces" >&2
-  exit 2
-fi
-
 # ---- the cases -------------------------------------------------------------------------------
 names=() ; specs=()
-for setting in "${DIFF_SETTINGS[@]}"; do
-  for prog in "${DIFF_PROGRAMS[@]}"; do
-    for np in ${DIFF_SETTING_NPS[$setting]}; do
-      for plat in "${DIFF_PLATFORMS[@]}"; do
-        name="$prog-np$np-$plat $setting"
-        if [ -n "$filter" ] && ! [[ $name =~ $filter ]]; then
-          continue
-        fi
-        names+=("$name")
-        specs+=("$prog $np $plat $setting")
+excluded=0
+declare -A needed=()   # programs to trace
+# add_cases SETTINGS_ARRAY PROGRAMS_ARRAY NPS_MAP
+add_cases() {
+  local -n settings_=$1 programs_=$2 nps_=$3
+  local setting prog np plat name rx skip
+  for setting in "${settings_[@]}"; do
+    for prog in "${programs_[@]}"; do
+      for np in ${nps_[$setting]}; do
+        for plat in "${DIFF_PLATFORMS[@]}"; do
+          name="$prog-np$np-$plat $setting"
+          if [ -n "$filter" ] && ! [[ $name =~ $filter ]]; then
+            continue
+          fi
+          skip=0
+          for rx in "${DIFF_EXCLUDE[@]}"; do
+            if [[ $name =~ $rx ]]; then skip=1; break; fi
+          done
+          if [ "$skip" -eq 1 ]; then
+            excluded=$((excluded + 1))
+            continue
+          fi
+          names+=("$name")
+          specs+=("$prog $np $plat $setting")
+          needed[$prog]=1
+        done
       done
     done
   done
-done
+}
+add_cases DIFF_SETTINGS DIFF_PROGRAMS DIFF_SETTING_NPS
+add_cases DIFF_COLL_SETTINGS DIFF_COLL_PROGRAMS DIFF_COLL_SETTING_NPS
 if [ ${#names[@]} -eq 0 ]; then
   echo "$0: no case matches DIFF_FILTER='$filter'" >&2
   exit 2
 fi
+
+# Trace the programs of the selected cases (in the order of cases.sh).
+to_trace=()
+for prog in "${DIFF_PROGRAMS[@]}" "${DIFF_COLL_PROGRAMS[@]}"; do
+  [ -z "${needed[$prog]:-}" ] || to_trace+=("$prog")
+done
+trace_start=$SECONDS
+if ! DIFF_JOBS=$jobs_max bash "$here/make-traces.sh" "$work" "${to_trace[@]}" >"$work/make-traces.log" 2>&1; then
+  cat "$work/make-traces.log" >&2
+  echo "$0: could not make the traces" >&2
+  exit 2
+fi
+trace_secs=$((SECONDS - trace_start))
 
 res="$work/results"
 logs="$work/logs"
@@ -149,6 +178,7 @@ if [ "$failed" -gt 0 ]; then
     echo "  $logs/$id.*"
   done
 fi
-echo "${#specs[@]} cases in $((SECONDS - start)) s, tolerance $tolerance (relative), work directory $work"
+echo "${#specs[@]} cases in $((SECONDS - start)) s (and $trace_secs s of tracing), tolerance $tolerance (relative), work directory $work"
+[ "$excluded" -eq 0 ] || echo "$excluded cases excluded (DIFF_EXCLUDE in cases.sh: the reference cannot replay them)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
