@@ -71,22 +71,23 @@ Rank::Rank(World& world, int rank, s4u::Host* host)
 {
 }
 
-RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend)
+RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode)
 {
   auto const& params = world_.params();
   auto req = make_request(Request::Type::Send, rank_, dst, tag, bytes);
-  req->detached = bytes < params.detached_thresh;
+  req->detached = mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < params.detached_thresh);
 
-  // The library's software overhead before the message leaves: ois for every isend, os for a buffered send.
+  // The library's software overhead before the message leaves: ois for every isend, os for a buffered or
+  // synchronous blocking send (as SMPI).
   if (is_isend)
     sleep_if_positive(overheads_.ois(bytes));
-  else if (req->detached)
+  else if (req->detached || mode == SendMode::Synchronous)
     sleep_if_positive(overheads_.os(bytes));
 
   auto& ch = world_.channel(rank_, dst, tag);
   ch.sent++;
   bool eager_mode = params.async_small_thresh > 0;
-  bool eager = eager_mode && bytes < params.async_small_thresh;
+  bool eager = eager_mode && mode != SendMode::Synchronous && bytes < params.async_small_thresh;
   // In eager mode SMPI posts under the receiver's lock, after probing for a posted receive: the same
   // simcalls here keep the order in which ranks act at equal dates.
   if (eager_mode)
@@ -119,13 +120,23 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend)
 
 void Rank::send(int dst, int tag, double bytes)
 {
-  auto req = start_send(dst, tag, bytes, false);
-  wait(req);
+  send(dst, tag, bytes, SendMode::Standard);
 }
 
 RequestPtr Rank::isend(int dst, int tag, double bytes)
 {
   return start_send(dst, tag, bytes, true);
+}
+
+void Rank::send(int dst, int tag, double bytes, SendMode mode)
+{
+  auto req = start_send(dst, tag, bytes, false, mode);
+  wait(req);
+}
+
+RequestPtr Rank::isend(int dst, int tag, double bytes, SendMode mode)
+{
+  return start_send(dst, tag, bytes, true, mode);
 }
 
 double Rank::probe_size(int src, int tag)
@@ -231,21 +242,82 @@ void Rank::wait(const RequestPtr& req)
   complete(*req);
 }
 
-bool Rank::test(const RequestPtr& req)
+void Rank::inject_test_time()
 {
   auto const& params = world_.params();
-  auto& counter = world_.test_counter();
   if (params.test_sleep > 0)
-    s4u::this_actor::sleep_for(counter * params.test_sleep);
-  bool flag = req->done || req->comm->test();
-  if (flag) {
-    if (not req->done)
-      complete(*req);
+    s4u::this_actor::sleep_for(world_.test_counter() * params.test_sleep);
+}
+
+void Rank::account_test(bool completed)
+{
+  auto& counter = world_.test_counter();
+  if (completed)
     counter = 1;
-  } else if (params.grow_injected_times) {
+  else if (world_.params().grow_injected_times)
     counter++;
-  }
+}
+
+bool Rank::test(const RequestPtr& req)
+{
+  inject_test_time();
+  bool flag = req->done || req->comm->test();
+  if (flag && not req->done)
+    complete(*req);
+  account_test(flag);
   return flag;
+}
+
+int Rank::waitany(const std::vector<RequestPtr>& reqs)
+{
+  std::vector<s4u::CommPtr> comms;
+  std::vector<Request*> pending;
+  for (auto const& r : reqs) {
+    if (r->done)
+      continue;
+    if (not r->comm) { // a buffered send is complete as soon as posted
+      r->done = true;
+      return static_cast<int>(&r - reqs.data());
+    }
+    comms.push_back(r->comm);
+    pending.push_back(r.get());
+  }
+  if (comms.empty())
+    return -1;
+  double start = s4u::Engine::get_clock();
+  world_.set_activity(rank_, World::Activity::Waiting, {pending.begin(), pending.end()});
+  ssize_t index = s4u::Comm::wait_any(comms);
+  world_.set_activity(rank_, World::Activity::Running);
+  Request& done = *pending.at(static_cast<std::size_t>(index));
+  account_waiting(done, start);
+  complete(done);
+  for (std::size_t i = 0; i < reqs.size(); ++i)
+    if (reqs[i].get() == &done)
+      return static_cast<int>(i);
+  return -1;
+}
+
+int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind)
+{
+  inject_test_time();
+  std::vector<Request*> finished;
+  bool all = true;
+  for (auto const& r : reqs) {
+    if (r->done)
+      continue;
+    if (not r->comm || r->comm->test())
+      finished.push_back(r.get());
+    else
+      all = false;
+  }
+  if (kind == TestKind::Any && finished.size() > 1)
+    finished.resize(1);
+  if (kind == TestKind::All && not all)
+    finished.clear();
+  for (Request* r : finished)
+    complete(*r);
+  account_test(not finished.empty());
+  return static_cast<int>(finished.size());
 }
 
 void Rank::waitall(std::vector<RequestPtr>& reqs)

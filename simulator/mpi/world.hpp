@@ -74,6 +74,10 @@ private:
 };
 
 
+/// MPI's send modes: standard (buffered below smpi/send-is-detached-thresh), synchronous (MPI_Ssend: never
+/// buffered) and buffered (MPI_Bsend: always).
+enum class SendMode : std::uint8_t { Standard, Synchronous, Buffered };
+
 /// The point-to-point operations collective algorithms are built from. `bytes` is the payload; a
 /// negative receive size means "take the sender's". Implemented by Rank, and by recorders in tests.
 class PointToPoint {
@@ -101,11 +105,20 @@ public:
 
   void send(int dst, int tag, double bytes) override;
   RequestPtr isend(int dst, int tag, double bytes) override;
+  void send(int dst, int tag, double bytes, SendMode mode);
+  RequestPtr isend(int dst, int tag, double bytes, SendMode mode);
   void recv(int src, int tag, double bytes) override;
   RequestPtr irecv(int src, int tag, double bytes) override;
   void wait(const RequestPtr& req) override;
   /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did.
   bool test(const RequestPtr& req);
+  /// MPI_Waitany: completes the first of `reqs` to finish (the first already finished, in order); returns its
+  /// index, or -1 when every request is already complete.
+  int waitany(const std::vector<RequestPtr>& reqs);
+  /// MPI_Testany / MPI_Testall / MPI_Testsome: injects the test time once, then completes the first finished
+  /// request, all of them if all are finished, or every finished one. Returns how many it completed.
+  enum class TestKind : std::uint8_t { Any, All, Some };
+  int test_many(const std::vector<RequestPtr>& reqs, TestKind kind);
   void waitall(std::vector<RequestPtr>& reqs) override;
   void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag = 0) override;
 
@@ -113,7 +126,11 @@ public:
   double waiting_time() const { return waiting_; }
 
 private:
-  RequestPtr start_send(int dst, int tag, double bytes, bool is_isend);
+  RequestPtr start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode = SendMode::Standard);
+  /// The test time of MPI_Test and its variants (shared growing counter), before looking at requests.
+  void inject_test_time();
+  /// Resets or grows the shared test counter after a test that completed something or nothing.
+  void account_test(bool completed);
   double probe_size(int src, int tag);
   void complete(Request& req);
   void account_waiting(const Request& req, double wait_start);

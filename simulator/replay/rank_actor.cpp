@@ -137,7 +137,17 @@ void RankActor::execute(const Action& a)
     case Kind::Recv:
     case Kind::Irecv:
     case Kind::SendRecv:
+    case Kind::Ssend:
+    case Kind::Issend:
+    case Kind::Bsend:
+    case Kind::Ibsend:
       execute_p2p(a);
+      break;
+    case Kind::WaitAny:
+    case Kind::TestAny:
+    case Kind::TestAll:
+    case Kind::TestSome:
+      execute_any(a);
       break;
     case Kind::Wait:
       execute_wait(a);
@@ -251,6 +261,18 @@ void RankActor::execute_p2p(const Action& a)
       check_rank(a.partner, "source");
       pending_.push_back(mpi_.irecv(a.partner, a.tag, a.bytes));
       break;
+    case Kind::Ssend:
+    case Kind::Bsend:
+      check_rank(a.partner, "destination");
+      mpi_.send(a.partner, a.tag, a.bytes,
+                a.kind == Kind::Ssend ? mpi::SendMode::Synchronous : mpi::SendMode::Buffered);
+      break;
+    case Kind::Issend:
+    case Kind::Ibsend:
+      check_rank(a.partner, "destination");
+      pending_.push_back(mpi_.isend(a.partner, a.tag, a.bytes,
+                                    a.kind == Kind::Issend ? mpi::SendMode::Synchronous : mpi::SendMode::Buffered));
+      break;
     case Kind::SendRecv:
       check_rank(a.partner, "destination");
       check_rank(a.partner2, "source");
@@ -293,6 +315,35 @@ void RankActor::execute_wait(const Action& a)
     return;
   }
   mpi_.wait(req);
+}
+
+// The trace names no request for these: they apply to every request of the rank still pending.
+void RankActor::execute_any(const Action& a)
+{
+  std::vector<mpi::RequestPtr> reqs;
+  for (auto const& r : pending_)
+    if (not r->done)
+      reqs.push_back(r);
+  switch (a.kind) {
+    case Kind::WaitAny:
+      if (reqs.empty() && not warned_wait_) {
+        run_.warnings.push_back(fmt::format("{}:{}: warning: rank {} waits for any of no pending request (ignored; "
+                                            "further such waits of this rank are not reported)\n  {}",
+                                            *a.file, a.line, mpi_.rank(), a.text));
+        warned_wait_ = true;
+      }
+      mpi_.waitany(reqs);
+      break;
+    case Kind::TestAny:
+      mpi_.test_many(reqs, mpi::Rank::TestKind::Any);
+      break;
+    case Kind::TestAll:
+      mpi_.test_many(reqs, mpi::Rank::TestKind::All);
+      break;
+    default:
+      mpi_.test_many(reqs, mpi::Rank::TestKind::Some);
+      break;
+  }
 }
 
 void RankActor::execute_test(const Action& a)

@@ -46,6 +46,7 @@ private:
   void execute_collective(const trace::Action& a);
   void execute_wait(const trace::Action& a);
   void execute_test(const trace::Action& a);
+  void execute_any(const trace::Action& a);
   void compute(double flops);
   void finish_pending();
   void remember(const trace::Action& a);

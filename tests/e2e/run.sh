@@ -59,6 +59,14 @@ case $case_name in
     expect_error 2 "coll/bcast: unknown algorithm 'flat'; available: binomial"
     run --cfg=coll/selector:ompi "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_error 2 "coll/selector 'ompi' is not available" ;;
+  ssend) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/ssend"
+    expect_time 15 ;; # synchronous: the sender waits for the receive posted at 10, + 2 s transfer, + 3
+  bsend) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/bsend"
+    expect_time 111 ;; # buffered: the sender goes on at once; the receiver's transfer ends at 10 + 101
+  waitany) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/waitany"
+    expect_time 107 ;; # the tag-1 message (sent at 5) completes first, at 7, then 100 s of computation
+  testall) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testall"
+    expect_time 10.0001 ;; # the message arrived at 2; testall injects smpi/test (1e-4) and completes it
   barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
   actions-log) log=$(mktemp); run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 8
