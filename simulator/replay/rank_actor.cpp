@@ -23,7 +23,46 @@ std::string RunState::deadlock_report() const
   for (std::size_t r = 0; r < actors.size(); ++r)
     if (not actors[r]->finished())
       report += fmt::format("\n  rank {} blocked in {}", r, actors[r]->where());
+  // A collective some rank never reaches: say which ranks ended their trace before it.
+  std::size_t furthest = 0;
+  for (auto n : next_collective_)
+    furthest = std::max(furthest, n);
+  for (std::size_t r = 0; r < actors.size() && r < next_collective_.size(); ++r)
+    if (actors[r]->finished() && next_collective_[r] < furthest)
+      report += fmt::format("\n  rank {} ended its trace after {} collective(s), before collective number {}", r,
+                            next_collective_[r], next_collective_[r] + 1);
   return report;
+}
+
+void RunState::check_collective(int rank, Kind kind, int root, std::string where)
+{
+  if (next_collective_.empty())
+    next_collective_.resize(actors.size());
+  std::size_t position = next_collective_[static_cast<std::size_t>(rank)]++;
+  auto is_rooted = [](Kind k) {
+    return k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV || k == Kind::Scatter ||
+           k == Kind::ScatterV;
+  };
+  bool rooted = is_rooted(kind);
+  if (position >= first_collective_ + collectives_.size()) {
+    collectives_.push_back({kind, rooted ? root : 0, rank, std::move(where), 1});
+  } else {
+    auto& call = collectives_[position - first_collective_];
+    if (call.kind != kind || call.root != (rooted ? root : 0)) {
+      auto describe = [&is_rooted](Kind k, int r) {
+        return is_rooted(k) ? fmt::format("{} (root {})", trace::kind_name(k), r) : std::string(trace::kind_name(k));
+      };
+      throw mpi::MpiError(fmt::format("ranks disagree on their collective number {}: rank {} calls {} at {}, rank {} "
+                                      "calls {} here",
+                                      position + 1, call.rank, describe(call.kind, call.root), call.where, rank,
+                                      describe(kind, root)));
+    }
+    call.arrived++;
+  }
+  while (not collectives_.empty() && collectives_.front().arrived == static_cast<int>(actors.size())) {
+    collectives_.pop_front();
+    first_collective_++;
+  }
 }
 
 void RunState::fail(int code, std::string message)
@@ -195,6 +234,7 @@ void RankActor::execute(const Action& a)
 
 void RankActor::execute_collective(const Action& a)
 {
+  run_.check_collective(mpi_.rank(), a.kind, a.root, fmt::format("{}:{}", *a.file, a.line));
   auto const& selector = run_.selector;
   colls::Call call;
   call.size = run_.world->rank_count();

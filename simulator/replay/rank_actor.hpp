@@ -6,6 +6,7 @@
 #include "replay/replayer.hpp"
 #include "trace/reader.hpp"
 
+#include <deque>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -27,6 +28,22 @@ struct RunState {
   void fail(int code, std::string message);
   /// Every unfinished rank with the action it is blocked in.
   std::string deadlock_report() const;
+
+  /// Checks that `rank`'s next collective is the one the other ranks called at that position (same kind, same
+  /// root); throws mpi::MpiError naming both ranks' lines otherwise.
+  void check_collective(int rank, trace::Kind kind, int root, std::string where);
+
+private:
+  struct CollectiveCall {
+    trace::Kind kind;
+    int root;
+    int rank;          ///< the first rank that reached it
+    std::string where; ///< its file:line
+    int arrived;
+  };
+  std::deque<CollectiveCall> collectives_; ///< calls some rank has reached and some has not, in order
+  std::size_t first_collective_ = 0;       ///< position of collectives_.front() in every rank's sequence
+  std::vector<std::size_t> next_collective_; ///< per rank, the position of its next collective
 };
 
 class RankActor {

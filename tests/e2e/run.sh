@@ -67,6 +67,12 @@ case $case_name in
     expect_time 107 ;; # the tag-1 message (sent at 5) completes first, at 7, then 100 s of computation
   testall) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testall"
     expect_time 10.0001 ;; # the message arrived at 2; testall injects smpi/test (1e-4) and completes it
+  coll-mismatch) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/coll-mismatch"
+    expect_error 2 "coll-mismatch/rank-1.txt:3: error: ranks disagree on their collective number 2: rank 0 calls barrier at $d/coll-mismatch/rank-0.txt:3, rank 1 calls reduce (root 0) here" ;;
+  coll-root-mismatch) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/coll-root-mismatch"
+    expect_error 2 "rank 0 calls bcast (root 0) at $d/coll-root-mismatch/rank-0.txt:2, rank 1 calls bcast (root 1) here" ;;
+  coll-never-reached) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/coll-missing"
+    expect_error 3 "rank 0 blocked in $d/coll-missing/rank-0.txt:3: 0 allreduce 10 0" "rank 1 ended its trace after 1 collective(s), before collective number 2" ;;
   barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
   actions-log) log=$(mktemp); run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 8
