@@ -13,12 +13,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=$(realpath -m "${BUILD_DIR:-$root/build}")
 export BUILD_DIR
 
-if [[ ${TIT_SKIP_SETUP:-0} != 1 ]]; then
-  if [[ ${TIT_SKIP_DEPS:-0} != 1 ]]; then
-    bash "$root/scripts/install-deps.sh"
-  fi
-  bash "$root/scripts/build.sh"
-fi
+bash "$root/scripts/setup.sh"
 
 cd "$root"
 args=("$@" platforms/small-hetero.xml platforms/small-hetero.deploy4.xml traces/ring4)

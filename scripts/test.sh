@@ -14,11 +14,6 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=$(realpath -m "${BUILD_DIR:-$root/build}")
 export BUILD_DIR
 
-if [[ ${TIT_SKIP_SETUP:-0} != 1 ]]; then
-  if [[ ${TIT_SKIP_DEPS:-0} != 1 ]]; then
-    bash "$root/scripts/install-deps.sh"
-  fi
-  bash "$root/scripts/build.sh"
-fi
+bash "$root/scripts/setup.sh"
 
 ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error -j "${CTEST_JOBS:-2}" "$@"

@@ -1,4 +1,4 @@
-// Shared by the per-dialect parser tests: parses lines of one rank of a 4-rank set, numbering them 1, 2, ...
+// Shared by the per-dialect parser tests: parses lines of one rank, numbering them 1, 2, ...
 #pragma once
 
 #include "trace/reader.hpp"
@@ -12,9 +12,13 @@
 
 namespace tit::trace::testing {
 
-class LinesFixture : public ::testing::Test {
-protected:
-  LinesFixture(std::string file, detail::DialectGuess guess) : file_(std::move(file)), parser_{file_, guess, 4} {}
+/// Parses the lines of one rank of a set of `ranks` ranks (0: rank count unknown).
+class LineParser {
+public:
+  LineParser(std::string file, detail::DialectGuess guess, int ranks)
+      : file_(std::move(file)), parser_{file_, guess, ranks}
+  {
+  }
 
   const Action& parse(std::string_view line)
   {
@@ -37,6 +41,12 @@ protected:
   detail::ActionParser parser_;
   Action action_;
   std::uint64_t line_ = 0;
+};
+
+/// The same as a GoogleTest fixture, for a 4-rank set.
+class LinesFixture : public ::testing::Test, public LineParser {
+protected:
+  LinesFixture(std::string file, detail::DialectGuess guess) : LineParser(std::move(file), guess, 4) {}
 };
 
 } // namespace tit::trace::testing

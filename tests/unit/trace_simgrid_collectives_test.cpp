@@ -20,27 +20,9 @@ protected:
   SimGridCollectives() : LinesFixture("t.txt", detail::DialectGuess{Dialect::SimGrid, 0, ""}) {}
 };
 
-/// One rank's lines in a set of `ranks` ranks (0: rank count unknown).
-struct RanksParser {
-  explicit RanksParser(int ranks) : parser(file, detail::DialectGuess{Dialect::SimGrid, 0, ""}, ranks) {}
-  const Action& parse(std::string_view line)
-  {
-    parser.split(line, 1, action);
-    parser.interpret(action);
-    return action;
-  }
-  std::string error(std::string_view line)
-  {
-    try {
-      parse(line);
-    } catch (const TraceError& e) {
-      return e.what();
-    }
-    return "<no error>";
-  }
-  std::string file = "n.txt";
-  detail::ActionParser parser;
-  Action action;
+/// One rank's lines in a SimGrid-dialect set of `ranks` ranks (0: rank count unknown).
+struct RanksParser : testing::LineParser {
+  explicit RanksParser(int ranks) : LineParser("n.txt", detail::DialectGuess{Dialect::SimGrid, 0, ""}, ranks) {}
 };
 
 // ---- rooted and fixed-size collectives --------------------------------------------------------------
@@ -244,7 +226,7 @@ TEST(SimGridAllgathervSmallCommunicators, TwoRanksReadTwoFieldsAsDatatypes)
   EXPECT_EQ(a.bytes, 40.0);
   EXPECT_EQ(a.recv_counts, (Sizes{8, 16}));
   EXPECT_EQ(p.error("0 allgatherv 10 1 2 0 1 5"),
-            "n.txt:1: error: 'allgatherv' needs <sendcount> <recvcounts x 2> [dt1 dt2] [displs x 2], got 6 fields\n"
+            "n.txt:3: error: 'allgatherv' needs <sendcount> <recvcounts x 2> [dt1 dt2] [displs x 2], got 6 fields\n"
             "  0 allgatherv 10 1 2 0 1 5");
 }
 
