@@ -6,6 +6,7 @@
 #include <simgrid/s4u/Host.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <fmt/core.h>
 #include <cstdint>
 
@@ -61,6 +62,7 @@ RequestPtr make_request(Request::Type type, int src, int dst, int tag, double by
   req->dst = dst;
   req->tag = tag;
   req->bytes = bytes;
+  req->key_src = src;
   return req;
 }
 
@@ -69,6 +71,7 @@ RequestPtr make_request(Request::Type type, int src, int dst, int tag, double by
 Rank::Rank(World& world, int rank, s4u::Host* host)
     : world_(world), rank_(rank), host_(host), overheads_(world.params().overheads_of(*host))
 {
+  world.add_rank(this);
 }
 
 RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode)
@@ -84,8 +87,29 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   else if (req->detached || mode == SendMode::Synchronous)
     sleep_if_positive(overheads_.os(bytes));
 
+  settle_any_source();
+  req->seq = world_.next_seq();
   auto& ch = world_.channel(rank_, dst, tag);
   ch.sent++;
+  // A receive from any source posted before any receive naming this rank takes the message (MPI's
+  // matching order): it travels at once to the receiver's any-source mailbox.
+  std::uint64_t first_specific = std::numeric_limits<std::uint64_t>::max();
+  for (auto* q : {&ch.recvs_large, &ch.recvs_small})
+    if (not q->empty())
+      first_specific = std::min(first_specific, q->front()->seq);
+  if (auto* any = world_.rank(dst).bind_any_source(rank_, tag, first_specific)) {
+    ch.received++;
+    req->matched_at = s4u::Engine::get_clock();
+    auto comm = any->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
+    if (req->detached) {
+      comm->detach();
+      req->done = true;
+    } else {
+      comm->start();
+      req->comm = std::move(comm);
+    }
+    return req;
+  }
   bool eager_mode = params.async_small_thresh > 0;
   bool eager = eager_mode && mode != SendMode::Synchronous && bytes < params.async_small_thresh;
   // In eager mode SMPI posts under the receiver's lock, after probing for a posted receive: the same
@@ -173,10 +197,14 @@ double Rank::probe_size(int src, int tag)
 
 RequestPtr Rank::irecv(int src, int tag, double bytes)
 {
+  settle_any_source();
+  if (src == kAnySource)
+    return irecv_any_source(tag, bytes);
   if (bytes < 0)
     bytes = probe_size(src, tag);
   auto const& params = world_.params();
   auto req = make_request(Request::Type::Recv, src, rank_, tag, bytes);
+  req->seq = world_.next_seq();
 
   auto& ch = world_.channel(src, rank_, tag);
   ch.received++;
@@ -207,6 +235,64 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
   return req;
 }
 
+RequestPtr Rank::irecv_any_source(int tag, double bytes)
+{
+  if (bytes < 0)
+    throw MpiError("a receive from any source must give its size (a negative count is not supported there)");
+  // The earliest posted message with this tag waiting for this rank, from whichever source.
+  int best = -1;
+  std::uint64_t best_seq = std::numeric_limits<std::uint64_t>::max();
+  for (int s = 0; s < world_.rank_count(); ++s)
+    if (const auto* ch = world_.find_channel(s, rank_, tag))
+      for (auto* q : {&ch->sends_large, &ch->sends_small})
+        if (not q->empty() && q->front()->seq < best_seq) {
+          best_seq = q->front()->seq;
+          best = s;
+        }
+  if (best >= 0) {
+    auto req = irecv(best, tag, bytes);
+    req->key_src = kAnySource;
+    return req;
+  }
+  auto req = make_request(Request::Type::Recv, kAnySource, rank_, tag, bytes);
+  req->seq = world_.next_seq();
+  any_unbound_.push_back(req);
+  return req;
+}
+
+s4u::Mailbox* Rank::bind_any_source(int src, int tag, std::uint64_t first_specific_recv)
+{
+  auto it = std::find_if(any_unbound_.begin(), any_unbound_.end(),
+                         [tag](const RequestPtr& r) { return r->tag == tag; });
+  if (it == any_unbound_.end() || (*it)->seq > first_specific_recv)
+    return nullptr;
+  RequestPtr req = *it;
+  any_unbound_.erase(it);
+  req->src = src;
+  req->matched_at = s4u::Engine::get_clock();
+  any_bound_.push_back(std::move(req));
+  if (sleeping_for_bind_)
+    world_.actor(rank_)->resume();
+  return world_.any_source_mailbox(rank_);
+}
+
+void Rank::settle_any_source(const Request* req)
+{
+  while (true) {
+    // Gets are posted in binding order, the order the messages entered the FIFO any-source mailbox.
+    while (not any_bound_.empty()) {
+      RequestPtr bound = any_bound_.front();
+      any_bound_.pop_front();
+      bound->comm = world_.any_source_mailbox(rank_)->get_async<void>(&bound->envelope);
+    }
+    if (req == nullptr || req->comm || req->done)
+      return;
+    sleeping_for_bind_ = true;
+    s4u::this_actor::suspend(); // a sender's bind_any_source resumes this rank
+    sleeping_for_bind_ = false;
+  }
+}
+
 void Rank::recv(int src, int tag, double bytes)
 {
   auto req = irecv(src, tag, bytes);
@@ -235,6 +321,10 @@ void Rank::wait(const RequestPtr& req)
   if (req->done)
     return;
   double start = s4u::Engine::get_clock();
+  if (not req->comm) {
+    world_.set_activity(rank_, World::Activity::Waiting, {req.get()});
+    settle_any_source(req.get());
+  }
   world_.set_activity(rank_, World::Activity::Waiting, {req.get()});
   req->comm->wait();
   world_.set_activity(rank_, World::Activity::Running);
@@ -261,7 +351,8 @@ void Rank::account_test(bool completed)
 bool Rank::test(const RequestPtr& req)
 {
   inject_test_time();
-  bool flag = req->done || req->comm->test();
+  settle_any_source();
+  bool flag = req->done || (req->comm && req->comm->test());
   if (flag && not req->done)
     complete(*req);
   account_test(flag);
@@ -270,13 +361,23 @@ bool Rank::test(const RequestPtr& req)
 
 int Rank::waitany(const std::vector<RequestPtr>& reqs)
 {
+  settle_any_source();
+  bool any_bound = std::any_of(reqs.begin(), reqs.end(), [](const RequestPtr& r) {
+    return r->done || r->comm || r->type == Request::Type::Send;
+  });
+  if (not any_bound && not reqs.empty()) { // only unbound receives from any source: wait for the first bind
+    world_.set_activity(rank_, World::Activity::Waiting, {reqs.front().get()});
+    settle_any_source(reqs.front().get());
+  }
   std::vector<s4u::CommPtr> comms;
   std::vector<Request*> pending;
   for (auto const& r : reqs) {
     if (r->done)
       continue;
-    if (not r->comm) { // a buffered send is complete as soon as posted
-      r->done = true;
+    if (not r->comm) {
+      if (r->type == Request::Type::Recv)
+        continue; // a receive from any source no sender has bound yet
+      r->done = true; // a buffered send is complete as soon as posted
       return static_cast<int>(&r - reqs.data());
     }
     comms.push_back(r->comm);
@@ -300,12 +401,15 @@ int Rank::waitany(const std::vector<RequestPtr>& reqs)
 int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind)
 {
   inject_test_time();
+  settle_any_source();
   std::vector<Request*> finished;
   bool all = true;
   for (auto const& r : reqs) {
     if (r->done)
       continue;
-    if (not r->comm || r->comm->test())
+    if (r->type == Request::Type::Recv && not r->comm)
+      all = false; // a receive from any source no sender has bound yet
+    else if (not r->comm || r->comm->test())
       finished.push_back(r.get());
     else
       all = false;
@@ -323,6 +427,13 @@ int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind)
 void Rank::waitall(std::vector<RequestPtr>& reqs)
 {
   double start = s4u::Engine::get_clock();
+  // Receives from any source not bound yet: wait until a sender binds each (then it is a regular request).
+  for (auto const& r : reqs)
+    if (r->type == Request::Type::Recv && not r->done && not r->comm) {
+      world_.set_activity(rank_, World::Activity::Waiting, {r.get()});
+      settle_any_source(r.get());
+    }
+  settle_any_source();
   double last_match = start;
   std::vector<s4u::CommPtr> comms;
   std::vector<Request*> pending;

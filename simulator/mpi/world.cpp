@@ -63,6 +63,8 @@ void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
   spare_small_.resize(ranks);
   for (std::size_t r = 0; r < ranks; ++r) {
     eager_locks_.push_back(simgrid::s4u::Mutex::create());
+    any_mailboxes_.push_back(new_mailbox());
+    any_mailboxes_.back()->set_receiver(actors_[r]);
     if (params_.async_small_thresh <= 0)
       continue;
     for (std::size_t i = 0; i < kSpareSmallPerRank; ++i) {
@@ -71,6 +73,12 @@ void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
       spare_small_[r].push_back(mailbox);
     }
   }
+}
+
+const World::Channel* World::find_channel(int src, int dst, int tag) const
+{
+  auto it = channels_.find(Key{src, dst, tag});
+  return it == channels_.end() ? nullptr : &it->second;
 }
 
 World::Channel& World::channel(int src, int dst, int tag)

@@ -47,7 +47,12 @@ struct Request {
   double matched_at = -1;       ///< simulated time at which the partner posted; -1 while unmatched
   simgrid::s4u::CommPtr comm;   ///< the transfer as seen by the owner (null for a detached send)
   void* envelope = nullptr;     ///< recv: what the matched send carried (its payload size)
+  std::uint64_t seq = 0;        ///< posting order among all requests (MPI matches the earliest posted)
+  int key_src = 0;              ///< the source as the trace names the request (kAnySource for any source)
 };
+
+/// The source of a receive from any source (MPI_ANY_SOURCE as SimGrid's traces write it).
+inline constexpr int kAnySource = -333;
 using RequestPtr = std::shared_ptr<Request>;
 
 class World;
@@ -125,8 +130,17 @@ public:
   /// Time this rank spent blocked before its partners posted the operations it waited for.
   double waiting_time() const { return waiting_; }
 
+  /// A sender binds this rank's oldest receive from any source with `tag` to its message, which travels at
+  /// once to this rank's any-source mailbox. Returns that mailbox, or nullptr when no such receive waits
+  /// or a receive naming `src` was posted before it (it matches first).
+  simgrid::s4u::Mailbox* bind_any_source(int src, int tag, std::uint64_t first_specific_recv);
+
 private:
   RequestPtr start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode = SendMode::Standard);
+  RequestPtr irecv_any_source(int tag, double bytes);
+  /// Posts the receives of any-source requests that senders bound since, in binding order; then, while
+  /// `req` (if given) is still unbound, sleeps until a sender binds it.
+  void settle_any_source(const Request* req = nullptr);
   /// The test time of MPI_Test and its variants (shared growing counter), before looking at requests.
   void inject_test_time();
   /// Resets or grows the shared test counter after a test that completed something or nothing.
@@ -140,6 +154,10 @@ private:
   simgrid::s4u::Host* host_;
   model::HostOverheads overheads_;
   double waiting_ = 0;
+  std::vector<RequestPtr> any_unbound_; ///< receives from any source no sender has bound yet, oldest first
+  Fifo<RequestPtr> any_bound_;          ///< bound by a sender, whose receive is not posted yet
+  simgrid::s4u::Mailbox* any_mailbox_ = nullptr; ///< permanent receiver: this rank
+  bool sleeping_for_bind_ = false;
 };
 
 /// Shared state of the simulated MPI library: channels between ranks and global counters.
@@ -168,6 +186,16 @@ public:
   /// Called once a post's put/get is handled: a channel with nothing pending gives its mailboxes back
   /// (empty in the kernel too), so mailboxes follow the channels in use, not all channels ever used.
   void post_done(Channel& ch);
+
+  std::uint64_t next_seq() { return ++seq_; }
+  /// Each Rank registers itself, so that senders can bind its receives from any source.
+  void add_rank(Rank* rank) { ranks_.push_back(rank); }
+  Rank& rank(int r) { return *ranks_.at(static_cast<std::size_t>(r)); }
+  simgrid::s4u::ActorPtr actor(int r) { return actors_.at(static_cast<std::size_t>(r)); }
+  /// The mailbox of `rank`'s bound receives from any source (its permanent receiver is that rank).
+  simgrid::s4u::Mailbox* any_source_mailbox(int rank) { return any_mailboxes_.at(static_cast<std::size_t>(rank)); }
+  /// Channel lookup without creating it.
+  const Channel* find_channel(int src, int dst, int tag) const;
 
   /// Binds the ranks to their actors and creates mailboxes ahead, from the engine's own context, before the
   /// simulation starts. Creating one later is a simcall that makes the rank yield where SMPI's would not,
@@ -216,6 +244,9 @@ private:
   std::vector<simgrid::s4u::Mailbox*> spare_large_;              ///< created ahead, handed to new channels
   std::vector<std::vector<simgrid::s4u::Mailbox*>> spare_small_; ///< per receiver, its permanent receiver set
   std::vector<simgrid::s4u::MutexPtr> eager_locks_;
+  std::vector<simgrid::s4u::Mailbox*> any_mailboxes_;
+  std::vector<Rank*> ranks_;
+  std::uint64_t seq_ = 0;
   std::size_t mailbox_names_ = 0;
   simgrid::s4u::Mailbox* new_mailbox();
   int test_counter_ = 1;

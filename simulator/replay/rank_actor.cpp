@@ -279,8 +279,8 @@ void RankActor::execute_p2p(const Action& a)
 {
   int n = run_.world->rank_count();
   auto check_rank = [&](int r, const char* what) {
-    if (r == trace::kAnySource)
-      throw mpi::MpiError(fmt::format("receives from any source (-333) are not supported yet"));
+    if (r == trace::kAnySource && std::string_view(what) == "source")
+      return;
     if (r < 0 || r >= n)
       throw mpi::MpiError(fmt::format("{} {} is not a rank of this run (0..{})", what, r, n - 1));
   };
@@ -326,7 +326,7 @@ void RankActor::execute_p2p(const Action& a)
 std::vector<mpi::RequestPtr>::iterator RankActor::find_request(int src, int dst, int tag)
 {
   return std::find_if(pending_.begin(), pending_.end(), [&](const mpi::RequestPtr& r) {
-    return r->src == src && r->dst == dst && r->tag == tag;
+    return r->key_src == src && r->dst == dst && r->tag == tag;
   });
 }
 

@@ -73,6 +73,12 @@ case $case_name in
     expect_error 2 "rank 0 calls bcast (root 0) at $d/coll-root-mismatch/rank-0.txt:2, rank 1 calls bcast (root 1) here" ;;
   coll-never-reached) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/coll-missing"
     expect_error 3 "rank 0 blocked in $d/coll-missing/rank-0.txt:3: 0 allreduce 10 0" "rank 1 ended its trace after 1 collective(s), before collective number 2" ;;
+  any-source) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/anysource"
+    expect_time 7 ;; # two posted receives from any source: rank 2's message (sent at 3) binds the first, rank 1's (at 5) the second
+  any-source-pending) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/anysource-late"
+    expect_time 14 ;; # both messages wait; the earliest posted (rank 2's) is received first, 10 -> 12, then rank 1's, -> 14
+  any-source-deadlock) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/anysource-deadlock"
+    expect_error 3 "rank 0 blocked in $d/anysource-deadlock/rank-0.txt:2: 0 recv -333 0 8" ;;
   barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
   actions-log) log=$(mktemp); run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 8
