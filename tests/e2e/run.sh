@@ -12,7 +12,10 @@ IDEAL=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstra
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
-run() { "$bin" "$@" >"$out" 2>"$err"; status=$?; }
+# TIT_E2E_ARGS: extra options for every run, e.g. --cfg=contexts/factory:thread for sanitizer builds
+# (AddressSanitizer cannot follow SimGrid's default raw context switches).
+read -r -a extra <<< "${TIT_E2E_ARGS:-}"
+run() { "$bin" "${extra[@]}" "$@" >"$out" 2>"$err"; status=$?; }
 fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
 expect_time() { # expected simulated time, compared to a relative 1e-9
   [ "$status" -eq 0 ] || fail "exit status $status, expected 0"
