@@ -2,11 +2,13 @@
 // protocol thresholds and contention apply), one algorithm per file, chosen by selector tables.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tit::mpi {
 class PointToPoint;
+struct Request;
 }
 
 namespace tit::colls {
@@ -40,6 +42,7 @@ enum Tag : int {
   kTagAlltoallv = -26,
   kTagReduceScatter = -27,
   kTagScan = -28,
+  kTagNonBlocking = -100, ///< nonblocking collectives: kTagNonBlocking - collective kind
 };
 
 // Algorithms (one file each).
@@ -66,6 +69,10 @@ void exscan_linear(mpi::PointToPoint&, const Call&);
 // Decision functions of SimGrid 3.32's default selector.
 void alltoall_smpi(mpi::PointToPoint&, const Call&);       ///< Open MPI 4's decision: linear, pairwise or Bruck by size
 void reducescatter_smpi(mpi::PointToPoint&, const Call&);  ///< equal counts: reduce + scatterv; else MPICH's choice
+
+/// Nonblocking collectives (SimGrid 3.32's implementations): every message posted at once, returned to be
+/// waited as one request. `blocking` names the collective (trace::Kind::Bcast, ...).
+std::vector<std::shared_ptr<mpi::Request>> post_nonblocking(mpi::PointToPoint& rank, int blocking, const Call& call);
 
 /// An algorithm set: the algorithm of each collective.
 struct Selector {

@@ -272,7 +272,7 @@ s4u::Mailbox* Rank::bind_any_source(int src, int tag, std::uint64_t first_specif
   req->matched_at = s4u::Engine::get_clock();
   any_bound_.push_back(std::move(req));
   if (sleeping_for_bind_)
-    world_.actor(rank_)->resume();
+    world_.bind_signal(rank_).release();
   return world_.any_source_mailbox(rank_);
 }
 
@@ -287,8 +287,9 @@ void Rank::settle_any_source(const Request* req)
     }
     if (req == nullptr || req->comm || req->done)
       return;
+    // Sleep until a sender binds a request (Actor::suspend would also freeze this rank's transfers).
     sleeping_for_bind_ = true;
-    s4u::this_actor::suspend(); // a sender's bind_any_source resumes this rank
+    world_.bind_signal(rank_).acquire();
     sleeping_for_bind_ = false;
   }
 }
@@ -320,6 +321,11 @@ void Rank::wait(const RequestPtr& req)
 {
   if (req->done)
     return;
+  if (req->type == Request::Type::Group) {
+    std::vector<RequestPtr> parts = req->parts;
+    waitall(parts);
+    return;
+  }
   double start = s4u::Engine::get_clock();
   if (not req->comm) {
     world_.set_activity(rank_, World::Activity::Waiting, {req.get()});
@@ -350,6 +356,11 @@ void Rank::account_test(bool completed)
 
 bool Rank::test(const RequestPtr& req)
 {
+  if (req->type == Request::Type::Group) { // complete when all its parts are (MPI_Test on the collective)
+    test_many(req->parts, TestKind::All);
+    req->done = std::all_of(req->parts.begin(), req->parts.end(), [](const RequestPtr& r) { return r->done; });
+    return req->done;
+  }
   inject_test_time();
   settle_any_source();
   bool flag = req->done || (req->comm && req->comm->test());
@@ -426,6 +437,19 @@ int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind)
 
 void Rank::waitall(std::vector<RequestPtr>& reqs)
 {
+  if (std::any_of(reqs.begin(), reqs.end(), [](const RequestPtr& r) { return r->type == Request::Type::Group; })) {
+    std::vector<RequestPtr> flat; // a nonblocking collective completes with its last part
+    for (auto const& r : reqs) {
+      if (r->type == Request::Type::Group) {
+        flat.insert(flat.end(), r->parts.begin(), r->parts.end());
+        r->done = true;
+      } else {
+        flat.push_back(r);
+      }
+    }
+    waitall(flat);
+    return;
+  }
   double start = s4u::Engine::get_clock();
   // Receives from any source not bound yet: wait until a sender binds each (then it is a regular request).
   for (auto const& r : reqs)

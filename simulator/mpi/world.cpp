@@ -63,6 +63,7 @@ void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
   spare_small_.resize(ranks);
   for (std::size_t r = 0; r < ranks; ++r) {
     eager_locks_.push_back(simgrid::s4u::Mutex::create());
+    bind_signals_.push_back(simgrid::s4u::Semaphore::create(0));
     any_mailboxes_.push_back(new_mailbox());
     any_mailboxes_.back()->set_receiver(actors_[r]);
     if (params_.async_small_thresh <= 0)

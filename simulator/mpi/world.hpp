@@ -8,6 +8,7 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Mutex.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -36,7 +37,7 @@ public:
 
 /// One pending point-to-point operation.
 struct Request {
-  enum class Type : std::uint8_t { Send, Recv };
+  enum class Type : std::uint8_t { Send, Recv, Group }; ///< Group: a nonblocking collective's requests
   Type type = Type::Send;
   int src = 0;
   int dst = 0;
@@ -49,6 +50,7 @@ struct Request {
   void* envelope = nullptr;     ///< recv: what the matched send carried (its payload size)
   std::uint64_t seq = 0;        ///< posting order among all requests (MPI matches the earliest posted)
   int key_src = 0;              ///< the source as the trace names the request (kAnySource for any source)
+  std::vector<std::shared_ptr<Request>> parts; ///< Group: the point-to-point requests it is made of
 };
 
 /// The source of a receive from any source (MPI_ANY_SOURCE as SimGrid's traces write it).
@@ -192,6 +194,8 @@ public:
   void add_rank(Rank* rank) { ranks_.push_back(rank); }
   Rank& rank(int r) { return *ranks_.at(static_cast<std::size_t>(r)); }
   simgrid::s4u::ActorPtr actor(int r) { return actors_.at(static_cast<std::size_t>(r)); }
+  /// Wakes `rank` when a sender binds one of its receives from any source (spurious wake-ups are harmless).
+  simgrid::s4u::Semaphore& bind_signal(int rank) { return *bind_signals_.at(static_cast<std::size_t>(rank)); }
   /// The mailbox of `rank`'s bound receives from any source (its permanent receiver is that rank).
   simgrid::s4u::Mailbox* any_source_mailbox(int rank) { return any_mailboxes_.at(static_cast<std::size_t>(rank)); }
   /// Channel lookup without creating it.
@@ -245,6 +249,7 @@ private:
   std::vector<std::vector<simgrid::s4u::Mailbox*>> spare_small_; ///< per receiver, its permanent receiver set
   std::vector<simgrid::s4u::MutexPtr> eager_locks_;
   std::vector<simgrid::s4u::Mailbox*> any_mailboxes_;
+  std::vector<simgrid::s4u::SemaphorePtr> bind_signals_;
   std::vector<Rank*> ranks_;
   std::uint64_t seq_ = 0;
   std::size_t mailbox_names_ = 0;

@@ -34,8 +34,10 @@ std::string RunState::deadlock_report() const
   return report;
 }
 
-void RunState::check_collective(int rank, Kind kind, int root, std::string where)
+void RunState::check_collective(int rank, const Action& a, std::string where)
 {
+  Kind kind = a.kind;
+  int root = a.root;
   if (next_collective_.empty())
     next_collective_.resize(actors.size());
   std::size_t position = next_collective_[static_cast<std::size_t>(rank)]++;
@@ -43,19 +45,21 @@ void RunState::check_collective(int rank, Kind kind, int root, std::string where
     return k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV || k == Kind::Scatter ||
            k == Kind::ScatterV;
   };
-  bool rooted = is_rooted(kind);
+  bool nonblocking = kind == Kind::NonBlockingCollective;
+  bool rooted = is_rooted(nonblocking ? a.blocking : kind);
+  std::string name = nonblocking ? "i" + std::string(trace::kind_name(a.blocking)) : std::string(trace::kind_name(kind));
   if (position >= first_collective_ + collectives_.size()) {
-    collectives_.push_back({kind, rooted ? root : 0, rank, std::move(where), 1});
+    collectives_.push_back({std::move(name), rooted ? root : 0, rooted, rank, std::move(where), 1});
   } else {
     auto& call = collectives_[position - first_collective_];
-    if (call.kind != kind || call.root != (rooted ? root : 0)) {
-      auto describe = [&is_rooted](Kind k, int r) {
-        return is_rooted(k) ? fmt::format("{} (root {})", trace::kind_name(k), r) : std::string(trace::kind_name(k));
+    if (call.name != name || call.root != (rooted ? root : 0)) {
+      auto describe = [](const std::string& n, bool has_root, int r) {
+        return has_root ? fmt::format("{} (root {})", n, r) : n;
       };
       throw mpi::MpiError(fmt::format("ranks disagree on their collective number {}: rank {} calls {} at {}, rank {} "
                                       "calls {} here",
-                                      position + 1, call.rank, describe(call.kind, call.root), call.where, rank,
-                                      describe(kind, root)));
+                                      position + 1, call.rank, describe(call.name, call.rooted, call.root), call.where,
+                                      rank, describe(name, rooted, root)));
     }
     call.arrived++;
   }
@@ -188,6 +192,9 @@ void RankActor::execute(const Action& a)
     case Kind::TestSome:
       execute_any(a);
       break;
+    case Kind::NonBlockingCollective:
+      execute_nonblocking_collective(a);
+      break;
     case Kind::Wait:
       execute_wait(a);
       break;
@@ -232,10 +239,8 @@ void RankActor::execute(const Action& a)
     fmt::print(*run_.actions_log, "{}\t{:.12f}\t{:.12f}\t{}\n", mpi_.rank(), start, end, a.text);
 }
 
-void RankActor::execute_collective(const Action& a)
+colls::Call RankActor::call_of(const Action& a) const
 {
-  run_.check_collective(mpi_.rank(), a.kind, a.root, fmt::format("{}:{}", *a.file, a.line));
-  auto const& selector = run_.selector;
   colls::Call call;
   call.size = run_.world->rank_count();
   call.root = a.root;
@@ -244,6 +249,25 @@ void RankActor::execute_collective(const Action& a)
   call.send_counts = &a.send_counts;
   call.recv_counts = &a.recv_counts;
   call.datatype_size = a.datatype_size;
+  return call;
+}
+
+void RankActor::execute_nonblocking_collective(const Action& a)
+{
+  run_.check_collective(mpi_.rank(), a, fmt::format("{}:{}", *a.file, a.line));
+  auto group = std::make_shared<mpi::Request>();
+  group->type = mpi::Request::Type::Group;
+  group->tag = colls::kTagNonBlocking - static_cast<int>(a.blocking);
+  group->src = group->dst = group->key_src = mpi_.rank();
+  group->parts = colls::post_nonblocking(mpi_, static_cast<int>(a.blocking), call_of(a));
+  pending_.push_back(std::move(group));
+}
+
+void RankActor::execute_collective(const Action& a)
+{
+  run_.check_collective(mpi_.rank(), a, fmt::format("{}:{}", *a.file, a.line));
+  auto const& selector = run_.selector;
+  colls::Call call = call_of(a);
   colls::Algorithm algorithm = nullptr;
   switch (a.kind) {
     case Kind::Barrier: algorithm = selector.barrier; break;
@@ -345,6 +369,9 @@ void RankActor::execute_wait(const Action& a)
   } else if (auto it = find_request(a.src, a.dst, a.tag); it != pending_.end()) {
     req = *it;
     pending_.erase(it);
+  } else if (auto group = oldest_group(a.tag); group != pending_.end()) {
+    req = *group;
+    pending_.erase(group);
   }
   if (not req) {
     if (not warned_wait_)
@@ -361,9 +388,14 @@ void RankActor::execute_wait(const Action& a)
 void RankActor::execute_any(const Action& a)
 {
   std::vector<mpi::RequestPtr> reqs;
-  for (auto const& r : pending_)
-    if (not r->done)
+  for (auto const& r : pending_) {
+    if (r->done)
+      continue;
+    if (r->type == mpi::Request::Type::Group) // waitany/testany see the collective's own requests
+      reqs.insert(reqs.end(), r->parts.begin(), r->parts.end());
+    else
       reqs.push_back(r);
+  }
   switch (a.kind) {
     case Kind::WaitAny:
       if (reqs.empty() && not warned_wait_) {
@@ -384,11 +416,27 @@ void RankActor::execute_any(const Action& a)
       mpi_.test_many(reqs, mpi::Rank::TestKind::Some);
       break;
   }
+  for (auto const& r : pending_)
+    if (r->type == mpi::Request::Type::Group)
+      r->done = std::all_of(r->parts.begin(), r->parts.end(), [](const mpi::RequestPtr& p) { return p->done; });
+}
+
+// SimGrid's tracer names a nonblocking collective's request oddly (its source and destination are
+// communicator ranks taken as process ids), but always with a negative tag: such a wait or test that
+// matches no key takes the oldest pending nonblocking collective.
+std::vector<mpi::RequestPtr>::iterator RankActor::oldest_group(int tag)
+{
+  if (tag >= 0)
+    return pending_.end();
+  return std::find_if(pending_.begin(), pending_.end(),
+                      [](const mpi::RequestPtr& r) { return r->type == mpi::Request::Type::Group; });
 }
 
 void RankActor::execute_test(const Action& a)
 {
   auto it = find_request(a.src, a.dst, a.tag);
+  if (it == pending_.end())
+    it = oldest_group(a.tag);
   if (it == pending_.end())
     return;
   mpi::RequestPtr req = *it;

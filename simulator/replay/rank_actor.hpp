@@ -31,12 +31,13 @@ struct RunState {
 
   /// Checks that `rank`'s next collective is the one the other ranks called at that position (same kind, same
   /// root); throws mpi::MpiError naming both ranks' lines otherwise.
-  void check_collective(int rank, trace::Kind kind, int root, std::string where);
+  void check_collective(int rank, const trace::Action& a, std::string where);
 
 private:
   struct CollectiveCall {
-    trace::Kind kind;
+    std::string name;  ///< kind name, with an i for nonblocking ones
     int root;
+    bool rooted;
     int rank;          ///< the first rank that reached it
     std::string where; ///< its file:line
     int arrived;
@@ -64,6 +65,9 @@ private:
   void execute_wait(const trace::Action& a);
   void execute_test(const trace::Action& a);
   void execute_any(const trace::Action& a);
+  void execute_nonblocking_collective(const trace::Action& a);
+  colls::Call call_of(const trace::Action& a) const;
+  std::vector<mpi::RequestPtr>::iterator oldest_group(int tag);
   void compute(double flops);
   void finish_pending();
   void remember(const trace::Action& a);

@@ -111,6 +111,8 @@ struct Action {
   std::vector<double> recv_counts; ///< alltoallv, gatherv, allgatherv, reducescatter: bytes received from / kept by
                                    ///< each rank (size = communicator size)
 
+  Kind blocking = Kind::Init; ///< NonBlockingCollective: the collective it is the nonblocking form of
+
   std::vector<std::string_view> args; ///< raw arguments after the name (collectives and not-yet-replayed kinds)
 };
 

@@ -244,6 +244,13 @@ void reduce_scatter(Action& a, RankState& s)
 
 constexpr std::uint16_t kAny = kAnyArgs;
 
+/// A nonblocking collective: the arguments of its blocking form (as SimGrid's tracer writes them).
+template <Kind K, void (*Parse)(Action&, RankState&)> void nonblocking(Action& a, RankState& s)
+{
+  Parse(a, s);
+  a.blocking = K;
+}
+
 ActionSpec raw(std::string_view name, Kind kind, std::string_view usage)
 {
   return ActionSpec{name, kind, 0, kAny, usage, keep_raw};
@@ -296,21 +303,21 @@ const std::vector<ActionSpec>& simgrid_action_specs()
       raw("testany", Kind::TestAny, ""),
       raw("testall", Kind::TestAll, ""),
       raw("testsome", Kind::TestSome, ""),
-      raw("ibcast", Kind::NonBlockingCollective, ""),
-      raw("ibarrier", Kind::NonBlockingCollective, ""),
-      raw("iallreduce", Kind::NonBlockingCollective, ""),
-      raw("ireduce", Kind::NonBlockingCollective, ""),
-      raw("ialltoall", Kind::NonBlockingCollective, ""),
-      raw("ialltoallv", Kind::NonBlockingCollective, ""),
-      raw("igather", Kind::NonBlockingCollective, ""),
-      raw("iscatter", Kind::NonBlockingCollective, ""),
-      raw("iallgather", Kind::NonBlockingCollective, ""),
-      raw("igatherv", Kind::NonBlockingCollective, ""),
-      raw("iscatterv", Kind::NonBlockingCollective, ""),
-      raw("iallgatherv", Kind::NonBlockingCollective, ""),
-      raw("ireducescatter", Kind::NonBlockingCollective, ""),
-      raw("iscan", Kind::NonBlockingCollective, ""),
-      raw("iexscan", Kind::NonBlockingCollective, ""),
+      {"ibcast", Kind::NonBlockingCollective, 1, 3, "<count> [root [dt]]", nonblocking<Kind::Bcast, bcast>},
+      {"ibarrier", Kind::NonBlockingCollective, 0, 0, "", nonblocking<Kind::Barrier, keep_raw>},
+      {"iallreduce", Kind::NonBlockingCollective, 2, 3, "<count> <comp> [dt]", nonblocking<Kind::AllReduce, reduction>},
+      {"ireduce", Kind::NonBlockingCollective, 2, 4, "<count> <comp> [root [dt]]", nonblocking<Kind::Reduce, reduce>},
+      {"ialltoall", Kind::NonBlockingCollective, 2, 4, "<sendcount> <recvcount> [dt1 dt2]", nonblocking<Kind::AllToAll, all_to_all>},
+      {"ialltoallv", Kind::NonBlockingCollective, 0, kAny, "<sendbufsize> <sendcounts x n> <recvbufsize> <recvcounts x n> [dt1 dt2]", nonblocking<Kind::AllToAllV, all_to_all_v>},
+      {"igather", Kind::NonBlockingCollective, 2, 5, "<sendcount> <recvcount> [root [dt1 dt2]]", nonblocking<Kind::Gather, rooted_gather>},
+      {"iscatter", Kind::NonBlockingCollective, 2, 5, "<sendcount> <recvcount> [root [dt1 dt2]]", nonblocking<Kind::Scatter, rooted_gather>},
+      {"iallgather", Kind::NonBlockingCollective, 2, 4, "<sendcount> <recvcount> [dt1 dt2]", nonblocking<Kind::AllGather, all_to_all>},
+      {"igatherv", Kind::NonBlockingCollective, 0, kAny, "<sendcount> <recvcounts x n> [root [dt1 dt2]]", nonblocking<Kind::GatherV, gather_v>},
+      {"iscatterv", Kind::NonBlockingCollective, 0, kAny, "<sendcounts x n> <recvcount> [root [dt1 dt2]]", nonblocking<Kind::ScatterV, scatter_v>},
+      {"iallgatherv", Kind::NonBlockingCollective, 0, kAny, "<sendcount> <recvcounts x n> [dt1 dt2] [displs x n]", nonblocking<Kind::AllGatherV, all_gather_v>},
+      {"ireducescatter", Kind::NonBlockingCollective, 0, kAny, "<recvcounts x n> <comp> [dt]", nonblocking<Kind::ReduceScatter, reduce_scatter>},
+      {"iscan", Kind::NonBlockingCollective, 2, 3, "<count> <comp> [dt]", nonblocking<Kind::Scan, reduction>},
+      {"iexscan", Kind::NonBlockingCollective, 2, 3, "<count> <comp> [dt]", nonblocking<Kind::Exscan, reduction>},
   };
   return specs;
 }

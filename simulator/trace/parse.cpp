@@ -204,6 +204,7 @@ void ActionParser::split(std::string_view text, std::uint64_t line, Action& out)
   out.wait_last_irecv = false;
   out.root = 0;
   out.datatype_size = 1;
+  out.blocking = Kind::Init;
   out.send_counts.clear(); // clear() keeps the capacity: no allocation per line
   out.recv_counts.clear();
 }

@@ -207,15 +207,24 @@ TEST_F(SimGridLines, NotYetReplayedKinds)
   EXPECT_EQ(parse("0 testany").kind, Kind::TestAny);
   EXPECT_EQ(parse("0 testall").kind, Kind::TestAll);
   EXPECT_EQ(parse("0 testsome").kind, Kind::TestSome);
-  for (std::string name : {"ibcast", "ibarrier", "iallreduce", "ireduce", "ialltoall", "ialltoallv", "igather",
-                           "iscatter", "iallgather", "igatherv", "iscatterv", "iallgatherv", "ireducescatter",
-                           "iscan", "iexscan"}) {
-    std::string line = "0 " + name + " 1 2";
-    const Action& a = parse(line);
-    EXPECT_EQ(a.kind, Kind::NonBlockingCollective) << line;
-    EXPECT_EQ(a.name, name);
-    EXPECT_EQ(args(), (std::vector<std::string>{"1", "2"}));
-  }
+}
+
+TEST_F(SimGridLines, NonblockingCollectivesTakeTheirBlockingFormsArguments)
+{
+  const Action& b = parse("0 ibcast 10 1 1");
+  EXPECT_EQ(b.kind, Kind::NonBlockingCollective);
+  EXPECT_EQ(b.blocking, Kind::Bcast);
+  EXPECT_EQ(b.bytes, 40);
+  EXPECT_EQ(b.root, 1);
+  EXPECT_EQ(parse("0 ibarrier").blocking, Kind::Barrier);
+  EXPECT_EQ(parse("0 iallreduce 100 0 0").bytes, 800);
+  const Action& rs = parse("0 ireducescatter 1 2 3 4 0 1");
+  EXPECT_EQ(rs.blocking, Kind::ReduceScatter);
+  EXPECT_EQ(rs.recv_counts, (std::vector<double>{4, 8, 12, 16}));
+  for (std::string name : {"ireduce", "ialltoall", "igather", "iscatter", "iallgather", "iscan", "iexscan"})
+    EXPECT_EQ(parse("0 " + name + " 1 2").kind, Kind::NonBlockingCollective) << name;
+  EXPECT_EQ(parse("0 compute 1").blocking, Kind::Init); // reset for each line
+  EXPECT_NE(error("0 ibarrier 1 2").find("'ibarrier' takes no arguments"), std::string::npos);
 }
 
 // ---- errors: "t.txt:<line>: error: <what>\n  <line>" ------------------------------------------------
