@@ -102,8 +102,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
     req->matched_at = s4u::Engine::get_clock();
     auto comm = any->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
     if (req->detached) {
-      comm->detach();
-      req->done = true;
+      comm->detach(); // complete at once, but pending for MPI until a wait or test returns it
     } else {
       comm->start();
       req->comm = std::move(comm);
@@ -130,8 +129,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
 
   auto comm = mailbox->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
   if (req->detached) {
-    comm->detach();
-    req->done = true;
+    comm->detach(); // complete at once, but pending for MPI until a wait or test returns it
   } else {
     comm->start();
     req->comm = std::move(comm);
@@ -326,6 +324,10 @@ void Rank::wait(const RequestPtr& req)
     waitall(parts);
     return;
   }
+  if (req->type == Request::Type::Send && not req->comm) { // a buffered send: nothing to wait for
+    req->done = true;
+    return;
+  }
   double start = s4u::Engine::get_clock();
   if (not req->comm) {
     world_.set_activity(rank_, World::Activity::Waiting, {req.get()});
@@ -363,7 +365,7 @@ bool Rank::test(const RequestPtr& req)
   }
   inject_test_time();
   settle_any_source();
-  bool flag = req->done || (req->comm && req->comm->test());
+  bool flag = req->done || (req->type == Request::Type::Send && not req->comm) || (req->comm && req->comm->test());
   if (flag && not req->done)
     complete(*req);
   account_test(flag);
@@ -411,28 +413,36 @@ int Rank::waitany(const std::vector<RequestPtr>& reqs)
 
 int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind)
 {
-  inject_test_time();
   settle_any_source();
-  std::vector<Request*> finished;
-  bool all = true;
-  for (auto const& r : reqs) {
-    if (r->done)
-      continue;
-    if (r->type == Request::Type::Recv && not r->comm)
-      all = false; // a receive from any source no sender has bound yet
-    else if (not r->comm || r->comm->test())
-      finished.push_back(r.get());
-    else
-      all = false;
+  int completed = 0;
+  if (kind != TestKind::Any) {
+    // As SMPI: MPI_Testall and MPI_Testsome test each request in turn, each test with its own injected time.
+    for (auto const& r : reqs)
+      if (not r->done && test(r))
+        ++completed;
+    return completed;
   }
-  if (kind == TestKind::Any && finished.size() > 1)
-    finished.resize(1);
-  if (kind == TestKind::All && not all)
-    finished.clear();
-  for (Request* r : finished)
-    complete(*r);
-  account_test(not finished.empty());
-  return static_cast<int>(finished.size());
+  // MPI_Testany: one injected time, from its own counter, if any request has a transfer; then the first
+  // finished one in order.
+  std::vector<Request*> candidates;
+  for (auto const& r : reqs)
+    if (not r->done && r->comm)
+      candidates.push_back(r.get());
+  if (candidates.empty())
+    return 0;
+  auto const& params = world_.params();
+  auto& counter = world_.testany_counter();
+  if (params.test_sleep > 0)
+    s4u::this_actor::sleep_for(counter * params.test_sleep);
+  for (Request* r : candidates)
+    if (r->comm->test()) {
+      complete(*r);
+      counter = 1;
+      return 1;
+    }
+  if (params.grow_injected_times)
+    counter++;
+  return 0;
 }
 
 void Rank::waitall(std::vector<RequestPtr>& reqs)

@@ -43,8 +43,8 @@ struct Request {
   int dst = 0;
   int tag = 0;
   double bytes = 0;             ///< send: payload; recv: expected payload (negative: unknown)
-  bool detached = false;        ///< send: buffered, complete once posted
-  bool done = false;            ///< completed, overheads paid
+  bool detached = false;        ///< send: buffered, complete once posted (and then without a comm)
+  bool done = false;            ///< returned by a wait or a test (overheads paid): no longer pending for MPI
   double matched_at = -1;       ///< simulated time at which the partner posted; -1 while unmatched
   simgrid::s4u::CommPtr comm;   ///< the transfer as seen by the owner (null for a detached send)
   void* envelope = nullptr;     ///< recv: what the matched send carried (its payload size)
@@ -122,8 +122,8 @@ public:
   /// MPI_Waitany: completes the first of `reqs` to finish (the first already finished, in order); returns its
   /// index, or -1 when every request is already complete.
   int waitany(const std::vector<RequestPtr>& reqs);
-  /// MPI_Testany / MPI_Testall / MPI_Testsome: injects the test time once, then completes the first finished
-  /// request, all of them if all are finished, or every finished one. Returns how many it completed.
+  /// MPI_Testany (one injected time, then the first finished request) and MPI_Testall / MPI_Testsome (each
+  /// request tested in turn, as SMPI does). Returns how many requests it completed.
   enum class TestKind : std::uint8_t { Any, All, Some };
   int test_many(const std::vector<RequestPtr>& reqs, TestKind kind);
   void waitall(std::vector<RequestPtr>& reqs) override;
@@ -211,6 +211,7 @@ public:
 
   int& test_counter() { return test_counter_; }
   int& probe_counter() { return probe_counter_; }
+  int& testany_counter() { return testany_counter_; } ///< SMPI's MPI_Testany keeps a counter of its own
 
   /// Sends never received, as (src, dst, tag, count) for the end-of-run warning.
   struct Unreceived {
@@ -256,6 +257,7 @@ private:
   simgrid::s4u::Mailbox* new_mailbox();
   int test_counter_ = 1;
   int probe_counter_ = 1;
+  int testany_counter_ = 1;
   struct Progress {
     Activity activity = Activity::Running;
     std::vector<const Request*> waited;

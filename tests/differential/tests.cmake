@@ -5,3 +5,8 @@
 add_test(NAME differential
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/differential)
 set_tests_properties(differential PROPERTIES TIMEOUT 600 LABELS "differential;slow")
+
+# Nonblocking collectives: SMPI's online simulation is the reference (SimGrid's replayer rejects them).
+add_test(NAME differential-online COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/online.sh ${CMAKE_BINARY_DIR}
+         ${CMAKE_BINARY_DIR}/differential-online)
+set_tests_properties(differential-online PROPERTIES TIMEOUT 300)
