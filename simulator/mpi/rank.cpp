@@ -66,6 +66,19 @@ RequestPtr make_request(Request::Type type, int src, int dst, int tag, double by
   return req;
 }
 
+/// Puts the message of `req` into `mailbox`: a buffered one is complete at once (though pending for MPI
+/// until a wait or test returns it), another one leaves a transfer to wait for.
+void put(Request& req, s4u::Mailbox* mailbox)
+{
+  auto comm = mailbox->put_init(encode_envelope(req.bytes), static_cast<std::uint64_t>(req.bytes + kEnvelopeBytes));
+  if (req.detached) {
+    comm->detach();
+  } else {
+    comm->start();
+    req.comm = std::move(comm);
+  }
+}
+
 } // namespace
 
 Rank::Rank(World& world, int rank, s4u::Host* host)
@@ -100,13 +113,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   if (auto* any = world_.rank(dst).bind_any_source(rank_, tag, first_specific)) {
     ch.received++;
     req->matched_at = s4u::Engine::get_clock();
-    auto comm = any->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
-    if (req->detached) {
-      comm->detach(); // complete at once, but pending for MPI until a wait or test returns it
-    } else {
-      comm->start();
-      req->comm = std::move(comm);
-    }
+    put(*req, any);
     return req;
   }
   bool eager_mode = params.async_small_thresh > 0;
@@ -127,13 +134,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   ch.in_flight++;
   s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, rank_, dst, tag) : world_.large_mailbox(ch);
 
-  auto comm = mailbox->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
-  if (req->detached) {
-    comm->detach(); // complete at once, but pending for MPI until a wait or test returns it
-  } else {
-    comm->start();
-    req->comm = std::move(comm);
-  }
+  put(*req, mailbox);
   world_.post_done(ch);
   if (eager_mode)
     world_.eager_lock(dst).unlock();
