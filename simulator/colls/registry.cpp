@@ -105,15 +105,28 @@ void declare_config_flags()
                                                fmt::format("algorithm of {} ({})", c, names_of(c)), "");
 }
 
+// SimGrid's own names are accepted too (smpi/coll-selector, smpi/bcast, smpi/reduce_scatter, ...), so that
+// the options of an smpirun command line work unchanged; ours win when both are set.
 Selector selector_from_config()
 {
   std::map<std::string, std::string> overrides;
   for (const char* c : kCollectives) {
     auto value = simgrid::config::get_value<std::string>(std::string("coll/") + c);
+    static const std::map<std::string, std::string> simgrid_names{
+        {"gather", "smpi/gather"},       {"allgather", "smpi/allgather"}, {"allgatherv", "smpi/allgatherv"},
+        {"allreduce", "smpi/allreduce"}, {"alltoall", "smpi/alltoall"},   {"alltoallv", "smpi/alltoallv"},
+        {"reduce", "smpi/reduce"},       {"reducescatter", "smpi/reduce_scatter"},
+        {"scatter", "smpi/scatter"},     {"bcast", "smpi/bcast"},         {"barrier", "smpi/barrier"}};
+    if (auto it = simgrid_names.find(c); value.empty() && it != simgrid_names.end() &&
+                                         not simgrid::config::is_default(it->second.c_str()))
+      value = simgrid::config::get_value<std::string>(it->second);
     if (not value.empty())
       overrides[c] = value;
   }
-  return make_selector(simgrid::config::get_value<std::string>("coll/selector"), overrides);
+  std::string selector = simgrid::config::get_value<std::string>("coll/selector");
+  if (simgrid::config::is_default("coll/selector") && not simgrid::config::is_default("smpi/coll-selector"))
+    selector = simgrid::config::get_value<std::string>("smpi/coll-selector");
+  return make_selector(selector, overrides);
 }
 
 } // namespace tit::colls

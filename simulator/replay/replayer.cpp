@@ -184,6 +184,10 @@ Result run(const Options& options)
   } catch (const colls::SelectionError& e) {
     result.exit_code = 2;
     result.error = fmt::format("error: {}", e.what());
+  } catch (const std::exception& e) { // an input SimGrid refused in a way not foreseen above: still no abort
+    result.exit_code = 2;
+    std::string what = e.what();
+    result.error = fmt::format("error: {}", what.substr(0, what.find('\n')));
   }
   return result;
 }
