@@ -18,8 +18,8 @@ std::string parameters_footer()
                      "platform; a host property smpi/os, smpi/or or smpi/ois overrides for that host):\n";
   for (auto const& p : tit::model::documented_parameters())
     text += fmt::format("  {:<30} {}\n", p.name, p.description);
-  text += "\nCollective algorithms (--cfg=coll/selector:smpi, the default; --cfg=coll/COLLECTIVE:ALGORITHM "
-          "overrides one):\n";
+  text += "\nCollective algorithms (--cfg=coll/selector:smpi, the default, or ompi; "
+          "--cfg=coll/COLLECTIVE:ALGORITHM overrides one):\n";
   for (auto const& a : tit::colls::algorithms())
     text += fmt::format("  {:<14} {:<20} {}\n", a.collective, a.name, a.description);
   text += "\nExit status: 0 success, 2 bad input (file, trace line or option), 3 the trace deadlocks.\n";
@@ -49,6 +49,9 @@ int main(int argc, char** argv)
       ->allow_extra_args(false);
   app.add_option("--actions-log", actions_log, "write one line per action (rank, start, end, action) to FILE");
   app.add_flag("--per-rank", per_rank, "print every rank in the summary, however many");
+  app.add_flag("--merge-computations", options.merge_computations,
+               "replay consecutive compute actions as one: fewer activities, but results may differ from the "
+               "reference by rounding (about 1e-12, amplified by some traces)");
   app.footer(parameters_footer());
   try {
     app.parse(argc, argv);

@@ -1,5 +1,9 @@
 #include "colls/registry.hpp"
 
+#include "colls/ompi_all.hpp"
+#include "colls/ompi_gather.hpp"
+#include "colls/ompi_rooted.hpp"
+
 #include <fmt/core.h>
 #include <xbt/config.hpp>
 
@@ -60,22 +64,99 @@ const std::vector<AlgorithmInfo>& algorithms()
       {"reducescatter", "recursive_doubling", reducescatter_recursive_doubling, "MPICH recursive doubling"},
       {"scan", "linear", scan_linear, "receive from lower ranks, send to higher ranks"},
       {"exscan", "linear", exscan_linear, "receive from lower ranks, send to higher ranks"},
+      // Open MPI 4 (SimGrid 3.32's ompi selector): decisions, and the algorithms they choose among
+      {"bcast", "ompi", bcast_ompi, "Open MPI's decision by size and ranks"},
+      {"bcast", "ompi_pipeline", bcast_ompi_pipeline, "segmented chain"},
+      {"bcast", "ompi_split_bintree", bcast_ompi_split_bintree, "halves down a binary tree, then exchanged"},
+      {"bcast", "NTSL", bcast_ntsl, "8 KiB segments along a ring"},
+      {"bcast", "NTSB", bcast_ntsb, "8 KiB segments down a binary heap"},
+      {"bcast", "mvapich2_knomial_intra_node", bcast_mvapich2_knomial_intra_node, "4-nomial tree"},
+      {"bcast", "scatter_rdb_allgather", bcast_scatter_rdb_allgather, "binomial scatter, recursive-doubling allgather"},
+      {"reduce", "ompi", reduce_ompi, "Open MPI's decision by size and ranks"},
+      {"reduce", "ompi_basic_linear", reduce_ompi_basic_linear, "blocking sends, received n-1 down to 0"},
+      {"reduce", "ompi_chain", reduce_ompi_chain, "n/2 chains, 64 KiB segments"},
+      {"reduce", "ompi_pipeline", reduce_ompi_pipeline, "one segmented chain"},
+      {"reduce", "ompi_binary", reduce_ompi_binary, "binary tree, 32 KiB segments"},
+      {"reduce", "ompi_binomial", reduce_ompi_binomial, "in-order binomial tree"},
+      {"reduce", "ompi_in_order_binary", reduce_ompi_in_order_binary, "in-order binary tree"},
+      {"allreduce", "ompi", allreduce_ompi, "Open MPI's decision by size and ranks"},
+      {"allreduce", "lr", allreduce_lr, "ring reduce-scatter then ring allgather"},
+      {"allreduce", "rdb", allreduce_rdb, "recursive doubling"},
+      {"allreduce", "rab_rdb", allreduce_rab_rdb, "Rabenseifner: recursive halving then doubling"},
+      {"allreduce", "ompi_ring_segmented", allreduce_ompi_ring_segmented, "pipelined ring, 1 MiB segments"},
+      {"allreduce", "redbcast", allreduce_redbcast, "ompi reduce to 0, then ompi bcast"},
+      {"barrier", "ompi", barrier_ompi, "Open MPI's decision by ranks"},
+      {"barrier", "ompi_recursivedoubling", barrier_ompi_recursive_doubling, "recursive doubling"},
+      {"barrier", "ompi_bruck", barrier_ompi_bruck, "dissemination"},
+      {"barrier", "ompi_two_procs", barrier_ompi_two_procs, "one sendrecv"},
+      {"barrier", "ompi_tree", barrier_ompi_tree, "hypercube fan-in then fan-out"},
+      {"reducescatter", "ompi", reducescatter_ompi, "Open MPI's decision by size and ranks"},
+      {"reducescatter", "ompi_basic_recursivehalving", reducescatter_ompi_recursive_halving, "recursive halving"},
+      {"reducescatter", "ompi_ring", reducescatter_ompi_ring, "ring"},
+      {"reducescatter", "ompi_butterfly", reducescatter_ompi_butterfly, "Traff's butterfly"},
+      {"allgather", "ompi", allgather_ompi, "Open MPI's decision by size and ranks"},
+      {"allgather", "bruck", allgather_bruck, "log2(p) sendrecvs of doubling blocks"},
+      {"allgather", "rdb", allgather_rdb, "recursive doubling"},
+      {"allgather", "ring", allgather_ring, "p-1 sendrecvs around a ring"},
+      {"allgather", "ompi_neighborexchange", allgather_ompi_neighborexchange, "two blocks with each neighbour"},
+      {"allgather", "pair", allgather_pair, "sendrecv with rank^i (powers of two)"},
+      {"allgatherv", "ompi", allgatherv_ompi, "Open MPI's decision by size and ranks"},
+      {"allgatherv", "mpich_ring", allgatherv_mpich_ring, "ring pipelined in 256 KiB pieces"},
+      {"allgatherv", "ompi_bruck", allgatherv_ompi_bruck, "Bruck with packed blocks"},
+      {"allgatherv", "ompi_neighborexchange", allgatherv_ompi_neighborexchange, "two blocks with each neighbour"},
+      {"allgatherv", "ring", allgatherv_ring, "p-1 sendrecvs around a ring"},
+      {"allgatherv", "pair", allgatherv_pair, "sendrecv with rank^i (powers of two)"},
+      {"gather", "ompi", gather_ompi, "Open MPI's decision by size and ranks"},
+      {"gather", "ompi_basic_linear", gather_ompi_basic_linear, "blocking sends, received in rank order"},
+      {"gather", "ompi_binomial", gather_ompi_binomial, "in-order binomial tree"},
+      {"gather", "ompi_linear_sync", gather_ompi_linear_sync, "root-paced, two segments each"},
+      {"scatter", "ompi", scatter_ompi, "Open MPI's decision by size and ranks"},
+      {"scatter", "ompi_basic_linear", scatter_ompi_basic_linear, "blocking sends in rank order"},
+      {"scatter", "ompi_binomial", scatter_ompi_binomial, "in-order binomial tree"},
+      {"scatter", "ompi_linear_nb", scatter_ompi_linear_nb, "isends in rank order, then wait for all"},
+      {"alltoallv", "ompi", alltoallv_ompi, "Open MPI's decision by ranks"},
+      {"alltoallv", "ompi_basic_linear", alltoallv_ompi_basic_linear, "all irecvs, then all isends"},
+      {"alltoallv", "pair", alltoallv_pair, "sendrecv with rank^i (powers of two)"},
   };
   return all;
 }
 
 std::vector<std::string> selector_names()
 {
-  return {"smpi"};
+  return {"smpi", "ompi"};
 }
+
+namespace {
+/// SimGrid 3.32's ompi selector: Open MPI 4's decisions where it has one, SimGrid's default elsewhere
+/// (gatherv, scatterv, scan, exscan have a single algorithm; all-to-all already follows Open MPI).
+Selector ompi_selector()
+{
+  Selector s = smpi_selector();
+  s.bcast = bcast_ompi;
+  s.reduce = reduce_ompi;
+  s.allreduce = allreduce_ompi;
+  s.barrier = barrier_ompi;
+  s.reducescatter = reducescatter_ompi;
+  s.allgather = allgather_ompi;
+  s.allgatherv = allgatherv_ompi;
+  s.gather = gather_ompi;
+  s.scatter = scatter_ompi;
+  s.alltoallv = alltoallv_ompi;
+  return s;
+}
+} // namespace
 
 Selector make_selector(const std::string& selector, const std::map<std::string, std::string>& overrides)
 {
-  if (selector != "smpi" && selector != "default")
+  Selector s;
+  if (selector == "smpi" || selector == "default")
+    s = smpi_selector();
+  else if (selector == "ompi")
+    s = ompi_selector();
+  else
     throw SelectionError(fmt::format("coll/selector '{}' is not available; available: smpi (SimGrid 3.32's default "
-                                     "algorithms; 'ompi' and 'mpich' are planned)",
+                                     "algorithms), ompi (Open MPI 4's decisions; 'mpich' is planned)",
                                      selector));
-  Selector s = smpi_selector();
   for (auto const& [collective, name] : overrides) {
     Algorithm* target = slot(s, collective);
     if (target == nullptr)
@@ -99,7 +180,7 @@ void declare_config_flags()
   if (declared)
     return;
   declared = true;
-  simgrid::config::declare_flag<std::string>("coll/selector", "collective algorithm set (smpi)", "smpi");
+  simgrid::config::declare_flag<std::string>("coll/selector", "collective algorithm set (smpi, ompi)", "smpi");
   for (const char* c : kCollectives)
     simgrid::config::declare_flag<std::string>(std::string("coll/") + c,
                                                fmt::format("algorithm of {} ({})", c, names_of(c)), "");

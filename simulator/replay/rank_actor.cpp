@@ -107,7 +107,9 @@ void RankActor::operator()()
       s4u::this_actor::sleep_for(run_.world->params().init_sleep);
     Action a;
     double pending_flops = 0;
-    bool merge = run_.actions_log == nullptr; // merging computations is exact, but hides them from the log
+    // Merging consecutive computations saves activities, but rounds differently (about 1e-12), and some
+    // traces amplify that: only on request, and never with a per-action log.
+    bool merge = run_.merge_computations && run_.actions_log == nullptr;
     bool have_pending = false;
     while (reader_->next(a)) {
       remember(a);
@@ -461,7 +463,7 @@ void RankActor::finish_pending()
   pending_.clear();
   if (run_.world->params().finalization_barrier) {
     current_text_ = "(end of its trace, in the smpi/finalization-barrier)";
-    colls::barrier_linear(mpi_, colls::Call{.size = run_.world->rank_count()});
+    run_.selector.barrier(mpi_, colls::Call{.size = run_.world->rank_count()}); // SimGrid uses the selected barrier
   }
 }
 

@@ -22,6 +22,7 @@ struct RunState {
   colls::Selector selector{};
   std::vector<RankActor*> actors;
   std::ostream* actions_log = nullptr;
+  bool merge_computations = false;
   int exit_code = 0;
   std::string error;
   std::vector<std::string> warnings;

@@ -130,6 +130,7 @@ Result run(const Options& options)
     run.world = &world;
     run.selector = colls::selector_from_config();
     run.actions_log = options.actions_log;
+    run.merge_computations = options.merge_computations;
 
     std::vector<std::unique_ptr<RankActor>> actors;
     for (int r = 0; r < n; ++r) {

@@ -20,6 +20,7 @@ struct Options {
   std::vector<std::string> cfg;      ///< "name:value", applied after the platform's defaults
   std::vector<std::string> log;      ///< SimGrid --log settings
   std::ostream* actions_log = nullptr; ///< one line per action when set
+  bool merge_computations = false;     ///< replay consecutive computations as one (faster, not bit-exact)
 };
 
 /// What one rank did, in simulated seconds.

@@ -97,6 +97,7 @@ void bcast(Action& a, RankState& s)
   double count = size_arg(a, 0, "count");
   a.root = a.args.size() > 1 ? root_arg(a, 1, s.rank_count) : 0;
   a.bytes = count * datatype_or_default(a, 2, s);
+  a.datatype_size = datatype_or_default(a, 2, s); // segment sizes and decisions count elements
 }
 
 // reduce <count> <comp> [root [dt]]
@@ -106,6 +107,7 @@ void reduce(Action& a, RankState& s)
   a.amount = amount_arg(a, 1, "comp");
   a.root = a.args.size() > 2 ? root_arg(a, 2, s.rank_count) : 0;
   a.bytes = count * datatype_or_default(a, 3, s);
+  a.datatype_size = datatype_or_default(a, 3, s); // segment sizes and decisions count elements
 }
 
 // allreduce, scan, exscan: <count> <comp> [dt]
@@ -114,6 +116,7 @@ void reduction(Action& a, RankState& s)
   double count = size_arg(a, 0, "count");
   a.amount = amount_arg(a, 1, "comp");
   a.bytes = count * datatype_or_default(a, 2, s);
+  a.datatype_size = datatype_or_default(a, 2, s); // segment sizes and decisions count elements
 }
 
 // alltoall, allgather: <sendcount> <recvcount> [dt1 dt2]
@@ -135,6 +138,7 @@ void rooted_gather(Action& a, RankState& s)
   a.root = a.args.size() > 2 ? root_arg(a, 2, s.rank_count) : 0;
   a.bytes = send * datatype_or_default(a, 3, s);
   a.bytes2 = recv * datatype_or_default(a, 4, s);
+  a.datatype_size = datatype_or_default(a, 3, s); // gather's segments count elements
 }
 
 // Whether the arguments number `base`, `base + 1` (root) or `base + 3` (root dt1 dt2).
@@ -223,6 +227,7 @@ void all_gather_v(Action& a, RankState& s)
     recv_size = datatype_arg(a, un + 2, "datatype");
   }
   a.bytes = send * send_size;
+  a.datatype_size = send_size; // the ring's pieces count elements
   scale(a.recv_counts, recv_size);
   if (displs)
     numbers_arg(a, datatypes ? un + 3 : un + 1, n, "displs");

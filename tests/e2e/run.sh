@@ -56,12 +56,15 @@ case $case_name in
     for a in $algos; do
       coll=${a%%:*}
       run "${IDEAL[@]}" --cfg=coll/$a --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/colls4/$coll"
+      if [ "$status" -eq 2 ] && grep -q "algorithm needs" "$err"; then
+        continue # an algorithm for other communicator sizes refuses clearly (SimGrid aborts or deadlocks)
+      fi
       [ "$status" -eq 0 ] && grep -q "^Simulated time: " "$out" || fail "coll/$a: exit $status"
     done ;;
   coll-errors) run --cfg=coll/bcast:flat "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_error 2 "coll/bcast: unknown algorithm 'flat'; available: binomial"
-    run --cfg=coll/selector:ompi "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
-    expect_error 2 "coll/selector 'ompi' is not available" ;;
+    run --cfg=coll/selector:mpich "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_error 2 "coll/selector 'mpich' is not available" ;;
   ssend) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/ssend"
     expect_time 15 ;; # synchronous: the sender waits for the receive posted at 10, + 2 s transfer, + 3
   bsend) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/bsend"

@@ -1,0 +1,17 @@
+#include "colls/ompi_all.hpp"
+#include "colls/ompi_rooted.hpp"
+#include "mpi/world.hpp"
+
+namespace tit::colls {
+
+// SimGrid's redbcast (Open MPI's "basic linear" and "nonoverlapping" allreduce): the selector's reduce to
+// rank 0, then its bcast from rank 0 (colls::reduce and colls::bcast), here those of the ompi selector.
+void allreduce_redbcast(mpi::PointToPoint& rank, const Call& call)
+{
+  Call at_zero = call;
+  at_zero.root = 0;
+  reduce_ompi(rank, at_zero);
+  bcast_ompi(rank, at_zero);
+}
+
+} // namespace tit::colls
