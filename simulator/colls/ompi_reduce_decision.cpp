@@ -1,3 +1,4 @@
+#include "colls/decision.hpp"
 #include "colls/ompi_rooted.hpp"
 #include "colls/ompi_tree.hpp"
 
@@ -9,18 +10,9 @@
 namespace tit::colls {
 namespace {
 
-/// For communicators smaller than `below`: the algorithm of the first band whose (exclusive) bound exceeds
-/// the buffer size in bytes.
-struct Rule {
-  int below;
-  std::vector<std::pair<std::int64_t, Algorithm>> bands;
-};
-
-constexpr std::int64_t kAny = INT64_MAX;
-
 // The commutative branch of Open MPI 4's decision (a replay reduces with MPI_OP_NULL). Its "rabenseifner"
 // (7) is replaced by the basic linear algorithm in SimGrid 3.32.
-const std::vector<Rule>& rules()
+const std::vector<SizeRule>& rules()
 {
   const Algorithm linear = reduce_ompi_basic_linear;
   const Algorithm chain = reduce_ompi_chain;
@@ -28,7 +20,7 @@ const std::vector<Rule>& rules()
   const Algorithm binary = reduce_ompi_binary;
   const Algorithm binomial = reduce_ompi_binomial;
   const Algorithm in_order = reduce_ompi_in_order_binary;
-  static const std::vector<Rule> table{
+  static const std::vector<SizeRule> table{
       {4,
        {{8, linear},
         {16, binary},
@@ -36,14 +28,14 @@ const std::vector<Rule>& rules()
         {262144, linear},
         {524288, pipeline},
         {1048576, chain},
-        {kAny, pipeline}}},
-      {8, {{4096, binary}, {65536, chain}, {262144, binomial}, {524288, linear}, {1048576, binomial}, {kAny, linear}}},
-      {16, {{8192, binary}, {kAny, binomial}}},
-      {32, {{4096, binary}, {kAny, binomial}}},
-      {256, {{kAny, binomial}}},
-      {512, {{8192, binomial}, {16384, in_order}, {kAny, binomial}}},
-      {2048, {{kAny, binomial}}},
-      {4096, {{512, binomial}, {1024, in_order}, {8192, binomial}, {16384, in_order}, {kAny, binomial}}},
+        {kAnySize, pipeline}}},
+      {8, {{4096, binary}, {65536, chain}, {262144, binomial}, {524288, linear}, {1048576, binomial}, {kAnySize, linear}}},
+      {16, {{8192, binary}, {kAnySize, binomial}}},
+      {32, {{4096, binary}, {kAnySize, binomial}}},
+      {256, {{kAnySize, binomial}}},
+      {512, {{8192, binomial}, {16384, in_order}, {kAnySize, binomial}}},
+      {2048, {{kAnySize, binomial}}},
+      {4096, {{512, binomial}, {1024, in_order}, {8192, binomial}, {16384, in_order}, {kAnySize, binomial}}},
       {INT_MAX,
        {{16, binomial},
         {32, in_order},
@@ -51,7 +43,7 @@ const std::vector<Rule>& rules()
         {2048, in_order},
         {8192, binomial},
         {16384, in_order},
-        {kAny, binomial}}},
+        {kAnySize, binomial}}},
   };
   return table;
 }
@@ -61,15 +53,7 @@ const std::vector<Rule>& rules()
 void reduce_ompi(mpi::PointToPoint& rank, const Call& call)
 {
   std::int64_t total = ompi::type_size(call) * ompi::element_count(call);
-  for (auto const& rule : rules()) {
-    if (call.size >= rule.below)
-      continue;
-    for (auto const& [bound, algorithm] : rule.bands)
-      if (total < bound) {
-        algorithm(rank, call);
-        return;
-      }
-  }
+  run_decision(rules(), call.size, static_cast<double>(total), rank, call);
 }
 
 } // namespace tit::colls

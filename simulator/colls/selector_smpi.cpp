@@ -1,4 +1,5 @@
 #include "colls/colls.hpp"
+#include "colls/decision.hpp"
 #include "mpi/world.hpp"
 
 #include <algorithm>
@@ -10,64 +11,35 @@
 namespace tit::colls {
 namespace {
 
-enum class AlltoallAlgo { Linear, Pairwise, Bruck };
-
-/// Open MPI 4.1's fixed decision for all-to-all (as SimGrid 3.32 uses it): for communicators smaller than
-/// `below`, the algorithm of the first band whose bound exceeds the bytes sent to each peer.
-struct AlltoallRule {
-  int below;
-  std::vector<std::pair<double, AlltoallAlgo>> bands; ///< (exclusive upper bound in bytes, algorithm)
-};
-
-constexpr auto L = AlltoallAlgo::Linear;
-constexpr auto P = AlltoallAlgo::Pairwise;
-constexpr auto B = AlltoallAlgo::Bruck;
-constexpr double kAny = 1e300;
-
-// Open MPI's "linear_sync" and "two_proc" variants are replaced by the basic linear one in SimGrid.
-const std::vector<AlltoallRule>& alltoall_rules()
+/// Open MPI 4.1's fixed decision for all-to-all, as SimGrid 3.32 uses it, by the bytes sent to each peer.
+/// Open MPI's "linear_sync" and "two_proc" variants are replaced by the basic linear one in SimGrid.
+const std::vector<SizeRule>& alltoall_rules()
 {
-  static const std::vector<AlltoallRule> rules{
-      {3, {{2, P}, {4, L}, {16, P}, {64, L}, {256, P}, {4096, L}, {32768, P}, {262144, L}, {1048576, L}, {kAny, P}}},
-      {8, {{8192, L}, {16384, L}, {65536, L}, {524288, L}, {1048576, P}, {kAny, L}}},
-      {16, {{262144, L}, {kAny, L}}},
-      {32, {{4, L}, {512, B}, {8192, L}, {32768, L}, {262144, L}, {524288, L}, {kAny, L}}},
-      {64, {{512, B}, {524288, L}, {kAny, L}}},
-      {128, {{1024, B}, {2048, L}, {4096, L}, {262144, L}, {kAny, P}}},
-      {256, {{1024, B}, {2048, L}, {262144, L}, {kAny, P}}},
-      {512, {{1024, B}, {8192, L}, {32768, L}, {kAny, P}}},
-      {1024, {{512, B}, {8192, L}, {16384, L}, {131072, L}, {262144, L}, {kAny, P}}},
-      {2048, {{512, B}, {1024, L}, {2048, L}, {16384, L}, {262144, L}, {kAny, L}}},
-      {4096, {{1024, B}, {4096, L}, {8192, L}, {131072, L}, {kAny, L}}},
-      {INT_MAX, {{2048, B}, {8192, L}, {16384, L}, {32768, L}, {65536, L}, {kAny, L}}},
+  constexpr Algorithm L = alltoall_linear;
+  constexpr Algorithm P = alltoall_pairwise;
+  constexpr Algorithm B = alltoall_bruck;
+  static const std::vector<SizeRule> rules{
+      {3, {{2, P}, {4, L}, {16, P}, {64, L}, {256, P}, {4096, L}, {32768, P}, {262144, L}, {1048576, L}, {kAnySize, P}}},
+      {8, {{8192, L}, {16384, L}, {65536, L}, {524288, L}, {1048576, P}, {kAnySize, L}}},
+      {16, {{262144, L}, {kAnySize, L}}},
+      {32, {{4, L}, {512, B}, {8192, L}, {32768, L}, {262144, L}, {524288, L}, {kAnySize, L}}},
+      {64, {{512, B}, {524288, L}, {kAnySize, L}}},
+      {128, {{1024, B}, {2048, L}, {4096, L}, {262144, L}, {kAnySize, P}}},
+      {256, {{1024, B}, {2048, L}, {262144, L}, {kAnySize, P}}},
+      {512, {{1024, B}, {8192, L}, {32768, L}, {kAnySize, P}}},
+      {1024, {{512, B}, {8192, L}, {16384, L}, {131072, L}, {262144, L}, {kAnySize, P}}},
+      {2048, {{512, B}, {1024, L}, {2048, L}, {16384, L}, {262144, L}, {kAnySize, L}}},
+      {4096, {{1024, B}, {4096, L}, {8192, L}, {131072, L}, {kAnySize, L}}},
+      {INT_MAX, {{2048, B}, {8192, L}, {16384, L}, {32768, L}, {65536, L}, {kAnySize, L}}},
   };
   return rules;
-}
-
-AlltoallAlgo alltoall_choice(int size, double bytes)
-{
-  for (auto const& rule : alltoall_rules()) {
-    if (size >= rule.below)
-      continue;
-    for (auto const& [bound, algo] : rule.bands)
-      if (bytes < bound)
-        return algo;
-  }
-  return AlltoallAlgo::Linear;
 }
 
 } // namespace
 
 void alltoall_smpi(mpi::PointToPoint& rank, const Call& call)
 {
-  switch (alltoall_choice(call.size, call.bytes)) {
-    case AlltoallAlgo::Linear:
-      return alltoall_linear(rank, call);
-    case AlltoallAlgo::Pairwise:
-      return alltoall_pairwise(rank, call);
-    case AlltoallAlgo::Bruck:
-      return alltoall_bruck(rank, call);
-  }
+  run_decision(alltoall_rules(), call.size, call.bytes, rank, call);
 }
 
 void reducescatter_smpi(mpi::PointToPoint& rank, const Call& call)
