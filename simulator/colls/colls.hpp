@@ -13,6 +13,8 @@ struct Request;
 
 namespace tit::colls {
 
+struct Selector;
+
 /// One collective call as the trace gives it, sizes in bytes (see trace::Action for each field's meaning).
 struct Call {
   int size = 1;                   ///< communicator size
@@ -23,6 +25,7 @@ struct Call {
   const std::vector<double>* recv_counts = nullptr; ///< per-rank bytes received (alltoallv, gatherv, allgatherv,
                                                     ///< reducescatter)
   double datatype_size = 1;       ///< bytes per element, for choices made on element counts
+  const Selector* selector = nullptr; ///< the algorithm set in use, for algorithms built on other collectives
 };
 
 using Algorithm = void (*)(mpi::PointToPoint&, const Call&);

@@ -74,7 +74,7 @@ void allgatherv_ompi_with(mpi::PointToPoint& rank, const Call& call, Algorithm b
 
 void allgatherv_ompi(mpi::PointToPoint& rank, const Call& call)
 {
-  allgatherv_ompi_with(rank, call, bcast_ompi);
+  allgatherv_ompi_with(rank, call, call.selector ? call.selector->bcast : bcast_ompi); // the bcast in use
 }
 
 } // namespace tit::colls

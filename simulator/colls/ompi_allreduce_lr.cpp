@@ -25,7 +25,7 @@ void allreduce_lr(mpi::PointToPoint& rank, const Call& call)
   if (remainder != 0) {
     Call rest = call;
     rest.bytes = static_cast<double>(remainder) * element;
-    allreduce_ompi(rank, rest);
+    (call.selector ? call.selector->allreduce : allreduce_ompi)(rank, rest); // SimGrid's colls::allreduce
   }
 }
 

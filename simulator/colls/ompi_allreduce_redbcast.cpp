@@ -10,8 +10,9 @@ void allreduce_redbcast(mpi::PointToPoint& rank, const Call& call)
 {
   Call at_zero = call;
   at_zero.root = 0;
-  reduce_ompi(rank, at_zero);
-  bcast_ompi(rank, at_zero);
+  // the reduce and bcast in use, as SimGrid's colls::reduce and colls::bcast (ompi's when none is given)
+  (call.selector ? call.selector->reduce : reduce_ompi)(rank, at_zero);
+  (call.selector ? call.selector->bcast : bcast_ompi)(rank, at_zero);
 }
 
 } // namespace tit::colls

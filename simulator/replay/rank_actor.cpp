@@ -251,6 +251,7 @@ colls::Call RankActor::call_of(const Action& a) const
   call.send_counts = &a.send_counts;
   call.recv_counts = &a.recv_counts;
   call.datatype_size = a.datatype_size;
+  call.selector = &run_.selector;
   return call;
 }
 

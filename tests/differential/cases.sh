@@ -37,6 +37,7 @@ declare -A DIFF_SETTING_CFG=(
   [detach1k]="--cfg=smpi/send-is-detached-thresh:1000"
   [eager-ovh]="--cfg=smpi/async-small-thresh:65536 --cfg=smpi/os:0:3e-6:2e-9 --cfg=smpi/or:0:2e-6:1e-9;32768:4e-6:1e-10 --cfg=smpi/ois:0:1e-6:0"
   [ompi]="--cfg=smpi/coll-selector:ompi"
+  [mixed]="--cfg=smpi/allreduce:redbcast --cfg=smpi/allgatherv:ompi --cfg=smpi/bcast:ompi_pipeline --cfg=smpi/reduce:ompi_binomial --cfg=smpi/barrier:ompi_bruck"
 )
 declare -A DIFF_SETTING_NPS=(
   [default]="2 3 4 8"
@@ -57,7 +58,7 @@ DIFF_COLL_PROGRAMS=(coll_rooted coll_all coll_scan)
 # Non-powers of two matter: binomial trees, the alltoall selector's bands (2 ranks / 3-7 / 8-15).
 DIFF_COLL_NPS=(2 3 4 5 8)
 
-DIFF_COLL_SETTINGS=(default ovh eager detach1k eager-ovh ompi)
+DIFF_COLL_SETTINGS=(default ovh eager detach1k eager-ovh ompi mixed)
 declare -A DIFF_COLL_SETTING_NPS=(
   [default]="2 3 4 5 8"
   [ovh]="2 3 4 5 8"
@@ -68,6 +69,8 @@ declare -A DIFF_COLL_SETTING_NPS=(
   # picks the pair algorithm, which refuses non-powers of two; not at 8: its knomial bcast crashes
   # SimGrid's replay (free(): invalid pointer).
   [ompi]="2 4 5"
+  # Per-collective choices on the default selector, incl. algorithms built on other collectives.
+  [mixed]="2 4 5"
 )
 
 # Cases left out because SimGrid's own replayer cannot replay them (the reference aborts or
