@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Install the Debian packages needed to build and test tit-replay (Debian 12 "bookworm" or newer).
 #
-# Usage: scripts/install-deps.sh [--with-mpi]
-#   --with-mpi   also install Open MPI (libopenmpi-dev openmpi-bin), for the tracer tests.
-#                TIT_WITH_MPI=1 in the environment does the same.
+# Usage: scripts/install-deps.sh
+# Open MPI (tracer, calibration programs), matplotlib (calibration and Gantt plots) and pajeng
+# (pj_dump, to check the Paje output) are part of the set: every test needs its tools installed.
 #
 # Idempotent: when every package is already installed it returns at once without calling apt.
 # Runs apt-get directly as root, through sudo otherwise.
@@ -14,21 +14,19 @@ packages=(
   libsimgrid-dev libboost-dev  # SimGrid's public headers include Boost headers
   libpugixml-dev libfmt-dev libspdlog-dev libcli11-dev zlib1g-dev libgoogle-perftools-dev
   libgtest-dev
+  libopenmpi-dev openmpi-bin       # tracer and calibration programs
+  python3-matplotlib python3-numpy # calibration fit plots, Gantt charts
+  pajeng                           # pj_dump checks the Paje timeline
 )
 
 usage() { sed -n '2,9s/^# \{0,1\}//p' "$0"; }
 
-with_mpi=${TIT_WITH_MPI:-0}
 for arg in "$@"; do
   case $arg in
-    --with-mpi) with_mpi=1 ;;
     -h | --help) usage; exit 0 ;;
-    *) echo "install-deps.sh: unknown argument '$arg' (accepted: --with-mpi, --help)" >&2; exit 2 ;;
+    *) echo "install-deps.sh: unknown argument '$arg' (accepted: --help)" >&2; exit 2 ;;
   esac
 done
-if [[ $with_mpi == 1 ]]; then
-  packages+=(libopenmpi-dev openmpi-bin)
-fi
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   echo "install-deps.sh: no dpkg/apt-get here; this script only knows Debian and its derivatives." >&2
