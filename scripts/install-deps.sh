@@ -13,7 +13,7 @@ packages=(
   build-essential cmake ninja-build pkg-config python3
   libsimgrid-dev libboost-dev  # SimGrid's public headers include Boost headers
   libpugixml-dev libfmt-dev libspdlog-dev libcli11-dev zlib1g-dev libgoogle-perftools-dev
-  libgtest-dev
+  libgtest-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin       # tracer and calibration programs
   python3-matplotlib python3-numpy # calibration fit plots, Gantt charts
   pajeng                           # pj_dump checks the Paje timeline

@@ -41,6 +41,9 @@ void mark_matched(Request& a, Request& b)
   double now = s4u::Engine::get_clock();
   a.matched_at = now;
   b.matched_at = now;
+  Request& recv = a.type == Request::Type::Recv ? a : b;
+  const Request& send = a.type == Request::Type::Recv ? b : a;
+  recv.partner_seq = send.seq;
 }
 
 /// Posts `req` on one side of a channel: matches the oldest pending partner or waits in `mine`.
@@ -102,6 +105,9 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
 
   settle_any_source();
   req->seq = world_.next_seq();
+  req->posted_at = s4u::Engine::get_clock();
+  if (auto* listener = world_.listener())
+    listener->message_sent({rank_, dst, tag, bytes, req->seq, req->posted_at});
   auto& ch = world_.channel(rank_, dst, tag);
   ch.sent++;
   // A receive from any source posted before any receive naming this rank takes the message (MPI's
@@ -110,7 +116,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   for (auto* q : {&ch.recvs_large, &ch.recvs_small})
     if (not q->empty())
       first_specific = std::min(first_specific, q->front()->seq);
-  if (auto* any = world_.rank(dst).bind_any_source(rank_, tag, first_specific)) {
+  if (auto* any = world_.rank(dst).bind_any_source(rank_, tag, first_specific, req->seq)) {
     ch.received++;
     req->matched_at = s4u::Engine::get_clock();
     put(*req, any);
@@ -204,6 +210,7 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
   auto const& params = world_.params();
   auto req = make_request(Request::Type::Recv, src, rank_, tag, bytes);
   req->seq = world_.next_seq();
+  req->posted_at = s4u::Engine::get_clock();
 
   auto& ch = world_.channel(src, rank_, tag);
   ch.received++;
@@ -255,11 +262,12 @@ RequestPtr Rank::irecv_any_source(int tag, double bytes)
   }
   auto req = make_request(Request::Type::Recv, kAnySource, rank_, tag, bytes);
   req->seq = world_.next_seq();
+  req->posted_at = s4u::Engine::get_clock();
   any_unbound_.push_back(req);
   return req;
 }
 
-s4u::Mailbox* Rank::bind_any_source(int src, int tag, std::uint64_t first_specific_recv)
+s4u::Mailbox* Rank::bind_any_source(int src, int tag, std::uint64_t first_specific_recv, std::uint64_t send_seq)
 {
   auto it = std::find_if(any_unbound_.begin(), any_unbound_.end(),
                          [tag](const RequestPtr& r) { return r->tag == tag; });
@@ -269,6 +277,7 @@ s4u::Mailbox* Rank::bind_any_source(int src, int tag, std::uint64_t first_specif
   any_unbound_.erase(it);
   req->src = src;
   req->matched_at = s4u::Engine::get_clock();
+  req->partner_seq = send_seq;
   any_bound_.push_back(std::move(req));
   if (sleeping_for_bind_)
     world_.bind_signal(rank_).release();
@@ -304,8 +313,10 @@ void Rank::complete(Request& req)
   req.done = true;
   if (req.type != Request::Type::Recv)
     return;
-  // A buffered message costs the receiver smpi/or once it has arrived.
   double sent = decode_envelope(req.envelope);
+  if (auto* listener = world_.listener())
+    listener->message_received({req.src, rank_, req.tag, sent, req.partner_seq, s4u::Engine::get_clock()});
+  // A buffered message costs the receiver smpi/or once it has arrived.
   if (sent < world_.params().detached_thresh)
     sleep_if_positive(overheads_.orecv(std::min(req.bytes, sent)));
 }
@@ -314,6 +325,19 @@ void Rank::account_waiting(const Request& req, double wait_start)
 {
   if (req.matched_at > wait_start)
     waiting_ += req.matched_at - wait_start;
+  note_blocking(req, wait_start);
+}
+
+void Rank::note_blocking(const Request& req, double wait_start)
+{
+  double waited = req.matched_at - wait_start;
+  if (waited <= 0 || req.matched_at <= blocking_.release)
+    return;
+  blocking_.waiting += waited - std::max(0.0, blocking_.release - wait_start);
+  blocking_.release = req.matched_at;
+  blocking_.on_send = req.type == Request::Type::Send;
+  blocking_.collective = req.tag < 0;
+  blocking_.partner = blocking_.on_send ? req.dst : req.src;
 }
 
 void Rank::wait(const RequestPtr& req)
@@ -470,6 +494,7 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
     }
   settle_any_source();
   double last_match = start;
+  const Request* last_matched = nullptr;
   std::vector<s4u::CommPtr> comms;
   std::vector<Request*> pending;
   while (true) {
@@ -498,11 +523,16 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
     ssize_t index = s4u::Comm::wait_any(comms);
     world_.set_activity(rank_, World::Activity::Running);
     Request& done = *pending.at(static_cast<std::size_t>(index));
-    last_match = std::max(last_match, done.matched_at);
+    if (done.matched_at > last_match) {
+      last_match = done.matched_at;
+      last_matched = &done;
+    }
     complete(done);
   }
   if (last_match > start)
     waiting_ += last_match - start;
+  if (last_matched != nullptr)
+    note_blocking(*last_matched, start);
 }
 
 void Rank::sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag)

@@ -50,6 +50,8 @@ struct Request {
   void* envelope = nullptr;     ///< recv: what the matched send carried (its payload size)
   std::uint64_t seq = 0;        ///< posting order among all requests (MPI matches the earliest posted)
   int key_src = 0;              ///< the source as the trace names the request (kAnySource for any source)
+  double posted_at = -1;        ///< simulated time at which this side posted (after its overheads)
+  std::uint64_t partner_seq = 0; ///< recv: the `seq` of the send it matched (0 while unmatched)
   std::vector<std::shared_ptr<Request>> parts; ///< Group: the point-to-point requests it is made of
 };
 
@@ -58,6 +60,34 @@ inline constexpr int kAnySource = -333;
 using RequestPtr = std::shared_ptr<Request>;
 
 class World;
+
+/// A message between two ranks as the timeline outputs see it: posted by the sender at `time` (sent), then
+/// completed by the receiver at `time` (received). `id` is the send's posting number in both events.
+struct MessageEvent {
+  int src = 0;
+  int dst = 0;
+  int tag = 0;
+  double bytes = 0;
+  std::uint64_t id = 0;
+  double time = 0;
+};
+
+/// Told of every message of the run (user and collective-internal ones: internal ones have negative tags).
+class MessageListener {
+public:
+  virtual ~MessageListener() = default;
+  virtual void message_sent(const MessageEvent& e) = 0;
+  virtual void message_received(const MessageEvent& e) = 0;
+};
+
+/// What blocked one MPI operation of a rank longest: the partner whose post released it, and when.
+struct Blocking {
+  double waiting = 0;  ///< time between the operation's start and the partner's post (0 if not blocked)
+  int partner = -1;    ///< that partner's rank (-1 when nothing blocked the operation)
+  double release = -1; ///< the partner's post time
+  bool on_send = false; ///< the blocked request was a send waiting for its receive (late receiver)
+  bool collective = false; ///< that request was a collective's internal message (nonblocking collectives)
+};
 
 /// A FIFO that costs nothing while empty (a std::deque allocates on construction, and there is one
 /// channel per (source, destination, tag) ever used: n^2 of them after an all-to-all).
@@ -131,11 +161,15 @@ public:
 
   /// Time this rank spent blocked before its partners posted the operations it waited for.
   double waiting_time() const { return waiting_; }
+  /// Starts a new operation for blocking(): what blocked the operations since is forgotten.
+  void begin_operation() { blocking_ = Blocking{}; }
+  /// What blocked the operations since the last begin_operation() longest.
+  const Blocking& blocking() const { return blocking_; }
 
-  /// A sender binds this rank's oldest receive from any source with `tag` to its message, which travels at
-  /// once to this rank's any-source mailbox. Returns that mailbox, or nullptr when no such receive waits
-  /// or a receive naming `src` was posted before it (it matches first).
-  simgrid::s4u::Mailbox* bind_any_source(int src, int tag, std::uint64_t first_specific_recv);
+  /// A sender binds this rank's oldest receive from any source with `tag` to its message (posted as number
+  /// `send_seq`), which travels at once to this rank's any-source mailbox. Returns that mailbox, or nullptr
+  /// when no such receive waits or a receive naming `src` was posted before it (it matches first).
+  simgrid::s4u::Mailbox* bind_any_source(int src, int tag, std::uint64_t first_specific_recv, std::uint64_t send_seq);
 
 private:
   RequestPtr start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode = SendMode::Standard);
@@ -150,12 +184,14 @@ private:
   double probe_size(int src, int tag);
   void complete(Request& req);
   void account_waiting(const Request& req, double wait_start);
+  void note_blocking(const Request& req, double wait_start);
 
   World& world_;
   int rank_;
   simgrid::s4u::Host* host_;
   model::HostOverheads overheads_;
   double waiting_ = 0;
+  Blocking blocking_;
   std::vector<RequestPtr> any_unbound_; ///< receives from any source no sender has bound yet, oldest first
   Fifo<RequestPtr> any_bound_;          ///< bound by a sender, whose receive is not posted yet
   simgrid::s4u::Mailbox* any_mailbox_ = nullptr; ///< permanent receiver: this rank
@@ -209,6 +245,10 @@ public:
   /// The per-rank lock SMPI takes around posting in eager mode (smpi/async-small-thresh > 0).
   simgrid::s4u::Mutex& eager_lock(int rank) { return *eager_locks_.at(rank); }
 
+  /// Timeline outputs; null (the default) costs nothing.
+  void set_listener(MessageListener* listener) { listener_ = listener; }
+  MessageListener* listener() const { return listener_; }
+
   int& test_counter() { return test_counter_; }
   int& probe_counter() { return probe_counter_; }
   int& testany_counter() { return testany_counter_; } ///< SMPI's MPI_Testany keeps a counter of its own
@@ -253,6 +293,7 @@ private:
   std::vector<simgrid::s4u::SemaphorePtr> bind_signals_;
   std::vector<Rank*> ranks_;
   std::uint64_t seq_ = 0;
+  MessageListener* listener_ = nullptr;
   std::size_t mailbox_names_ = 0;
   simgrid::s4u::Mailbox* new_mailbox();
   int test_counter_ = 1;

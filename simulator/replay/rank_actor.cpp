@@ -109,7 +109,7 @@ void RankActor::operator()()
     double pending_flops = 0;
     // Merging consecutive computations saves activities, but rounds differently (about 1e-12), and some
     // traces amplify that: only on request, and never with a per-action log.
-    bool merge = run_.merge_computations && run_.actions_log == nullptr;
+    bool merge = run_.merge_computations && run_.actions_log == nullptr && run_.observer == nullptr;
     bool have_pending = false;
     while (reader_->next(a)) {
       remember(a);
@@ -158,6 +158,15 @@ void RankActor::execute(const Action& a)
 {
   double start = s4u::Engine::get_clock();
   bool is_mpi = true;
+  auto* observer = run_.observer;
+  if (observer != nullptr) {
+    observer->action_begin(mpi_.rank(), a, start);
+    mpi_.begin_operation();
+    reduction_compute_ = 0;
+  }
+  std::int64_t collective = -1;
+  if (a.kind == Kind::NonBlockingCollective || (a.kind >= Kind::Barrier && a.kind <= Kind::Exscan))
+    collective = collectives_++;
   switch (a.kind) {
     case Kind::Init:
       stats_.start = start;
@@ -237,8 +246,41 @@ void RankActor::execute(const Action& a)
   double end = s4u::Engine::get_clock();
   if (is_mpi)
     stats_.mpi += end - start;
+  if (observer != nullptr)
+    report(a, start, end, collective);
   if (run_.actions_log != nullptr)
     fmt::print(*run_.actions_log, "{}\t{:.12f}\t{:.12f}\t{}\n", mpi_.rank(), start, end, a.text);
+}
+
+void RankActor::report(const Action& a, double start, double end, std::int64_t collective)
+{
+  timeline::ActionRecord r;
+  r.rank = mpi_.rank();
+  r.action = &a;
+  r.index = records_++;
+  r.start = start;
+  r.end = end;
+  r.collective = collective;
+  if (collective >= 0) {
+    Kind k = a.kind == Kind::NonBlockingCollective ? a.blocking : a.kind;
+    bool rooted = k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV ||
+                  k == Kind::Scatter || k == Kind::ScatterV;
+    r.peer = rooted ? a.root : -1;
+    r.bytes = a.bytes;
+    r.compute = reduction_compute_;
+  } else {
+    r.blocking = mpi_.blocking();
+    switch (a.kind) {
+      case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: case Kind::Ssend: case Kind::Issend:
+      case Kind::Bsend: case Kind::Ibsend: case Kind::SendRecv:
+        r.peer = a.partner;
+        r.bytes = a.bytes;
+        break;
+      default:
+        break;
+    }
+  }
+  run_.observer->action_end(r);
 }
 
 colls::Call RankActor::call_of(const Action& a) const
@@ -297,8 +339,9 @@ void RankActor::execute_collective(const Action& a)
   if (reduction && a.amount != 0) {
     double start = s4u::Engine::get_clock();
     s4u::this_actor::exec_init(a.amount)->start()->wait();
-    stats_.compute += s4u::Engine::get_clock() - start;
-    stats_.mpi -= s4u::Engine::get_clock() - start; // counted as computing, not as MPI time
+    reduction_compute_ = s4u::Engine::get_clock() - start;
+    stats_.compute += reduction_compute_;
+    stats_.mpi -= reduction_compute_; // counted as computing, not as MPI time
   }
 }
 
@@ -457,14 +500,42 @@ void RankActor::finish_pending()
   for (auto& r : pending_)
     if (not r->done)
       reqs.push_back(r);
+  bool barrier = run_.world->params().finalization_barrier;
+  if (reqs.empty() && not barrier) {
+    pending_.clear();
+    return;
+  }
+  // Reported as one more action, so that every rank's records cover its whole run.
+  Action pseudo;
+  pseudo.kind = Kind::WaitAll;
+  pseudo.name = "end_of_trace";
+  pseudo.text = "end_of_trace (waits for the requests still pending, then the finalization barrier if any)";
+  pseudo.file = current_file_;
+  pseudo.line = current_line_;
+  double start = s4u::Engine::get_clock();
+  if (run_.observer != nullptr) {
+    run_.observer->action_begin(mpi_.rank(), pseudo, start);
+    mpi_.begin_operation();
+  }
   if (not reqs.empty()) {
     current_text_ = fmt::format("(end of its trace, waiting for {} request(s) it never waited for)", reqs.size());
     mpi_.waitall(reqs);
   }
   pending_.clear();
-  if (run_.world->params().finalization_barrier) {
+  if (barrier) {
     current_text_ = "(end of its trace, in the smpi/finalization-barrier)";
     run_.selector.barrier(mpi_, colls::Call{.size = run_.world->rank_count()}); // SimGrid uses the selected barrier
+  }
+  if (run_.observer != nullptr) {
+    timeline::ActionRecord r;
+    r.rank = mpi_.rank();
+    r.action = &pseudo;
+    r.index = records_++;
+    r.start = start;
+    r.end = s4u::Engine::get_clock();
+    r.blocking = mpi_.blocking();
+    r.end_of_trace = true;
+    run_.observer->action_end(r);
   }
 }
 

@@ -4,6 +4,7 @@
 #include "colls/colls.hpp"
 #include "mpi/world.hpp"
 #include "replay/replayer.hpp"
+#include "timeline/observer.hpp"
 #include "trace/reader.hpp"
 
 #include <deque>
@@ -22,6 +23,7 @@ struct RunState {
   colls::Selector selector{};
   std::vector<RankActor*> actors;
   std::ostream* actions_log = nullptr;
+  timeline::Observer* observer = nullptr; ///< timeline outputs and analysis, if any
   bool merge_computations = false;
   int exit_code = 0;
   std::string error;
@@ -72,6 +74,7 @@ private:
   void compute(double flops);
   void finish_pending();
   void remember(const trace::Action& a);
+  void report(const trace::Action& a, double start, double end, std::int64_t collective);
   /// The oldest pending request with this key (dialect 2's wait/test), or end().
   std::vector<mpi::RequestPtr>::iterator find_request(int src, int dst, int tag);
 
@@ -81,6 +84,9 @@ private:
   std::vector<mpi::RequestPtr> pending_; ///< posted requests in post order; done ones stand for SMPI's null ones
   RankStats stats_;
   bool finished_ = false;
+  std::uint64_t records_ = 0;         ///< actions reported to the observer so far
+  std::int64_t collectives_ = 0;      ///< collectives (blocking or not) started so far
+  double reduction_compute_ = 0;      ///< time the last collective spent in its reduction's computation
   std::string current_text_;
   const std::string* current_file_ = nullptr;
   std::uint64_t current_line_ = 0;

@@ -131,6 +131,14 @@ Result run(const Options& options)
     run.selector = colls::selector_from_config();
     run.actions_log = options.actions_log;
     run.merge_computations = options.merge_computations;
+    run.observer = options.observer;
+    if (options.observer != nullptr) {
+      world.set_listener(options.observer);
+      std::vector<std::string> host_names;
+      for (auto* h : hosts)
+        host_names.push_back(h->get_name());
+      options.observer->begin_run(host_names);
+    }
 
     std::vector<std::unique_ptr<RankActor>> actors;
     for (int r = 0; r < n; ++r) {
@@ -169,6 +177,8 @@ Result run(const Options& options)
         last = &a->stats();
     }
     result.simulated_time = last->end - last->start;
+    if (options.observer != nullptr)
+      options.observer->end_run(last->end);
     for (auto const& u : world.unreceived())
       result.warnings.push_back(fmt::format("warning: {} message(s) from rank {} to rank {} with tag {} were sent but "
                                             "never received",

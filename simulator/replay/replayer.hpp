@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace tit::timeline {
+class Observer;
+}
+
 namespace tit::replay {
 
 struct Options {
@@ -21,6 +25,7 @@ struct Options {
   std::vector<std::string> log;      ///< SimGrid --log settings
   std::ostream* actions_log = nullptr; ///< one line per action when set
   bool merge_computations = false;     ///< replay consecutive computations as one (faster, not bit-exact)
+  timeline::Observer* observer = nullptr; ///< told of every action and message (timelines, analysis)
 };
 
 /// What one rank did, in simulated seconds.

@@ -1,0 +1,27 @@
+// The wait-state analysis as text (tit-replay --analysis), as JSON (--analysis-json) and the comparison of
+// two JSON analyses (tit-replay --compare A.json B.json).
+#pragma once
+
+#include "analysis/analysis.hpp"
+
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+namespace tit::analysis {
+
+void write_text(std::ostream& out, const Result& result);
+
+/// JSON document with "schema": "tit-replay analysis v1".
+void write_json(std::ostream& out, const Result& result);
+
+/// A malformed or foreign analysis file.
+class CompareError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Reads two --analysis-json files and prints what changed from A to B. Throws CompareError naming the file.
+void compare(std::ostream& out, const std::string& a_path, const std::string& b_path);
+
+} // namespace tit::analysis

@@ -1,0 +1,91 @@
+// What the replay tells the timeline outputs and the analysis: every action's begin and end, every message.
+// Hooks are called in simulated-time order, at the simulated time they report, from the rank actors.
+#pragma once
+
+#include "mpi/world.hpp"
+#include "trace/action.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tit::timeline {
+
+/// One action of one rank once it is over.
+struct ActionRecord {
+  int rank = 0;
+  const trace::Action* action = nullptr; ///< valid during the call only
+  std::uint64_t index = 0;               ///< position among the rank's records (0 = first)
+  double start = 0;
+  double end = 0;
+  double compute = 0;                    ///< part of [start, end] spent computing (reductions' own computation)
+  double bytes = 0;                      ///< payload the action sends or receives (the first buffer for collectives)
+  int peer = -1;                         ///< partner rank (root for rooted collectives), -1 when none
+  mpi::Blocking blocking;                ///< what blocked a point-to-point action or a wait (collectives: unset)
+  std::int64_t collective = -1;          ///< collectives: position in the rank's sequence of collectives
+  bool end_of_trace = false;             ///< the waits for requests still pending when the trace ended
+};
+
+/// Receives the replay's events. The default implementations ignore them.
+class Observer : public mpi::MessageListener {
+public:
+  /// Before the first action: the ranks and the host each runs on.
+  virtual void begin_run(const std::vector<std::string>& hosts) { (void)hosts; }
+  virtual void action_begin(int rank, const trace::Action& action, double time)
+  {
+    (void)rank, (void)action, (void)time;
+  }
+  virtual void action_end(const ActionRecord& record) = 0;
+  void message_sent(const mpi::MessageEvent& e) override { (void)e; }
+  void message_received(const mpi::MessageEvent& e) override { (void)e; }
+  /// After the last rank finished (not called when the replay failed).
+  virtual void end_run(double simulated_time) { (void)simulated_time; }
+};
+
+/// Forwards every event to several observers, in order.
+class Fanout final : public Observer {
+public:
+  void add(Observer* o) { observers_.push_back(o); }
+  bool empty() const { return observers_.empty(); }
+  void begin_run(const std::vector<std::string>& hosts) override
+  {
+    for (auto* o : observers_)
+      o->begin_run(hosts);
+  }
+  void action_begin(int rank, const trace::Action& action, double time) override
+  {
+    for (auto* o : observers_)
+      o->action_begin(rank, action, time);
+  }
+  void action_end(const ActionRecord& record) override
+  {
+    for (auto* o : observers_)
+      o->action_end(record);
+  }
+  void message_sent(const mpi::MessageEvent& e) override
+  {
+    for (auto* o : observers_)
+      o->message_sent(e);
+  }
+  void message_received(const mpi::MessageEvent& e) override
+  {
+    for (auto* o : observers_)
+      o->message_received(e);
+  }
+  void end_run(double simulated_time) override
+  {
+    for (auto* o : observers_)
+      o->end_run(simulated_time);
+  }
+
+private:
+  std::vector<Observer*> observers_;
+};
+
+/// The arguments of an action's line: the text after its name (and after the rank in dialect 1).
+std::string_view arguments_of(const trace::Action& action);
+
+/// A short category for colours and legends: compute, p2p, wait, collective, other.
+std::string_view category_of(const trace::Action& action);
+
+} // namespace tit::timeline

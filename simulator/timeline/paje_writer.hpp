@@ -1,0 +1,31 @@
+// --paje FILE: the simulated run in the Paje trace format (ViTE, PajeNG's pj_dump): a container per rank
+// whose state is the action in progress, and a link per message. Events are written as they happen, so
+// the file is in time order and memory does not grow with the trace.
+#pragma once
+
+#include "timeline/observer.hpp"
+
+#include <ostream>
+#include <set>
+#include <string>
+
+namespace tit::timeline {
+
+class PajeWriter final : public Observer {
+public:
+  explicit PajeWriter(std::ostream& out);
+  void begin_run(const std::vector<std::string>& hosts) override;
+  void action_begin(int rank, const trace::Action& action, double time) override;
+  void action_end(const ActionRecord& record) override;
+  void message_sent(const mpi::MessageEvent& e) override;
+  void message_received(const mpi::MessageEvent& e) override;
+  void end_run(double simulated_time) override;
+
+private:
+  void declare_value(const std::string& name);
+  std::ostream& out_;
+  std::set<std::string, std::less<>> values_;
+  std::size_t ranks_ = 0;
+};
+
+} // namespace tit::timeline
