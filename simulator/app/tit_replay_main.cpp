@@ -90,7 +90,7 @@ int main(int argc, char** argv)
       // checked below
     } else if (with_hostfile && positional.size() != 2)
       throw CLI::ValidationError("files", "with --hostfile, give PLATFORM.xml TRACES");
-    if (not with_hostfile && positional.size() != 3)
+    if (compare.empty() && not with_hostfile && positional.size() != 3)
       throw CLI::ValidationError("files", "give PLATFORM.xml DEPLOYMENT.xml TRACES, or --hostfile HOSTS PLATFORM.xml "
                                           "TRACES");
   } catch (const CLI::CallForHelp& e) {

@@ -2,6 +2,9 @@
 
 #include <fmt/ostream.h>
 
+#include <algorithm>
+#include <vector>
+
 namespace tit::timeline {
 namespace {
 
@@ -128,15 +131,24 @@ void PajeWriter::action_end(const ActionRecord& r)
 void PajeWriter::message_sent(const mpi::MessageEvent& e)
 {
   fmt::print(out_, "8 {} LT_Message run {} rank{} m{}\n", e.time, e.tag < 0 ? "V_coll" : "V_p2p", e.src, e.id);
+  in_flight_.emplace(e.id, std::make_pair(e.dst, e.tag < 0));
 }
 
 void PajeWriter::message_received(const mpi::MessageEvent& e)
 {
   fmt::print(out_, "9 {} LT_Message run {} rank{} m{}\n", e.time, e.tag < 0 ? "V_coll" : "V_p2p", e.dst, e.id);
+  in_flight_.erase(e.id);
 }
 
 void PajeWriter::end_run(double simulated_time)
 {
+  // A message its receiver never took: its link ends with the run (Paje wants every link closed).
+  std::vector<std::pair<std::uint64_t, std::pair<int, bool>>> lost(in_flight_.begin(), in_flight_.end());
+  std::sort(lost.begin(), lost.end());
+  for (auto const& [id, to] : lost)
+    fmt::print(out_, "9 {} LT_Message run {} rank{} m{}\n", simulated_time, to.second ? "V_coll" : "V_p2p", to.first,
+               id);
+  in_flight_.clear();
   for (std::size_t r = 0; r < ranks_; ++r)
     fmt::print(out_, "5 {} CT_Rank rank{}\n", simulated_time, r);
   fmt::print(out_, "5 {} CT_Run run\n", simulated_time);

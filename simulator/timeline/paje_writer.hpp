@@ -8,6 +8,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 namespace tit::timeline {
 
@@ -25,6 +26,7 @@ private:
   void declare_value(const std::string& name);
   std::ostream& out_;
   std::set<std::string, std::less<>> values_;
+  std::unordered_map<std::uint64_t, std::pair<int, bool>> in_flight_; ///< message id -> (receiver, collective)
   std::size_t ranks_ = 0;
 };
 
