@@ -8,13 +8,13 @@ namespace tit::trace {
 
 namespace {
 
-constexpr std::array<std::string_view, static_cast<std::size_t>(Kind::NonBlockingCollective) + 1> kKindNames = {
+constexpr std::array<std::string_view, static_cast<std::size_t>(Kind::CommFree) + 1> kKindNames = {
     "init",     "finalize",  "comm_size", "comm_split",     "comm_dup",  "compute",   "sleep",   "location",
     "send",     "isend",     "recv",      "irecv",          "wait",      "test",      "waitall", "sendRecv",
     "barrier",  "bcast",     "reduce",    "allreduce",      "alltoall",  "alltoallv", "gather",  "scatter",
     "allgather", "gatherv",  "scatterv",  "allgatherv",     "reducescatter", "scan",  "exscan",  "Ssend",
     "ISsend",   "bsend",     "ibsend",    "Start",          "Startall",  "waitAny",   "testany", "testall",
-    "testsome", "nonblocking collective",
+    "testsome", "nonblocking collective", "comm_create", "comm_free",
 };
 
 // Sizes of SimGrid 3.32's datatype ids 0..59 on x86_64 (id -1, a derived type, is replayed as 0 bytes).

@@ -60,6 +60,9 @@ enum class Kind : std::uint8_t {
   TestAll,
   TestSome,
   NonBlockingCollective, ///< ibcast, iallreduce, ... (name kept in Action::name)
+  // communicators (tit-replay's tracer extension; SimGrid's comm_split/comm_dup carry no arguments)
+  CommCreate,
+  CommFree,
 };
 
 /// Name of a kind as dialect 2 spells it (for messages and logs).
@@ -112,6 +115,14 @@ struct Action {
                                    ///< each rank (size = communicator size)
 
   Kind blocking = Kind::Init; ///< NonBlockingCollective: the collective it is the nonblocking form of
+
+  // Communicators (extension): handles are local to a rank, 0 = MPI_COMM_WORLD, -1 = MPI_COMM_NULL.
+  int comm = 0;             ///< the communicator the line acts on (`comm=<h>` token; the parent for comm_*)
+  int new_comm = -1;        ///< comm_split/comm_dup/comm_create: the handle created; -1 none (or no arguments)
+  bool comm_args = false;   ///< comm_split/comm_dup: arguments given (SimGrid writes none: then no effect)
+  int color = 0;            ///< comm_split (-1: MPI_UNDEFINED)
+  int key = 0;              ///< comm_split
+  std::vector<int> group;   ///< comm_create: the members, as ranks of the parent, in group order
 
   std::vector<std::string_view> args; ///< raw arguments after the name (collectives and not-yet-replayed kinds)
 };

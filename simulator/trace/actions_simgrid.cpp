@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -18,10 +19,112 @@ void init(Action& a, RankState& s)
     s.default_datatype_size = 8;
 }
 
-void comm_size(Action& a, RankState&)
+void comm_size(Action& a, RankState& s)
 {
   if (!a.args.empty())
     a.amount = std::trunc(amount_arg(a, 0, "size"));
+  if (a.comm != 0 && a.amount > 0) // extension: the size of a communicator the rank created
+    s.comm_sizes[a.comm] = static_cast<int>(a.amount);
+}
+
+/// A communicator handle argument: 0 (MPI_COMM_WORLD) or one this rank created; -1 (MPI_COMM_NULL) when allowed.
+int handle_arg(const Action& a, std::size_t i, const RankState& s, std::string_view what, bool null_ok)
+{
+  int h = int_arg(a, i, what);
+  if (h == -1 && null_ok)
+    return h;
+  if (h < 0)
+    fail(a, fmt::format("'{}' {} {} is not a communicator handle (0 is MPI_COMM_WORLD, -1 MPI_COMM_NULL)", a.name,
+                        what, h));
+  if (h != 0 && !s.comm_sizes.contains(h) && !null_ok)
+    fail(a, fmt::format("'{}' {} {} names no communicator this rank created before", a.name, what, h));
+  return h;
+}
+
+/// The new handle of a comm_* line: not world, not one already in use on this rank.
+int new_handle_arg(const Action& a, std::size_t i, const RankState& s)
+{
+  int h = handle_arg(a, i, s, "new communicator", true);
+  if (h == 0 || s.comm_sizes.contains(h))
+    fail(a, fmt::format("'{}' new communicator {} is already in use on this rank", a.name, h));
+  return h;
+}
+
+void no_comm_token(const Action& a)
+{
+  if (a.comm != 0)
+    fail(a, fmt::format("'{}' names its parent communicator as its first argument, not with comm=", a.name));
+}
+
+// comm_split [<parent> <color> <key> <new> [<size>]]
+void comm_split(Action& a, RankState& s)
+{
+  no_comm_token(a);
+  if (a.args.empty())
+    return; // SimGrid's: no information, no effect
+  if (a.args.size() != 4 && a.args.size() != 5)
+    fail_arg_count(a, spec_of(a), 0);
+  a.comm_args = true;
+  a.comm = handle_arg(a, 0, s, "parent communicator", false);
+  a.color = int_arg(a, 1, "color");
+  a.key = int_arg(a, 2, "key");
+  a.new_comm = new_handle_arg(a, 3, s);
+  if (a.color < -1)
+    fail(a, fmt::format("'comm_split' color {} is negative (-1 stands for MPI_UNDEFINED)", a.color));
+  if ((a.color == -1) != (a.new_comm == -1))
+    fail(a, "'comm_split' gives MPI_COMM_NULL (-1) exactly when the color is MPI_UNDEFINED (-1)");
+  int size = a.args.size() == 5 ? int_arg(a, 4, "size") : 0;
+  if (a.new_comm != -1)
+    s.comm_sizes[a.new_comm] = size > 0 ? size : 0;
+}
+
+// comm_dup [<parent> <new>]
+void comm_dup(Action& a, RankState& s)
+{
+  no_comm_token(a);
+  if (a.args.empty())
+    return;
+  if (a.args.size() != 2)
+    fail_arg_count(a, spec_of(a), 0);
+  a.comm_args = true;
+  a.comm = handle_arg(a, 0, s, "parent communicator", false);
+  a.new_comm = new_handle_arg(a, 1, s);
+  if (a.new_comm == -1)
+    fail(a, "'comm_dup' new communicator -1: a duplicate is never MPI_COMM_NULL");
+  s.comm_sizes[a.new_comm] = communicator_size_of(a, s);
+}
+
+// comm_create <parent> <new> <n> <member x n>
+void comm_create(Action& a, RankState& s)
+{
+  no_comm_token(a);
+  a.comm_args = true;
+  a.comm = handle_arg(a, 0, s, "parent communicator", false);
+  a.new_comm = new_handle_arg(a, 1, s);
+  int n = int_arg(a, 2, "group size");
+  if (n < 0 || a.args.size() != static_cast<std::size_t>(n) + 3)
+    fail(a, fmt::format("'comm_create' announces {} members but lists {}", n, a.args.size() - 3));
+  int parent_size = communicator_size_of(a, s);
+  for (int i = 0; i < n; ++i) {
+    int r = int_arg(a, static_cast<std::size_t>(i) + 3, "member");
+    if (r < 0 || (parent_size > 0 && r >= parent_size))
+      fail(a, fmt::format("'comm_create' member {} is not a rank of the parent communicator{}", r,
+                          parent_size > 0 ? fmt::format(" (0..{})", parent_size - 1) : ""));
+    if (std::find(a.group.begin(), a.group.end(), r) != a.group.end())
+      fail(a, fmt::format("'comm_create' lists member {} twice", r));
+    a.group.push_back(r);
+  }
+  if (a.new_comm != -1)
+    s.comm_sizes[a.new_comm] = n;
+}
+
+// comm_free <comm>
+void comm_free(Action& a, RankState& s)
+{
+  no_comm_token(a);
+  a.comm = handle_arg(a, 0, s, "communicator", false);
+  if (a.comm == 0)
+    fail(a, "'comm_free' cannot free MPI_COMM_WORLD (0)");
 }
 
 void compute(Action& a, RankState&) { a.amount = amount_arg(a, 0, "amount"); }
@@ -95,7 +198,7 @@ void check_pair(const Action& a, std::size_t dt1)
 void bcast(Action& a, RankState& s)
 {
   double count = size_arg(a, 0, "count");
-  a.root = a.args.size() > 1 ? root_arg(a, 1, s.rank_count) : 0;
+  a.root = a.args.size() > 1 ? root_arg(a, 1, communicator_size_of(a, s)) : 0;
   a.bytes = count * datatype_or_default(a, 2, s);
   a.datatype_size = datatype_or_default(a, 2, s); // segment sizes and decisions count elements
 }
@@ -105,7 +208,7 @@ void reduce(Action& a, RankState& s)
 {
   double count = size_arg(a, 0, "count");
   a.amount = amount_arg(a, 1, "comp");
-  a.root = a.args.size() > 2 ? root_arg(a, 2, s.rank_count) : 0;
+  a.root = a.args.size() > 2 ? root_arg(a, 2, communicator_size_of(a, s)) : 0;
   a.bytes = count * datatype_or_default(a, 3, s);
   a.datatype_size = datatype_or_default(a, 3, s); // segment sizes and decisions count elements
 }
@@ -135,7 +238,7 @@ void rooted_gather(Action& a, RankState& s)
   check_pair(a, 3);
   double send = size_arg(a, 0, "sendcount");
   double recv = size_arg(a, 1, "recvcount");
-  a.root = a.args.size() > 2 ? root_arg(a, 2, s.rank_count) : 0;
+  a.root = a.args.size() > 2 ? root_arg(a, 2, communicator_size_of(a, s)) : 0;
   a.bytes = send * datatype_or_default(a, 3, s);
   a.bytes2 = recv * datatype_or_default(a, 4, s);
   a.datatype_size = datatype_or_default(a, 3, s); // gather's segments count elements
@@ -151,7 +254,7 @@ bool rooted_vector_shape(const Action& a, std::size_t base)
 // alltoallv <sendbufsize> <sendcounts x n> <recvbufsize> <recvcounts x n> [dt1 dt2]
 void all_to_all_v(Action& a, RankState& s)
 {
-  int n = known_size(a, s.rank_count);
+  int n = known_size(a, communicator_size_of(a, s));
   auto un = static_cast<std::size_t>(n);
   if (a.args.size() != 2 * un + 2 && a.args.size() != 2 * un + 4)
     fail_arg_count(a, spec_of(a), n);
@@ -166,7 +269,7 @@ void all_to_all_v(Action& a, RankState& s)
 // gatherv <sendcount> <recvcounts x n> [root [dt1 dt2]]
 void gather_v(Action& a, RankState& s)
 {
-  int n = known_size(a, s.rank_count);
+  int n = known_size(a, communicator_size_of(a, s));
   auto un = static_cast<std::size_t>(n);
   if (!rooted_vector_shape(a, un + 1))
     fail_arg_count(a, spec_of(a), n);
@@ -180,7 +283,7 @@ void gather_v(Action& a, RankState& s)
 // scatterv <sendcounts x n> <recvcount> [root [dt1 dt2]]
 void scatter_v(Action& a, RankState& s)
 {
-  int n = known_size(a, s.rank_count);
+  int n = known_size(a, communicator_size_of(a, s));
   auto un = static_cast<std::size_t>(n);
   if (!rooted_vector_shape(a, un + 1))
     fail_arg_count(a, spec_of(a), n);
@@ -198,7 +301,7 @@ void scatter_v(Action& a, RankState& s)
 // its own tracer's output), the two fields are read as datatypes.
 void all_gather_v(Action& a, RankState& s)
 {
-  int n = known_size(a, s.rank_count);
+  int n = known_size(a, communicator_size_of(a, s));
   auto un = static_cast<std::size_t>(n);
   if (a.args.size() < un + 1)
     fail_arg_count(a, spec_of(a), n);
@@ -236,7 +339,7 @@ void all_gather_v(Action& a, RankState& s)
 // reducescatter <recvcounts x n> <comp> [dt]
 void reduce_scatter(Action& a, RankState& s)
 {
-  int n = known_size(a, s.rank_count);
+  int n = known_size(a, communicator_size_of(a, s));
   auto un = static_cast<std::size_t>(n);
   if (a.args.size() != un + 1 && a.args.size() != un + 2)
     fail_arg_count(a, spec_of(a), n);
@@ -269,8 +372,10 @@ const std::vector<ActionSpec>& simgrid_action_specs()
       {"init", Kind::Init, 0, kAny, "[anything]", init},
       {"finalize", Kind::Finalize, 0, 0, "", keep_raw},
       {"comm_size", Kind::CommSize, 0, 1, "[n]", comm_size},
-      raw("comm_split", Kind::CommSplit, "[anything]"),
-      raw("comm_dup", Kind::CommDup, "[anything]"),
+      {"comm_split", Kind::CommSplit, 0, 5, "[<parent> <color> <key> <new> [<size>]]", comm_split},
+      {"comm_dup", Kind::CommDup, 0, 2, "[<parent> <new>]", comm_dup},
+      {"comm_create", Kind::CommCreate, 3, kAny, "<parent> <new> <n> <members x n>", comm_create},
+      {"comm_free", Kind::CommFree, 1, 1, "<comm>", comm_free},
       {"compute", Kind::Compute, 1, 1, "<flops>", compute},
       {"sleep", Kind::Sleep, 1, 1, "<seconds>", sleep},
       {"location", Kind::Location, 2, kAny, "<file> <line>", location},

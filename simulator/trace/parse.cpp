@@ -92,8 +92,20 @@ int root_arg(const Action& at, std::size_t i, int n)
   return root;
 }
 
+int communicator_size_of(const Action& at, const RankState& state)
+{
+  if (at.comm == 0)
+    return state.rank_count;
+  auto it = state.comm_sizes.find(at.comm);
+  return it == state.comm_sizes.end() ? 0 : it->second;
+}
+
 int known_size(const Action& at, int n)
 {
+  if (n <= 0 && at.comm != 0)
+    fail(at, fmt::format("'{}' needs the size of communicator {}, which the trace does not give before this line "
+                         "(give it as comm_split's fifth argument, or with 'comm_size <n> comm={}')",
+                         at.name, at.comm, at.comm));
   if (n <= 0)
     fail(at, fmt::format("'{}' needs the communicator size, which is unknown here (no rank count{})", at.name,
                          at.dialect == Dialect::Thesis ? ", no comm_size line" : ""));
@@ -198,6 +210,21 @@ void ActionParser::split(std::string_view text, std::uint64_t line, Action& out)
   out.args.clear();
   while (!rest.empty())
     out.args.push_back(next_field(rest));
+  out.comm = 0;
+  out.new_comm = -1;
+  out.comm_args = false;
+  out.color = out.key = 0;
+  out.group.clear();
+  // tit-replay's extension: a last `comm=<handle>` names the communicator of the line.
+  if (!out.args.empty() && out.args.back().starts_with("comm=")) {
+    std::string_view handle = out.args.back().substr(5);
+    std::optional<int> h = parse_int(handle);
+    if (!h || *h < 0)
+      fail(out, fmt::format("communicator '{}' is not a communicator handle (expected comm=<h>, h >= 0)",
+                            out.args.back()));
+    out.comm = static_cast<int>(*h);
+    out.args.pop_back();
+  }
   out.partner = out.partner2 = out.src = out.dst = -1;
   out.tag = 0;
   out.bytes = out.bytes2 = out.amount = 0;

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace tit::trace {
@@ -159,7 +160,11 @@ struct RankState {
   int default_datatype_size = 1; ///< byte; double (8) once `init` had an argument (dialect 2)
   int rank_count = 0;            ///< ranks of the trace set, to check partners; 0 = unknown
   int comm_size = 0;             ///< dialect 1: n of the rank's latest `comm_size <n>` line; 0 = none seen
+  std::unordered_map<int, int> comm_sizes; ///< dialect 2 extension: size of each communicator handle (0 unknown)
 };
+/// The size of the communicator an action acts on: the rank count for MPI_COMM_WORLD, else what the trace
+/// declared for its handle (0 when unknown).
+int communicator_size_of(const Action& at, const RankState& state);
 
 /// How one action name is read in one dialect.
 struct ActionSpec {

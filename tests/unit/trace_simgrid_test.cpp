@@ -45,10 +45,64 @@ TEST_F(SimGridLines, InitFinalizeBarrierCommSize)
   EXPECT_EQ(action_.amount, 0.0);
   EXPECT_EQ(parse("0 comm_size 4").kind, Kind::CommSize);
   EXPECT_EQ(action_.amount, 4.0);
-  EXPECT_EQ(parse("0 comm_split 1 2 3").kind, Kind::CommSplit);
-  EXPECT_EQ(args(), (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(parse("0 comm_split").kind, Kind::CommSplit); // SimGrid's: no arguments, no effect
+  EXPECT_FALSE(action_.comm_args);
   EXPECT_EQ(parse("0 comm_dup").kind, Kind::CommDup);
   EXPECT_TRUE(action_.args.empty());
+  EXPECT_FALSE(action_.comm_args);
+}
+
+// tit-replay's tracer extension: communicator creation with its arguments, and comm=<h> on other lines.
+TEST_F(SimGridLines, Communicators)
+{
+  const Action& a = parse("1 comm_split 0 3 7 1 2");
+  EXPECT_EQ(a.kind, Kind::CommSplit);
+  EXPECT_TRUE(a.comm_args);
+  EXPECT_EQ(a.comm, 0);
+  EXPECT_EQ(a.color, 3);
+  EXPECT_EQ(a.key, 7);
+  EXPECT_EQ(a.new_comm, 1);
+  // The size (fifth argument) lets the collectives of the new communicator be read.
+  EXPECT_EQ(parse("1 alltoallv 2 1 1 2 1 1 comm=1").kind, Kind::AllToAllV);
+  EXPECT_EQ(action_.comm, 1);
+  EXPECT_EQ(action_.send_counts.size(), 2u);
+  EXPECT_EQ(parse("1 bcast 10 1 comm=1").root, 1);
+  EXPECT_EQ(parse("1 send 3 5 10 comm=1").partner, 3); // partners stay world ranks
+  EXPECT_EQ(action_.comm, 1);
+  EXPECT_EQ(parse("1 comm_dup 1 2").new_comm, 2);
+  EXPECT_EQ(parse("1 gatherv 1 1 1 0 comm=2").recv_counts.size(), 2u); // a duplicate has its parent's size
+  EXPECT_EQ(parse("1 comm_create 0 3 3 0 2 3").new_comm, 3);
+  EXPECT_EQ(action_.group, (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(parse("1 comm_create 0 -1 1 0").new_comm, -1);
+  EXPECT_EQ(parse("1 comm_split 0 -1 0 -1").new_comm, -1);
+  EXPECT_EQ(parse("1 comm_split 0 1 0 4").new_comm, 4); // size unknown until declared
+  EXPECT_EQ(parse("1 comm_size 3 comm=4").amount, 3.0);
+  EXPECT_EQ(parse("1 allgatherv 1 1 1 1 comm=4").recv_counts.size(), 3u);
+  EXPECT_EQ(parse("1 comm_free 4").kind, Kind::CommFree);
+  EXPECT_EQ(parse("1 barrier").comm, 0); // the token does not stick
+}
+
+TEST_F(SimGridLines, CommunicatorErrors)
+{
+  EXPECT_NE(error("1 barrier comm=x").find("communicator 'comm=x' is not a communicator handle"), std::string::npos);
+  EXPECT_NE(error("1 barrier comm=-2").find("is not a communicator handle"), std::string::npos);
+  EXPECT_NE(error("1 comm_split 5 1 0 1").find("parent communicator 5 names no communicator this rank created"),
+            std::string::npos);
+  EXPECT_NE(error("1 comm_split 0 1 0").find("comm_split"), std::string::npos);
+  EXPECT_NE(error("1 comm_split 0 -1 0 2").find("exactly when the color is MPI_UNDEFINED"), std::string::npos);
+  EXPECT_NE(error("1 comm_dup 0 0").find("new communicator 0 is already in use"), std::string::npos);
+  EXPECT_NE(error("1 comm_create 0 1 2 0").find("announces 2 members but lists 1"), std::string::npos);
+  EXPECT_NE(error("1 comm_create 0 1 2 0 4").find("member 4 is not a rank of the parent communicator (0..3)"),
+            std::string::npos);
+  EXPECT_NE(error("1 comm_create 0 1 2 1 1").find("lists member 1 twice"), std::string::npos);
+  EXPECT_NE(error("1 comm_free 0").find("cannot free MPI_COMM_WORLD"), std::string::npos);
+  EXPECT_NE(error("1 comm_split 0 1 0 1 comm=1").find("not with comm="), std::string::npos);
+  parse("1 comm_split 0 1 0 1");
+  std::string e = error("1 alltoallv 2 1 1 2 1 1 comm=1");
+  EXPECT_NE(e.find("t.txt:"), std::string::npos);
+  EXPECT_NE(e.find("needs the size of communicator 1"), std::string::npos) << e;
+  parse("1 comm_size 2 comm=1");
+  EXPECT_NE(error("1 bcast 10 2 comm=1").find("root 2 is not a rank of the communicator (0..1)"), std::string::npos);
 }
 
 TEST_F(SimGridLines, ComputeSleepLocation)
