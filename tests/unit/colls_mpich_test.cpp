@@ -119,26 +119,30 @@ TEST(MpichColls, EverySendMeetsItsReceive)
           Call call{.size = n, .root = root, .bytes = elements * datatype, .bytes2 = elements * datatype,
                     .datatype_size = datatype};
           for (auto const& a : buffer)
-            if (a.rooted || root == 0)
+            if (a.rooted || root == 0) {
               EXPECT_EQ(mismatch(run_all(a.algorithm, call), a.exact), "")
                   << fmt::format("{} n={} root={} {}x{} B", a.name, n, root, elements, datatype);
+            }
           // Rabenseifner's reduce pads fewer elements than ranks (the folded receive is then smaller).
-          if (elements >= n)
+          if (elements >= n) {
             EXPECT_EQ(mismatch(run_all(c::reduce_scatter_gather, call), true), "")
                 << fmt::format("reduce_scatter_gather n={} root={} {}x{} B", n, root, elements, datatype);
+          }
           for (auto const& layout : layouts(n)) {
             std::string where = fmt::format("n={} root={} {}x{} B hosts {}", n, root, elements, datatype,
                                             fmt::join(layout.host_of, ","));
             auto comms = c::smp_comms(layout, 0);
             auto cores = comms.local.size();
             bool stray = comms.uniform && (cores & (cores - 1)) != 0; // see SmpBinomialKeepsSimGridsStraySend
-            if (not stray) // on unequal hosts the fallback's scatter receives are posted larger
+            if (not stray) { // on unequal hosts the fallback's scatter receives are posted larger
               EXPECT_EQ(mismatch(run_on(c::bcast_smp_binomial_on, call, layout), false), "") << "SMP_binomial " << where;
+            }
             EXPECT_EQ(mismatch(run_on(c::reduce_mvapich2_two_level_on, call, layout), true), "")
                 << "reduce two-level " << where;
-            if (root == 0)
+            if (root == 0) {
               EXPECT_EQ(mismatch(run_on(c::allreduce_mvapich2_two_level_on, call, layout), true), "")
                   << "allreduce two-level " << where;
+            }
           }
         }
         std::vector<double> equal(static_cast<std::size_t>(n), elements * datatype);
