@@ -25,7 +25,7 @@ std::string parameters_footer()
                      "platform; a host property smpi/os, smpi/or or smpi/ois overrides for that host):\n";
   for (auto const& p : tit::model::documented_parameters())
     text += fmt::format("  {:<30} {}\n", p.name, p.description);
-  text += "\nCollective algorithms (--cfg=coll/selector:smpi, the default, or ompi; "
+  text += "\nCollective algorithms (--cfg=coll/selector:smpi, the default, ompi or mpich; "
           "--cfg=coll/COLLECTIVE:ALGORITHM overrides one):\n";
   for (auto const& a : tit::colls::algorithms())
     text += fmt::format("  {:<14} {:<20} {}\n", a.collective, a.name, a.description);

@@ -24,6 +24,19 @@ inline long long element_count(const Call& call)
   return std::llround(call.bytes / element_size(call));
 }
 
+/// MPICH's reduction of a communicator that is not a power of two to its p' = largest power of two ranks, as
+/// the rdb and rab_rdb allreduces do it: with r = p - p', each of the first 2r even ranks sends its buffer to
+/// the odd rank above it and drops out. Returns this rank's rank among the p' (odd ranks of the first 2r:
+/// rank / 2, the others: rank - r), or -1 when it dropped out.
+int allreduce_fold_in(mpi::PointToPoint& rank, const Call& call, int pof2);
+/// The rank of new rank `newrank` after allreduce_fold_in with r = `rem`.
+inline int allreduce_fold_real_rank(int newrank, int rem)
+{
+  return newrank < rem ? newrank * 2 + 1 : newrank + rem;
+}
+/// The end of the fold: each odd rank of the first 2r returns the result to the even rank below it.
+void allreduce_fold_out(mpi::PointToPoint& rank, const Call& call, int pof2);
+
 // Allreduce (`bytes`: the buffer).
 void allreduce_ompi(mpi::PointToPoint&, const Call&);  ///< Open MPI's fixed decision, commutative branch
 void allreduce_lr(mpi::PointToPoint&, const Call&);    ///< logical ring reduce-scatter then ring all-gather

@@ -24,27 +24,17 @@ double span(const std::vector<double>& blocks, unsigned first, unsigned last)
 void allreduce_rab_rdb(mpi::PointToPoint& rank, const Call& call)
 {
   unsigned n = static_cast<unsigned>(call.size);
-  int me = rank.rank();
   unsigned pof2 = 1;
   while (pof2 * 2 <= n)
     pof2 *= 2;
   int rem = static_cast<int>(n - pof2);
-  int newrank = me - rem;
-  if (me < 2 * rem) {
-    if (me % 2 == 0) {
-      rank.send(me + 1, kTagOmpiAllreduce, call.bytes);
-      newrank = -1;
-    } else {
-      rank.recv(me - 1, kTagOmpiAllreduce, call.bytes);
-      newrank = me / 2;
-    }
-  }
+  int newrank = allreduce_fold_in(rank, call, static_cast<int>(pof2));
   if (newrank != -1) {
     long long count = element_count(call);
     double element = element_size(call);
     std::vector<double> blocks(pof2, static_cast<double>(count / pof2) * element);
     blocks[pof2 - 1] = static_cast<double>(count - (count / pof2) * (pof2 - 1)) * element;
-    auto real_rank = [&](int newdst) { return newdst < rem ? newdst * 2 + 1 : newdst + rem; };
+    auto real_rank = [&](int newdst) { return allreduce_fold_real_rank(newdst, rem); };
 
     unsigned mask = 1;
     unsigned send_idx = 0;
@@ -91,12 +81,7 @@ void allreduce_rab_rdb(mpi::PointToPoint& rank, const Call& call)
         send_idx = recv_idx;
     }
   }
-  if (me < 2 * rem) {
-    if (me % 2 == 1)
-      rank.send(me - 1, kTagOmpiAllreduce, call.bytes);
-    else
-      rank.recv(me + 1, kTagOmpiAllreduce, call.bytes);
-  }
+  allreduce_fold_out(rank, call, static_cast<int>(pof2));
 }
 
 } // namespace tit::colls

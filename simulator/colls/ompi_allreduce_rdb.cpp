@@ -9,34 +9,17 @@ namespace tit::colls {
 // makes as sendrecvs to itself cost nothing.
 void allreduce_rdb(mpi::PointToPoint& rank, const Call& call)
 {
-  int n = call.size;
-  int me = rank.rank();
   int pof2 = 1;
-  while (pof2 * 2 <= n)
+  while (pof2 * 2 <= call.size)
     pof2 *= 2;
-  int rem = n - pof2;
-  int newrank = me - rem;
-  if (me < 2 * rem) {
-    if (me % 2 == 0) {
-      rank.send(me + 1, kTagOmpiAllreduce, call.bytes);
-      newrank = -1;
-    } else {
-      rank.recv(me - 1, kTagOmpiAllreduce, call.bytes);
-      newrank = me / 2;
-    }
-  }
+  int rem = call.size - pof2;
+  int newrank = allreduce_fold_in(rank, call, pof2);
   if (newrank != -1)
     for (int mask = 1; mask < pof2; mask <<= 1) {
-      int newdst = newrank ^ mask;
-      int dst = newdst < rem ? newdst * 2 + 1 : newdst + rem;
+      int dst = allreduce_fold_real_rank(newrank ^ mask, rem);
       rank.sendrecv(dst, call.bytes, dst, call.bytes, kTagOmpiAllreduce);
     }
-  if (me < 2 * rem) {
-    if (me % 2 == 1)
-      rank.send(me - 1, kTagOmpiAllreduce, call.bytes);
-    else
-      rank.recv(me + 1, kTagOmpiAllreduce, call.bytes);
-  }
+  allreduce_fold_out(rank, call, pof2);
 }
 
 } // namespace tit::colls

@@ -50,7 +50,16 @@ void scatter_ring_bcast(mpi::PointToPoint& rank, const std::vector<int>& members
   }
 }
 
-struct SmpInitDone {};
+/// Kept on each rank's actor once its init_smp ran: the layout it found.
+struct SmpInitDone {
+  SmpLayout layout;
+};
+
+auto done_key()
+{
+  static const auto key = simgrid::s4u::Actor::extension_create<SmpInitDone>();
+  return key;
+}
 
 } // namespace
 
@@ -88,10 +97,8 @@ std::optional<SmpLayout> smp_init_pending(mpi::PointToPoint&, int size)
   auto* self = simgrid::s4u::Actor::self();
   if (self == nullptr)
     return std::nullopt;
-  static const auto done = simgrid::s4u::Actor::extension_create<SmpInitDone>();
-  if (self->extension(done) != nullptr)
+  if (self->extension(done_key()) != nullptr)
     return std::nullopt;
-  self->extension_set(done, new SmpInitDone);
   // The replay names each rank's actor after its rank.
   std::vector<simgrid::s4u::Host*> hosts(static_cast<std::size_t>(size), nullptr);
   for (auto const& actor : simgrid::s4u::Engine::get_instance()->get_all_actors()) {
@@ -108,7 +115,17 @@ std::optional<SmpLayout> smp_init_pending(mpi::PointToPoint&, int size)
       throw std::logic_error("init_smp: a rank has no actor named after it");
     layout.host_of.push_back(ids.emplace(host, static_cast<int>(ids.size())).first->second);
   }
+  self->extension_set(done_key(), new SmpInitDone{layout});
   return layout;
+}
+
+const SmpLayout* smp_layout_known()
+{
+  auto* self = simgrid::s4u::Actor::self();
+  if (self == nullptr)
+    return nullptr;
+  auto* done = self->extension(done_key());
+  return done == nullptr ? nullptr : &done->layout;
 }
 
 } // namespace tit::colls

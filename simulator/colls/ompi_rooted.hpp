@@ -45,5 +45,7 @@ void smp_init(mpi::PointToPoint&, const SmpLayout&);
 /// The layout, the first time this rank asks in a simulation (SimGrid initialises the communicator once);
 /// nothing afterwards, or outside a simulation (schedule recorders).
 std::optional<SmpLayout> smp_init_pending(mpi::PointToPoint&, int size);
+/// The layout this rank's init_smp found, or nullptr before it (or outside a simulation).
+const SmpLayout* smp_layout_known();
 
 } // namespace tit::colls

@@ -1,5 +1,7 @@
 #include "colls/registry.hpp"
 
+#include "colls/mpich_all.hpp"
+#include "colls/mpich_smp.hpp"
 #include "colls/ompi_all.hpp"
 #include "colls/ompi_gather.hpp"
 #include "colls/ompi_rooted.hpp"
@@ -117,13 +119,37 @@ const std::vector<AlgorithmInfo>& algorithms()
       {"alltoallv", "ompi", alltoallv_ompi, "Open MPI's decision by ranks"},
       {"alltoallv", "ompi_basic_linear", alltoallv_ompi_basic_linear, "all irecvs, then all isends"},
       {"alltoallv", "pair", alltoallv_pair, "sendrecv with rank^i (powers of two)"},
+      // MPICH (SimGrid 3.32's mpich selector): decisions, and the algorithms no other set has
+      {"bcast", "mpich", bcast_mpich, "MPICH's decision; SMP binomial on hosts of equal rank counts"},
+      {"bcast", "binomial_tree", bcast_binomial, "SimGrid's name of binomial"},
+      {"bcast", "scatter_LR_allgather", bcast_scatter_lr_allgather, "binomial scatter, ring allgather"},
+      {"bcast", "SMP_binomial", bcast_smp_binomial, "binomial over host leaders, then within hosts"},
+      {"reduce", "mpich", reduce_mpich, "MPICH's decision: MVAPICH2's two-level reduce"},
+      {"reduce", "binomial", reduce_binomial, "MPICH's binomial tree"},
+      {"reduce", "scatter_gather", reduce_scatter_gather, "Rabenseifner: recursive halving, binomial gather"},
+      {"reduce", "mvapich2_two_level", reduce_mvapich2_two_level, "within hosts, then among host leaders"},
+      {"reduce", "mvapich2_knomial", reduce_mvapich2_knomial, "4-nomial tree"},
+      {"allreduce", "mpich", allreduce_mpich, "MPICH's decision: MVAPICH2's two-level allreduce"},
+      {"allreduce", "mvapich2_two_level", allreduce_mvapich2_two_level, "within hosts, among leaders, bcast"},
+      {"barrier", "mpich", barrier_ompi_bruck, "MPICH's choice: dissemination (ompi_bruck)"},
+      {"alltoall", "mpich", alltoall_mpich, "MPICH's decision among bruck, scatter_dest, pair and ring"},
+      {"alltoall", "mvapich2_scatter_dest", alltoall_mvapich2_scatter_dest, "isend/irecv 4 peers at a time"},
+      {"alltoall", "ring", alltoall_ring, "sendrecv with rank+i / rank-i"},
+      {"alltoallv", "mpich", alltoallv_bruck, "MPICH's choice: bruck"},
+      {"alltoallv", "bruck", alltoallv_bruck, "isend/irecv 4 peers at a time"},
+      {"allgather", "mpich", allgather_mpich, "MPICH's decision among rdb, bruck and ring"},
+      {"allgatherv", "mpich", allgatherv_mpich, "MPICH's decision among mpich_rdb, ompi_bruck and mpich_ring"},
+      {"allgatherv", "mpich_rdb", allgatherv_mpich_rdb, "recursive doubling of variable blocks"},
+      {"gather", "mpich", gather_ompi_binomial, "MPICH's choice: ompi_binomial"},
+      {"scatter", "mpich", scatter_ompi_binomial, "MPICH's choice: ompi_binomial"},
+      {"reducescatter", "mpich", reducescatter_mpich, "MPICH's decision: pair or recursive_doubling"},
   };
   return all;
 }
 
 std::vector<std::string> selector_names()
 {
-  return {"smpi", "ompi"};
+  return {"smpi", "ompi", "mpich"};
 }
 
 namespace {
@@ -144,6 +170,25 @@ Selector ompi_selector()
   s.alltoallv = alltoallv_ompi;
   return s;
 }
+
+/// SimGrid 3.32's mpich selector (MPICH 3's decisions, with MVAPICH2's SMP-aware bcast, reduce and allreduce
+/// on MPI_COMM_WORLD); gatherv, scatterv, scan and exscan keep SimGrid's default algorithms.
+Selector mpich_selector()
+{
+  Selector s = smpi_selector();
+  s.bcast = bcast_mpich;
+  s.reduce = reduce_mpich;
+  s.allreduce = allreduce_mpich;
+  s.barrier = barrier_ompi_bruck;
+  s.reducescatter = reducescatter_mpich;
+  s.allgather = allgather_mpich;
+  s.allgatherv = allgatherv_mpich;
+  s.gather = gather_ompi_binomial;
+  s.scatter = scatter_ompi_binomial;
+  s.alltoall = alltoall_mpich;
+  s.alltoallv = alltoallv_bruck;
+  return s;
+}
 } // namespace
 
 Selector make_selector(const std::string& selector, const std::map<std::string, std::string>& overrides)
@@ -153,9 +198,11 @@ Selector make_selector(const std::string& selector, const std::map<std::string, 
     s = smpi_selector();
   else if (selector == "ompi")
     s = ompi_selector();
+  else if (selector == "mpich")
+    s = mpich_selector();
   else
     throw SelectionError(fmt::format("coll/selector '{}' is not available; available: smpi (SimGrid 3.32's default "
-                                     "algorithms), ompi (Open MPI 4's decisions; 'mpich' is planned)",
+                                     "algorithms), ompi (Open MPI 4's decisions), mpich (MPICH's decisions)",
                                      selector));
   for (auto const& [collective, name] : overrides) {
     Algorithm* target = slot(s, collective);
@@ -180,7 +227,7 @@ void declare_config_flags()
   if (declared)
     return;
   declared = true;
-  simgrid::config::declare_flag<std::string>("coll/selector", "collective algorithm set (smpi, ompi)", "smpi");
+  simgrid::config::declare_flag<std::string>("coll/selector", "collective algorithm set (smpi, ompi, mpich)", "smpi");
   for (const char* c : kCollectives)
     simgrid::config::declare_flag<std::string>(std::string("coll/") + c,
                                                fmt::format("algorithm of {} ({})", c, names_of(c)), "");

@@ -10,3 +10,9 @@ set_tests_properties(differential PROPERTIES TIMEOUT 600 LABELS "differential;sl
 add_test(NAME differential-online COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/online.sh ${CMAKE_BINARY_DIR}
          ${CMAKE_BINARY_DIR}/differential-online)
 set_tests_properties(differential-online PROPERTIES TIMEOUT 300)
+
+# The ompi and mpich algorithm sets against SMPI's online runs of the collective programs: within 1%, or
+# explained in README.md.
+add_test(NAME differential-online-sets COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/online-sets.sh ${CMAKE_BINARY_DIR}
+         ${CMAKE_BINARY_DIR}/differential-online-sets)
+set_tests_properties(differential-online-sets PROPERTIES TIMEOUT 300)

@@ -63,8 +63,8 @@ case $case_name in
     done ;;
   coll-errors) run --cfg=coll/bcast:flat "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_error 2 "coll/bcast: unknown algorithm 'flat'; available: binomial"
-    run --cfg=coll/selector:mpich "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
-    expect_error 2 "coll/selector 'mpich' is not available" ;;
+    run --cfg=coll/selector:mvapich2 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_error 2 "coll/selector 'mvapich2' is not available; available: smpi (SimGrid 3.32's default algorithms), ompi (Open MPI 4's decisions), mpich (MPICH's decisions)" ;;
   ssend) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/ssend"
     expect_time 15 ;; # synchronous: the sender waits for the receive posted at 10, + 2 s transfer, + 3
   bsend) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/bsend"
