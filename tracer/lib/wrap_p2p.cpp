@@ -175,10 +175,12 @@ int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int
   int from = src == MPI_ANY_SOURCE ? status->MPI_SOURCE : src;
   if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL)
     return rc;
-  if (src == MPI_PROC_NULL) { // only the send half moves data (SimGrid writes nothing)
-    p2p_line("send", c->world_of(dest), stag, scount, stype, c);
+  // One half with MPI_PROC_NULL: the other half alone (SimGrid writes nothing), with tag 0 because
+  // `sendRecv` lines carry no tag and are replayed with tag 0, so that they match such a half.
+  if (src == MPI_PROC_NULL) {
+    p2p_line("send", c->world_of(dest), 0, scount, stype, c);
   } else if (dest == MPI_PROC_NULL) {
-    p2p_line("recv", c->world_of(from), rtag == MPI_ANY_TAG ? status->MPI_TAG : rtag, rcount, rtype, c);
+    p2p_line("recv", c->world_of(from), 0, rcount, rtype, c);
   } else {
     TypeCode st = g.type(stype);
     TypeCode rt = g.type(rtype);
@@ -203,10 +205,10 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype dt, int dest, int st
   int from = src == MPI_ANY_SOURCE ? status->MPI_SOURCE : src;
   if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL)
     return rc;
-  if (src == MPI_PROC_NULL) {
-    p2p_line("send", c->world_of(dest), stag, count, dt, c);
+  if (src == MPI_PROC_NULL) { // tag 0: see MPI_Sendrecv
+    p2p_line("send", c->world_of(dest), 0, count, dt, c);
   } else if (dest == MPI_PROC_NULL) {
-    p2p_line("recv", c->world_of(from), rtag == MPI_ANY_TAG ? status->MPI_TAG : rtag, count, dt, c);
+    p2p_line("recv", c->world_of(from), 0, count, dt, c);
   } else {
     TypeCode t = g.type(dt);
     g.line("sendRecv").num(t.count(count)).num(c->world_of(dest)).num(t.count(count)).num(c->world_of(from))
