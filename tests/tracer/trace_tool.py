@@ -4,8 +4,9 @@
   trace_tool.py actions LIST          action lines of every rank in list order, without comments and
                                       `compute` lines, trailing blanks removed, runs of identical
                                       test/testany/testall/testsome lines collapsed to one (their
-                                      number depends on timing); SimGrid's internal tag in the wait
-                                      of a nonblocking collective (`wait -333 -333 T`) becomes `NBC`
+                                      number depends on timing); the key of a wait or test on a
+                                      nonblocking collective (negative tag other than -444, the
+                                      wildcard) becomes `NBC` (SimGrid's key is an internal counter)
   trace_tool.py check LIST MIN        every rank file starts with its header and `init`, ends with
                                       `finalize`, is not marked incomplete, and has compute lines with
                                       positive integer volumes summing to at least MIN per rank
@@ -39,8 +40,8 @@ def actions(path):
             words = line.split()
             if not words or words[0].startswith("#") or (len(words) > 1 and words[1] == "compute"):
                 continue
-            if len(words) == 5 and words[1] == "wait" and words[2] == "-333" and words[3] == "-333":
-                words[4] = "NBC"
+            if len(words) == 5 and words[1] in ("wait", "test") and words[4].startswith("-") and words[4] != "-444":
+                words[2:] = ["NBC"]  # a nonblocking collective's request: SimGrid's key is internal
             line = " ".join(words)
             if out and out[-1] == line and words[1] in POLLS:
                 continue

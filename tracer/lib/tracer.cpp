@@ -435,6 +435,7 @@ void Tracer::start()
   active = true;
   line("init");
   end_line();
+  last_exit_wall = Meter::now();
   last_exit = meter.read();
 }
 
