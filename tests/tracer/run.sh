@@ -138,6 +138,94 @@ case $case_name in
       die "rank 1's trace is not marked incomplete"
     ;;
 
+  convert-thesis) # dialect 1 -> SimGrid: each wait names the Irecv it completes; same replay; and back
+    conv=$build/bin/tit-convert
+    "$conv" --to simgrid "$here/convert/thesis-waits.txt" "$work/simgrid"
+    cat "$work/simgrid"/rank-*.txt >"$work/simgrid.txt"
+    expect_file "$here/convert/thesis-waits.simgrid.txt" "$work/simgrid.txt"
+    "$conv" --to thesis "$work/simgrid/trace.list" "$work/thesis"
+    grep -v '^#' "$here/convert/thesis-waits.txt" | sort -s -n -k1,1 >"$work/original.txt"
+    cat "$work/thesis"/rank-*.txt >"$work/back.txt"
+    diff -u "$work/original.txt" "$work/back.txt" || die "thesis -> simgrid -> thesis is not the identity"
+    for t in "$here/convert/thesis-waits.txt" "$work/simgrid/trace.list" "$work/thesis/trace.list"; do
+      replay "$t"
+      head -1 "$work/replay.out"
+    done | sort -u >"$work/times.txt"
+    [[ $(wc -l <"$work/times.txt") -eq 1 ]] || { cat "$work/times.txt" >&2; die "the conversions replay to different times"; }
+    ;;
+
+  convert-pre320) # SimGrid 3.19's wait: the most recent request, Isend or Irecv
+    "$build/bin/tit-convert" --to simgrid --from pre3.20 "$here/convert/pre320.txt" "$work/simgrid"
+    cat "$work/simgrid"/rank-*.txt >"$work/simgrid.txt"
+    expect_file "$here/convert/pre320.simgrid.txt" "$work/simgrid.txt"
+    replay "$work/simgrid/trace.list"
+    ;;
+
+  convert-traced) # a trace of ours -> dialect 1 -> replays to the same time (tags do not matter in ring)
+    traced "$work/trace" 3 "$bin/ring" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "traced run failed"; }
+    "$build/bin/tit-convert" --to thesis "$work/trace/trace.list" "$work/thesis"
+    for t in "$work/trace/trace.list" "$work/thesis/trace.list"; do replay "$t"; head -1 "$work/replay.out"; done |
+      sort -u >"$work/times.txt"
+    [[ $(wc -l <"$work/times.txt") -eq 1 ]] || { cat "$work/times.txt" >&2; die "different replayed times"; }
+    ;;
+
+  convert-durations) # perfect computation: every compute becomes the sleep the tracer measured
+    TIT_TRACE_TIMINGS=1 traced "$work/trace" 3 "$bin/ring" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "run failed"; }
+    "$build/bin/tit-convert" --durations "$work/trace" "$work/perfect"
+    computes=$(cat "$work/trace"/rank-*.txt | grep -c '^[0-9]* compute ')
+    sleeps=$(cat "$work/perfect"/rank-*.txt | grep -c '^[0-9]* sleep ')
+    [[ $computes -gt 0 && $computes -eq $sleeps ]] || die "$computes compute lines but $sleeps sleep lines"
+    ! grep -q '^[0-9]* compute ' "$work/perfect"/rank-*.txt || die "compute lines left"
+    replay "$work/perfect/trace.list"
+    ;;
+
+  convert-errors) # every error message of tit-convert, with its exit code 2
+    conv=$build/bin/tit-convert
+    check_error() { # check_error EXPECTED-REGEX ARGS...
+      local expected=$1
+      shift
+      local rc=0
+      "$conv" "$@" >"$work/out" 2>"$work/err" || rc=$?
+      [[ $rc -eq 2 ]] || die "tit-convert $* exited with $rc, expected 2"
+      grep -Eq "$expected" "$work/err" || { cat "$work/err" >&2; die "expected /$expected/ from tit-convert $*"; }
+    }
+    printf '0 init\n0 wait\n' >"$work/nowait.txt"
+    check_error "nowait.txt:2: error: 'wait' with no pending Irecv to complete" --to simgrid "$work/nowait.txt" "$work/o1"
+    printf '0 init\n0 Isend 1 10\n0 wait\n' >"$work/isendwait.txt"
+    check_error "isendwait.txt:3: error: 'wait' with no pending Irecv" --to simgrid "$work/isendwait.txt" "$work/o2"
+    printf '0 init\n0 frobnicate 3\n' >"$work/unknown.txt"
+    check_error "unknown.txt:2: error: unknown action 'frobnicate' \(known: init" --to simgrid "$work/unknown.txt" "$work/o3"
+    printf '0 init\n0 irecv 1 0 10\n0 irecv 2 0 10\n0 wait 1 0 0\n' >"$work/order.txt"
+    check_error "order.txt:4: error: this wait completes an Irecv that is not the most recent pending one" \
+      --to thesis "$work/order.txt" "$work/o4"
+    printf '0 init\n0 irecv -333 0 10\n' >"$work/any.txt"
+    check_error "any.txt:2: error: a receive from any source \(-333\) has no equivalent in dialect 1" \
+      --to thesis "$work/any.txt" "$work/o5"
+    printf '0 init\n0 Ssend 1 0 10\n' >"$work/ssend.txt"
+    check_error "ssend.txt:2: error: 'Ssend' has no equivalent in dialect 1" --to thesis "$work/ssend.txt" "$work/o6"
+    printf '0 init\n0 send 1 0 10 99\n' >"$work/dt.txt"
+    check_error "dt.txt:2: error: '99' is not a datatype id" --to thesis "$work/dt.txt" "$work/o7"
+    printf '1 init\n' >"$work/norank0.txt"
+    check_error "norank0.txt: error: no line of rank 0" --to simgrid "$work/norank0.txt" "$work/o8"
+    check_error "missing.txt: error: cannot read this file" --to simgrid "$work/missing.txt" "$work/o9"
+    check_error "tit-convert: error: expected INPUT and OUTDIR" --to simgrid
+    check_error "tit-convert: error: --to 'xml': expected simgrid or thesis" --to xml a b
+    check_error "tit-convert: error: --from 'v1': expected thesis or pre3.20" --to simgrid --from v1 a b
+    check_error "tit-convert: error: give exactly one of" a b
+    check_error "tit-convert: error: unknown option '--fast'" --fast a b
+    mkdir -p "$work/notimings"
+    printf 'rank-0.txt\n' >"$work/notimings/trace.list"
+    printf '0 init\n0 compute 5\n' >"$work/notimings/rank-0.txt"
+    check_error "timings-0.csv: error: cannot read the timings file" --durations "$work/notimings" "$work/o10"
+    printf 'line,action,start_s,end_s\n' >"$work/notimings/timings-0.csv"
+    check_error "rank-0.txt:2: error: no compute row for this line" --durations "$work/notimings" "$work/o11"
+    ;;
+
+  bench-overhead) # the benchmark runs and prints its ratio (not checked: timing on a shared machine)
+    bash "$here/bench-overhead.sh" "$build" 5000 3 2 | tee "$work/bench.txt"
+    grep -q "^ratio traced/plain: [0-9.]*$" "$work/bench.txt" || die "no ratio printed"
+    ;;
+
   *) die "unknown case (see the case statement)" ;;
 esac
 echo "run.sh: $case_name $* passed"
