@@ -13,7 +13,7 @@ rounds=${3:-5}
 np=${4:-2}
 prog=$build/tracer-tests/bin/overhead
 lib=$build/lib/libtit-trace.so
-work=$build/tracer-tests/out/bench-overhead
+work=$build/tracer-tests/out/bench-overhead-run
 rm -rf "$work"
 mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
