@@ -33,10 +33,12 @@ declare -A MIN_COMPUTE=([ring]=60000 [halo]=60000 [nbmix]=10000 [wildcard]=0 [pe
 die() { echo "run.sh ($case_name): $*" >&2; exit 1; }
 
 # traced DIR NP PROGRAM [ARGS...]: runs PROGRAM with the tracer preloaded, traces into DIR.
+# A program linked with the library (name ending in _linked) runs without LD_PRELOAD.
 traced() {
-  local dir=$1 np=$2
+  local dir=$1 np=$2 preload=(-x LD_PRELOAD="$lib")
   shift 2
-  TIT_TRACE_DIR=$dir timeout 60 mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR \
+  [[ ${1:-} != *_linked ]] || preload=()
+  TIT_TRACE_DIR=$dir timeout 60 mpirun --oversubscribe -np "$np" "${preload[@]}" -x TIT_TRACE_DIR \
     -x TIT_TRACE_TIMINGS -x TIT_TRACE_RATE -x TIT_TRACE_COMPUTE "$@"
 }
 
