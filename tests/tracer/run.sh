@@ -25,10 +25,11 @@ mkdir -p "$work"
 tool=(python3 "$here/trace_tool.py")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # Programs whose traces the current tit-replay replays (subcomm needs the comm_* extensions).
-REPLAYABLE=" ring halo nbmix wildcard persistent colls fring ring_linked "
+REPLAYABLE=" ring halo nbmix wildcard persistent colls fring ring_linked ring_cxx "
 # Plausible minimum compute volume per rank: 0.1 x the loop iterations of the rank computing least.
 declare -A MIN_COMPUTE=([ring]=60000 [halo]=60000 [nbmix]=10000 [wildcard]=0 [persistent]=30000 [colls]=25000
-                        [subcomm]=5000 [fring]=20000 [ring_linked]=60000)
+                        [subcomm]=5000 [fring]=20000 [ring_linked]=60000
+                        [ring_cxx]=60000)
 
 die() { echo "run.sh ($case_name): $*" >&2; exit 1; }
 
@@ -66,7 +67,8 @@ case $case_name in
     "${tool[@]}" check "$work/trace/trace.list" "${MIN_COMPUTE[$prog]}"
     [[ $(wc -l <"$work/trace/trace.list") -eq $np ]] || die "trace.list does not name $np files"
     "${tool[@]}" actions "$work/trace/trace.list" >"$work/actions.txt"
-    expect_file "$here/golden/${prog%_linked}-np$np.txt" "$work/actions.txt"
+    base=${prog%_linked}
+    expect_file "$here/golden/${base%_cxx}-np$np.txt" "$work/actions.txt"
     if [[ $REPLAYABLE == *" $prog "* ]]; then replay "$work/trace/trace.list"; fi
     ;;
 
