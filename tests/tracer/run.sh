@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# Tests of the MPI tracer (libtit-trace.so) and tit-convert; one CTest test per case.
+#
+# usage: run.sh BUILD_DIR CASE
+#   golden PROG NP     trace PROG under `mpirun -np NP` with the library preloaded; the action sequence
+#                      (compute volumes dropped, checked plausible) must equal golden/PROG-npNP.txt;
+#                      then the trace must replay with tit-replay (programs of REPLAYABLE)
+#   smpi PROG NP       trace PROG compiled with smpicc under `smpirun -trace-ti` and with our tracer;
+#                      `diff` of the two action sequences must equal smpi-diff/PROG-npNP.diff (the
+#                      differences, explained in tracer/README.md)
+#   other cases: see the case statement below.
+# TIT_UPDATE_GOLDEN=1 rewrites the expected files instead of comparing.
+set -euo pipefail
+
+build=$(cd "$1" && pwd)
+case_name=$2
+shift 2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=$build/tracer-tests/bin
+lib=$build/lib/libtit-trace.so
+work=$build/tracer-tests/out/$case_name${1:+-$1}${2:+-np$2}
+rm -rf "$work"
+mkdir -p "$work"
+tool=(python3 "$here/trace_tool.py")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# Programs whose traces the current tit-replay replays (subcomm needs the comm_* extensions).
+REPLAYABLE=" ring halo nbmix wildcard persistent colls fring ring_linked ring_cxx "
+# Plausible minimum compute volume per rank: 0.1 x the loop iterations of the rank computing least.
+declare -A MIN_COMPUTE=([ring]=60000 [halo]=60000 [nbmix]=10000 [wildcard]=0 [persistent]=30000 [colls]=25000
+                        [subcomm]=5000 [fring]=20000 [ring_linked]=60000
+                        [ring_cxx]=60000)
+
+die() { echo "run.sh ($case_name): $*" >&2; exit 1; }
+
+# traced DIR NP PROGRAM [ARGS...]: runs PROGRAM with the tracer preloaded, traces into DIR.
+# A program linked with the library (name ending in _linked) runs without LD_PRELOAD.
+traced() {
+  local dir=$1 np=$2 preload=(-x LD_PRELOAD="$lib")
+  shift 2
+  [[ ${1:-} != *_linked ]] || preload=()
+  TIT_TRACE_DIR=$dir timeout 60 mpirun --oversubscribe -np "$np" "${preload[@]}" -x TIT_TRACE_DIR \
+    -x TIT_TRACE_TIMINGS -x TIT_TRACE_RATE -x TIT_TRACE_COMPUTE "$@"
+}
+
+expect_file() { # expect_file EXPECTED ACTUAL
+  if [[ ${TIT_UPDATE_GOLDEN:-0} == 1 ]]; then
+    cp "$2" "$1"
+    echo "updated $1"
+  elif ! diff -u "$1" "$2"; then
+    die "differs from $1 (TIT_UPDATE_GOLDEN=1 rewrites it)"
+  fi
+}
+
+replay() { # replay LIST
+  "$build/bin/tit-replay" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml" "$1" \
+    >"$work/replay.out" 2>"$work/replay.err" || { cat "$work/replay.err" >&2; die "tit-replay failed on $1"; }
+  grep -q "^Simulated time: " "$work/replay.out" || die "tit-replay printed no simulated time"
+}
+
+export TIT_TRACE_TIMINGS=0 TIT_TRACE_RATE=1e9 TIT_TRACE_COMPUTE=auto
+
+case $case_name in
+  golden)
+    prog=$1 np=$2
+    traced "$work/trace" "$np" "$bin/$prog" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "traced run failed"; }
+    "${tool[@]}" check "$work/trace/trace.list" "${MIN_COMPUTE[$prog]}"
+    [[ $(wc -l <"$work/trace/trace.list") -eq $np ]] || die "trace.list does not name $np files"
+    "${tool[@]}" actions "$work/trace/trace.list" >"$work/actions.txt"
+    base=${prog%_linked}
+    expect_file "$here/golden/${base%_cxx}-np$np.txt" "$work/actions.txt"
+    if [[ $REPLAYABLE == *" $prog "* ]]; then replay "$work/trace/trace.list"; fi
+    ;;
+
+  smpi)
+    prog=$1 np=$2
+    command -v smpicc >/dev/null || die "smpicc not found (libsimgrid-dev)"
+    smpicc -O1 -o "$work/$prog" "$here/programs/$prog.c" 2>"$work/smpicc.log" || { cat "$work/smpicc.log" >&2; die "smpicc failed"; }
+    (cd "$work" && timeout 120 smpirun -trace-ti --cfg=tracing/filename:"$work/smpi.trace" -np "$np" \
+      -platform "$root/platforms/small-hetero.xml" -hostfile "$root/platforms/small-hetero.hosts" \
+      --cfg=smpi/simulate-computation:no --log=root.thresh:warning "./$prog") >"$work/smpi.log" 2>&1 ||
+      { cat "$work/smpi.log" >&2; die "smpirun failed"; }
+    traced "$work/trace" "$np" "$bin/$prog" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "traced run failed"; }
+    "${tool[@]}" actions "$work/smpi.trace" >"$work/smpi.txt"
+    "${tool[@]}" actions "$work/trace/trace.list" >"$work/ours.txt"
+    (cd "$work" && diff smpi.txt ours.txt || true) >"$work/diff.txt"
+    expect_file "$here/smpi-diff/$prog-np$np.diff" "$work/diff.txt"
+    ;;
+
+  timings) # TIT_TRACE_TIMINGS=1: one row per action line, naming it, in time order
+    TIT_TRACE_TIMINGS=1 traced "$work/trace" 3 "$bin/ring" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "run failed"; }
+    "${tool[@]}" timings "$work/trace"
+    ;;
+
+  fallback-notice) # no hardware counter here: the estimate is said on stderr (rank 0 only) and in the header
+    TIT_TRACE_COMPUTE=cpu-time traced "$work/trace" 2 "$bin/ring" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "run failed"; }
+    [[ $(grep -c "tit-trace: warning: compute volumes are ESTIMATES (thread CPU time x 1e+09" "$work/stderr") -eq 1 ]] ||
+      { cat "$work/stderr" >&2; die "expected one stderr notice of the estimate"; }
+    grep -q "^# compute: cpu-time x rate (ESTIMATE" "$work/trace/rank-1.txt" || die "header does not label the estimate"
+    ;;
+
+  instructions-mode) # TIT_TRACE_COMPUTE=instructions: the counter, or a stop at MPI_Init saying why
+    if TIT_TRACE_COMPUTE=instructions traced "$work/trace" 2 "$bin/ring" 2>"$work/stderr"; then
+      grep -q "^# compute: instructions (user-space instructions retired" "$work/trace/rank-0.txt" ||
+        die "counter available but the header does not say instructions"
+      ! grep -q "ESTIMATE" "$work/stderr" || die "estimate notice with the counter in use"
+    else
+      grep -q "tit-trace: error: rank 0: TIT_TRACE_COMPUTE=instructions but the hardware counter is unavailable: perf_event_open" \
+        "$work/stderr" || { cat "$work/stderr" >&2; die "expected the unavailable-counter error"; }
+    fi
+    ;;
+
+  bad-setting)
+    if TIT_TRACE_RATE=fast traced "$work/trace" 2 "$bin/ring" 2>"$work/stderr"; then die "run succeeded"; fi
+    grep -q "tit-trace: error: rank 0: bad setting TIT_TRACE_RATE='fast': expected a positive number" "$work/stderr" ||
+      { cat "$work/stderr" >&2; die "expected the bad-setting message"; }
+    ;;
+
+  unwritable-dir) # the directory cannot be created: stop at MPI_Init naming it and the reason
+    echo "a file" >"$work/file"
+    if traced "$work/file/traces" 2 "$bin/ring" 2>"$work/stderr"; then die "run succeeded"; fi
+    grep -q "tit-trace: error: rank [01]: cannot create the trace directory '$work/file/traces': Not a directory" \
+      "$work/stderr" || { cat "$work/stderr" >&2; die "expected the directory error"; }
+    ! grep -q "^0 send" "$work/file/traces/rank-0.txt" 2>/dev/null || die "traced beyond MPI_Init"
+    ;;
+
+  full-disk) # a write that fails (file size limit: EFBIG) stops the run naming the file; never truncated silently
+    mkdir -p "$work/trace"
+    # The limit applies to the traced processes only (mpirun's PMIx store needs larger files), over TCP
+    # (the shared-memory transport's backing file would exceed it too). 8 blocks: 4 or 8 KiB.
+    if traced "$work/trace" 2 --mca btl self,tcp sh -c "ulimit -f 8; exec $bin/ring 3000" 2>"$work/stderr"; then
+      die "run succeeded"
+    fi
+    grep -q "tit-trace: error: rank [01]: writing '$work/trace/rank-[01].txt' failed: File too large (the trace would be truncated" \
+      "$work/stderr" || { cat "$work/stderr" >&2; die "expected the write error"; }
+    ;;
+
+  abort) # MPI_Abort: what was traced is flushed and marked incomplete
+    if traced "$work/trace" 2 "$bin/aborter" 2>"$work/stderr"; then die "run succeeded"; fi
+    grep -q "^1 send 0 5 10 1$" "$work/trace/rank-1.txt" || die "rank 1's lines before MPI_Abort are missing"
+    grep -q "^# tit-trace: INCOMPLETE trace: MPI_Abort was called$" "$work/trace/rank-1.txt" ||
+      die "rank 1's trace is not marked incomplete"
+    ;;
+
+  convert-thesis) # dialect 1 -> SimGrid: each wait names the Irecv it completes; same replay; and back
+    conv=$build/bin/tit-convert
+    "$conv" --to simgrid "$here/convert/thesis-waits.txt" "$work/simgrid"
+    cat "$work/simgrid"/rank-*.txt >"$work/simgrid.txt"
+    expect_file "$here/convert/thesis-waits.simgrid.txt" "$work/simgrid.txt"
+    "$conv" --to thesis "$work/simgrid/trace.list" "$work/thesis"
+    grep -v '^#' "$here/convert/thesis-waits.txt" | sort -s -n -k1,1 >"$work/original.txt"
+    cat "$work/thesis"/rank-*.txt >"$work/back.txt"
+    diff -u "$work/original.txt" "$work/back.txt" || die "thesis -> simgrid -> thesis is not the identity"
+    for t in "$here/convert/thesis-waits.txt" "$work/simgrid/trace.list" "$work/thesis/trace.list"; do
+      replay "$t"
+      head -1 "$work/replay.out"
+    done | sort -u >"$work/times.txt"
+    [[ $(wc -l <"$work/times.txt") -eq 1 ]] || { cat "$work/times.txt" >&2; die "the conversions replay to different times"; }
+    ;;
+
+  convert-pre320) # SimGrid 3.19's wait: the most recent request, Isend or Irecv
+    "$build/bin/tit-convert" --to simgrid --from pre3.20 "$here/convert/pre320.txt" "$work/simgrid"
+    cat "$work/simgrid"/rank-*.txt >"$work/simgrid.txt"
+    expect_file "$here/convert/pre320.simgrid.txt" "$work/simgrid.txt"
+    replay "$work/simgrid/trace.list"
+    ;;
+
+  convert-traced) # a trace of ours -> dialect 1 -> replays to the same time (tags do not matter in ring)
+    traced "$work/trace" 3 "$bin/ring" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "traced run failed"; }
+    "$build/bin/tit-convert" --to thesis "$work/trace/trace.list" "$work/thesis"
+    for t in "$work/trace/trace.list" "$work/thesis/trace.list"; do replay "$t"; head -1 "$work/replay.out"; done |
+      sort -u >"$work/times.txt"
+    [[ $(wc -l <"$work/times.txt") -eq 1 ]] || { cat "$work/times.txt" >&2; die "different replayed times"; }
+    ;;
+
+  convert-durations) # perfect computation: every compute becomes the sleep the tracer measured
+    TIT_TRACE_TIMINGS=1 traced "$work/trace" 3 "$bin/ring" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "run failed"; }
+    "$build/bin/tit-convert" --durations "$work/trace" "$work/perfect"
+    computes=$(cat "$work/trace"/rank-*.txt | grep -c '^[0-9]* compute ')
+    sleeps=$(cat "$work/perfect"/rank-*.txt | grep -c '^[0-9]* sleep ')
+    [[ $computes -gt 0 && $computes -eq $sleeps ]] || die "$computes compute lines but $sleeps sleep lines"
+    ! grep -q '^[0-9]* compute ' "$work/perfect"/rank-*.txt || die "compute lines left"
+    replay "$work/perfect/trace.list"
+    ;;
+
+  convert-errors) # every error message of tit-convert, with its exit code 2
+    conv=$build/bin/tit-convert
+    check_error() { # check_error EXPECTED-REGEX ARGS...
+      local expected=$1
+      shift
+      local rc=0
+      "$conv" "$@" >"$work/out" 2>"$work/err" || rc=$?
+      [[ $rc -eq 2 ]] || die "tit-convert $* exited with $rc, expected 2"
+      grep -Eq "$expected" "$work/err" || { cat "$work/err" >&2; die "expected /$expected/ from tit-convert $*"; }
+    }
+    printf '0 init\n0 wait\n' >"$work/nowait.txt"
+    check_error "nowait.txt:2: error: 'wait' with no pending Irecv to complete" --to simgrid "$work/nowait.txt" "$work/o1"
+    printf '0 init\n0 Isend 1 10\n0 wait\n' >"$work/isendwait.txt"
+    check_error "isendwait.txt:3: error: 'wait' with no pending Irecv" --to simgrid "$work/isendwait.txt" "$work/o2"
+    printf '0 init\n0 frobnicate 3\n' >"$work/unknown.txt"
+    check_error "unknown.txt:2: error: unknown action 'frobnicate' \(known: init" --to simgrid "$work/unknown.txt" "$work/o3"
+    printf '0 init\n0 irecv 1 0 10\n0 irecv 2 0 10\n0 wait 1 0 0\n' >"$work/order.txt"
+    check_error "order.txt:4: error: this wait completes an Irecv that is not the most recent pending one" \
+      --to thesis "$work/order.txt" "$work/o4"
+    printf '0 init\n0 irecv -333 0 10\n' >"$work/any.txt"
+    check_error "any.txt:2: error: a receive from any source \(-333\) has no equivalent in dialect 1" \
+      --to thesis "$work/any.txt" "$work/o5"
+    printf '0 init\n0 Ssend 1 0 10\n' >"$work/ssend.txt"
+    check_error "ssend.txt:2: error: 'Ssend' has no equivalent in dialect 1" --to thesis "$work/ssend.txt" "$work/o6"
+    printf '0 init\n0 send 1 0 10 99\n' >"$work/dt.txt"
+    check_error "dt.txt:2: error: '99' is not a datatype id" --to thesis "$work/dt.txt" "$work/o7"
+    printf '1 init\n' >"$work/norank0.txt"
+    check_error "norank0.txt: error: no line of rank 0" --to simgrid "$work/norank0.txt" "$work/o8"
+    check_error "missing.txt: error: cannot read this file" --to simgrid "$work/missing.txt" "$work/o9"
+    check_error "tit-convert: error: expected INPUT and OUTDIR" --to simgrid
+    check_error "tit-convert: error: --to 'xml': expected simgrid or thesis" --to xml a b
+    check_error "tit-convert: error: --from 'v1': expected thesis or pre3.20" --to simgrid --from v1 a b
+    check_error "tit-convert: error: give exactly one of" a b
+    check_error "tit-convert: error: unknown option '--fast'" --fast a b
+    mkdir -p "$work/notimings"
+    printf 'rank-0.txt\n' >"$work/notimings/trace.list"
+    printf '0 init\n0 compute 5\n' >"$work/notimings/rank-0.txt"
+    check_error "timings-0.csv: error: cannot read the timings file" --durations "$work/notimings" "$work/o10"
+    printf 'line,action,start_s,end_s\n' >"$work/notimings/timings-0.csv"
+    check_error "rank-0.txt:2: error: no compute row for this line" --durations "$work/notimings" "$work/o11"
+    ;;
+
+  bench-overhead) # the benchmark runs and prints its ratio (not checked: timing on a shared machine)
+    bash "$here/bench-overhead.sh" "$build" 5000 3 2 | tee "$work/bench.txt"
+    grep -q "^ratio traced/plain: [0-9.]*$" "$work/bench.txt" || die "no ratio printed"
+    ;;
+
+  *) die "unknown case (see the case statement)" ;;
+esac
+echo "run.sh: $case_name $* passed"

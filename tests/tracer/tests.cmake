@@ -1,0 +1,51 @@
+# Tests of the MPI tracer (tracer/): test programs built with the MPI compiler wrappers' settings,
+# run under mpirun with libtit-trace.so preloaded (and one linked), compared with golden action
+# sequences, replayed, compared with SimGrid's own tracer; error cases. Included from tests/CMakeLists.txt.
+find_package(MPI REQUIRED COMPONENTS C CXX)
+set(TIT_TRACER_TEST_BIN ${CMAKE_BINARY_DIR}/tracer-tests/bin)
+set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent colls subcomm aborter overhead)
+foreach(p ${TIT_TRACER_PROGRAMS})
+  add_executable(tracer-test-${p} ${CMAKE_CURRENT_LIST_DIR}/programs/${p}.c)
+  target_link_libraries(tracer-test-${p} PRIVATE MPI::MPI_C)
+  set_target_properties(tracer-test-${p} PROPERTIES OUTPUT_NAME ${p} RUNTIME_OUTPUT_DIRECTORY ${TIT_TRACER_TEST_BIN})
+  target_compile_options(tracer-test-${p} PRIVATE -O1 -Wno-pedantic)
+endforeach()
+# The same ring linked with the tracer instead of preloaded (LD_PRELOAD then adds nothing new).
+add_executable(tracer-test-ring_linked ${CMAKE_CURRENT_LIST_DIR}/programs/ring.c)
+target_link_libraries(tracer-test-ring_linked PRIVATE tit-tracer MPI::MPI_C)
+set_target_properties(tracer-test-ring_linked PROPERTIES OUTPUT_NAME ring_linked RUNTIME_OUTPUT_DIRECTORY ${TIT_TRACER_TEST_BIN})
+target_compile_options(tracer-test-ring_linked PRIVATE -O1 -Wno-pedantic)
+# The same ring compiled as C++.
+add_executable(tracer-test-ring_cxx ${CMAKE_CURRENT_LIST_DIR}/programs/ring_cxx.cpp)
+target_link_libraries(tracer-test-ring_cxx PRIVATE MPI::MPI_CXX)
+set_target_properties(tracer-test-ring_cxx PROPERTIES OUTPUT_NAME ring_cxx RUNTIME_OUTPUT_DIRECTORY ${TIT_TRACER_TEST_BIN})
+target_compile_options(tracer-test-ring_cxx PRIVATE -O1 -Wno-pedantic)
+# Fortran, through Open MPI's own wrapper compiler (the project enables no Fortran language).
+find_program(TIT_MPIF90 NAMES mpif90 mpifort REQUIRED)
+add_custom_command(OUTPUT ${TIT_TRACER_TEST_BIN}/fring
+                   COMMAND ${CMAKE_COMMAND} -E make_directory ${TIT_TRACER_TEST_BIN}
+                   COMMAND ${TIT_MPIF90} -O1 -o ${TIT_TRACER_TEST_BIN}/fring ${CMAKE_CURRENT_LIST_DIR}/programs/fring.f90
+                   DEPENDS ${CMAKE_CURRENT_LIST_DIR}/programs/fring.f90 VERBATIM)
+add_custom_target(tracer-test-fring ALL DEPENDS ${TIT_TRACER_TEST_BIN}/fring)
+
+set(TIT_TRACER_RUN bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR})
+foreach(c ring:2 ring:5 halo:4 halo:6 nbmix:4 nbmix:5 wildcard:3 wildcard:8 persistent:3 colls:2 colls:7
+          subcomm:4 subcomm:5 fring:3 ring_linked:2 ring_cxx:2)
+  string(REPLACE ":" ";" pn ${c})
+  list(GET pn 0 p)
+  list(GET pn 1 n)
+  add_test(NAME tracer.golden.${p}.np${n} COMMAND ${TIT_TRACER_RUN} golden ${p} ${n})
+endforeach()
+foreach(c ring:4 halo:4 nbmix:4 wildcard:3 persistent:3 colls:4 subcomm:4)
+  string(REPLACE ":" ";" pn ${c})
+  list(GET pn 0 p)
+  list(GET pn 1 n)
+  add_test(NAME tracer.smpi.${p}.np${n} COMMAND ${TIT_TRACER_RUN} smpi ${p} ${n})
+endforeach()
+foreach(c timings fallback-notice instructions-mode bad-setting unwritable-dir full-disk abort
+          convert-thesis convert-pre320 convert-traced convert-durations convert-errors bench-overhead)
+  add_test(NAME tracer.${c} COMMAND ${TIT_TRACER_RUN} ${c})
+endforeach()
+get_property(TIT_TRACER_TESTS DIRECTORY PROPERTY TESTS)
+list(FILTER TIT_TRACER_TESTS INCLUDE REGEX "^tracer\\.")
+set_tests_properties(${TIT_TRACER_TESTS} PROPERTIES TIMEOUT 180 LABELS tracer)

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Helpers of the tracer tests: normalise a trace set for golden comparison and check it.
+
+  trace_tool.py actions LIST          action lines of every rank in list order, without comments and
+                                      `compute` lines, trailing blanks removed, runs of identical
+                                      test/testany/testall/testsome lines collapsed to one (their
+                                      number depends on timing); the key of a wait or test on a
+                                      nonblocking collective (negative tag other than -444, the
+                                      wildcard) becomes `NBC` (SimGrid's key is an internal counter)
+  trace_tool.py check LIST MIN        every rank file starts with its header and `init`, ends with
+                                      `finalize`, is not marked incomplete, and has compute lines with
+                                      positive integer volumes summing to at least MIN per rank
+  trace_tool.py timings DIR           each timings-<r>.csv has the header and one row per action line
+                                      of rank-<r>.txt, naming that line's action, with 0 <= start <= end
+                                      and rows in time order
+Exit 0 when fine, 1 with a message otherwise.
+"""
+import os
+import sys
+
+POLLS = {"test", "testany", "testall", "testsome"}
+
+
+def rank_files(list_path):
+    base = os.path.dirname(os.path.abspath(list_path))
+    files = []
+    with open(list_path) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                files.append(line if os.path.isabs(line) else os.path.join(base, line))
+    return files
+
+
+def actions(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip()
+            words = line.split()
+            if not words or words[0].startswith("#") or (len(words) > 1 and words[1] == "compute"):
+                continue
+            if len(words) == 5 and words[1] in ("wait", "test") and words[4].startswith("-") and words[4] != "-444":
+                words[2:] = ["NBC"]  # a nonblocking collective's request: SimGrid's key is internal
+            line = " ".join(words)
+            if out and out[-1] == line and words[1] in POLLS:
+                continue
+            out.append(line)
+    return out
+
+
+def fail(msg):
+    print("trace_tool: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def check(list_path, min_compute):
+    files = rank_files(list_path)
+    if not files:
+        fail(f"{list_path}: empty trace list")
+    for r, path in enumerate(files):
+        with open(path) as f:
+            lines = [l.rstrip("\n") for l in f]
+        if not lines or not lines[0].startswith("# tit-trace "):
+            fail(f"{path}:1: expected the '# tit-trace' header")
+        header = [l for l in lines if l.startswith("#")]
+        for key in ("# compute: ", "# rate: ", "# host: ", "# mpi: ", "# date: "):
+            if not any(h.startswith(key) for h in header):
+                fail(f"{path}: header line '{key.strip()}' missing")
+        if any("INCOMPLETE" in h for h in header):
+            fail(f"{path}: marked incomplete")
+        body = [(i + 1, l.split()) for i, l in enumerate(lines) if l.strip() and not l.startswith("#")]
+        if not body or body[0][1] != [str(r), "init"]:
+            fail(f"{path}: first action is not '{r} init'")
+        if body[-1][1] != [str(r), "finalize"]:
+            fail(f"{path}: last action is not '{r} finalize' (truncated?)")
+        total = 0
+        for n, w in body:
+            if w[0] != str(r):
+                fail(f"{path}:{n}: line of rank {w[0]} in the file of rank {r}")
+            if w[1] == "compute":
+                if len(w) != 3 or not w[2].isdigit() or int(w[2]) <= 0:
+                    fail(f"{path}:{n}: compute volume is not a positive integer: {' '.join(w)}")
+                total += int(w[2])
+        if total < min_compute:
+            fail(f"{path}: total compute volume {total} is below the plausible minimum {min_compute}")
+
+
+def timings(d):
+    r = 0
+    while os.path.exists(os.path.join(d, f"rank-{r}.txt")):
+        with open(os.path.join(d, f"rank-{r}.txt")) as f:
+            trace = [l.split() for l in f]
+        tpath = os.path.join(d, f"timings-{r}.csv")
+        with open(tpath) as f:
+            rows = [l.rstrip("\n").split(",") for l in f]
+        if rows[0] != ["line", "action", "start_s", "end_s"]:
+            fail(f"{tpath}:1: bad header {rows[0]}")
+        action_lines = [i + 1 for i, w in enumerate(trace) if w and not w[0].startswith("#")]
+        seen = [int(row[0]) for row in rows[1:]]
+        if seen != action_lines:
+            fail(f"{tpath}: rows name lines {seen[:8]}..., the trace's action lines are {action_lines[:8]}...")
+        last = 0.0
+        for k, row in enumerate(rows[1:], start=2):
+            line, action, start, end = int(row[0]), row[1], float(row[2]), float(row[3])
+            if trace[line - 1][1] != action:
+                fail(f"{tpath}:{k}: action '{action}' but line {line} of the trace is '{' '.join(trace[line - 1])}'")
+            if not (0 <= start <= end) or start < last - 1e-9:
+                fail(f"{tpath}:{k}: times out of order ({start}, {end}, previous end {last})")
+            last = end
+        r += 1
+    if r == 0:
+        fail(f"{d}: no rank-0.txt")
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "actions":
+        for path in rank_files(argv[1]):
+            for line in actions(path):
+                print(line)
+    elif len(argv) == 3 and argv[0] == "check":
+        check(argv[1], int(float(argv[2])))
+    elif len(argv) == 2 and argv[0] == "timings":
+        timings(argv[1])
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,501 @@
+#include "tracer.hpp"
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tit::tracer {
+
+Tracer g;
+
+// ---------------------------------------------------------------------------------------------
+// Lines
+
+Line& Line::word(std::string_view w)
+{
+  text += ' ';
+  text += w;
+  return *this;
+}
+
+Line& Line::num(long long v)
+{
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  text += ' ';
+  text.append(buf, r.ptr);
+  return *this;
+}
+
+Line& Line::real(double v)
+{
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  text += ' ';
+  text.append(buf, r.ptr);
+  return *this;
+}
+
+Line& Tracer::line(std::string_view action)
+{
+  char buf[16];
+  auto r = std::to_chars(buf, buf + sizeof buf, rank);
+  line_.text.assign(buf, r.ptr);
+  line_.text += ' ';
+  line_.text += action;
+  action_ = action.data();
+  return line_;
+}
+
+void Tracer::end_line(const CommInfo* c)
+{
+  if (c != nullptr && c->handle != 0) {
+    if (c->handle == -2) {
+      line_.text += " comm=unknown";
+    } else {
+      char buf[16];
+      auto r = std::to_chars(buf, buf + sizeof buf, c->handle);
+      line_.text += " comm=";
+      line_.text.append(buf, r.ptr);
+    }
+  }
+  line_.text += '\n';
+  trace.append(line_.text);
+  if (config.timings)
+    timing_row(trace.lines(), action_, enter_wall, Meter::now());
+}
+
+void Tracer::timing_row(long long line, const char* action, double start, double end)
+{
+  row_.clear();
+  char buf[64];
+  auto add = [&](auto v, bool last) {
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    row_.append(buf, r.ptr);
+    row_ += last ? '\n' : ',';
+  };
+  add(line, false);
+  std::string_view a(action);
+  row_.append(a.substr(0, a.find(' ')));
+  row_ += ',';
+  add(start - t0, false);
+  add(end - t0, true);
+  timings.append(row_);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry and exit of a wrapper
+
+bool Tracer::enter()
+{
+  if (!active || depth++ > 0)
+    return false;
+  double v = meter.read();
+  double burst = v - last_exit;
+  if (config.timings)
+    enter_wall = Meter::now();
+  if (burst >= min_volume && burst > 0) {
+    Line& l = line("compute");
+    l.num(static_cast<long long>(burst + 0.5));
+    line_.text += '\n';
+    trace.append(line_.text);
+    if (config.timings)
+      timing_row(trace.lines(), "compute", last_exit_wall, enter_wall);
+  }
+  return true;
+}
+
+void Tracer::leave(bool traced)
+{
+  if (!traced) {
+    if (depth > 0)
+      --depth;
+    return;
+  }
+  --depth;
+  if (!active)
+    return;
+  if (config.timings)
+    last_exit_wall = Meter::now();
+  last_exit = meter.read();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Datatypes
+
+namespace {
+
+// The trace format's datatype ids with the sizes its readers use (as SimGrid 3.32 numbers them).
+struct KnownType {
+  MPI_Datatype type;
+  int id;
+  int size;
+};
+
+} // namespace
+
+void Tracer::init_types()
+{
+  // Optional types (Fortran, C++ and some fixed-size ones) are listed only where mpi.h defines them.
+#define TIT_TYPE(t, id, size) {t, id, size},
+  const KnownType known[] = {
+      TIT_TYPE(MPI_DOUBLE, 0, 8) TIT_TYPE(MPI_INT, 1, 4) TIT_TYPE(MPI_CHAR, 2, 1) TIT_TYPE(MPI_SHORT, 3, 2)
+      TIT_TYPE(MPI_LONG, 4, 8) TIT_TYPE(MPI_FLOAT, 5, 4) TIT_TYPE(MPI_BYTE, 6, 1) TIT_TYPE(MPI_LONG_LONG, 7, 8)
+      TIT_TYPE(MPI_SIGNED_CHAR, 8, 1) TIT_TYPE(MPI_UNSIGNED_CHAR, 9, 1) TIT_TYPE(MPI_UNSIGNED_SHORT, 10, 2)
+      TIT_TYPE(MPI_UNSIGNED, 11, 4) TIT_TYPE(MPI_UNSIGNED_LONG, 12, 8) TIT_TYPE(MPI_UNSIGNED_LONG_LONG, 13, 8)
+      TIT_TYPE(MPI_LONG_DOUBLE, 14, 16) TIT_TYPE(MPI_WCHAR, 15, 4) TIT_TYPE(MPI_C_BOOL, 16, 1)
+      TIT_TYPE(MPI_INT8_T, 17, 1) TIT_TYPE(MPI_INT16_T, 18, 2) TIT_TYPE(MPI_INT32_T, 19, 4)
+      TIT_TYPE(MPI_INT64_T, 20, 8) TIT_TYPE(MPI_UINT8_T, 21, 1) TIT_TYPE(MPI_UINT16_T, 22, 2)
+      TIT_TYPE(MPI_UINT32_T, 23, 4) TIT_TYPE(MPI_UINT64_T, 24, 8) TIT_TYPE(MPI_C_FLOAT_COMPLEX, 25, 8)
+      TIT_TYPE(MPI_C_DOUBLE_COMPLEX, 26, 16) TIT_TYPE(MPI_C_LONG_DOUBLE_COMPLEX, 27, 32) TIT_TYPE(MPI_AINT, 28, 8)
+      TIT_TYPE(MPI_OFFSET, 29, 8) TIT_TYPE(MPI_FLOAT_INT, 30, 8) TIT_TYPE(MPI_LONG_INT, 31, 16)
+      TIT_TYPE(MPI_DOUBLE_INT, 32, 16) TIT_TYPE(MPI_SHORT_INT, 33, 8) TIT_TYPE(MPI_2INT, 34, 8)
+      TIT_TYPE(MPI_LONG_DOUBLE_INT, 50, 32) TIT_TYPE(MPI_PACKED, 57, 1) TIT_TYPE(MPI_COUNT, 59, 8)
+#ifdef MPI_REAL
+      TIT_TYPE(MPI_REAL, 38, 4)
+#endif
+#ifdef MPI_REAL4
+      TIT_TYPE(MPI_REAL4, 39, 4)
+#endif
+#ifdef MPI_REAL8
+      TIT_TYPE(MPI_REAL8, 40, 8)
+#endif
+#ifdef MPI_REAL16
+      TIT_TYPE(MPI_REAL16, 41, 16)
+#endif
+#ifdef MPI_COMPLEX8
+      TIT_TYPE(MPI_COMPLEX8, 42, 8)
+#endif
+#ifdef MPI_COMPLEX16
+      TIT_TYPE(MPI_COMPLEX16, 43, 16)
+#endif
+#ifdef MPI_COMPLEX32
+      TIT_TYPE(MPI_COMPLEX32, 44, 16)
+#endif
+#ifdef MPI_INTEGER1
+      TIT_TYPE(MPI_INTEGER1, 45, 4)
+#endif
+#ifdef MPI_INTEGER2
+      TIT_TYPE(MPI_INTEGER2, 46, 2)
+#endif
+#ifdef MPI_INTEGER4
+      TIT_TYPE(MPI_INTEGER4, 47, 4)
+#endif
+#ifdef MPI_INTEGER8
+      TIT_TYPE(MPI_INTEGER8, 48, 8)
+#endif
+#ifdef MPI_INTEGER16
+      TIT_TYPE(MPI_INTEGER16, 49, 16)
+#endif
+#ifdef MPI_CXX_BOOL
+      TIT_TYPE(MPI_CXX_BOOL, 51, 1)
+#endif
+#ifdef MPI_CXX_FLOAT_COMPLEX
+      TIT_TYPE(MPI_CXX_FLOAT_COMPLEX, 52, 8)
+#endif
+#ifdef MPI_CXX_DOUBLE_COMPLEX
+      TIT_TYPE(MPI_CXX_DOUBLE_COMPLEX, 53, 16)
+#endif
+#ifdef MPI_CXX_LONG_DOUBLE_COMPLEX
+      TIT_TYPE(MPI_CXX_LONG_DOUBLE_COMPLEX, 54, 32)
+#endif
+  };
+#undef TIT_TYPE
+  for (const KnownType& k : known) {
+    if (k.type == MPI_DATATYPE_NULL || types_.count(k.type) != 0)
+      continue;
+    int size = -1;
+    // Optional types an implementation lacks may be null or fail here: they are skipped.
+    if (PMPI_Type_size(k.type, &size) != MPI_SUCCESS || size != k.size)
+      continue; // sizes differ from the trace format's: written as bytes instead
+    types_.emplace(k.type, TypeCode{k.id, 1});
+  }
+}
+
+TypeCode Tracer::type(MPI_Datatype t)
+{
+  if (t == last_type_)
+    return last_code_;
+  TypeCode code;
+  if (auto it = types_.find(t); it != types_.end()) {
+    code = it->second;
+  } else {
+    // Derived (or unnumbered predefined) type: its packed size in bytes, never 0 or -1.
+    int size = 0;
+    PMPI_Type_size(t, &size);
+    code = TypeCode{kByteId, size};
+  }
+  last_type_ = t;
+  last_code_ = code;
+  return code;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Communicators
+
+CommInfo* Tracer::comm(MPI_Comm c)
+{
+  if (c == MPI_COMM_WORLD)
+    return world_;
+  if (c == last_comm_)
+    return last_info_;
+  auto it = comms_.find(c);
+  if (it == comms_.end()) {
+    // Not obtained through a traced call (MPI_COMM_SELF, intercommunicators, ...): translate its
+    // ranks; lines on it carry comm=unknown (the replayer then says which line it cannot place).
+    CommInfo info;
+    info.handle = -2;
+    int inter = 0;
+    PMPI_Comm_test_inter(c, &inter);
+    if (inter == 0) {
+      PMPI_Comm_size(c, &info.size);
+      PMPI_Comm_rank(c, &info.my_rank);
+      MPI_Group group, world_group;
+      PMPI_Comm_group(c, &group);
+      PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+      std::vector<int> ranks(static_cast<std::size_t>(info.size));
+      for (int i = 0; i < info.size; ++i)
+        ranks[static_cast<std::size_t>(i)] = i;
+      info.world.resize(ranks.size());
+      PMPI_Group_translate_ranks(group, info.size, ranks.data(), world_group, info.world.data());
+      PMPI_Group_free(&group);
+      PMPI_Group_free(&world_group);
+    }
+    if (c == MPI_COMM_SELF) {
+      info.self = true;
+      info.handle = 0; // self-messages carry world ranks; its collectives are not written
+    } else if (!unknown_comm_noted_) {
+      unknown_comm_noted_ = true;
+      trace.append("# tit-trace: a communicator not created through a traced call is used; its lines end "
+                   "with comm=unknown\n");
+    }
+    it = comms_.emplace(c, std::move(info)).first;
+  }
+  last_comm_ = c;
+  last_info_ = &it->second;
+  return last_info_;
+}
+
+int Tracer::add_comm(MPI_Comm c)
+{
+  if (c == MPI_COMM_NULL)
+    return -1;
+  comms_.erase(c);
+  last_comm_ = MPI_COMM_NULL;
+  CommInfo* info = comm(c); // builds the translation
+  info->handle = next_comm_++;
+  return info->handle;
+}
+
+void Tracer::remove_comm(MPI_Comm c)
+{
+  comms_.erase(c);
+  last_comm_ = MPI_COMM_NULL;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start, finish, failures
+
+namespace {
+
+[[noreturn]] void write_failed(const std::string& path, int error_number)
+{
+  g.fatal("writing '" + path + "' failed: " + std::strerror(error_number) +
+          " (the trace would be truncated; is the disk full or a file size limit set?)");
+}
+
+std::array<struct sigaction, 8> previous_actions;
+constexpr std::array<int, 8> kFatalSignals = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGQUIT};
+
+void on_fatal_signal(int sig)
+{
+  g.emergency_flush("killed by a signal");
+  for (std::size_t i = 0; i < kFatalSignals.size(); ++i)
+    if (kFatalSignals[i] == sig)
+      sigaction(sig, &previous_actions[i], nullptr);
+  raise(sig);
+}
+
+void on_exit_without_finalize()
+{
+  if (g.active)
+    g.emergency_flush("the process exited without MPI_Finalize");
+}
+
+int make_dirs(const std::string& dir)
+{
+  std::string partial;
+  for (std::size_t i = 0; i <= dir.size(); ++i) {
+    if (i == dir.size() || (dir[i] == '/' && i > 0)) {
+      partial = dir.substr(0, i);
+      if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
+        return errno;
+    }
+  }
+  struct stat st{};
+  if (stat(dir.c_str(), &st) != 0)
+    return errno;
+  if (!S_ISDIR(st.st_mode))
+    return ENOTDIR;
+  return 0;
+}
+
+std::string rank_file(int r) { return "rank-" + std::to_string(r) + ".txt"; }
+
+} // namespace
+
+void Tracer::fatal(const std::string& message)
+{
+  std::fprintf(stderr, "tit-trace: error: rank %d: %s\n", rank, message.c_str());
+  std::fflush(stderr);
+  active = false;
+  PMPI_Abort(MPI_COMM_WORLD, 2);
+  std::_Exit(2);
+}
+
+void Tracer::start()
+{
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (std::string err = read_config(config); !err.empty())
+    fatal("bad setting " + err);
+  if (int e = make_dirs(config.dir); e != 0)
+    fatal("cannot create the trace directory '" + config.dir + "': " + std::strerror(e) +
+          " (set TIT_TRACE_DIR to a writable directory)");
+  std::string path = config.dir + "/" + rank_file(rank);
+  if (int e = trace.open(path, config.buffer, write_failed); e != 0)
+    fatal("cannot write in the trace directory '" + config.dir + "': creating '" + path + "': " +
+          std::strerror(e));
+  if (config.timings) {
+    std::string tpath = config.dir + "/timings-" + std::to_string(rank) + ".csv";
+    if (int e = timings.open(tpath, 1 << 16, write_failed); e != 0)
+      fatal("cannot write in the trace directory '" + config.dir + "': creating '" + tpath + "': " +
+            std::strerror(e));
+    timings.append("line,action,start_s,end_s\n");
+  }
+  std::string why = meter.start(config.compute, config.rate);
+  if (config.compute == "instructions" && meter.mode() != ComputeMode::Instructions)
+    fatal("TIT_TRACE_COMPUTE=instructions but the hardware counter is unavailable: " + why);
+  min_volume = config.min_burst * config.rate;
+
+  // A full disk or a file size limit must be an error, not a silent truncation: SIGXFSZ would kill
+  // the process before write(2) could report EFBIG.
+  std::signal(SIGXFSZ, SIG_IGN);
+  for (std::size_t i = 0; i < kFatalSignals.size(); ++i) {
+    struct sigaction sa{};
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(kFatalSignals[i], &sa, &previous_actions[i]);
+  }
+  static bool registered = false;
+  if (!registered)
+    std::atexit(on_exit_without_finalize);
+  registered = true;
+
+  world_ = &comms_[MPI_COMM_WORLD];
+  world_->handle = 0;
+  world_->size = size;
+  world_->my_rank = rank;
+  init_types();
+
+  write_header();
+  trace.flush(); // the header is on disk: the directory is writable now, not only at the end
+  if (config.timings)
+    timings.flush();
+
+  if (rank == 0) {
+    OutFile list;
+    std::string lpath = config.dir + "/trace.list";
+    if (int e = list.open(lpath, 1 << 16, write_failed); e != 0)
+      fatal("cannot write in the trace directory '" + config.dir + "': creating '" + lpath + "': " +
+            std::strerror(e));
+    for (int r = 0; r < size; ++r)
+      list.append(rank_file(r) + "\n");
+    list.close();
+    if (meter.mode() != ComputeMode::Instructions)
+      std::fprintf(stderr,
+                   "tit-trace: warning: compute volumes are ESTIMATES (%s x %g instructions/s), not "
+                   "measured instructions%s%s; the trace header says so\n",
+                   meter.mode() == ComputeMode::CpuTime ? "thread CPU time" : "wall-clock time", config.rate,
+                   why.empty() ? "" : ": ", why.c_str());
+  }
+
+  t0 = Meter::now();
+  last_exit_wall = t0;
+  enter_wall = t0;
+  active = true;
+  line("init");
+  end_line();
+  last_exit_wall = Meter::now();
+  last_exit = meter.read();
+}
+
+void Tracer::write_header()
+{
+  std::string h = std::string("# tit-trace ") + kVersion + ": time-independent trace, SimGrid dialect\n";
+  h += "# rank " + std::to_string(rank) + " of " + std::to_string(size) + "\n";
+  h += "# compute: " + meter.describe() + "\n";
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%g", config.rate);
+  h += std::string("# rate: ") + rate +
+       (meter.mode() == ComputeMode::Instructions ? " instructions/s (nominal; not used for the volumes)\n"
+                                                  : " instructions/s (the volumes are time x this rate)\n");
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  h += std::string("# host: ") + buf + "\n";
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  PMPI_Get_library_version(version, &len);
+  std::string v(version, static_cast<std::size_t>(len));
+  v = v.substr(0, v.find('\n'));
+  while (!v.empty() && (v.back() == ',' || v.back() == ' ' || v.back() == '\r' || v.back() == '\0' || v.back() == '\t'))
+    v.pop_back();
+  h += "# mpi: " + v + "\n";
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  h += std::string("# date: ") + buf + "\n";
+  trace.append(h);
+}
+
+void Tracer::finish()
+{
+  Line& l = line("finalize");
+  (void)l;
+  enter_wall = config.timings ? Meter::now() : 0;
+  end_line();
+  active = false;
+  trace.close();
+  if (config.timings)
+    timings.close();
+  meter.stop();
+}
+
+void Tracer::emergency_flush(const char* why) noexcept
+{
+  if (!active)
+    return;
+  active = false;
+  if (trace.is_open()) {
+    // The buffer goes out as it is; the comment marks the trace as incomplete.
+    trace.flush_now(); // empties the buffer: the appends below cannot trigger a reporting flush
+    trace.append("# tit-trace: INCOMPLETE trace: ");
+    trace.append(why);
+    trace.append("\n");
+    trace.flush_now();
+  }
+  if (timings.is_open())
+    timings.flush_now();
+}
+
+} // namespace tit::tracer

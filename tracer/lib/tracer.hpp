@@ -1,0 +1,147 @@
+// The tracer's state and the protocol every MPI wrapper follows:
+//
+//   Scope s;                         // entry: ends the compute burst, writes its `compute` line
+//   int rc = PMPI_Xxx(...);          // the real call
+//   if (s.on && rc == MPI_SUCCESS) { // traced (initialised, not nested in another traced call)
+//     Line& l = g.line("send"); l.world_peer(...).num(tag)...; g.end_line(comm);
+//   }
+//   return rc;                       // exit: the next compute burst starts here
+//
+// One rank = one process; the tracer assumes MPI calls come from one thread at a time
+// (MPI_THREAD_SINGLE, FUNNELED or SERIALIZED).
+#pragma once
+
+#include "config.hpp"
+#include "meter.hpp"
+#include "out_file.hpp"
+
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace tit::tracer {
+
+inline constexpr const char* kVersion = "0.1.0";
+/// SimGrid's spelling of the wildcards, as its tracer writes them.
+inline constexpr int kTraceAnySource = -333;
+inline constexpr int kTraceAnyTag = -444;
+/// Byte datatype id of the trace format: derived types are written as packed bytes of it.
+inline constexpr int kByteId = 6;
+
+/// A datatype as the trace writes it: a SimGrid id, or bytes of MPI_BYTE for derived types.
+struct TypeCode {
+  int id = kByteId;
+  long long scale = 1; ///< trace count = MPI count x scale (the type size for derived types)
+  long long count(long long n) const { return n * scale; }
+};
+
+/// A communicator known to the tracer.
+struct CommInfo {
+  int handle = 0;              ///< 0 = MPI_COMM_WORLD, 1, 2, ... in creation order, -2 = unknown
+  int size = 0;
+  int my_rank = 0;             ///< this process's rank in the communicator
+  std::vector<int> world;      ///< world rank of each member (empty for MPI_COMM_WORLD itself)
+  bool self = false;           ///< MPI_COMM_SELF: collectives on it move nothing and are not written
+  int world_of(int r) const { return world.empty() ? r : world[static_cast<std::size_t>(r)]; }
+};
+
+/// What a wait or test on a request writes, and what MPI_Start replays for a persistent one.
+struct ReqInfo {
+  int src = 0, dst = 0, tag = 0; ///< the (src, dst, tag) key, world ranks, SimGrid's wildcards
+  bool nbc = false;              ///< a nonblocking collective's request
+  bool persistent = false;
+  // persistent requests: the line each MPI_Start writes
+  const char* action = nullptr;
+  int partner = 0;               ///< world rank (or kTraceAnySource)
+  long long count = 0;
+  int dt = kByteId;
+  int comm_handle = 0;
+};
+
+/// Builds one trace line in a reused string.
+class Line {
+public:
+  std::string text;
+  Line& word(std::string_view w);
+  Line& num(long long v);
+  Line& real(double v);
+};
+
+class Tracer {
+public:
+  bool active = false; ///< between MPI_Init and MPI_Finalize
+  int depth = 0;       ///< > 0 inside a traced call: nested MPI calls are not traced
+  int rank = 0, size = 0;
+  Config config;
+  Meter meter;
+  OutFile trace, timings;
+  double t0 = 0;             ///< wall clock at MPI_Init (timings origin)
+  double last_exit = 0;      ///< meter reading when the previous MPI call returned
+  double last_exit_wall = 0; ///< wall clock then (timings only)
+  double enter_wall = 0;     ///< wall clock when the current call started (timings only)
+  double min_volume = 0;     ///< bursts below this volume are not written
+
+  /// Starts tracing after PMPI_Init succeeded; stops the run on any error.
+  void start();
+  /// Writes `finalize`, closes the files (before PMPI_Finalize).
+  void finish();
+  /// Flushes what is buffered, adds an "incomplete" comment; for MPI_Abort, exit and fatal signals.
+  void emergency_flush(const char* why) noexcept;
+
+  bool enter();
+  void leave(bool traced);
+
+  Line& line(std::string_view action);
+  /// Appends ` comm=<handle>` unless `c` is MPI_COMM_WORLD, ends the line, writes it.
+  void end_line(const CommInfo* c = nullptr);
+
+  TypeCode type(MPI_Datatype t);
+  CommInfo* comm(MPI_Comm c);
+  /// Registers a communicator obtained by this rank (the next handle), or -1 for MPI_COMM_NULL.
+  int add_comm(MPI_Comm c);
+  void remove_comm(MPI_Comm c);
+  /// A peer's world rank for the trace (MPI_ANY_SOURCE -> -333).
+  int peer(const CommInfo& c, int r) const { return r == MPI_ANY_SOURCE ? kTraceAnySource : c.world_of(r); }
+  static int tag(int t) { return t == MPI_ANY_TAG ? kTraceAnyTag : t; }
+
+  std::unordered_map<MPI_Request, ReqInfo> requests;
+
+  [[noreturn]] void fatal(const std::string& message);
+
+private:
+  Line line_;
+  std::string row_;
+  const char* action_ = nullptr;
+  std::unordered_map<MPI_Comm, CommInfo> comms_;
+  CommInfo* world_ = nullptr;
+  MPI_Comm last_comm_ = MPI_COMM_NULL;
+  CommInfo* last_info_ = nullptr;
+  std::unordered_map<MPI_Datatype, TypeCode> types_;
+  MPI_Datatype last_type_ = MPI_DATATYPE_NULL;
+  TypeCode last_code_;
+  int next_comm_ = 1;
+  bool unknown_comm_noted_ = false;
+
+  void write_header();
+  void timing_row(long long line, const char* action, double start, double end);
+  void init_types();
+};
+
+extern Tracer g;
+
+/// RAII entry/exit of a wrapper (see the top of this file).
+struct Scope {
+  bool on;
+  Scope() : on(g.enter()) {}
+  ~Scope() { g.leave(on); }
+  Scope(const Scope&) = delete;
+  Scope& operator=(const Scope&) = delete;
+};
+
+} // namespace tit::tracer

@@ -1,0 +1,184 @@
+// Completion calls. `wait`/`test` name the request by its (src, dst, tag) key in world ranks, as
+// SimGrid writes them; waitall/waitAny/testany/testall/testsome are written as SimGrid writes them.
+// MPI_Waitsome, which SimGrid does not record, writes one `wait` per completed request.
+#include "tracer.hpp"
+
+using namespace tit::tracer;
+
+namespace {
+
+void key_line(const char* action, const ReqInfo& r)
+{
+  g.line(action).num(r.src).num(r.dst).num(r.tag);
+  g.end_line();
+}
+
+/// The request's record, if the tracer knows it (a copy: the table may change during the call).
+bool find(MPI_Request r, ReqInfo& out)
+{
+  if (r == MPI_REQUEST_NULL)
+    return false;
+  auto it = g.requests.find(r);
+  if (it == g.requests.end())
+    return false;
+  out = it->second;
+  return true;
+}
+
+/// After completion: a persistent request stays known (inactive) until MPI_Request_free.
+void completed(MPI_Request r)
+{
+  auto it = g.requests.find(r);
+  if (it != g.requests.end() && !it->second.persistent)
+    g.requests.erase(it);
+}
+
+/// Handles before a multiple-completion call (MPI may overwrite them with MPI_REQUEST_NULL).
+std::vector<MPI_Request>& saved(int count, const MPI_Request reqs[])
+{
+  static std::vector<MPI_Request> v;
+  v.assign(reqs, reqs + (count > 0 ? count : 0));
+  return v;
+}
+
+void completed_all(const std::vector<MPI_Request>& before)
+{
+  for (MPI_Request r : before)
+    if (r != MPI_REQUEST_NULL)
+      completed(r);
+}
+
+} // namespace
+
+extern "C" {
+
+int MPI_Wait(MPI_Request* req, MPI_Status* status)
+{
+  Scope s;
+  MPI_Request r = *req;
+  ReqInfo info;
+  bool known = s.on && find(r, info);
+  int rc = PMPI_Wait(req, status);
+  if (known && rc == MPI_SUCCESS) {
+    key_line("wait", info);
+    completed(r);
+  }
+  return rc;
+}
+
+int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status)
+{
+  Scope s;
+  MPI_Request r = *req;
+  ReqInfo info;
+  bool known = s.on && find(r, info);
+  int rc = PMPI_Test(req, flag, status);
+  if (known && rc == MPI_SUCCESS) {
+    key_line("test", info);
+    if (*flag)
+      completed(r);
+  }
+  return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+  Scope s;
+  if (!s.on)
+    return PMPI_Waitall(count, reqs, statuses);
+  std::vector<MPI_Request>& before = saved(count, reqs);
+  int rc = PMPI_Waitall(count, reqs, statuses);
+  if (rc == MPI_SUCCESS) {
+    g.line("waitall").num(count);
+    g.end_line();
+    completed_all(before);
+  }
+  return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request reqs[], int* index, MPI_Status* status)
+{
+  Scope s;
+  if (!s.on)
+    return PMPI_Waitany(count, reqs, index, status);
+  std::vector<MPI_Request>& before = saved(count, reqs);
+  int rc = PMPI_Waitany(count, reqs, index, status);
+  if (rc == MPI_SUCCESS && count > 0) {
+    g.line("waitAny").num(count);
+    g.end_line();
+    if (*index != MPI_UNDEFINED)
+      completed(before[static_cast<std::size_t>(*index)]);
+  }
+  return rc;
+}
+
+int MPI_Waitsome(int count, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[])
+{
+  Scope s;
+  if (!s.on)
+    return PMPI_Waitsome(count, reqs, outcount, indices, statuses);
+  std::vector<MPI_Request>& before = saved(count, reqs);
+  int rc = PMPI_Waitsome(count, reqs, outcount, indices, statuses);
+  if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) {
+    for (int i = 0; i < *outcount; ++i) {
+      MPI_Request r = before[static_cast<std::size_t>(indices[i])];
+      ReqInfo info;
+      if (find(r, info)) {
+        key_line("wait", info);
+        completed(r);
+      }
+    }
+  }
+  return rc;
+}
+
+int MPI_Testall(int count, MPI_Request reqs[], int* flag, MPI_Status statuses[])
+{
+  Scope s;
+  if (!s.on)
+    return PMPI_Testall(count, reqs, flag, statuses);
+  std::vector<MPI_Request>& before = saved(count, reqs);
+  int rc = PMPI_Testall(count, reqs, flag, statuses);
+  if (rc == MPI_SUCCESS) {
+    g.line("testall");
+    g.end_line();
+    if (*flag)
+      completed_all(before);
+  }
+  return rc;
+}
+
+int MPI_Testany(int count, MPI_Request reqs[], int* index, int* flag, MPI_Status* status)
+{
+  Scope s;
+  if (!s.on)
+    return PMPI_Testany(count, reqs, index, flag, status);
+  std::vector<MPI_Request>& before = saved(count, reqs);
+  int rc = PMPI_Testany(count, reqs, index, flag, status);
+  if (rc == MPI_SUCCESS) {
+    g.line("testany");
+    g.end_line();
+    if (*flag && *index != MPI_UNDEFINED)
+      completed(before[static_cast<std::size_t>(*index)]);
+  }
+  return rc;
+}
+
+int MPI_Testsome(int count, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[])
+{
+  Scope s;
+  if (!s.on)
+    return PMPI_Testsome(count, reqs, outcount, indices, statuses);
+  std::vector<MPI_Request>& before = saved(count, reqs);
+  int rc = PMPI_Testsome(count, reqs, outcount, indices, statuses);
+  if (rc == MPI_SUCCESS) {
+    g.line("testsome");
+    g.end_line();
+    if (*outcount != MPI_UNDEFINED)
+      for (int i = 0; i < *outcount; ++i)
+        completed(before[static_cast<std::size_t>(indices[i])]);
+  }
+  return rc;
+}
+
+} // extern "C"
