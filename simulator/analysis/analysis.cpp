@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <deque>
+#include <tuple>
 #include <unordered_map>
 
 namespace tit::analysis {
@@ -62,18 +63,15 @@ void wait_for(Activity& a, Pattern pattern, int cause, double release)
 /// Collective patterns, instance by instance: who entered when.
 void collective_waits(Input& in)
 {
-  std::vector<std::vector<std::pair<int, std::uint32_t>>> instances;
+  std::map<std::pair<int, std::int64_t>, std::vector<std::pair<int, std::uint32_t>>> instances;
   for (std::size_t r = 0; r < in.ranks.size(); ++r)
     for (std::uint32_t i = 0; i < in.ranks[r].size(); ++i) {
       auto const& a = in.ranks[r][i];
       if (a.collective < 0 || not is_collective(a.kind))
         continue;
-      auto pos = static_cast<std::size_t>(a.collective);
-      if (instances.size() <= pos)
-        instances.resize(pos + 1);
-      instances[pos].emplace_back(static_cast<int>(r), i);
+      instances[{a.comm, a.collective}].emplace_back(static_cast<int>(r), i);
     }
-  for (auto& members : instances) {
+  for (auto& [instance, members] : instances) {
     if (members.size() < 2)
       continue;
     auto act = [&](const std::pair<int, std::uint32_t>& m) -> Activity& {
@@ -207,8 +205,11 @@ public:
         if (a.waiting > 0 && a.partner >= 0 && a.partner != static_cast<int>(r) &&
             static_cast<std::size_t>(a.partner) < in.ranks.size())
           ids_.emplace(key(static_cast<int>(r), i), static_cast<int>(states_.size())), states_.push_back({static_cast<int>(r), i});
-        if (a.collective >= 0 && is_collective(a.kind))
-          collectives_.resize(in.ranks.size()), collectives_[r].push_back(i);
+        if (a.collective >= 0 && is_collective(a.kind)) {
+          collectives_.resize(in.ranks.size());
+          collectives_[r].push_back(i);
+          instance_index_[{a.comm, a.collective, static_cast<int>(r)}] = i;
+        }
       }
     collectives_.resize(in.ranks.size());
     for (auto const& m : in.messages)
@@ -286,14 +287,20 @@ private:
         }
       }
     }
+    // The latest collective instance both joined, before both points (walking back from r's side).
     auto const& cr = collectives_[static_cast<std::size_t>(r)];
-    auto const& cp = collectives_[static_cast<std::size_t>(p)];
-    auto count_r = static_cast<std::size_t>(std::lower_bound(cr.begin(), cr.end(), i) - cr.begin());
-    auto count_p = static_cast<std::size_t>(std::lower_bound(cp.begin(), cp.end(), j_end) - cp.begin());
-    std::size_t common = std::min(count_r, count_p);
-    if (common > 0 && static_cast<std::ptrdiff_t>(cr[common - 1]) > sr) {
-      sr = cr[common - 1];
-      sp = cp[common - 1];
+    auto k = std::lower_bound(cr.begin(), cr.end(), i) - cr.begin();
+    while (k-- > 0) {
+      auto idx = cr[static_cast<std::size_t>(k)];
+      if (static_cast<std::ptrdiff_t>(idx) <= sr)
+        break;
+      auto const& a = in_.ranks[static_cast<std::size_t>(r)][idx];
+      auto it = instance_index_.find({a.comm, a.collective, p});
+      if (it != instance_index_.end() && it->second < j_end) {
+        sr = idx;
+        sp = it->second;
+        break;
+      }
     }
     return {sr, sp};
   }
@@ -420,6 +427,7 @@ private:
   std::vector<State> states_;
   std::unordered_map<std::uint64_t, int> ids_;
   std::vector<std::vector<std::uint32_t>> collectives_;
+  std::map<std::tuple<int, std::int64_t, int>, std::uint32_t> instance_index_; ///< (comm, position, rank) -> activity
   std::unordered_map<std::uint64_t, std::vector<const Message*>> messages_;
 };
 

@@ -36,7 +36,8 @@ struct Activity {
   double waiting = 0;         ///< point-to-point and waits: the blocked part (collectives: computed here)
   double release = -1;        ///< when the waiting ended: the post time of the partner that released it
   int partner = -1;           ///< that partner (the cause of the waiting), -1 when none
-  std::int64_t collective = -1; ///< blocking collectives: position in the sequence of collectives (same on all ranks)
+  std::int64_t collective = -1; ///< blocking collectives: position in the sequence of collectives of `comm`
+  int comm = 0;               ///< the communicator of a collective (0 = MPI_COMM_WORLD)
   int root = -1;
   trace::Kind kind = trace::Kind::Init;
   Pattern pattern = Pattern::None; ///< point-to-point: filled by the recorder; collectives: here

@@ -40,6 +40,7 @@ void Recorder::action_end(const timeline::ActionRecord& r)
     act.compute = r.compute;
   if (r.collective >= 0 && a.kind != Kind::NonBlockingCollective) {
     act.collective = r.collective; // the analysis works out who waited for whom
+    act.comm = r.comm;
   } else if (r.blocking.waiting > 0 && r.blocking.partner >= 0) {
     act.waiting = r.blocking.waiting;
     act.partner = r.blocking.partner;

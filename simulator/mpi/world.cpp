@@ -1,5 +1,7 @@
 #include "mpi/world.hpp"
 
+#include <limits>
+
 #include <fmt/core.h>
 #include <simgrid/s4u/Actor.hpp>
 
@@ -153,6 +155,17 @@ std::vector<World::Unreceived> World::unreceived() const
     return std::tie(a.src, a.dst, a.tag) < std::tie(b.src, b.dst, b.tag);
   });
   return out;
+}
+
+int World::context_tag(int comm, int tag)
+{
+  if (comm == 0)
+    return tag;
+  std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(comm)) << 32) | static_cast<std::uint32_t>(tag);
+  auto [it, inserted] = context_tags_.try_emplace(key, 0);
+  if (inserted) // from INT_MIN upwards: collectives use small negative tags, users non-negative ones
+    it->second = std::numeric_limits<int>::min() + static_cast<int>(context_tags_.size());
+  return it->second;
 }
 
 } // namespace tit::mpi

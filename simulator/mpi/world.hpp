@@ -226,6 +226,9 @@ public:
   void post_done(Channel& ch);
 
   std::uint64_t next_seq() { return ++seq_; }
+  /// The tag that `tag` of communicator `comm` gets in the world's channels: itself on MPI_COMM_WORLD (comm 0),
+  /// else a tag of its own, far below every tag of the world (each communicator is its own matching context).
+  int context_tag(int comm, int tag);
   /// Each Rank registers itself, so that senders can bind its receives from any source.
   void add_rank(Rank* rank) { ranks_.push_back(rank); }
   Rank& rank(int r) { return *ranks_.at(static_cast<std::size_t>(r)); }
@@ -293,6 +296,7 @@ private:
   std::vector<simgrid::s4u::SemaphorePtr> bind_signals_;
   std::vector<Rank*> ranks_;
   std::uint64_t seq_ = 0;
+  std::unordered_map<std::uint64_t, int> context_tags_;
   MessageListener* listener_ = nullptr;
   std::size_t mailbox_names_ = 0;
   simgrid::s4u::Mailbox* new_mailbox();

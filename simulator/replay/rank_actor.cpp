@@ -23,24 +23,32 @@ std::string RunState::deadlock_report() const
   for (std::size_t r = 0; r < actors.size(); ++r)
     if (not actors[r]->finished())
       report += fmt::format("\n  rank {} blocked in {}", r, actors[r]->where());
-  // A collective some rank never reaches: say which ranks ended their trace before it.
-  std::size_t furthest = 0;
-  for (auto n : next_collective_)
-    furthest = std::max(furthest, n);
-  for (std::size_t r = 0; r < actors.size() && r < next_collective_.size(); ++r)
-    if (actors[r]->finished() && next_collective_[r] < furthest)
-      report += fmt::format("\n  rank {} ended its trace after {} collective(s), before collective number {}", r,
-                            next_collective_[r], next_collective_[r] + 1);
+  // A collective some member never reaches: say which ranks ended their trace before it.
+  for (auto const& [id, seq] : sequences_) {
+    std::size_t furthest = 0;
+    for (auto n : seq.next)
+      furthest = std::max(furthest, n);
+    auto const& members = communicators->get(id).members;
+    for (std::size_t i = 0; i < seq.next.size(); ++i) {
+      auto r = static_cast<std::size_t>(members[i]);
+      if (actors[r]->finished() && seq.next[i] < furthest)
+        report += fmt::format("\n  rank {} ended its trace after {} collective(s){}, before collective number {}", r,
+                              seq.next[i], id == 0 ? "" : fmt::format(" on communicator {}", id), seq.next[i] + 1);
+    }
+  }
+  if (communicators != nullptr)
+    report += communicators->pending();
   return report;
 }
 
-void RunState::check_collective(int rank, const Action& a, std::string where)
+std::size_t RunState::check_collective(const Communicator& comm, int rank, const Action& a, std::string where)
 {
   Kind kind = a.kind;
   int root = a.root;
-  if (next_collective_.empty())
-    next_collective_.resize(actors.size());
-  std::size_t position = next_collective_[static_cast<std::size_t>(rank)]++;
+  auto& seq = sequences_[comm.id];
+  if (seq.next.empty())
+    seq.next.resize(comm.members.size());
+  std::size_t position = seq.next[static_cast<std::size_t>(comm.local_rank(rank))]++;
   auto is_rooted = [](Kind k) {
     return k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV || k == Kind::Scatter ||
            k == Kind::ScatterV;
@@ -48,25 +56,27 @@ void RunState::check_collective(int rank, const Action& a, std::string where)
   bool nonblocking = kind == Kind::NonBlockingCollective;
   bool rooted = is_rooted(nonblocking ? a.blocking : kind);
   std::string name = nonblocking ? "i" + std::string(trace::kind_name(a.blocking)) : std::string(trace::kind_name(kind));
-  if (position >= first_collective_ + collectives_.size()) {
-    collectives_.push_back({std::move(name), rooted ? root : 0, rooted, rank, std::move(where), 1});
+  if (position >= seq.first + seq.calls.size()) {
+    seq.calls.push_back({std::move(name), rooted ? root : 0, rooted, rank, std::move(where), 1});
   } else {
-    auto& call = collectives_[position - first_collective_];
+    auto& call = seq.calls[position - seq.first];
     if (call.name != name || call.root != (rooted ? root : 0)) {
       auto describe = [](const std::string& n, bool has_root, int r) {
         return has_root ? fmt::format("{} (root {})", n, r) : n;
       };
-      throw mpi::MpiError(fmt::format("ranks disagree on their collective number {}: rank {} calls {} at {}, rank {} "
+      throw mpi::MpiError(fmt::format("ranks disagree on their collective number {}{}: rank {} calls {} at {}, rank {} "
                                       "calls {} here",
-                                      position + 1, call.rank, describe(call.name, call.rooted, call.root), call.where,
-                                      rank, describe(name, rooted, root)));
+                                      position + 1, comm.id == 0 ? "" : fmt::format(" on communicator {}", comm.id),
+                                      call.rank, describe(call.name, call.rooted, call.root), call.where, rank,
+                                      describe(name, rooted, root)));
     }
     call.arrived++;
   }
-  while (not collectives_.empty() && collectives_.front().arrived == static_cast<int>(actors.size())) {
-    collectives_.pop_front();
-    first_collective_++;
+  while (not seq.calls.empty() && seq.calls.front().arrived == static_cast<int>(comm.members.size())) {
+    seq.calls.pop_front();
+    seq.first++;
   }
+  return position;
 }
 
 void RunState::fail(int code, std::string message)
@@ -82,6 +92,54 @@ RankActor::RankActor(RunState& run, int rank, s4u::Host* host, std::unique_ptr<t
     : run_(run), mpi_(*run.world, rank, host), reader_(std::move(reader))
 {
   stats_.host = host->get_name();
+  handles_[0] = &run.communicators->world();
+}
+
+const Communicator& RankActor::comm_of(const Action& a) const
+{
+  auto it = handles_.find(a.comm);
+  if (it == handles_.end())
+    throw mpi::MpiError(fmt::format("communicator {} is not one of this rank's (never created, or freed)", a.comm));
+  return *it->second;
+}
+
+int RankActor::p2p_tag(const Action& a)
+{
+  if (a.comm == 0)
+    return a.tag;
+  return run_.world->context_tag(comm_of(a).id, a.tag);
+}
+
+void RankActor::execute_comm_creation(const Action& a)
+{
+  if (a.kind == Kind::CommFree) {
+    comm_of(a);
+    handles_.erase(a.comm);
+    return;
+  }
+  if (not a.comm_args)
+    return; // SimGrid's comm_split / comm_dup: no information, no effect (as its replay)
+  const Communicator& parent = comm_of(a);
+  const Communicator* created = nullptr;
+  if (a.kind == Kind::CommCreate) {
+    int nth = creates_[{parent.id, a.group}]++;
+    bool member = std::find(a.group.begin(), a.group.end(), parent.local_rank(mpi_.rank())) != a.group.end();
+    if (member != (a.new_comm != -1))
+      throw mpi::MpiError(fmt::format("rank {} is {}in the group it creates, but its new communicator is {}",
+                                      mpi_.rank(), member ? "" : "not ", a.new_comm));
+    if (member)
+      created = run_.communicators->create(parent, a.group, nth);
+  } else {
+    // comm_dup is a split where every member has the same color, in the parent's order.
+    int seq = splits_[parent.id]++;
+    bool dup = a.kind == Kind::CommDup;
+    current_text_ = fmt::format("{} (waiting for every member of communicator {} to call it)", a.text, a.comm);
+    created = run_.communicators->split(parent, seq, mpi_.rank(), dup ? 0 : a.color,
+                                        dup ? parent.local_rank(mpi_.rank()) : a.key);
+    current_text_.assign(a.text);
+  }
+  if (created != nullptr)
+    handles_[a.new_comm] = created;
 }
 
 std::string RankActor::where() const
@@ -164,18 +222,20 @@ void RankActor::execute(const Action& a)
     mpi_.begin_operation();
     reduction_compute_ = 0;
   }
-  std::int64_t collective = -1;
-  if (a.kind == Kind::NonBlockingCollective || (a.kind >= Kind::Barrier && a.kind <= Kind::Exscan))
-    collective = collectives_++;
+  bool collective = a.kind == Kind::NonBlockingCollective || (a.kind >= Kind::Barrier && a.kind <= Kind::Exscan);
   switch (a.kind) {
     case Kind::Init:
       stats_.start = start;
       break;
     case Kind::Finalize:
     case Kind::CommSize:
+    case Kind::Location:
+      break;
     case Kind::CommSplit:
     case Kind::CommDup:
-    case Kind::Location:
+    case Kind::CommCreate:
+    case Kind::CommFree:
+      execute_comm_creation(a);
       break;
     case Kind::Compute:
       is_mpi = false;
@@ -252,7 +312,7 @@ void RankActor::execute(const Action& a)
     fmt::print(*run_.actions_log, "{}\t{:.12f}\t{:.12f}\t{}\n", mpi_.rank(), start, end, a.text);
 }
 
-void RankActor::report(const Action& a, double start, double end, std::int64_t collective)
+void RankActor::report(const Action& a, double start, double end, bool collective)
 {
   timeline::ActionRecord r;
   r.rank = mpi_.rank();
@@ -260,12 +320,14 @@ void RankActor::report(const Action& a, double start, double end, std::int64_t c
   r.index = records_++;
   r.start = start;
   r.end = end;
-  r.collective = collective;
-  if (collective >= 0) {
+  if (collective) {
+    r.collective = collective_position_;
+    r.comm = collective_comm_;
     Kind k = a.kind == Kind::NonBlockingCollective ? a.blocking : a.kind;
     bool rooted = k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV ||
                   k == Kind::Scatter || k == Kind::ScatterV;
-    r.peer = rooted ? a.root : -1;
+    auto const& members = run_.communicators->get(collective_comm_).members;
+    r.peer = rooted && a.root < static_cast<int>(members.size()) ? members[static_cast<std::size_t>(a.root)] : -1;
     r.bytes = a.bytes;
     r.compute = reduction_compute_;
   } else {
@@ -286,7 +348,7 @@ void RankActor::report(const Action& a, double start, double end, std::int64_t c
 colls::Call RankActor::call_of(const Action& a) const
 {
   colls::Call call;
-  call.size = run_.world->rank_count();
+  call.size = static_cast<int>(comm_of(a).members.size());
   call.root = a.root;
   call.bytes = a.bytes;
   call.bytes2 = a.bytes2;
@@ -299,18 +361,40 @@ colls::Call RankActor::call_of(const Action& a) const
 
 void RankActor::execute_nonblocking_collective(const Action& a)
 {
-  run_.check_collective(mpi_.rank(), a, fmt::format("{}:{}", *a.file, a.line));
+  const Communicator& comm = comm_of(a);
+  check_counts(a, comm);
+  collective_comm_ = comm.id;
+  collective_position_ =
+      static_cast<std::int64_t>(run_.check_collective(comm, mpi_.rank(), a, fmt::format("{}:{}", *a.file, a.line)));
   auto group = std::make_shared<mpi::Request>();
   group->type = mpi::Request::Type::Group;
   group->tag = colls::kTagNonBlocking - static_cast<int>(a.blocking);
   group->src = group->dst = group->key_src = mpi_.rank();
-  group->parts = colls::post_nonblocking(mpi_, static_cast<int>(a.blocking), call_of(a));
+  if (comm.id == 0) {
+    group->parts = colls::post_nonblocking(mpi_, static_cast<int>(a.blocking), call_of(a));
+  } else {
+    CommView view(mpi_, *run_.world, comm);
+    group->parts = colls::post_nonblocking(view, static_cast<int>(a.blocking), call_of(a));
+  }
   pending_.push_back(std::move(group));
+}
+
+void RankActor::check_counts(const Action& a, const Communicator& comm) const
+{
+  auto n = comm.members.size();
+  for (auto const* counts : {&a.send_counts, &a.recv_counts})
+    if (not counts->empty() && counts->size() != n)
+      throw mpi::MpiError(fmt::format("{} counts for a communicator of {} ranks (communicator {} of this rank)",
+                                      counts->size(), n, a.comm));
 }
 
 void RankActor::execute_collective(const Action& a)
 {
-  run_.check_collective(mpi_.rank(), a, fmt::format("{}:{}", *a.file, a.line));
+  const Communicator& comm = comm_of(a);
+  check_counts(a, comm);
+  collective_comm_ = comm.id;
+  collective_position_ =
+      static_cast<std::int64_t>(run_.check_collective(comm, mpi_.rank(), a, fmt::format("{}:{}", *a.file, a.line)));
   auto const& selector = run_.selector;
   colls::Call call = call_of(a);
   colls::Algorithm algorithm = nullptr;
@@ -332,7 +416,12 @@ void RankActor::execute_collective(const Action& a)
     case Kind::Exscan: algorithm = selector.exscan; break;
     default: return;
   }
-  algorithm(mpi_, call);
+  if (comm.id == 0) {
+    algorithm(mpi_, call);
+  } else {
+    CommView view(mpi_, *run_.world, comm);
+    algorithm(view, call);
+  }
   // The reduction's own computation runs once the communication is over (as SMPI's replay), always.
   bool reduction = a.kind == Kind::Reduce || a.kind == Kind::AllReduce || a.kind == Kind::ReduceScatter ||
                    a.kind == Kind::Scan || a.kind == Kind::Exscan;
@@ -348,45 +437,49 @@ void RankActor::execute_collective(const Action& a)
 void RankActor::execute_p2p(const Action& a)
 {
   int n = run_.world->rank_count();
+  const Communicator& comm = comm_of(a);
+  int tag = p2p_tag(a);
   auto check_rank = [&](int r, const char* what) {
     if (r == trace::kAnySource && std::string_view(what) == "source")
       return;
     if (r < 0 || r >= n)
       throw mpi::MpiError(fmt::format("{} {} is not a rank of this run (0..{})", what, r, n - 1));
+    if (comm.id != 0 && comm.local_rank(r) < 0)
+      throw mpi::MpiError(fmt::format("{} {} is not a member of communicator {}", what, r, a.comm));
   };
   switch (a.kind) {
     case Kind::Send:
       check_rank(a.partner, "destination");
-      mpi_.send(a.partner, a.tag, a.bytes);
+      mpi_.send(a.partner, tag, a.bytes);
       break;
     case Kind::Isend:
       check_rank(a.partner, "destination");
-      pending_.push_back(mpi_.isend(a.partner, a.tag, a.bytes));
+      pending_.push_back(mpi_.isend(a.partner, tag, a.bytes));
       break;
     case Kind::Recv:
       check_rank(a.partner, "source");
-      mpi_.recv(a.partner, a.tag, a.bytes);
+      mpi_.recv(a.partner, tag, a.bytes);
       break;
     case Kind::Irecv:
       check_rank(a.partner, "source");
-      pending_.push_back(mpi_.irecv(a.partner, a.tag, a.bytes));
+      pending_.push_back(mpi_.irecv(a.partner, tag, a.bytes));
       break;
     case Kind::Ssend:
     case Kind::Bsend:
       check_rank(a.partner, "destination");
-      mpi_.send(a.partner, a.tag, a.bytes,
+      mpi_.send(a.partner, tag, a.bytes,
                 a.kind == Kind::Ssend ? mpi::SendMode::Synchronous : mpi::SendMode::Buffered);
       break;
     case Kind::Issend:
     case Kind::Ibsend:
       check_rank(a.partner, "destination");
-      pending_.push_back(mpi_.isend(a.partner, a.tag, a.bytes,
+      pending_.push_back(mpi_.isend(a.partner, tag, a.bytes,
                                     a.kind == Kind::Issend ? mpi::SendMode::Synchronous : mpi::SendMode::Buffered));
       break;
     case Kind::SendRecv:
       check_rank(a.partner, "destination");
       check_rank(a.partner2, "source");
-      mpi_.sendrecv(a.partner, a.bytes, a.partner2, a.bytes2);
+      mpi_.sendrecv(a.partner, a.bytes, a.partner2, a.bytes2, p2p_tag(a));
       break;
     default:
       break;
@@ -412,7 +505,7 @@ void RankActor::execute_wait(const Action& a)
       req = *it;
       pending_.erase(std::next(it).base());
     }
-  } else if (auto it = find_request(a.src, a.dst, a.tag); it != pending_.end()) {
+  } else if (auto it = find_request(a.src, a.dst, p2p_tag(a)); it != pending_.end()) {
     req = *it;
     pending_.erase(it);
   } else if (auto group = oldest_group(a.tag); group != pending_.end()) {
@@ -480,7 +573,7 @@ std::vector<mpi::RequestPtr>::iterator RankActor::oldest_group(int tag)
 
 void RankActor::execute_test(const Action& a)
 {
-  auto it = find_request(a.src, a.dst, a.tag);
+  auto it = find_request(a.src, a.dst, p2p_tag(a));
   if (it == pending_.end())
     it = oldest_group(a.tag);
   if (it == pending_.end())

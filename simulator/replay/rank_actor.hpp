@@ -3,12 +3,15 @@
 
 #include "colls/colls.hpp"
 #include "mpi/world.hpp"
+#include "replay/communicators.hpp"
 #include "replay/replayer.hpp"
 #include "timeline/observer.hpp"
 #include "trace/reader.hpp"
 
 #include <deque>
+#include <map>
 #include <memory>
+#include <unordered_map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,6 +23,7 @@ class RankActor;
 /// Shared by every rank actor of a run.
 struct RunState {
   mpi::World* world = nullptr;
+  Communicators* communicators = nullptr;
   colls::Selector selector{};
   std::vector<RankActor*> actors;
   std::ostream* actions_log = nullptr;
@@ -32,9 +36,9 @@ struct RunState {
   /// Every unfinished rank with the action it is blocked in.
   std::string deadlock_report() const;
 
-  /// Checks that `rank`'s next collective is the one the other ranks called at that position (same kind, same
-  /// root); throws mpi::MpiError naming both ranks' lines otherwise.
-  void check_collective(int rank, const trace::Action& a, std::string where);
+  /// Checks that `rank`'s next collective on `comm` is the one the other members called at that position (same
+  /// kind, same root); throws mpi::MpiError naming both ranks' lines otherwise. Returns that position.
+  std::size_t check_collective(const Communicator& comm, int rank, const trace::Action& a, std::string where);
 
 private:
   struct CollectiveCall {
@@ -45,9 +49,13 @@ private:
     std::string where; ///< its file:line
     int arrived;
   };
-  std::deque<CollectiveCall> collectives_; ///< calls some rank has reached and some has not, in order
-  std::size_t first_collective_ = 0;       ///< position of collectives_.front() in every rank's sequence
-  std::vector<std::size_t> next_collective_; ///< per rank, the position of its next collective
+  /// The collectives of one communicator.
+  struct Sequence {
+    std::deque<CollectiveCall> calls;  ///< calls some member has reached and some has not, in order
+    std::size_t first = 0;             ///< position of calls.front() in every member's sequence
+    std::vector<std::size_t> next;     ///< per member (communicator rank), the position of its next collective
+  };
+  std::map<int, Sequence> sequences_;  ///< per communicator id
 };
 
 class RankActor {
@@ -74,7 +82,14 @@ private:
   void compute(double flops);
   void finish_pending();
   void remember(const trace::Action& a);
-  void report(const trace::Action& a, double start, double end, std::int64_t collective);
+  void report(const trace::Action& a, double start, double end, bool collective);
+  /// The communicator a line acts on (its comm=<h>, or the parent of a comm_* line).
+  const Communicator& comm_of(const trace::Action& a) const;
+  /// Count vectors must have one entry per member of the communicator.
+  void check_counts(const trace::Action& a, const Communicator& comm) const;
+  void execute_comm_creation(const trace::Action& a);
+  /// The tag of a point-to-point line in the world's channels (its communicator's context).
+  int p2p_tag(const trace::Action& a);
   /// The oldest pending request with this key (dialect 2's wait/test), or end().
   std::vector<mpi::RequestPtr>::iterator find_request(int src, int dst, int tag);
 
@@ -85,12 +100,16 @@ private:
   RankStats stats_;
   bool finished_ = false;
   std::uint64_t records_ = 0;         ///< actions reported to the observer so far
-  std::int64_t collectives_ = 0;      ///< collectives (blocking or not) started so far
+  std::int64_t collective_position_ = -1; ///< the last collective's position in its communicator's sequence
+  int collective_comm_ = 0;               ///< and that communicator's id
   double reduction_compute_ = 0;      ///< time the last collective spent in its reduction's computation
   std::string current_text_;
   const std::string* current_file_ = nullptr;
   std::uint64_t current_line_ = 0;
   bool warned_wait_ = false;
+  std::unordered_map<int, const Communicator*> handles_;  ///< this rank's communicator handles
+  std::unordered_map<int, int> splits_;                   ///< per communicator id: comm_split/comm_dup so far
+  std::map<std::pair<int, std::vector<int>>, int> creates_; ///< per (parent id, group): comm_create so far
 };
 
 } // namespace tit::replay

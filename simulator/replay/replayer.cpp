@@ -128,6 +128,8 @@ Result run(const Options& options)
     mpi::World world(model::MpiParams::from_config(), n);
     RunState run;
     run.world = &world;
+    Communicators communicators(n);
+    run.communicators = &communicators;
     run.selector = colls::selector_from_config();
     run.actions_log = options.actions_log;
     run.merge_computations = options.merge_computations;

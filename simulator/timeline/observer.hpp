@@ -22,7 +22,8 @@ struct ActionRecord {
   double bytes = 0;                      ///< payload the action sends or receives (the first buffer for collectives)
   int peer = -1;                         ///< partner rank (root for rooted collectives), -1 when none
   mpi::Blocking blocking;                ///< what blocked a point-to-point action or a wait (collectives: unset)
-  std::int64_t collective = -1;          ///< collectives: position in the rank's sequence of collectives
+  std::int64_t collective = -1;          ///< collectives: position in the sequence of collectives of `comm`
+  int comm = 0;                          ///< collectives: the communicator's id (0 = MPI_COMM_WORLD)
   bool end_of_trace = false;             ///< the waits for requests still pending when the trace ended
 };
 

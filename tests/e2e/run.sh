@@ -49,6 +49,24 @@ case $case_name in
     expect_time 202 ;; # ceil(log2 4) = 2 rounds of 1 s + 100000 B / 1000 B/s (rendez-vous, crossbar)
   scatter-linear) run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/scatter4"
     expect_time 301 ;; # the root's three isends share its 1000 B/s link: 1 s + 300000 B / 1000 B/s
+  subcomm-halves) # comm_split into {0,2} and {1,3}: each half broadcasts in one round, on disjoint hosts
+    run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/subcomm-halves"; expect_time 101 ;;
+  subcomm-keys) # keys -r reverse the order: world rank 3 is the root; it computes 50 s, then 2 rounds of 101 s
+    run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/subcomm-keys"; expect_time 252 ;;
+  subcomm-dup-create) # barrier on a duplicate (2 x (1 s + 3 x 16 B shared)), then 1 -> 3 on comm_create's group
+    run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/subcomm-dup-create"; expect_time 103.096 ;;
+  subcomm-context) # a message sent on a sub-communicator never matches a receive on the world
+    run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/subcomm-context"
+    expect_error 3 "rank 1 blocked in $d/subcomm-context/rank-1.txt:3: 1 recv 0 5 8 6" ;;
+  subcomm-missing) # rank 3 never calls comm_split: the others wait for it
+    run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/subcomm-missing"
+    expect_error 3 "rank 0 blocked in $d/subcomm-missing/rank-0.txt:2: 0 comm_split 0 0 0 1 4 (waiting for every member of communicator 0 to call it)" \
+      "communicator creation number 1 on communicator 0 (of 4 members): 3 arrived" ;;
+  subcomm-errors) # a freed handle used; count vectors for another size than the group's
+    run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/subcomm-freed"
+    expect_error 2 "subcomm-freed/rank-0.txt:4: error: communicator 1 is not one of this rank's (never created, or freed)"
+    run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/subcomm-size"
+    expect_error 2 "subcomm-size/rank-0.txt:3: error: 3 counts for a communicator of 2 ranks (communicator 1 of this rank)" ;;
   every-algorithm) # every algorithm of every collective, forced with --cfg=coll/NAME:ALGO, completes
     "$bin" --help > "$out" 2>&1
     algos=$(sed -n '/^Collective algorithms/,/^$/p' "$out" | awk '/^  / {print $1 ":" $2}')

@@ -24,8 +24,8 @@ rm -rf "$work"
 mkdir -p "$work"
 tool=(python3 "$here/trace_tool.py")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# Programs whose traces the current tit-replay replays (subcomm needs the comm_* extensions).
-REPLAYABLE=" ring halo nbmix wildcard persistent colls fring ring_linked ring_cxx "
+# Programs whose traces tit-replay replays (all of them).
+REPLAYABLE=" ring halo nbmix wildcard persistent colls subcomm fring ring_linked ring_cxx "
 # Plausible minimum compute volume per rank: 0.1 x the loop iterations of the rank computing least.
 declare -A MIN_COMPUTE=([ring]=60000 [halo]=60000 [nbmix]=10000 [wildcard]=0 [persistent]=30000 [colls]=25000
                         [subcomm]=5000 [fring]=20000 [ring_linked]=60000

@@ -1,5 +1,5 @@
 // Communicator creation (trace extensions, see tracer/README.md "Trace extensions"):
-//   comm_split <parent> <color> <key> <new>      (color -1 = MPI_UNDEFINED, then new = -1)
+//   comm_split <parent> <color> <key> <new> [<size>]  (color -1 = MPI_UNDEFINED, then new = -1 and no size)
 //   comm_dup <parent> <new>
 //   comm_create <parent> <new> <n> <r_1> ... <r_n> (group members as parent ranks; new = -1 outside)
 //   comm_free <comm>
@@ -33,8 +33,13 @@ void split_line(MPI_Comm parent, int color, int key, MPI_Comm newcomm)
   const CommInfo* p = g.comm(parent);
   int parent_handle = p->handle;
   int h = g.add_comm(newcomm);
-  g.line("comm_split").num(parent_handle).num(color == MPI_UNDEFINED || newcomm == MPI_COMM_NULL ? -1 : color)
+  Line& l = g.line("comm_split").num(parent_handle).num(color == MPI_UNDEFINED || newcomm == MPI_COMM_NULL ? -1 : color)
       .num(key).num(h);
+  if (newcomm != MPI_COMM_NULL) { // the size lets the replayer read count vectors before the group is known
+    int size = 0;
+    PMPI_Comm_size(newcomm, &size);
+    l.num(size);
+  }
   g.end_line();
 }
 

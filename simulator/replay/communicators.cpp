@@ -1,0 +1,89 @@
+#include "replay/communicators.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tit::replay {
+
+int Communicator::local_rank(int r) const
+{
+  auto it = std::find(members.begin(), members.end(), r);
+  return it == members.end() ? -1 : static_cast<int>(it - members.begin());
+}
+
+Communicators::Communicators(int world_size)
+{
+  std::vector<int> all(static_cast<std::size_t>(world_size));
+  for (int r = 0; r < world_size; ++r)
+    all[static_cast<std::size_t>(r)] = r;
+  add(std::move(all));
+}
+
+const Communicator* Communicators::add(std::vector<int> members)
+{
+  auto c = std::make_unique<Communicator>();
+  c->id = static_cast<int>(all_.size());
+  c->members = std::move(members);
+  all_.push_back(std::move(c));
+  return all_.back().get();
+}
+
+const Communicator* Communicators::split(const Communicator& parent, int seq, int rank, int color, int key)
+{
+  // Actors run one at a time: no lock is needed, only a way to block until the last member arrives (a
+  // semaphore, which a rank killed while waiting leaves without any unwinding to do).
+  auto& s = splits_[{parent.id, seq}];
+  if (not s.arrived)
+    s.arrived = simgrid::s4u::Semaphore::create(0);
+  s.entries.emplace_back(color, key, parent.local_rank(rank));
+  if (s.entries.size() == parent.members.size()) {
+    // MPI's rule: the members of a color ordered by key, ties broken by their rank in the parent.
+    auto entries = s.entries;
+    std::sort(entries.begin(), entries.end(), [](auto const& a, auto const& b) {
+      return std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a)) <
+             std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b));
+    });
+    for (std::size_t i = 0; i < entries.size();) {
+      int c = std::get<0>(entries[i]);
+      std::vector<int> members;
+      for (; i < entries.size() && std::get<0>(entries[i]) == c; ++i)
+        members.push_back(parent.members.at(static_cast<std::size_t>(std::get<2>(entries[i]))));
+      if (c >= 0)
+        s.result[c] = add(std::move(members));
+    }
+    s.resolved = true;
+    for (int i = 0; i < s.waiting; ++i)
+      s.arrived->release();
+  } else {
+    s.waiting++;
+    s.arrived->acquire();
+  }
+  if (color < 0)
+    return nullptr;
+  return s.result.at(color);
+}
+
+const Communicator* Communicators::create(const Communicator& parent, const std::vector<int>& group, int nth)
+{
+  auto& slot = created_[{parent.id, group, nth}];
+  if (slot == nullptr) {
+    std::vector<int> members;
+    for (int r : group)
+      members.push_back(parent.members.at(static_cast<std::size_t>(r)));
+    slot = add(std::move(members));
+  }
+  return slot;
+}
+
+std::string Communicators::pending() const
+{
+  std::string out;
+  for (auto const& [key, s] : splits_)
+    if (not s.resolved)
+      out += fmt::format("\n  communicator creation number {} on communicator {} (of {} members): {} arrived",
+                         key.second + 1, key.first, get(key.first).members.size(), s.entries.size());
+  return out;
+}
+
+} // namespace tit::replay
