@@ -5,7 +5,8 @@
 # same run, and prints the median loop time of each and their ratio (traced / plain).
 #
 # usage: bench-overhead.sh BUILD_DIR [ITERATIONS [ROUNDS [NP]]]   (defaults 20000 5 2)
-# Environment: TIT_TRACE_COMPUTE (default cpu-time here, the mode this machine falls back to).
+# Environment: TIT_TRACE_COMPUTE (default cpu-time here, the mode this machine falls back to);
+#   BENCH_MPIRUN_ARGS extra mpirun arguments, e.g. "--mca btl tcp,self" for messages over TCP.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 iters=${2:-20000}
@@ -22,8 +23,8 @@ export TIT_TRACE_COMPUTE=${TIT_TRACE_COMPUTE:-cpu-time} TIT_TRACE_DIR=$work/trac
 loop_time() { sed -n 's/^loop seconds: //p'; }
 plain=() traced=()
 for ((i = 0; i < rounds; i++)); do
-  plain+=("$(timeout 120 mpirun --oversubscribe -np "$np" "$prog" "$iters" | loop_time)")
-  traced+=("$(timeout 120 mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE \
+  plain+=("$(timeout 120 mpirun --oversubscribe ${BENCH_MPIRUN_ARGS:-} -np "$np" "$prog" "$iters" | loop_time)")
+  traced+=("$(timeout 120 mpirun --oversubscribe ${BENCH_MPIRUN_ARGS:-} -np "$np" -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE \
               "$prog" "$iters" 2>/dev/null | loop_time)")
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
