@@ -126,8 +126,12 @@ int run_fit(const FitArgs& a)
   if (not a.plot_dir.empty()) {
     if (a.curves.empty())
       throw InputError("error: --plot-dir needs --curves (the plots are drawn from that file)");
+    // Debian's interpreter, which has python3-matplotlib, unless TIT_PYTHON names another.
     const char* script = std::getenv("TIT_PLOT_SCRIPT");
-    std::string cmd = fmt::format("python3 '{}' '{}' '{}'", script ? script : TIT_PLOT_SCRIPT, a.curves, a.plot_dir);
+    const char* python = std::getenv("TIT_PYTHON");
+    std::string interpreter = python ? python : (std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
+    std::string cmd = fmt::format("'{}' '{}' '{}' '{}'", interpreter, script ? script : TIT_PLOT_SCRIPT, a.curves,
+                                  a.plot_dir);
     if (std::system(cmd.c_str()) != 0) {
       std::cerr << "tit-calibrate: error: plotting failed: " << cmd << "\n";
       return 1;

@@ -120,7 +120,11 @@ LineFit robust_line_fit(std::span<const Point> points, bool through_origin)
     typical = std::max(typical, std::abs(p.y));
   const double tiny = std::max(typical * 1e-12, 1e-300);
   constexpr double tukey_c = 4.685;
+  // Timers tick in tens of nanoseconds: many equal times make the median residual 0; a floor of 0.5%
+  // keeps points within a few percent of the line.
+  constexpr double kMinScale = 0.005;
   double scale = 0;
+  double mad = 0;
   for (int iter = 0; iter < 100; ++iter) {
     for (std::size_t i = 0; i < points.size(); ++i) {
       double f = cur.a + cur.b * points[i].x;
@@ -128,7 +132,8 @@ LineFit robust_line_fit(std::span<const Point> points, bool through_origin)
       rel[i] = (points[i].y - f) / denom[i];
       abs_rel[i] = std::abs(rel[i]);
     }
-    scale = std::max(1.4826 * median(abs_rel), 1e-12);
+    mad = 1.4826 * median(abs_rel);
+    scale = std::max(mad, kMinScale);
     for (std::size_t i = 0; i < points.size(); ++i) {
       double u = rel[i] / (tukey_c * scale);
       double bi = std::abs(u) < 1 ? (1 - u * u) * (1 - u * u) : 0.0;
@@ -143,7 +148,7 @@ LineFit robust_line_fit(std::span<const Point> points, bool through_origin)
   }
   fit.offset = cur.a;
   fit.slope = cur.b;
-  fit.residual = scale;
+  fit.residual = mad;
 
   // Statistics over the points kept.
   double sum = 0;

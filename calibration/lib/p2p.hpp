@@ -47,8 +47,8 @@ struct P2pOptions {
   int max_segments = 6;                     ///< for the automatic search
   int min_sizes = 4;                        ///< distinct sizes per segment in the automatic search
   std::optional<double> detached_thresh;    ///< given protocol threshold; else detected
-  double sync_ratio = 0.75;                 ///< a segment whose send time is at least this fraction of the
-                                            ///< one-way ping-pong time is rendez-vous
+  double sync_ratio = 0.4;                  ///< a segment whose send and recv times are both at least this
+                                            ///< fraction of the one-way ping-pong time is rendez-vous
 };
 
 struct SegmentFit {
@@ -56,7 +56,8 @@ struct SegmentFit {
   std::uint64_t high = 0; ///< ... and <= high (the last one: the largest size measured)
   LineFit os, orecv, ois; ///< seconds vs payload bytes
   LineFit network;        ///< one-way network time (ping-pong without overheads) vs payload + 16 bytes
-  double sync_ratio = 0;  ///< median send time / median one-way ping-pong time
+  double sync_ratio = 0;  ///< min(median send time, median recv time) / median one-way ping-pong time
+  double overhead_scale = 1; ///< factor applied to os and or so that they fit in the ping-pong time
   double lat_factor = 1;
   double bw_factor = 1;
 };
