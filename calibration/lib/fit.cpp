@@ -68,6 +68,31 @@ double segment_cost(std::span<const Point> pts)
   return cost;
 }
 
+/// Medians sorted by size without isolated spikes: a median far from both its neighbours while they agree
+/// with each other (a size where most repetitions were disturbed). A step between regimes is no spike:
+/// there the neighbours disagree.
+std::vector<Point> without_spikes(std::vector<Point> pts)
+{
+  std::sort(pts.begin(), pts.end(), [](auto const& a, auto const& b) { return a.x < b.x; });
+  if (pts.size() < 5)
+    return pts;
+  auto rel = [](double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-300); };
+  std::vector<double> steps;
+  for (std::size_t i = 1; i < pts.size(); ++i)
+    steps.push_back(rel(pts[i].y, pts[i - 1].y));
+  const double scale = std::max(1.4826 * median(steps), 1e-6);
+  std::vector<Point> out{pts.front()};
+  for (std::size_t i = 1; i + 1 < pts.size(); ++i) {
+    double mid = (pts[i - 1].y + pts[i + 1].y) / 2;
+    double dev = rel(pts[i].y, mid);
+    bool spike = dev > 8 * scale && rel(pts[i + 1].y, pts[i - 1].y) < dev / 4;
+    if (not spike)
+      out.push_back(pts[i]);
+  }
+  out.push_back(pts.back());
+  return out;
+}
+
 } // namespace
 
 double median(std::vector<double> v)
@@ -192,8 +217,7 @@ std::vector<std::uint64_t> find_breaks(const std::vector<std::vector<Point>>& me
   std::vector<std::vector<Point>> sorted(medians.size());
   std::vector<std::vector<std::size_t>> first_at(medians.size()); // first point of the quantity at size index >= i
   for (std::size_t q = 0; q < medians.size(); ++q) {
-    sorted[q] = medians[q];
-    std::sort(sorted[q].begin(), sorted[q].end(), [](auto const& a, auto const& b) { return a.x < b.x; });
+    sorted[q] = without_spikes(medians[q]);
     first_at[q].resize(n + 1);
     std::size_t k = 0;
     for (std::size_t i = 0; i <= n; ++i) {
@@ -244,7 +268,9 @@ std::vector<std::uint64_t> find_breaks(const std::vector<std::vector<Point>>& me
     if (best[k][n - 1] == inf)
       continue;
     double params = static_cast<double>((k + 1) * 2 * static_cast<int>(sorted.size()) + k);
-    double bic = m * std::log(std::max(best[k][n - 1], floor) / m) + params * std::log(m);
+    // Twice BIC's penalty: medians of a few noisy repetitions are not Gaussian, and a spurious break
+    // (a segment fitted to noise) costs more than a missed subtle one.
+    double bic = m * std::log(std::max(best[k][n - 1], floor) / m) + 2 * params * std::log(m);
     if (bic < chosen_bic) {
       chosen_bic = bic;
       chosen = k;

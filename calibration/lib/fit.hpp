@@ -43,7 +43,8 @@ std::vector<Point> medians_by_size(std::span<const Point> points);
 /// minimising the sum of squared relative residuals of the medians. The number of segments is the
 /// one of least BIC between 1 and `max_segments`; each segment holds at least `min_sizes` distinct
 /// sizes. A break b means: sizes <= b belong to the segment before, sizes > b to the one after
-/// (so b is the largest size measured in the lower segment).
+/// (so b is the largest size measured in the lower segment). Isolated spikes (a median far from both
+/// neighbours, which agree with each other) are left out of the search.
 std::vector<std::uint64_t> find_breaks(const std::vector<std::vector<Point>>& medians, int max_segments,
                                        int min_sizes = 4);
 
