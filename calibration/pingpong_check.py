@@ -2,7 +2,7 @@
 """Replays the measured ping-pong on a calibrated platform and compares it with the measurements.
 
   pingpong_check.py --p2p P2P.csv --platform PLATFORM.xml --replay TIT_REPLAY --hosts A,B
-                    --workdir DIR [--tolerance 0.25] [--compare OUT.csv]
+                    --workdir DIR [--tolerance 0.20] [--compare OUT.csv]
 
 Writes a dialect-2 trace of two ranks doing one ping-pong per measured size (rank 0 sends, rank 1
 answers, payload in bytes), replays it with tit-replay --actions-log, and prints per size band
@@ -61,7 +61,7 @@ def main():
     ap.add_argument("--replay", required=True)
     ap.add_argument("--hosts", required=True)
     ap.add_argument("--workdir", required=True)
-    ap.add_argument("--tolerance", type=float, default=0.25)
+    ap.add_argument("--tolerance", type=float, default=0.20)
     ap.add_argument("--compare")
     a = ap.parse_args()
 

@@ -8,7 +8,7 @@
 #   --build       build directory holding bin/ (default: build/ at the repository root)
 #   --out         output directory (default: calib-out-<mode>)
 #   --tolerance   largest median relative error of the predicted round trip allowed per size band
-#                 (default 0.25; see calibration/README.md)
+#                 (default 0.20; see calibration/README.md)
 # Exit status: 0 when every band is within the tolerance, 1 otherwise, 2 on a usage or tool error.
 set -euo pipefail
 
@@ -18,7 +18,7 @@ small=0
 mode=shm
 build=$root/build
 out=
-tolerance=0.25
+tolerance=0.20
 while [[ $# -gt 0 ]]; do
   case $1 in
     --small) small=1 ;;
