@@ -233,3 +233,17 @@ TEST(P2pFit, SegmentWithoutPointsIsAnError)
         << e.what();
   }
 }
+
+TEST(P2pFit, BadRouteIsAnError)
+{
+  Machine m;
+  auto d = synthesize(m, 0, 0, 1);
+  for (Route r : {Route{0, 1e-6, 1}, Route{1e9, -1, 1}, Route{1e9, 1e-6, 0}}) {
+    try {
+      fit_p2p(d, r, {});
+      FAIL() << "no error";
+    } catch (const InputError& e) {
+      EXPECT_STREQ(e.what(), "error: the route needs a bandwidth > 0, a latency >= 0 and at least one link");
+    }
+  }
+}

@@ -70,11 +70,31 @@ case $case in
     expect 2 "A subcommand is required" "$bin/tit-calibrate"
     expect 2 "--output is required" "$bin/tit-calibrate" platform
     expect 2 "error: the node link bandwidth must be > 0, got -1" "$bin/tit-calibrate" platform --node-bw -1 -o x.xml
+    expect 2 "error: creating a platform needs --bandwidth and --latency" \
+      "$bin/tit-calibrate" fit --cpu cpu.csv --platform new.xml
+    expect 2 "/nonexistent/p.xml: error: cannot write the platform file" \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --platform /nonexistent/p.xml
+    expect 2 "/nonexistent/r.txt: error: cannot write the file" \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --report /nonexistent/r.txt
+    printf '# tit-calibrate cpu v1\nrank,problem,iteration,burst,volume,seconds\n0,1,0,0,1e9,0\n' >zero.csv
+    expect 2 "error: rank 0 problem 1 repetition 0: compute bursts of zero duration" \
+      "$bin/tit-calibrate" fit --cpu zero.csv
+    expect 1 "tit-calibrate: error: plotting failed" env TIT_PLOT_SCRIPT=/nonexistent.py \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --curves c.csv --plot-dir plots
+    "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --breaks 1420,2000000 >out.txt ||
+      fail "fit with a break beyond the sizes"
+    grep -qF "warning: break 2000000 is at or beyond the largest size measured" out.txt || fail "$(cat out.txt)"
     "$bin/tit-calibrate" --help | grep -q "fit" || fail "--help"
     "$bin/tit-calibrate" fit --help | grep -q -- "--breaks" || fail "fit --help"
     # The MPI programs: bad options and a single rank stop with exit code 2 and a message.
     expect 2 "calib-p2p: error: needs at least 2 ranks" timeout 60 mpirun --oversubscribe -np 1 "$bin/calib-p2p" -o x.csv
+    expect 2 "calib-contention: error: needs at least 2 ranks" \
+      timeout 60 mpirun --oversubscribe -np 1 "$bin/calib-contention" -o x.csv
     expect 2 "--sizes: Value 0 not in range" timeout 60 mpirun --oversubscribe -np 2 "$bin/calib-p2p" --sizes 0
+    expect 2 "--min-size: must not exceed --max-size" \
+      timeout 60 mpirun --oversubscribe -np 2 "$bin/calib-p2p" --min-size 100 --max-size 10
+    expect 2 "calib-cpu: error: cannot write the output file '/nonexistent/c.csv'" \
+      timeout 60 mpirun --oversubscribe -np 1 "$bin/calib-cpu" --problems 1024 --reps 1 --volume 1e3 -o /nonexistent/c.csv
     expect 2 "calib-p2p: error: cannot write the output file '/nonexistent/x.csv'" \
       timeout 60 mpirun --oversubscribe -np 2 "$bin/calib-p2p" --max-size 10 --sizes 2 -o /nonexistent/x.csv
     ;;
