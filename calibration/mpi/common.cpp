@@ -87,11 +87,4 @@ void close_output(const std::string& program, std::FILE* f, const std::string& p
     fail(program, fmt::format("error while writing '{}'", path));
 }
 
-void spin(double seconds)
-{
-  double end = MPI_Wtime() + seconds;
-  while (MPI_Wtime() < end) {
-  }
-}
-
 } // namespace tit::calib::mpi

@@ -22,7 +22,4 @@ void close_output(const std::string& program, std::FILE* f, const std::string& p
 /// Stops every rank with a message from rank 0 and exit code 2 (bad options).
 [[noreturn]] void fail(const std::string& program, const std::string& message);
 
-/// Busy-waits `seconds` (keeps the core, unlike a sleep that may let the scheduler move things).
-void spin(double seconds);
-
 } // namespace tit::calib::mpi
