@@ -1,0 +1,271 @@
+// tit-calibrate: fits SimGrid's hybrid MPI model to the measurements of the calibration programs and
+// writes it into a platform file; generates cluster platforms; extracts CPU rates from timed traces.
+#include "contention.hpp"
+#include "cpu.hpp"
+#include "p2p.hpp"
+#include "platform.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using namespace tit::calib;
+
+std::vector<std::uint64_t> parse_breaks(const std::string& text)
+{
+  std::vector<std::uint64_t> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    double v = 0;
+    if (not parse_number(item, v) || v < 0 || v != static_cast<double>(static_cast<std::uint64_t>(v)))
+      throw InputError(fmt::format("error: --breaks expects sizes in bytes separated by commas, got '{}'", item));
+    out.push_back(static_cast<std::uint64_t>(v));
+  }
+  return out;
+}
+
+void write_text(const std::string& path, const std::string& text)
+{
+  std::ofstream out(path);
+  if (not(out << text))
+    throw InputError(fmt::format("{}: error: cannot write the file", path));
+}
+
+struct FitArgs {
+  std::string p2p, contention, cpu, breaks, platform, template_file, output, curves, plot_dir, report;
+  std::optional<double> detached, cpu_problem;
+  int max_segments = 6;
+  Route route;
+  std::vector<std::string> targets;
+};
+
+int run_fit(const FitArgs& a)
+{
+  std::ostringstream report;
+  ConfigProps props;
+  std::optional<double> speed;
+  std::optional<double> limiter;
+  if (not a.p2p.empty()) {
+    auto data = load_p2p(CsvTable::read(a.p2p, "p2p"));
+    P2pOptions opt;
+    if (not a.breaks.empty())
+      opt.breaks = parse_breaks(a.breaks);
+    opt.max_segments = a.max_segments;
+    opt.detached_thresh = a.detached;
+    auto fit = fit_p2p(data, a.route, opt);
+    report << "== Point-to-point (" << a.p2p << ")\n";
+    write_p2p_report(report, fit);
+    props = {{"smpi/os", fit.os()},
+             {"smpi/or", fit.orecv()},
+             {"smpi/ois", fit.ois()},
+             {"smpi/bw-factor", fit.bw_factor()},
+             {"smpi/lat-factor", fit.lat_factor()},
+             {"smpi/send-is-detached-thresh", num(fit.detached_thresh)},
+             {"smpi/async-small-thresh", num(fit.detached_thresh)}};
+    if (not a.curves.empty()) {
+      std::ostringstream curves;
+      write_p2p_curves(curves, data, fit);
+      write_text(a.curves, curves.str());
+    }
+  }
+  if (not a.contention.empty()) {
+    auto fit = fit_contention(load_contention(CsvTable::read(a.contention, "contention")));
+    report << "== Contention (" << a.contention << ")\n";
+    write_contention_report(report, fit);
+    limiter = fit.limiter_ratio;
+  }
+  if (not a.cpu.empty()) {
+    auto fit = fit_cpu(load_cpu(CsvTable::read(a.cpu, "cpu")), a.cpu_problem);
+    report << "== CPU (" << a.cpu << ")\n";
+    write_cpu_report(report, fit);
+    speed = fit.speed;
+  }
+  if (a.p2p.empty() && a.contention.empty() && a.cpu.empty())
+    throw InputError("error: nothing to fit: give --p2p, --contention and/or --cpu");
+
+  if (not a.platform.empty()) {
+    pugi::xml_document doc;
+    std::string origin;
+    if (std::filesystem::exists(a.platform)) {
+      doc = load_platform(a.platform);
+      origin = "updated";
+    } else if (not a.template_file.empty()) {
+      doc = load_platform(a.template_file);
+      origin = "created from " + a.template_file;
+    } else {
+      ClusterSpec spec;
+      spec.node_bw = a.route.bandwidth;
+      spec.node_lat = a.route.latency;
+      spec.switch_lat = 0;
+      spec.switch_bw = 10 * a.route.bandwidth;
+      doc = generate_cluster(spec);
+      origin = "created (generated cluster of 2 nodes)";
+    }
+    if (not props.empty())
+      set_config(doc, props);
+    if (speed)
+      report << fmt::format("CPU speed set on {} host/cluster element(s)\n", set_speed(doc, *speed, a.targets));
+    if (limiter)
+      report << fmt::format("limiter link set on {} cluster(s)\n", set_limiter(doc, *limiter, a.targets));
+    std::string out = a.output.empty() ? a.platform : a.output;
+    save_platform(doc, out);
+    report << fmt::format("Platform {} ({}): {}\n", a.platform, origin, out);
+  }
+  if (a.report.empty())
+    std::cout << report.str();
+  else
+    write_text(a.report, report.str());
+
+  if (not a.plot_dir.empty()) {
+    if (a.curves.empty())
+      throw InputError("error: --plot-dir needs --curves (the plots are drawn from that file)");
+    // Debian's interpreter, which has python3-matplotlib, unless TIT_PYTHON names another.
+    const char* script = std::getenv("TIT_PLOT_SCRIPT");
+    const char* python = std::getenv("TIT_PYTHON");
+    std::string interpreter = python ? python : (std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
+    std::string cmd = fmt::format("'{}' '{}' '{}' '{}'", interpreter, script ? script : TIT_PLOT_SCRIPT, a.curves,
+                                  a.plot_dir);
+    if (std::system(cmd.c_str()) != 0) {
+      std::cerr << "tit-calibrate: error: plotting failed: " << cmd << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  CLI::App app{"tit-calibrate: fits SimGrid's MPI model (smpi/os, or, ois, bw-factor, lat-factor, protocol "
+               "threshold), the CPU speed and the node limiter to the measurements of calib-p2p, calib-contention "
+               "and calib-cpu, and writes them into a platform file."};
+  app.require_subcommand(1);
+  app.footer("Exit status: 0 success, 2 bad input (the message names the file, line and column), 1 plotting "
+             "failed.\nSee calibration/README.md for the walkthrough.");
+
+  FitArgs fa;
+  auto* fit = app.add_subcommand("fit", "fit the model and write it into a platform file");
+  fit->add_option("--p2p", fa.p2p, "calib-p2p measurements (CSV)");
+  fit->add_option("--contention", fa.contention, "calib-contention measurements (CSV)");
+  fit->add_option("--cpu", fa.cpu, "calib-cpu or cpu-trace measurements (CSV)");
+  fit->add_option("--breaks", fa.breaks, "segment boundaries in bytes, e.g. 1420,32768,65536,327680 (default: found "
+                                         "by segmented regression)");
+  fit->add_option("--max-segments", fa.max_segments, "most segments the automatic search may use")
+      ->check(CLI::Range(1, 20))
+      ->capture_default_str();
+  fit->add_option("--detached-thresh", fa.detached, "protocol threshold in bytes (default: detected from the data)");
+  fit->add_option("--bandwidth", fa.route.bandwidth, "nominal bandwidth of the links between the nodes measured (B/s)")
+      ->check(CLI::PositiveNumber);
+  fit->add_option("--latency", fa.route.latency, "nominal latency of each link (s)")->check(CLI::NonNegativeNumber);
+  fit->add_option("--links", fa.route.links, "links of that latency between the nodes measured")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  fit->add_flag("--shared-bottleneck", fa.route.shared_bottleneck,
+                "the narrowest link is SHARED, so it also carries the 5% reverse cross-traffic (a lone flow gets "
+                "bandwidth/1.05); off for split-duplex node links as in generated clusters");
+  fit->add_option("--tcp-gamma", fa.route.tcp_gamma, "network/TCP-gamma of the replay")->capture_default_str();
+  fit->add_option("--cpu-problem", fa.cpu_problem, "problem size whose CPU rate to use (default: the largest)");
+  fit->add_option("--platform", fa.platform, "platform file to update (created when it does not exist)");
+  fit->add_option("--template", fa.template_file, "platform to start from when --platform does not exist (default: "
+                                                  "a generated 2-node cluster)");
+  fit->add_option("-o,--output", fa.output, "write the platform here instead of over --platform");
+  fit->add_option("--target", fa.targets, "id of a host or cluster to receive the CPU speed and limiter (repeatable; "
+                                          "default: all)");
+  fit->add_option("--curves", fa.curves, "write the raw points and fitted curves (CSV) for plotting");
+  fit->add_option("--plot-dir", fa.plot_dir, "draw one PNG per quantity there (needs --curves; python3-matplotlib)");
+  fit->add_option("--report", fa.report, "write the fit report to this file instead of stdout");
+
+  ClusterSpec spec;
+  std::string gen_out;
+  std::string hostfile;
+  std::string switch_policy = "FATPIPE";
+  auto* gen = app.add_subcommand("platform", "generate a hierarchical cluster in cabinets (graphene-like)");
+  gen->add_option("--cabinets", spec.cabinets, "cabinets")->check(CLI::PositiveNumber)->capture_default_str();
+  gen->add_option("--nodes-per-cabinet", spec.nodes_per_cabinet, "nodes in each cabinet")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  gen->add_option("--prefix", spec.prefix, "node name prefix")->capture_default_str();
+  gen->add_option("--suffix", spec.suffix, "node name suffix")->capture_default_str();
+  gen->add_option("--speed", spec.speed, "node speed (flop/s)")->capture_default_str();
+  gen->add_option("--cores", spec.cores, "cores per node")->check(CLI::PositiveNumber)->capture_default_str();
+  gen->add_option("--node-bw", spec.node_bw, "node link bandwidth (B/s)")->capture_default_str();
+  gen->add_option("--node-lat", spec.node_lat, "node link latency (s)")->capture_default_str();
+  gen->add_option("--limiter-ratio", spec.limiter_ratio, "node limiter bandwidth / node link bandwidth")
+      ->capture_default_str();
+  gen->add_option("--switch-bw", spec.switch_bw, "cabinet switch bandwidth (B/s)")->capture_default_str();
+  gen->add_option("--switch-lat", spec.switch_lat, "cabinet switch latency (s)")->capture_default_str();
+  gen->add_option("--switch-sharing", switch_policy, "FATPIPE (each flow bounded) or SHARED")
+      ->check(CLI::IsMember({"FATPIPE", "SHARED"}))
+      ->capture_default_str();
+  gen->add_option("--uplink-bw", spec.uplink_bw, "bandwidth of each cabinet's uplink (B/s)")->capture_default_str();
+  gen->add_option("--uplink-lat", spec.uplink_lat, "latency of each cabinet's uplink (s)")->capture_default_str();
+  gen->add_option("--loopback-bw", spec.loopback_bw, "loopback bandwidth (B/s)")->capture_default_str();
+  gen->add_option("--loopback-lat", spec.loopback_lat, "loopback latency (s)")->capture_default_str();
+  gen->add_option("-o,--output", gen_out, "platform file to write")->required();
+  gen->add_option("--hostfile", hostfile, "also write a hostfile listing the nodes");
+
+  std::string traces;
+  std::string timings;
+  std::string cpu_out;
+  double problem = 0;
+  int iteration = 0;
+  auto* cpu = app.add_subcommand("cpu-trace", "CPU bursts of a trace taken with TIT_TRACE_TIMINGS=1, as a cpu CSV");
+  cpu->add_option("traces", traces, "trace set (directory, trace list or merged file)")->required();
+  cpu->add_option("--timings", timings, "directory of timings-<rank>.csv (default: the trace directory)");
+  cpu->add_option("--problem", problem, "problem size label of this run")->capture_default_str();
+  cpu->add_option("--iteration", iteration, "repetition number of this run")->capture_default_str();
+  cpu->add_option("-o,--output", cpu_out, "CSV to write")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    if (*fit) {
+      if (not fa.p2p.empty() && not(fa.route.bandwidth > 0))
+        throw InputError("error: fitting --p2p needs --bandwidth and --latency (the nominal route)");
+      if (not fa.platform.empty() && not std::filesystem::exists(fa.platform) && fa.template_file.empty() && not(fa.route.bandwidth > 0))
+        throw InputError("error: creating a platform needs --bandwidth and --latency");
+      return run_fit(fa);
+    }
+    if (*gen) {
+      spec.switch_fatpipe = switch_policy == "FATPIPE";
+      auto doc = generate_cluster(spec);
+      save_platform(doc, gen_out);
+      if (not hostfile.empty()) {
+        std::string text;
+        for (auto const& n : node_names(spec))
+          text += n + "\n";
+        write_text(hostfile, text);
+      }
+      return 0;
+    }
+    if (*cpu) {
+      std::filesystem::path dir = timings.empty() ? (std::filesystem::is_directory(traces)
+                                                         ? std::filesystem::path(traces)
+                                                         : std::filesystem::path(traces).parent_path())
+                                                  : std::filesystem::path(timings);
+      auto bursts = bursts_from_trace(traces, dir, problem, iteration);
+      std::ostringstream out;
+      write_cpu_csv(out, bursts, traces);
+      write_text(cpu_out, out.str());
+      return 0;
+    }
+  } catch (const InputError& e) {
+    std::cerr << "tit-calibrate: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,357 @@
+#include "p2p.hpp"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tit::calib {
+
+namespace {
+
+constexpr double kEnvelope = 16; // bytes SimGrid adds to every message
+constexpr double kMaxBwFactor = 1000;
+constexpr double kMinLatFactor = 1e-6;
+
+std::vector<Point> in_segment(const std::vector<Point>& pts, std::uint64_t low, std::uint64_t high, bool first)
+{
+  std::vector<Point> out;
+  for (auto const& p : pts)
+    if ((p.x > static_cast<double>(low) || (first && p.x >= 0)) && p.x <= static_cast<double>(high))
+      out.push_back(p);
+  return out;
+}
+
+/// A line that never goes negative on sizes >= 0: a negative offset is refitted through the origin,
+/// a negative slope as a constant.
+LineFit fit_overhead(const std::vector<Point>& pts, std::vector<std::string>& warnings, const std::string& what)
+{
+  auto fit = robust_line_fit(pts);
+  if (fit.slope < 0) {
+    std::vector<Point> flat = pts;
+    for (auto& p : flat)
+      p.x = 0;
+    auto c = robust_line_fit(flat);
+    c.slope = 0;
+    warnings.push_back(fmt::format("{}: the time decreases with the size; fitted as a constant", what));
+    fit = c;
+  }
+  if (fit.offset < 0) {
+    fit = robust_line_fit(pts, true);
+    warnings.push_back(fmt::format("{}: negative offset; refitted through the origin", what));
+  }
+  return fit;
+}
+
+std::string range_name(const SegmentFit& s, bool first)
+{
+  return first ? fmt::format("[0, {}]", s.high) : fmt::format("({}, {}]", s.low, s.high);
+}
+
+std::string piecewise(const std::vector<SegmentFit>& segs, LineFit SegmentFit::*member)
+{
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    auto const& f = segs[i].*member;
+    parts.push_back(fmt::format("{}:{}:{}", i == 0 ? 0 : segs[i].low, num(f.offset), num(f.slope)));
+  }
+  return fmt::format("{}", fmt::join(parts, ";"));
+}
+
+} // namespace
+
+std::string num(double v)
+{
+  return fmt::format("{:.9g}", v);
+}
+
+double Route::lone_flow_bandwidth() const
+{
+  double share = shared_bottleneck ? bandwidth / 1.05 : bandwidth;
+  double lat = raw_latency();
+  if (lat > 0 && tcp_gamma > 0)
+    share = std::min(share, tcp_gamma / (2 * lat));
+  return share;
+}
+
+P2pData load_p2p(const CsvTable& t)
+{
+  P2pData d;
+  auto ce = t.column("experiment");
+  auto cs = t.column("size");
+  t.column("iteration");
+  auto ct = t.column("seconds");
+  for (auto const& row : t.rows()) {
+    Point p{static_cast<double>(t.count(row, cs)), t.non_negative(row, ct)};
+    const std::string& e = row.fields[ce];
+    if (e == "send")
+      d.send.push_back(p);
+    else if (e == "recv")
+      d.recv.push_back(p);
+    else if (e == "isend")
+      d.isend.push_back(p);
+    else if (e == "pingpong")
+      d.pingpong.push_back(p);
+    else
+      throw InputError(fmt::format("{}: error: unknown experiment '{}' (expected send, recv, isend or pingpong)",
+                                   t.where(row, ce), e));
+  }
+  return d;
+}
+
+double P2pFit::os_at(double size) const
+{
+  return segments[segment_of(breaks, size)].os(size);
+}
+double P2pFit::or_at(double size) const
+{
+  return segments[segment_of(breaks, size)].orecv(size);
+}
+double P2pFit::ois_at(double size) const
+{
+  return segments[segment_of(breaks, size)].ois(size);
+}
+
+double P2pFit::one_way(double size) const
+{
+  auto const& s = segments[segment_of(breaks, size)];
+  double t = route.raw_latency() * s.lat_factor + (size + kEnvelope) / (route.lone_flow_bandwidth() * s.bw_factor);
+  if (size < detached_thresh)
+    t += s.os(size) + s.orecv(size);
+  return t;
+}
+
+std::string P2pFit::os() const
+{
+  return piecewise(segments, &SegmentFit::os);
+}
+std::string P2pFit::orecv() const
+{
+  return piecewise(segments, &SegmentFit::orecv);
+}
+std::string P2pFit::ois() const
+{
+  return piecewise(segments, &SegmentFit::ois);
+}
+
+std::string P2pFit::lat_factor() const
+{
+  std::vector<std::string> parts;
+  for (std::size_t i = segments.size(); i-- > 0;)
+    parts.push_back(fmt::format("{}:{}", i == 0 ? 0 : segments[i].low + 16, num(segments[i].lat_factor)));
+  return fmt::format("{}", fmt::join(parts, ";"));
+}
+
+std::string P2pFit::bw_factor() const
+{
+  std::vector<std::string> parts;
+  for (std::size_t i = segments.size(); i-- > 0;)
+    parts.push_back(fmt::format("{}:{}", i == 0 ? 0 : segments[i].low + 16, num(segments[i].bw_factor)));
+  return fmt::format("{}", fmt::join(parts, ";"));
+}
+
+P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& options)
+{
+  struct Named {
+    const char* name;
+    const std::vector<Point>* pts;
+  };
+  for (auto [name, pts] : {Named{"send", &data.send}, Named{"recv", &data.recv}, Named{"isend", &data.isend},
+                           Named{"pingpong", &data.pingpong}})
+    if (pts->empty())
+      throw InputError(fmt::format("error: no '{}' measurement in the p2p data", name));
+  if (not(route.bandwidth > 0) || not(route.latency >= 0) || route.links < 1)
+    throw InputError("error: the route needs a bandwidth > 0, a latency >= 0 and at least one link");
+
+  P2pFit fit;
+  fit.route = route;
+  std::vector<Point> half;
+  for (auto const& p : data.pingpong)
+    half.push_back({p.x, p.y / 2});
+  double max_size = 0;
+  for (auto const& p : half)
+    max_size = std::max(max_size, p.x);
+
+  if (not options.breaks.empty()) {
+    fit.breaks = options.breaks;
+    std::sort(fit.breaks.begin(), fit.breaks.end());
+    fit.breaks.erase(std::unique(fit.breaks.begin(), fit.breaks.end()), fit.breaks.end());
+    while (not fit.breaks.empty() && static_cast<double>(fit.breaks.back()) >= max_size) {
+      fit.warnings.push_back(fmt::format("break {} is at or beyond the largest size measured ({}); ignored",
+                                         fit.breaks.back(), max_size));
+      fit.breaks.pop_back();
+    }
+  } else {
+    fit.breaks = find_breaks({medians_by_size(data.send), medians_by_size(data.recv), medians_by_size(data.isend),
+                              medians_by_size(half)},
+                             options.max_segments, options.min_sizes);
+    fit.breaks_found = true;
+  }
+
+  // Overheads and the protocol, segment by segment.
+  const std::size_t nseg = fit.breaks.size() + 1;
+  for (std::size_t i = 0; i < nseg; ++i) {
+    SegmentFit s;
+    s.low = i == 0 ? 0 : fit.breaks[i - 1];
+    s.high = i + 1 < nseg ? fit.breaks[i] : static_cast<std::uint64_t>(max_size);
+    bool first = i == 0;
+    auto name = range_name(s, first);
+    auto send = in_segment(data.send, s.low, s.high, first);
+    auto recv = in_segment(data.recv, s.low, s.high, first);
+    auto isend = in_segment(data.isend, s.low, s.high, first);
+    auto pp = in_segment(half, s.low, s.high, first);
+    for (auto [what, pts] : {Named{"send", &send}, Named{"recv", &recv}, Named{"isend", &isend}, Named{"pingpong", &pp}})
+      if (pts->size() < 2)
+        throw InputError(fmt::format("error: segment {} of sizes has {} '{}' measurement(s); at least 2 are needed "
+                                     "(move the breaks or measure more sizes)",
+                                     name, pts->size(), what));
+    s.os = fit_overhead(send, fit.warnings, fmt::format("os on {}", name));
+    s.orecv = fit_overhead(recv, fit.warnings, fmt::format("or on {}", name));
+    s.ois = fit_overhead(isend, fit.warnings, fmt::format("ois on {}", name));
+    std::vector<double> sy;
+    std::vector<double> ry;
+    std::vector<double> py;
+    for (auto const& p : send)
+      sy.push_back(p.y);
+    for (auto const& p : recv)
+      ry.push_back(p.y);
+    for (auto const& p : pp)
+      py.push_back(p.y);
+    s.sync_ratio = std::min(median(sy), median(ry)) / median(py);
+    fit.segments.push_back(s);
+  }
+
+  if (options.detached_thresh) {
+    fit.detached_thresh = *options.detached_thresh;
+  } else {
+    // Rendez-vous from the first segment after which every segment is synchronous.
+    std::size_t k = nseg;
+    while (k > 0 && fit.segments[k - 1].sync_ratio >= options.sync_ratio)
+      --k;
+    fit.detached_thresh = k == nseg ? max_size + 1 : (k == 0 ? 0 : static_cast<double>(fit.breaks[k - 1]) + 1);
+  }
+
+  // Network factors from the ping-pong, after removing the overheads of detached messages.
+  const double lone = route.lone_flow_bandwidth();
+  const double lat = route.raw_latency();
+  for (std::size_t i = 0; i < nseg; ++i) {
+    auto& s = fit.segments[i];
+    auto name = range_name(s, i == 0);
+    auto pp = in_segment(half, s.low, s.high, i == 0);
+    // The model's one-way time is os + or + network time: overheads measured alone that exceed the
+    // ping-pong's one-way time (seen on shared memory, where the ping-pong overlaps copies the ping
+    // experiments do not) would leave the network a negative time. Scale them down to leave it 10%.
+    std::vector<double> room;
+    for (auto const& m : medians_by_size(pp))
+      if (m.x < fit.detached_thresh && s.os(m.x) + s.orecv(m.x) > 0)
+        room.push_back(m.y / (s.os(m.x) + s.orecv(m.x)));
+    if (not room.empty() && 0.9 * median(room) < 1) {
+      double k = 0.9 * median(room);
+      for (LineFit* f : {&s.os, &s.orecv}) {
+        f->offset *= k;
+        f->slope *= k;
+      }
+      s.overhead_scale = k;
+      fit.warnings.push_back(fmt::format("os + or on {} exceed {:.0f}% of the one-way ping-pong time; both scaled by "
+                                         "{:.3f} so that the model reproduces the ping-pong",
+                                         name, 90.0, k));
+    }
+    std::vector<Point> net;
+    for (auto const& p : pp) {
+      double y = p.y;
+      if (p.x < fit.detached_thresh)
+        y -= s.os(p.x) + s.orecv(p.x);
+      net.push_back({p.x + kEnvelope, y});
+    }
+    s.network = robust_line_fit(net);
+    if (s.network.slope <= 0) {
+      std::vector<Point> flat = net;
+      for (auto& p : flat)
+        p.x = 0;
+      auto c = robust_line_fit(flat);
+      c.slope = 0;
+      s.network = c;
+      fit.warnings.push_back(fmt::format("network time on {} does not grow with the size: bandwidth factor capped "
+                                         "at {}",
+                                         name, kMaxBwFactor));
+    }
+    if (s.network.offset < 0 || lat <= 0) {
+      if (s.network.offset < 0)
+        fit.warnings.push_back(fmt::format("network time on {}: the overheads exceed the ping-pong time at small "
+                                           "sizes; latency factor 0, line refitted through the origin",
+                                           name));
+      s.network = robust_line_fit(net, true);
+    }
+    // SimGrid and tit-replay refuse a zero factor: a segment without latency gets a negligible one.
+    s.lat_factor = std::max(lat > 0 ? s.network.offset / lat : 0.0, kMinLatFactor);
+    s.bw_factor = s.network.slope > 0 ? std::min(1 / (s.network.slope * lone), kMaxBwFactor) : kMaxBwFactor;
+  }
+  return fit;
+}
+
+void write_p2p_report(std::ostream& out, const P2pFit& fit)
+{
+  out << fmt::format("Segments ({}): {}\n", fit.breaks_found ? "found by segmented regression" : "given",
+                     fit.breaks.empty() ? std::string("one segment") : fmt::format("breaks {}", fmt::join(fit.breaks, ",")));
+  out << fmt::format("Route: {} link(s) of {} s, bandwidth {} B/s{}; lone flow rate {} B/s\n", fit.route.links,
+                     num(fit.route.latency), num(fit.route.bandwidth),
+                     fit.route.shared_bottleneck ? " (shared bottleneck, /1.05)" : "", num(fit.route.lone_flow_bandwidth()));
+  out << fmt::format("Protocol: sizes below {} bytes are detached (eager)\n", num(fit.detached_thresh));
+  out << fmt::format("{:<22} {:<8} {:>12} {:>12} {:>8} {:>9} {:>7}\n", "segment (bytes)", "quantity", "offset (s)",
+                     "slope (s/B)", "R2", "residual", "outl.");
+  for (std::size_t i = 0; i < fit.segments.size(); ++i) {
+    auto const& s = fit.segments[i];
+    auto name = range_name(s, i == 0);
+    auto line = [&](const char* q, const LineFit& f) {
+      out << fmt::format("{:<22} {:<8} {:>12.4g} {:>12.4g} {:>8.4f} {:>8.2f}% {:>3}/{:<3}\n", name, q, f.offset, f.slope,
+                         f.r2, 100 * f.residual, f.outliers, f.points);
+    };
+    line("os", s.os);
+    line("or", s.orecv);
+    line("ois", s.ois);
+    line("network", s.network);
+    out << fmt::format("{:<22} {} (min(send, recv) / one-way {:.2f}), lat-factor {}, bw-factor {}{}\n", name,
+                       static_cast<double>(s.high) < fit.detached_thresh ? "detached" : "rendez-vous", s.sync_ratio,
+                       num(s.lat_factor), num(s.bw_factor),
+                       s.overhead_scale < 1 ? fmt::format(", os and or scaled by {:.3f}", s.overhead_scale) : "");
+  }
+  out << "smpi/os: " << fit.os() << "\n";
+  out << "smpi/or: " << fit.orecv() << "\n";
+  out << "smpi/ois: " << fit.ois() << "\n";
+  out << "smpi/lat-factor: " << fit.lat_factor() << "\n";
+  out << "smpi/bw-factor: " << fit.bw_factor() << "\n";
+  for (auto const& w : fit.warnings)
+    out << "warning: " << w << "\n";
+}
+
+void write_p2p_curves(std::ostream& out, const P2pData& data, const P2pFit& fit)
+{
+  out << "# tit-calibrate curves v1\n";
+  out << "quantity,kind,segment,size,seconds\n";
+  auto raw = [&](const char* q, const std::vector<Point>& pts, double scale) {
+    for (auto const& p : pts)
+      out << fmt::format("{},raw,{},{},{}\n", q, segment_of(fit.breaks, p.x), num(p.x), num(p.y * scale));
+  };
+  raw("os", data.send, 1);
+  raw("or", data.recv, 1);
+  raw("ois", data.isend, 1);
+  raw("oneway", data.pingpong, 0.5);
+  for (std::size_t i = 0; i < fit.segments.size(); ++i) {
+    auto const& s = fit.segments[i];
+    double lo = i == 0 ? 1 : static_cast<double>(s.low) + 1;
+    double hi = std::max(static_cast<double>(s.high), lo);
+    constexpr int steps = 24;
+    for (int k = 0; k <= steps; ++k) {
+      double x = std::round(lo * std::pow(hi / lo, static_cast<double>(k) / steps));
+      x = std::clamp(x, lo, hi);
+      out << fmt::format("os,model,{},{},{}\n", i, num(x), num(s.os(x)));
+      out << fmt::format("or,model,{},{},{}\n", i, num(x), num(s.orecv(x)));
+      out << fmt::format("ois,model,{},{},{}\n", i, num(x), num(s.ois(x)));
+      out << fmt::format("oneway,model,{},{},{}\n", i, num(x), num(fit.one_way(x)));
+    }
+  }
+}
+
+} // namespace tit::calib

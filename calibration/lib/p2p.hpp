@@ -1,0 +1,99 @@
+// Point-to-point calibration: from the raw measurements of calib-p2p to SimGrid's hybrid MPI model
+// (piecewise-linear smpi/os, smpi/or, smpi/ois; smpi/lat-factor and smpi/bw-factor per segment;
+// the protocol threshold smpi/send-is-detached-thresh), inverting the model tit-replay applies
+// (shared/docs/reference-semantics.md): a ping-pong of S bytes on the platform takes, one way,
+//   detached (S < thresh):   os(S) + T(S) + or(S)
+//   rendez-vous:             T(S)
+//   T(S) = route_latency x lat_factor(S+16) + (S+16) / (lone_flow_bandwidth x bw_factor(S+16)).
+#pragma once
+
+#include "csv.hpp"
+#include "fit.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tit::calib {
+
+/// Raw points of calib-p2p, one per measurement (x = payload bytes, y = seconds).
+struct P2pData {
+  std::vector<Point> send;     ///< time in MPI_Send, receiver ready
+  std::vector<Point> recv;     ///< time in MPI_Recv, message already sent
+  std::vector<Point> isend;    ///< time in MPI_Isend
+  std::vector<Point> pingpong; ///< round trip
+};
+
+/// Reads a calib-p2p CSV (columns experiment,size,iteration,seconds). Throws InputError.
+P2pData load_p2p(const CsvTable& table);
+
+/// The route between the two measured nodes in the platform, as the network model sees it.
+struct Route {
+  double bandwidth = 0;           ///< nominal bandwidth of the links (bytes/s); the narrowest link of the route
+  double latency = 0;             ///< nominal latency of each link (s)
+  int links = 1;                  ///< links of that latency on the route
+  bool shared_bottleneck = false; ///< the narrowest link also carries the 5% reverse cross-traffic (SHARED link)
+  double tcp_gamma = 4194304;     ///< network/TCP-gamma
+
+  double raw_latency() const { return latency * links; }
+  /// Rate the network model gives a lone flow before the bandwidth factor.
+  double lone_flow_bandwidth() const;
+};
+
+struct P2pOptions {
+  std::vector<std::uint64_t> breaks;        ///< given segment boundaries; empty: found from the data
+  int max_segments = 6;                     ///< for the automatic search
+  int min_sizes = 4;                        ///< distinct sizes per segment in the automatic search
+  std::optional<double> detached_thresh;    ///< given protocol threshold; else detected
+  double sync_ratio = 0.4;                  ///< a segment whose send and recv times are both at least this
+                                            ///< fraction of the one-way ping-pong time is rendez-vous
+};
+
+struct SegmentFit {
+  std::uint64_t low = 0;  ///< the segment holds sizes > low (the first one also size 0)
+  std::uint64_t high = 0; ///< ... and <= high (the last one: the largest size measured)
+  LineFit os, orecv, ois; ///< seconds vs payload bytes
+  LineFit network;        ///< one-way network time (ping-pong without overheads) vs payload + 16 bytes
+  double sync_ratio = 0;  ///< min(median send time, median recv time) / median one-way ping-pong time
+  double overhead_scale = 1; ///< factor applied to os and or so that they fit in the ping-pong time
+  double lat_factor = 1;
+  double bw_factor = 1;
+};
+
+struct P2pFit {
+  std::vector<std::uint64_t> breaks;
+  bool breaks_found = false; ///< found by segmented regression rather than given
+  std::vector<SegmentFit> segments;
+  double detached_thresh = 65536;
+  Route route;
+  std::vector<std::string> warnings;
+
+  /// SimGrid configuration strings.
+  std::string os() const;
+  std::string orecv() const;
+  std::string ois() const;
+  std::string lat_factor() const;
+  std::string bw_factor() const;
+  /// One-way ping-pong time the fitted model predicts for `size` payload bytes.
+  double one_way(double size) const;
+  double os_at(double size) const;
+  double or_at(double size) const;
+  double ois_at(double size) const;
+};
+
+/// Fits the model. Throws InputError when an experiment is missing or a segment has too few points.
+P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& options);
+
+/// Human-readable report: per segment, the fitted values, R2, residuals and outliers.
+void write_p2p_report(std::ostream& out, const P2pFit& fit);
+
+/// Raw points and fitted curves for plotting: "# tit-calibrate curves v1", then
+/// quantity,kind,segment,size,seconds rows (kind raw or model; quantities os, or, ois, oneway).
+void write_p2p_curves(std::ostream& out, const P2pData& data, const P2pFit& fit);
+
+/// Formats a number for SimGrid's configuration strings (9 significant digits).
+std::string num(double v);
+
+} // namespace tit::calib

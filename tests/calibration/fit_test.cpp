@@ -1,0 +1,249 @@
+// The fit recovers known parameters from synthetic measurements with noise and outliers.
+#include "fit.hpp"
+#include "p2p.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace tit::calib;
+
+namespace {
+
+/// A machine that behaves exactly as tit-replay's model, with known parameters.
+struct Machine {
+  std::vector<std::uint64_t> breaks{1420, 32768, 65536, 327680};
+  double detached = 65537; // sizes <= 65536 are eager
+  // per segment: os, or, ois (offset, slope); lat and bw factors
+  std::vector<LineFit> os{{1e-6, 1e-9}, {3e-6, 2e-10}, {8e-6, 1.5e-10}, {0, 0}, {0, 0}};
+  std::vector<LineFit> orecv{{1.5e-6, 5e-10}, {2e-6, 1e-10}, {6e-6, 2e-10}, {0, 0}, {0, 0}};
+  std::vector<LineFit> ois{{4e-7, 2e-10}, {1e-6, 5e-11}, {2e-6, 4e-11}, {3e-6, 1e-11}, {5e-6, 2e-12}};
+  std::vector<double> latf{2.0, 1.6, 1.9, 11.6, 10.0};
+  std::vector<double> bwf{0.1, 0.6, 0.9, 0.94, 1.1};
+  // Each parameter weighs at least about a tenth of the time over its segment: below that, no fit can
+  // recover it within 2% from measurements with 0.5% noise.
+  Route route{1.25e8, 1e-4, 2, false, 4194304};
+
+  std::size_t seg(double s) const { return segment_of(breaks, s); }
+  double transfer(double s) const
+  {
+    auto k = seg(s);
+    return route.raw_latency() * latf[k] + (s + 16) / (route.lone_flow_bandwidth() * bwf[k]);
+  }
+  double send(double s) const { return s < detached ? os[seg(s)](s) : transfer(s); }
+  double recv(double s) const { return s < detached ? orecv[seg(s)](s) : transfer(s); }
+  double isend(double s) const { return ois[seg(s)](s); }
+  double one_way(double s) const
+  {
+    return s < detached ? os[seg(s)](s) + transfer(s) + orecv[seg(s)](s) : transfer(s);
+  }
+};
+
+/// Log-uniform sizes from 1 to 4e6, plus each break and the size after it, `reps` noisy measurements each;
+/// `outliers` of them multiplied by 1.5 to 4 (a descheduled process).
+P2pData synthesize(const Machine& m, double noise, double outliers, int reps = 10, unsigned seed = 42)
+{
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::normal_distribution<double> n(0, noise);
+  std::vector<double> sizes;
+  for (int i = 0; i < 400; ++i)
+    sizes.push_back(std::round(std::exp((i + u(rng)) / 400 * std::log(4e6))));
+  for (auto b : m.breaks) {
+    sizes.push_back(static_cast<double>(b));
+    sizes.push_back(static_cast<double>(b) + 1);
+  }
+  auto measure = [&](double t) {
+    double v = t * (1 + n(rng));
+    if (u(rng) < outliers)
+      v *= 1.5 + 2.5 * u(rng);
+    return v;
+  };
+  P2pData d;
+  for (double s : sizes)
+    for (int r = 0; r < reps; ++r) {
+      d.send.push_back({s, measure(m.send(s))});
+      d.recv.push_back({s, measure(m.recv(s))});
+      d.isend.push_back({s, measure(m.isend(s))});
+      d.pingpong.push_back({s, measure(2 * m.one_way(s))});
+    }
+  return d;
+}
+
+void expect_within(double got, double want, double rel, const std::string& what)
+{
+  EXPECT_LE(std::abs(got - want), rel * std::abs(want)) << what << ": got " << got << ", want " << want;
+}
+
+} // namespace
+
+TEST(RobustLineFit, ExactOnNoiseFreePoints)
+{
+  std::vector<Point> pts;
+  for (double x : {1.0, 10.0, 100.0, 1000.0})
+    pts.push_back({x, 2e-6 + 3e-9 * x});
+  auto f = robust_line_fit(pts);
+  EXPECT_NEAR(f.offset, 2e-6, 1e-15);
+  EXPECT_NEAR(f.slope, 3e-9, 1e-18);
+  EXPECT_EQ(f.outliers, 0U);
+  EXPECT_NEAR(f.r2, 1.0, 1e-12);
+}
+
+TEST(RobustLineFit, IgnoresOutliers)
+{
+  std::vector<Point> pts;
+  for (int i = 1; i <= 50; ++i)
+    pts.push_back({i * 100.0, 1e-6 + 1e-9 * i * 100.0});
+  pts[10].y *= 5; // two gross outliers
+  pts[30].y *= 3;
+  auto f = robust_line_fit(pts);
+  EXPECT_NEAR(f.offset, 1e-6, 1e-12);
+  EXPECT_NEAR(f.slope, 1e-9, 1e-15);
+  EXPECT_EQ(f.outliers, 2U);
+  // Ordinary least squares would be pulled off by them: the robust fit is not.
+}
+
+TEST(RobustLineFit, ThroughOrigin)
+{
+  std::vector<Point> pts{{10, 20}, {20, 40}, {40, 80}};
+  auto f = robust_line_fit(pts, true);
+  EXPECT_EQ(f.offset, 0);
+  EXPECT_NEAR(f.slope, 2, 1e-12);
+}
+
+TEST(FindBreaks, ExactDiscontinuities)
+{
+  std::vector<Point> q;
+  for (double x = 1; x <= 100; ++x)
+    q.push_back({x, x <= 40 ? 1 + 0.01 * x : (x <= 70 ? 3 + 0.02 * x : 10 + 0.001 * x)});
+  auto b = find_breaks({q}, 6, 4);
+  ASSERT_EQ(b.size(), 2U);
+  EXPECT_EQ(b[0], 40U);
+  EXPECT_EQ(b[1], 70U);
+}
+
+TEST(FindBreaks, NoBreakInALine)
+{
+  std::vector<Point> q;
+  for (double x = 1; x <= 100; ++x)
+    q.push_back({x, 2 + 0.5 * x});
+  EXPECT_TRUE(find_breaks({q}, 6, 4).empty());
+}
+
+TEST(SegmentOf, LargestBreakStrictlyBelow)
+{
+  std::vector<std::uint64_t> b{100, 1000};
+  EXPECT_EQ(segment_of(b, 0), 0U);
+  EXPECT_EQ(segment_of(b, 100), 0U);
+  EXPECT_EQ(segment_of(b, 101), 1U);
+  EXPECT_EQ(segment_of(b, 1000), 1U);
+  EXPECT_EQ(segment_of(b, 1001), 2U);
+}
+
+class SyntheticRecovery : public ::testing::TestWithParam<bool> {}; // param: breaks given or found
+
+TEST_P(SyntheticRecovery, EveryParameterWithin2PercentAndBreaksExact)
+{
+  Machine m;
+  auto data = synthesize(m, 0.005, 0.05);
+  P2pOptions opt;
+  if (GetParam())
+    opt.breaks = m.breaks;
+  auto fit = fit_p2p(data, m.route, opt);
+  ASSERT_EQ(fit.breaks, m.breaks);
+  EXPECT_EQ(fit.breaks_found, not GetParam());
+  EXPECT_EQ(fit.detached_thresh, m.detached);
+  ASSERT_EQ(fit.segments.size(), 5U);
+  for (std::size_t k = 0; k < 5; ++k) {
+    auto const& s = fit.segments[k];
+    std::string seg = "segment " + std::to_string(k);
+    if (k < 3) { // eager: the overheads are parameters of the model
+      expect_within(s.os.offset, m.os[k].offset, 0.02, seg + " os offset");
+      expect_within(s.os.slope, m.os[k].slope, 0.02, seg + " os slope");
+      expect_within(s.orecv.offset, m.orecv[k].offset, 0.02, seg + " or offset");
+      expect_within(s.orecv.slope, m.orecv[k].slope, 0.02, seg + " or slope");
+      EXPECT_EQ(s.overhead_scale, 1.0) << seg;
+    }
+    expect_within(s.ois.offset, m.ois[k].offset, 0.02, seg + " ois offset");
+    expect_within(s.ois.slope, m.ois[k].slope, 0.02, seg + " ois slope");
+    expect_within(s.lat_factor, m.latf[k], 0.02, seg + " lat-factor");
+    expect_within(s.bw_factor, m.bwf[k], 0.02, seg + " bw-factor");
+    EXPECT_GT(s.os.outliers + s.orecv.outliers + s.ois.outliers, 0U) << seg << ": the outliers were rejected";
+  }
+  EXPECT_TRUE(fit.warnings.empty()) << fit.warnings.front();
+}
+
+INSTANTIATE_TEST_SUITE_P(Breaks, SyntheticRecovery, ::testing::Values(true, false),
+                         [](auto const& info) { return info.param ? "Given" : "Found"; });
+
+TEST(SyntheticRecovery, NoiseFreeModelIsReproducedExactly)
+{
+  Machine m;
+  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, {});
+  for (double s : {1.0, 100.0, 1420.0, 1421.0, 5000.0, 32768.0, 40000.0, 65536.0, 65537.0, 1e5, 327681.0, 3e6})
+    EXPECT_NEAR(fit.one_way(s), m.one_way(s), 1e-9 * m.one_way(s)) << "size " << s;
+}
+
+TEST(SyntheticRecovery, SharedBottleneckAndGammaInTheLoneFlowRate)
+{
+  Route r{1e9, 1e-2, 1, true, 4194304};
+  EXPECT_DOUBLE_EQ(r.lone_flow_bandwidth(), 4194304 / 2e-2); // TCP window bound below 1e9 / 1.05
+  Route fast{1e9, 1e-6, 2, true, 4194304};
+  EXPECT_DOUBLE_EQ(fast.lone_flow_bandwidth(), 1e9 / 1.05);
+}
+
+TEST(SyntheticRecovery, SimGridStrings)
+{
+  Machine m;
+  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, {});
+  // Overheads: one "threshold:offset:slope" per segment from 0; factors: thresholds of payload + 16,
+  // largest first.
+  EXPECT_EQ(fit.os().substr(0, 2), "0:");
+  EXPECT_NE(fit.os().find(";1420:3e-06:2e-10;32768:8e-06:1.5e-10;65536:"), std::string::npos) << fit.os();
+  EXPECT_EQ(fit.lat_factor().substr(0, 12), "327696:10;65") << fit.lat_factor();
+  EXPECT_NE(fit.bw_factor().find("1436:0.6;0:0.1"), std::string::npos) << fit.bw_factor();
+}
+
+TEST(P2pFit, MissingExperimentIsAnError)
+{
+  Machine m;
+  auto d = synthesize(m, 0, 0, 1);
+  d.isend.clear();
+  try {
+    fit_p2p(d, m.route, {});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "error: no 'isend' measurement in the p2p data");
+  }
+}
+
+TEST(P2pFit, SegmentWithoutPointsIsAnError)
+{
+  Machine m;
+  auto d = synthesize(m, 0, 0, 1);
+  P2pOptions opt;
+  opt.breaks = {1420, 1421};
+  try {
+    fit_p2p(d, m.route, opt);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("segment (1420, 1421] of sizes has 1 'send' measurement(s)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(P2pFit, BadRouteIsAnError)
+{
+  Machine m;
+  auto d = synthesize(m, 0, 0, 1);
+  for (Route r : {Route{0, 1e-6, 1}, Route{1e9, -1, 1}, Route{1e9, 1e-6, 0}}) {
+    try {
+      fit_p2p(d, r, {});
+      FAIL() << "no error";
+    } catch (const InputError& e) {
+      EXPECT_STREQ(e.what(), "error: the route needs a bandwidth > 0, a latency >= 0 and at least one link");
+    }
+  }
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Shell tests of the calibration tools. Usage: run.sh BUILD_DIR CASE
+set -uo pipefail
+build=$(realpath "$1")
+case=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=$build/bin
+python=${TIT_PYTHON:-/usr/bin/python3}
+[[ -x $python ]] || python=python3
+work=$(mktemp -d "${TMPDIR:-/tmp}/tit-calib-$case.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect CODE PATTERN CMD...: CMD exits with CODE and its stderr contains PATTERN (fixed string)
+expect() {
+  local code=$1 pattern=$2
+  shift 2
+  "$@" >out.txt 2>err.txt
+  local got=$?
+  [[ $got == "$code" ]] || fail "$* exited $got, expected $code; stderr: $(cat err.txt)"
+  grep -qF -- "$pattern" err.txt || fail "$*: stderr lacks '$pattern': $(cat err.txt)"
+}
+
+case $case in
+  synthetic-replay)
+    # A machine that follows the model exactly: the fitted platform must make tit-replay reproduce
+    # its ping-pong to rounding (simulated quantities are compared tightly, not with a tolerance).
+    "$python" "$here/synthetic_p2p.py" p2p.csv 1.25e8 2e-5 2 || fail "generator"
+    "$bin/tit-calibrate" platform --node-bw 1.25e8 --node-lat 2e-5 --switch-lat 0 --switch-bw 1e10 \
+      -o platform.xml --hostfile hosts || fail "platform generation"
+    "$bin/tit-calibrate" fit --p2p p2p.csv --bandwidth 1.25e8 --latency 2e-5 --links 2 --platform platform.xml \
+      >report.txt || fail "fit: $(cat report.txt)"
+    grep -q "^Segments (found by segmented regression): breaks 1420,32768,65536$" report.txt ||
+      fail "breaks: $(grep Segments report.txt)"
+    grep -q "sizes below 65537 bytes are detached" report.txt || fail "protocol: $(grep Protocol report.txt)"
+    "$python" "$root/calibration/pingpong_check.py" --p2p p2p.csv --platform platform.xml --replay "$bin/tit-replay" \
+      --hosts "$(paste -sd, hosts)" --workdir . --tolerance 1e-6 || fail "replay differs from the model"
+    ;;
+  generator-simgrid)
+    # A generated 2-cabinet cluster loads in SimGrid's own replayer and in tit-replay, which agree.
+    "$bin/tit-calibrate" platform --cabinets 2 --nodes-per-cabinet 2 --node-bw 1.25e8 --node-lat 1e-5 \
+      --switch-lat 1e-6 --uplink-bw 1e9 --uplink-lat 5e-6 -o gen.xml --hostfile gen.hosts || fail "generation"
+    [[ $(wc -l <gen.hosts) == 4 ]] || fail "hostfile: $(cat gen.hosts)"
+    ours=$("$bin/tit-replay" --hostfile gen.hosts gen.xml "$root/traces/ring4.list" | sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p')
+    [[ -n $ours ]] || fail "tit-replay on the generated platform"
+    ref=$(cd "$root" && tests/differential/reference.sh traces/ring4.list 4 "$work/gen.xml" "$work/gen.hosts" 2>err.txt) ||
+      fail "smpirun -replay on the generated platform: $(cat err.txt)"
+    "$python" -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(abs(a - b) > 1e-9 * b)" "$ours" "$ref" ||
+      fail "tit-replay $ours vs SimGrid $ref"
+    echo "generated platform: tit-replay $ours s, smpirun -replay $ref s"
+    ;;
+  cli-errors)
+    printf '# tit-calibrate p2p v1\nexperiment,size,iteration,seconds\nsend,12,0,1e-6\nsend,12,0,abc\n' >bad.csv
+    expect 2 "bad.csv:4:4: error: column 'seconds' expects a number, got 'abc'" \
+      "$bin/tit-calibrate" fit --p2p bad.csv --bandwidth 1e9 --latency 1e-6
+    expect 2 "missing.csv: error: cannot open the measurement file" \
+      "$bin/tit-calibrate" fit --p2p missing.csv --bandwidth 1e9 --latency 1e-6
+    expect 2 "error: fitting --p2p needs --bandwidth and --latency" "$bin/tit-calibrate" fit --p2p bad.csv
+    expect 2 "error: nothing to fit: give --p2p, --contention and/or --cpu" "$bin/tit-calibrate" fit
+    "$python" "$here/synthetic_p2p.py" good.csv 1.25e8 2e-5 2 || fail "generator"
+    expect 2 "error: --breaks expects sizes in bytes separated by commas, got 'x'" \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --breaks 10,x
+    expect 2 "error: segment (10, 11] of sizes has 1 'send' measurement(s); at least 2 are needed" \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --breaks 10,11
+    expect 2 "tit-calibrate: error: --plot-dir needs --curves" \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --plot-dir plots
+    expect 2 "A subcommand is required" "$bin/tit-calibrate"
+    expect 2 "--output is required" "$bin/tit-calibrate" platform
+    expect 2 "error: the node link bandwidth must be > 0, got -1" "$bin/tit-calibrate" platform --node-bw -1 -o x.xml
+    expect 2 "error: creating a platform needs --bandwidth and --latency" \
+      "$bin/tit-calibrate" fit --cpu cpu.csv --platform new.xml
+    expect 2 "/nonexistent/p.xml: error: cannot write the platform file" \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --platform /nonexistent/p.xml
+    expect 2 "/nonexistent/r.txt: error: cannot write the file" \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --report /nonexistent/r.txt
+    printf '# tit-calibrate cpu v1\nrank,problem,iteration,burst,volume,seconds\n0,1,0,0,1e9,0\n' >zero.csv
+    expect 2 "error: rank 0 problem 1 repetition 0: compute bursts of zero duration" \
+      "$bin/tit-calibrate" fit --cpu zero.csv
+    expect 1 "tit-calibrate: error: plotting failed" env TIT_PLOT_SCRIPT=/nonexistent.py \
+      "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --curves c.csv --plot-dir plots
+    "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --breaks 1420,2000000 >out.txt ||
+      fail "fit with a break beyond the sizes"
+    grep -qF "warning: break 2000000 is at or beyond the largest size measured" out.txt || fail "$(cat out.txt)"
+    "$bin/tit-calibrate" --help | grep -q "fit" || fail "--help"
+    "$bin/tit-calibrate" fit --help | grep -q -- "--breaks" || fail "fit --help"
+    # The MPI programs: bad options and a single rank stop with exit code 2 and a message.
+    expect 2 "calib-p2p: error: needs at least 2 ranks" timeout 60 mpirun --oversubscribe -np 1 "$bin/calib-p2p" -o x.csv
+    expect 2 "calib-contention: error: needs at least 2 ranks" \
+      timeout 60 mpirun --oversubscribe -np 1 "$bin/calib-contention" -o x.csv
+    expect 2 "--sizes: Value 0 not in range" timeout 60 mpirun --oversubscribe -np 2 "$bin/calib-p2p" --sizes 0
+    expect 2 "--min-size: must not exceed --max-size" \
+      timeout 60 mpirun --oversubscribe -np 2 "$bin/calib-p2p" --min-size 100 --max-size 10
+    expect 2 "calib-cpu: error: cannot write the output file '/nonexistent/c.csv'" \
+      timeout 60 mpirun --oversubscribe -np 1 "$bin/calib-cpu" --problems 1024 --reps 1 --volume 1e3 -o /nonexistent/c.csv
+    expect 2 "calib-p2p: error: cannot write the output file '/nonexistent/x.csv'" \
+      timeout 60 mpirun --oversubscribe -np 2 "$bin/calib-p2p" --max-size 10 --sizes 2 -o /nonexistent/x.csv
+    ;;
+  walkthrough-shm | walkthrough-tcp)
+    "$root/calibration/walkthrough.sh" --small --mode "${case#walkthrough-}" --build "$build" --out out ||
+      fail "walkthrough (exit $?)"
+    for png in os or ois oneway pingpong-replay; do
+      [[ -s out/plots/$png.png ]] || fail "missing plot $png.png"
+    done
+    grep -q "^# hosts: " out/p2p.csv && grep -q "^# mpi: Open MPI" out/p2p.csv && grep -q "^# date: " out/p2p.csv ||
+      fail "p2p.csv header: $(head -8 out/p2p.csv)"
+    grep -q '<prop id="smpi/os"' out/platform.xml && grep -q 'limiter_link=' out/platform.xml || fail "platform"
+    ;;
+  *) fail "unknown case $case" ;;
+esac
+echo "PASS: $case"
