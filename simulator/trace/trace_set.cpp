@@ -135,7 +135,9 @@ std::vector<std::string> trace_files_in(const fs::path& dir)
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
     std::string name = e.path().filename().string();
     std::error_code ec2;
-    if (!name.empty() && name.front() != '.' && e.is_regular_file(ec2))
+    // Side files of our tracer (timings-<r>.csv) are not traces.
+    bool side_file = name.ends_with(".csv");
+    if (!name.empty() && name.front() != '.' && !side_file && e.is_regular_file(ec2))
       files.push_back(e.path().string());
   }
   if (ec)
@@ -174,9 +176,15 @@ std::vector<RankFile> place_by_rank(const std::vector<std::string>& files, std::
   return placed;
 }
 
+std::unique_ptr<TraceSet> open_list(const std::string& path, std::optional<int> ranks);
+
 std::unique_ptr<TraceSet> open_directory(const fs::path& dir, std::optional<int> ranks)
 {
   std::string where = dir.string();
+  // A directory written by our tracer holds its trace list: it says which file is which rank.
+  std::error_code ec;
+  if (fs::is_regular_file(dir / "trace.list", ec))
+    return open_list((dir / "trace.list").string(), ranks);
   std::vector<std::string> files = trace_files_in(dir);
   if (files.empty())
     fail_set(fmt::format("trace directory '{}' holds no trace file", where));

@@ -65,6 +65,23 @@ TEST(TraceSetDirectory, RanksComeFromTheFirstActionLine)
   EXPECT_EQ(lines_of(*set, 0), (std::vector<std::string>{"1:0 init", "2:0 send", "3:0 finalize"}));
 }
 
+// What our tracer writes: per-rank files, their trace list and timings side files (TIT_TRACE_TIMINGS=1).
+TEST(TraceSetDirectory, TracerOutputUsesItsTraceList)
+{
+  auto dir = scratch_dir() / "tit-traces";
+  write_file(dir / "rank-0.txt", "0 init\n0 send 1 0 8\n0 finalize\n");
+  write_file(dir / "rank-1.txt", "1 init\n1 recv 0 0 8\n1 finalize\n");
+  write_file(dir / "timings-0.csv", "line,action,start_s,end_s\n1,init,0,0\n");
+  write_file(dir / "timings-1.csv", "line,action,start_s,end_s\n1,init,0,0\n");
+  write_file(dir / "trace.list", (dir / "rank-0.txt").string() + "\n" + (dir / "rank-1.txt").string() + "\n");
+  auto set = TraceSet::open(dir, std::nullopt);
+  EXPECT_EQ(set->rank_count(), 2);
+  EXPECT_EQ(set->reader(1)->file(), (dir / "rank-1.txt").string());
+  // Without the list, the side files are still not taken for traces.
+  fs::remove(dir / "trace.list");
+  EXPECT_EQ(TraceSet::open(dir, std::nullopt)->rank_count(), 2);
+}
+
 TEST(TraceSetDirectory, SmpiTiTraces)
 {
   auto set = TraceSet::open(kData / "smpi-ti", 2);
