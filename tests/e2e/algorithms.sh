@@ -4,6 +4,9 @@
 #
 # Usage: algorithms.sh BUILD_DIR COLLECTIVE     run the cases of COLLECTIVE (all must pass, all algorithms covered)
 #        algorithms.sh BUILD_DIR --table        print the table of every case (tests/e2e/README.md)
+#        algorithms.sh BUILD_DIR --reference [COLLECTIVE]
+#                                               compare the hand-computed times with SimGrid's own replayer
+#                                               (smpirun -replay, ../differential/reference.sh) instead
 #
 # Two platforms (data/lat8.xml, data/bw8.xml: 8 hosts on a crossbar, one full-duplex link each), with IDEAL
 # options that remove SMPI's size factors, cross traffic and the TCP window:
@@ -64,6 +67,11 @@ check() {
     printf '| %s | %s | %s | %s | `%s` | `%s` | %s |\n' "$coll" "$algo" "$np" "$plat" "$action" "$formula" "$expected"
     return
   fi
+  if [ "$what" = --reference ]; then
+    [ -z "$only" ] || [ "$coll" = "$only" ] || return
+    reference_check "$coll" "$algo" "$np" "$plat" "$action" "$formula" "$expected"
+    return
+  fi
   [ "$coll" = "$what" ] || return
   cases=$((cases + 1))
   tol=1e-9
@@ -83,10 +91,56 @@ check() {
   fi
 }
 
+# SimGrid's option and algorithm names for ours: the default set's algorithms are SimGrid's "default"; the
+# collectives without an option (gatherv, scatterv, scan, exscan) only have it.
+sg_option() {
+  case $1 in
+    barrier | bcast | reduce | allreduce | gather | scatter | allgather | allgatherv | alltoall | alltoallv) echo "smpi/$1" ;;
+    reducescatter) echo smpi/reduce_scatter ;;
+  esac
+}
+sg_algorithm() {
+  case $1:$2 in
+    *:linear | *:smpi | allreduce:reduce_bcast | reducescatter:reduce_scatterv | bcast:binomial) echo default ;;
+    alltoall:pairwise) echo pair ;;
+    reducescatter:pair) echo mpich_pair ;;
+    reducescatter:recursive_doubling) echo mpich_rdb ;;
+    *) echo "$2" ;;
+  esac
+}
+
+# The same case replayed by SimGrid's replayer with its algorithm of that name (smpi/C:A), compared with the
+# hand-computed time. Prints ref-ok, ref-FAIL or ref-n/a (SimGrid cannot replay it: no such option or
+# algorithm, or its replay aborts).
+reference_check() {
+  local coll=$1 algo=$2 np=$3 plat=$4 action=$5 formula=$6 expected=$7 option tol got cfg=()
+  option=$(sg_option "$coll")
+  if [ -n "$option" ]; then
+    cfg=("--cfg=$option:$(sg_algorithm "$coll" "$algo")")
+  elif [ "$algo" != linear ]; then
+    echo "ref-n/a coll/$coll:$algo np=$np $plat: SimGrid has no option for $coll"; return
+  fi
+  tol=1e-9
+  [ "$plat" = lat ] && tol=1e-6
+  write_trace "$np" "$action"
+  echo "$work/trace" > "$work/list"
+  if ! got=$(timeout 60 "$here/../differential/reference.sh" "$work/list" "$np" "$d/${plat}8.xml" "$d/cluster8.hosts" \
+               "${IDEAL[@]}" "${cfg[@]}" 2> "$work/err"); then
+    echo "ref-n/a coll/$coll:$algo np=$np $plat: the reference failed: $(grep -m1 -iE 'error|abort|assert|exception' "$work/err")"
+    return
+  fi
+  if awk -v g="$got" -v e="$expected" -v t="$tol" 'BEGIN { d = g - e; if (d < 0) d = -d; exit !(d <= t * e + 1e-12) }'; then
+    echo "ref-ok   coll/$coll:$algo np=$np $plat: $got s (expected $formula = $expected)"
+  else
+    echo "ref-FAIL coll/$coll:$algo np=$np $plat: SimGrid $got s, expected $formula = $expected"
+  fi
+}
+
 # refuse COLL ALGO NP ACTION MESSAGE: the algorithm refuses NP ranks with exit code 2 and MESSAGE.
 refuse() {
   local coll=$1 algo=$2 np=$3 action=$4 message=$5 status r
   covered[$coll:$algo]=1
+  [ "$what" = --reference ] && return
   if [ "$what" = --table ]; then
     printf '| %s | %s | %s | - | `%s` | refused: %s | - |\n' "$coll" "$algo" "$np" "$action" "$message"
     return
@@ -532,6 +586,11 @@ exscan_cases() {
 
 collectives=(barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv alltoall alltoallv
              reducescatter scan exscan)
+only=${3:-}
+if [ "$what" = --reference ]; then
+  for c in "${collectives[@]}"; do "${c}_cases"; done
+  exit 0
+fi
 if [ "$what" = --table ]; then
   echo "| collective | algorithm | ranks | platform | trace line | expected (p = ranks) | seconds |"
   echo "|---|---|---|---|---|---|---|"
