@@ -4,6 +4,7 @@
 #
 # Usage: algorithms.sh BUILD_DIR COLLECTIVE     run the cases of COLLECTIVE (all must pass, all algorithms covered)
 #        algorithms.sh BUILD_DIR --table        print the table of every case (tests/e2e/README.md)
+#        algorithms.sh BUILD_DIR --readme       check that README.md's table is that one
 #        algorithms.sh BUILD_DIR --reference [COLLECTIVE]
 #                                               compare the hand-computed times with SimGrid's own replayer
 #                                               (smpirun -replay, ../differential/reference.sh) instead
@@ -638,6 +639,12 @@ exscan_cases() {
 collectives=(barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv alltoall alltoallv
              reducescatter scan exscan)
 only=${3:-}
+if [ "$what" = --readme ]; then # the table of README.md is this script's
+  if diff <("$0" "$build" --table) <(sed -n '/^| collective | algorithm |/,$p' "$here/README.md"); then
+    echo "README.md's table is up to date"; exit 0
+  fi
+  echo "FAIL: README.md's table differs from '$0 BUILD_DIR --table' (< script, > README)"; exit 1
+fi
 if [ "$what" = --reference ]; then
   for c in "${collectives[@]}"; do "${c}_cases"; done
   exit 0

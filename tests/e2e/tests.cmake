@@ -13,3 +13,4 @@ foreach(coll barrier bcast reduce allreduce gather gatherv scatter scatterv allg
   add_test(NAME e2e-algos.${coll} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/algorithms.sh ${CMAKE_BINARY_DIR} ${coll})
   set_tests_properties(e2e-algos.${coll} PROPERTIES TIMEOUT 120)
 endforeach()
+add_test(NAME e2e-algos.readme-table COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/algorithms.sh ${CMAKE_BINARY_DIR} --readme)
