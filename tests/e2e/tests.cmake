@@ -6,3 +6,11 @@ foreach(case detached rendezvous thesis-gz-merged hostfile nonblocking overheads
   add_test(NAME e2e.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
   set_tests_properties(e2e.${case} PROPERTIES TIMEOUT 60)
 endforeach()
+
+# Hand-computed times of every collective algorithm (tests/e2e/algorithms.sh), one CTest test per collective.
+foreach(coll barrier bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv alltoall alltoallv
+        reducescatter scan exscan)
+  add_test(NAME e2e-algos.${coll} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/algorithms.sh ${CMAKE_BINARY_DIR} ${coll})
+  set_tests_properties(e2e-algos.${coll} PROPERTIES TIMEOUT 120)
+endforeach()
+add_test(NAME e2e-algos.readme-table COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/algorithms.sh ${CMAKE_BINARY_DIR} --readme)
