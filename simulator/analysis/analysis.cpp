@@ -199,19 +199,22 @@ class DelayCosts {
 public:
   DelayCosts(const Input& in, Result& res, DelayModel model) : in_(in), res_(res), model_(model)
   {
+    collectives_.resize(in.ranks.size());
     for (std::size_t r = 0; r < in.ranks.size(); ++r)
       for (std::uint32_t i = 0; i < in.ranks[r].size(); ++i) {
         auto const& a = in.ranks[r][i];
-        if (a.waiting > 0 && a.partner >= 0 && a.partner != static_cast<int>(r) &&
-            static_cast<std::size_t>(a.partner) < in.ranks.size())
-          ids_.emplace(key(static_cast<int>(r), i), static_cast<int>(states_.size())), states_.push_back({static_cast<int>(r), i});
+        int rank = static_cast<int>(r);
+        bool wait_state = a.waiting > 0 && a.partner >= 0 && a.partner != rank &&
+                          static_cast<std::size_t>(a.partner) < in.ranks.size();
+        if (wait_state) {
+          ids_.emplace(key(rank, i), static_cast<int>(states_.size()));
+          states_.push_back({rank, i});
+        }
         if (a.collective >= 0 && is_collective(a.kind)) {
-          collectives_.resize(in.ranks.size());
           collectives_[r].push_back(i);
-          instance_index_[{a.comm, a.collective, static_cast<int>(r)}] = i;
+          instance_index_[{a.comm, a.collective, rank}] = i;
         }
       }
-    collectives_.resize(in.ranks.size());
     for (auto const& m : in.messages)
       if (m.src != m.dst)
         messages_[pair_key(m.src, m.dst)].push_back(&m);
