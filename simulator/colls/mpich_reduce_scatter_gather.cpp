@@ -1,3 +1,4 @@
+#include "colls/halving.hpp"
 #include "colls/mpich_all.hpp"
 #include "colls/ompi_all.hpp"
 #include "mpi/world.hpp"
@@ -5,18 +6,6 @@
 #include <vector>
 
 namespace tit::colls {
-namespace {
-
-/// Elements of blocks [first, last).
-long long span(const std::vector<long long>& counts, int first, int last)
-{
-  long long total = 0;
-  for (int i = first; i < last; ++i)
-    total += counts[static_cast<std::size_t>(i)];
-  return total;
-}
-
-} // namespace
 
 // SimGrid's reduce scatter_gather (MPICH's Rabenseifner reduce). With p' the largest power of two <= p and
 // r = p - p', the first 2r ranks fold: odd ranks send their buffer to rank-1 and drop out. The p' others run
@@ -50,45 +39,25 @@ void reduce_scatter_gather(mpi::PointToPoint& rank, const Call& call)
       newrank = me / 2;
     }
   }
-  std::vector<long long> cnts(static_cast<std::size_t>(pof2), padded / pof2);
-  cnts.back() = padded - (padded / pof2) * (pof2 - 1);
+  std::vector<double> blocks(static_cast<std::size_t>(pof2), bytes(padded / pof2));
+  blocks.back() = bytes(padded - (padded / pof2) * (pof2 - 1));
   auto real_rank = [&](int newdst) { return newdst < rem ? newdst * 2 : newdst + rem; };
-  int send_idx = 0;
-  int recv_idx = 0;
-  int last_idx = 0;
-  if (newrank != -1) {
-    last_idx = pof2;
-    for (int mask = 1; mask < pof2;) {
-      int newdst = newrank ^ mask;
-      int dst = real_rank(newdst);
-      long long send_cnt = 0;
-      long long recv_cnt = 0;
-      if (newrank < newdst) {
-        send_idx = recv_idx + pof2 / (mask * 2);
-        send_cnt = span(cnts, send_idx, last_idx);
-        recv_cnt = span(cnts, recv_idx, send_idx);
-      } else {
-        recv_idx = send_idx + pof2 / (mask * 2);
-        send_cnt = span(cnts, send_idx, recv_idx);
-        recv_cnt = span(cnts, recv_idx, last_idx);
-      }
-      rank.sendrecv(dst, bytes(send_cnt), dst, bytes(recv_cnt), kTagReduce);
-      send_idx = recv_idx;
-      mask <<= 1;
-      if (mask < pof2)
-        last_idx = recv_idx + pof2 / mask;
-    }
-  }
+  HalvingWindow w;
+  if (newrank != -1)
+    w = reduce_scatter_by_halving(rank, newrank, pof2, blocks, real_rank, kTagReduce);
+  int send_idx = w.send_idx;
+  int recv_idx = w.recv_idx;
+  int last_idx = w.last_idx;
   int newroot = root - rem;
   if (root < 2 * rem) {
     if (root % 2 != 0) {
       if (me == root) {
-        rank.recv(0, kTagReduce, bytes(cnts[0]));
+        rank.recv(0, kTagReduce, blocks[0]);
         newrank = 0;
         send_idx = 0;
         last_idx = 2;
       } else if (newrank == 0) {
-        rank.send(root, kTagReduce, bytes(cnts[0]));
+        rank.send(root, kTagReduce, blocks[0]);
         newrank = -1;
       }
       newroot = 0;
@@ -113,24 +82,24 @@ void reduce_scatter_gather(mpi::PointToPoint& rank, const Call& call)
       dst = root;
     int newdst_tree_root = newdst >> j << j;
     int newroot_tree_root = newroot >> j << j;
-    long long send_cnt = 0;
-    long long recv_cnt = 0;
+    double send_bytes = 0;
+    double recv_bytes = 0;
     if (newrank < newdst) {
       if (mask != pof2 / 2)
         last_idx = last_idx + pof2 / (mask * 2);
       recv_idx = send_idx + pof2 / (mask * 2);
-      send_cnt = span(cnts, send_idx, recv_idx);
-      recv_cnt = span(cnts, recv_idx, last_idx);
+      send_bytes = block_bytes(blocks, send_idx, recv_idx);
+      recv_bytes = block_bytes(blocks, recv_idx, last_idx);
     } else {
       recv_idx = send_idx - pof2 / (mask * 2);
-      send_cnt = span(cnts, send_idx, last_idx);
-      recv_cnt = span(cnts, recv_idx, send_idx);
+      send_bytes = block_bytes(blocks, send_idx, last_idx);
+      recv_bytes = block_bytes(blocks, recv_idx, send_idx);
     }
     if (newdst_tree_root == newroot_tree_root) {
-      rank.send(dst, kTagReduce, bytes(send_cnt));
+      rank.send(dst, kTagReduce, send_bytes);
       break;
     }
-    rank.recv(dst, kTagReduce, bytes(recv_cnt));
+    rank.recv(dst, kTagReduce, recv_bytes);
     if (newrank > newdst)
       send_idx = recv_idx;
     mask >>= 1;
