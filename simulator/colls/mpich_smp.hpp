@@ -1,9 +1,10 @@
 // The communicators SMPI's init_smp derives from MPI_COMM_WORLD (the ranks of each host; the host leaders),
-// for the SMP-aware algorithms of the MPICH set, and a view that runs any algorithm on one of them.
+// for the SMP-aware algorithms of the MPICH set (colls/subcomm.hpp runs any algorithm on one of them).
 #pragma once
 
 #include "colls/colls.hpp"
 #include "colls/ompi_rooted.hpp"
+#include "colls/subcomm.hpp"
 #include "mpi/world.hpp"
 
 #include <vector>
@@ -14,33 +15,6 @@ namespace tit::colls {
 /// gives each communicator its own matching context).
 inline constexpr int kTagShiftIntraNode = -1000;
 inline constexpr int kTagShiftLeaders = -2000;
-
-/// A sub-communicator seen from one of its members: ranks are indices into `members` (world ranks).
-class SubComm final : public mpi::PointToPoint {
-public:
-  SubComm(mpi::PointToPoint& world, const std::vector<int>& members, int index, int tag_shift)
-      : world_(world), members_(members), index_(index), shift_(tag_shift)
-  {
-  }
-  int rank() const override { return index_; }
-  void send(int dst, int tag, double bytes) override { world_.send(at(dst), tag + shift_, bytes); }
-  mpi::RequestPtr isend(int dst, int tag, double bytes) override { return world_.isend(at(dst), tag + shift_, bytes); }
-  void recv(int src, int tag, double bytes) override { world_.recv(at(src), tag + shift_, bytes); }
-  mpi::RequestPtr irecv(int src, int tag, double bytes) override { return world_.irecv(at(src), tag + shift_, bytes); }
-  void wait(const mpi::RequestPtr& req) override { world_.wait(req); }
-  void waitall(std::vector<mpi::RequestPtr>& reqs) override { world_.waitall(reqs); }
-  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag) override
-  {
-    world_.sendrecv(at(dst), send_bytes, at(src), recv_bytes, tag + shift_);
-  }
-
-private:
-  int at(int r) const { return members_[static_cast<std::size_t>(r)]; }
-  mpi::PointToPoint& world_;
-  const std::vector<int>& members_;
-  int index_;
-  int shift_;
-};
 
 /// What init_smp finds, seen from world rank `me`.
 struct SmpComms {

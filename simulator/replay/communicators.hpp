@@ -1,8 +1,8 @@
 // Communicators of the replay: MPI_COMM_WORLD and those the traces create (tit-replay's tracer extension:
-// comm_split, comm_dup, comm_create with their arguments), and a view that runs point-to-point operations and
-// collective algorithms on one of them.
+// comm_split, comm_dup, comm_create with their arguments), and a view that runs collective algorithms on one.
 #pragma once
 
+#include "colls/subcomm.hpp"
 #include "mpi/world.hpp"
 
 #include <simgrid/s4u/Semaphore.hpp>
@@ -56,33 +56,8 @@ private:
   std::map<std::tuple<int, std::vector<int>, int>, const Communicator*> created_;
 };
 
-/// One rank's view of a communicator: communicator ranks and tags are translated to world ranks and to tags of
-/// the communicator's own matching context (World::context_tag), so its messages never match another's.
-class CommView final : public mpi::PointToPoint {
-public:
-  CommView(mpi::Rank& rank, mpi::World& world, const Communicator& comm)
-      : rank_(rank), world_(world), comm_(comm), local_(comm.local_rank(rank.rank()))
-  {
-  }
-  int rank() const override { return local_; }
-  void send(int dst, int tag, double bytes) override { rank_.send(at(dst), tag_of(tag), bytes); }
-  mpi::RequestPtr isend(int dst, int tag, double bytes) override { return rank_.isend(at(dst), tag_of(tag), bytes); }
-  void recv(int src, int tag, double bytes) override { rank_.recv(at(src), tag_of(tag), bytes); }
-  mpi::RequestPtr irecv(int src, int tag, double bytes) override { return rank_.irecv(at(src), tag_of(tag), bytes); }
-  void wait(const mpi::RequestPtr& req) override { rank_.wait(req); }
-  void waitall(std::vector<mpi::RequestPtr>& reqs) override { rank_.waitall(reqs); }
-  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag) override
-  {
-    rank_.sendrecv(at(dst), send_bytes, at(src), recv_bytes, tag_of(tag));
-  }
-
-private:
-  int at(int r) const { return comm_.members.at(static_cast<std::size_t>(r)); }
-  int tag_of(int tag) const { return world_.context_tag(comm_.id, tag); }
-  mpi::Rank& rank_;
-  mpi::World& world_;
-  const Communicator& comm_;
-  int local_;
-};
+/// One rank's view of a communicator: communicator ranks become world ranks and tags those of the
+/// communicator's own matching context (World::context_tag), so its messages never match another's.
+colls::SubComm view_of(mpi::Rank& rank, mpi::World& world, const Communicator& comm);
 
 } // namespace tit::replay

@@ -373,7 +373,7 @@ void RankActor::execute_nonblocking_collective(const Action& a)
   if (comm.id == 0) {
     group->parts = colls::post_nonblocking(mpi_, static_cast<int>(a.blocking), call_of(a));
   } else {
-    CommView view(mpi_, *run_.world, comm);
+    colls::SubComm view = view_of(mpi_, *run_.world, comm);
     group->parts = colls::post_nonblocking(view, static_cast<int>(a.blocking), call_of(a));
   }
   pending_.push_back(std::move(group));
@@ -419,7 +419,7 @@ void RankActor::execute_collective(const Action& a)
   if (comm.id == 0) {
     algorithm(mpi_, call);
   } else {
-    CommView view(mpi_, *run_.world, comm);
+    colls::SubComm view = view_of(mpi_, *run_.world, comm);
     algorithm(view, call);
   }
   // The reduction's own computation runs once the communication is over (as SMPI's replay), always.
