@@ -27,11 +27,6 @@ std::string_view pattern_name(Pattern p)
 
 namespace {
 
-bool is_collective(Kind k)
-{
-  return k >= Kind::Barrier && k <= Kind::Exscan;
-}
-
 Pattern collective_pattern(Kind k)
 {
   switch (k) {
@@ -67,7 +62,7 @@ void collective_waits(Input& in)
   for (std::size_t r = 0; r < in.ranks.size(); ++r)
     for (std::uint32_t i = 0; i < in.ranks[r].size(); ++i) {
       auto const& a = in.ranks[r][i];
-      if (a.collective < 0 || not is_collective(a.kind))
+      if (a.collective < 0 || not trace::is_collective(a.kind))
         continue;
       instances[{a.comm, a.collective}].emplace_back(static_cast<int>(r), i);
     }
@@ -210,7 +205,7 @@ public:
           ids_.emplace(key(rank, i), static_cast<int>(states_.size()));
           states_.push_back({rank, i});
         }
-        if (a.collective >= 0 && is_collective(a.kind)) {
+        if (a.collective >= 0 && trace::is_collective(a.kind)) {
           collectives_[r].push_back(i);
           instance_index_[{a.comm, a.collective, rank}] = i;
         }

@@ -49,12 +49,8 @@ std::size_t RunState::check_collective(const Communicator& comm, int rank, const
   if (seq.next.empty())
     seq.next.resize(comm.members.size());
   std::size_t position = seq.next[static_cast<std::size_t>(comm.local_rank(rank))]++;
-  auto is_rooted = [](Kind k) {
-    return k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV || k == Kind::Scatter ||
-           k == Kind::ScatterV;
-  };
   bool nonblocking = kind == Kind::NonBlockingCollective;
-  bool rooted = is_rooted(nonblocking ? a.blocking : kind);
+  bool rooted = trace::is_rooted(nonblocking ? a.blocking : kind);
   std::string name = nonblocking ? "i" + std::string(trace::kind_name(a.blocking)) : std::string(trace::kind_name(kind));
   if (position >= seq.first + seq.calls.size()) {
     seq.calls.push_back({std::move(name), rooted ? root : 0, rooted, rank, std::move(where), 1});
@@ -222,7 +218,7 @@ void RankActor::execute(const Action& a)
     mpi_.begin_operation();
     reduction_compute_ = 0;
   }
-  bool collective = a.kind == Kind::NonBlockingCollective || (a.kind >= Kind::Barrier && a.kind <= Kind::Exscan);
+  bool collective = a.kind == Kind::NonBlockingCollective || trace::is_collective(a.kind);
   switch (a.kind) {
     case Kind::Init:
       stats_.start = start;
@@ -324,8 +320,7 @@ void RankActor::report(const Action& a, double start, double end, bool collectiv
     r.collective = collective_position_;
     r.comm = collective_comm_;
     Kind k = a.kind == Kind::NonBlockingCollective ? a.blocking : a.kind;
-    bool rooted = k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV ||
-                  k == Kind::Scatter || k == Kind::ScatterV;
+    bool rooted = trace::is_rooted(k);
     auto const& members = run_.communicators->get(collective_comm_).members;
     r.peer = rooted && a.root < static_cast<int>(members.size()) ? members[static_cast<std::size_t>(a.root)] : -1;
     r.bytes = a.bytes;

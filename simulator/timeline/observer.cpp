@@ -30,7 +30,7 @@ std::string_view category_of(const trace::Action& action)
     case Kind::NonBlockingCollective:
       return "collective";
     default:
-      return action.kind >= Kind::Barrier && action.kind <= Kind::Exscan ? "collective" : "other";
+      return trace::is_collective(action.kind) ? "collective" : "other";
   }
 }
 

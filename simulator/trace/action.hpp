@@ -65,6 +65,18 @@ enum class Kind : std::uint8_t {
   CommFree,
 };
 
+/// A blocking collective (barrier .. exscan).
+constexpr bool is_collective(Kind k)
+{
+  return k >= Kind::Barrier && k <= Kind::Exscan;
+}
+/// A collective with a root (bcast, reduce, gather(v), scatter(v)).
+constexpr bool is_rooted(Kind k)
+{
+  return k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV || k == Kind::Scatter ||
+         k == Kind::ScatterV;
+}
+
 /// Name of a kind as dialect 2 spells it (for messages and logs).
 std::string_view kind_name(Kind kind);
 
