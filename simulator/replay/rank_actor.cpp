@@ -93,6 +93,8 @@ RankActor::RankActor(RunState& run, int rank, s4u::Host* host, std::unique_ptr<t
 
 const Communicator& RankActor::comm_of(const Action& a) const
 {
+  if (a.comm == 0) // nearly every line: no lookup
+    return run_.communicators->world();
   auto it = handles_.find(a.comm);
   if (it == handles_.end())
     throw mpi::MpiError(fmt::format("communicator {} is not one of this rank's (never created, or freed)", a.comm));
