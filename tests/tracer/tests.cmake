@@ -3,7 +3,7 @@
 # sequences, replayed, compared with SimGrid's own tracer; error cases. Included from tests/CMakeLists.txt.
 find_package(MPI REQUIRED COMPONENTS C CXX)
 set(TIT_TRACER_TEST_BIN ${CMAKE_BINARY_DIR}/tracer-tests/bin)
-set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent colls subcomm aborter overhead)
+set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent colls subcomm aborter overhead cpuwork)
 foreach(p ${TIT_TRACER_PROGRAMS})
   add_executable(tracer-test-${p} ${CMAKE_CURRENT_LIST_DIR}/programs/${p}.c)
   target_link_libraries(tracer-test-${p} PRIVATE MPI::MPI_C)
@@ -42,7 +42,7 @@ foreach(c ring:4 halo:4 nbmix:4 wildcard:3 persistent:3 colls:4 subcomm:4)
   list(GET pn 1 n)
   add_test(NAME tracer.smpi.${p}.np${n} COMMAND ${TIT_TRACER_RUN} smpi ${p} ${n})
 endforeach()
-foreach(c timings fallback-notice instructions-mode bad-setting unwritable-dir full-disk abort
+foreach(c timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
           convert-thesis convert-pre320 convert-traced convert-durations convert-errors bench-overhead)
   add_test(NAME tracer.${c} COMMAND ${TIT_TRACER_RUN} ${c})
 endforeach()

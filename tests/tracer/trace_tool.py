@@ -13,6 +13,13 @@
   trace_tool.py timings DIR           each timings-<r>.csv has the header and one row per action line
                                       of rank-<r>.txt, naming that line's action, with 0 <= start <= end
                                       and rows in time order
+  trace_tool.py bursts LIST OUT RATE MODE
+                                      compares the compute volume after each barrier of every rank
+                                      with the CPU time the program measured itself (cpuwork's
+                                      "burst R I NS" lines in OUT): MODE "cpu" requires each within
+                                      3% + 0.2 ms of it; MODE "wall" requires their total to exceed
+                                      1.5 x the measured total (ranks folded on one core: wall time
+                                      counts the other rank's time)
 Exit 0 when fine, 1 with a message otherwise.
 """
 import os
@@ -113,6 +120,40 @@ def timings(d):
         fail(f"{d}: no rank-0.txt")
 
 
+def bursts(list_path, out_path, rate, mode):
+    measured = {}
+    with open(out_path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 4 and w[0] == "burst":
+                measured[(int(w[1]), int(w[2]))] = int(w[3]) * 1e-9
+    if not measured:
+        fail(f"{out_path}: no 'burst' lines")
+    traced = {}
+    for r, path in enumerate(rank_files(list_path)):
+        body = [l.split() for l in open(path) if l.strip() and not l.startswith("#")]
+        barrier = -1
+        for i, w in enumerate(body):
+            if w[1] == "barrier":
+                barrier += 1
+                nxt = body[i + 1] if i + 1 < len(body) else None
+                if nxt is not None and nxt[1] == "compute":
+                    traced[(r, barrier)] = int(nxt[2]) / rate
+    total_m = total_t = 0.0
+    for key in sorted(measured):
+        m = measured[key]
+        t = traced.get(key, 0.0)
+        print(f"rank {key[0]} burst {key[1]}: program {m * 1e3:.3f} ms, trace {t * 1e3:.3f} ms, ratio {t / m:.4f}")
+        total_m += m
+        total_t += t
+        if mode == "cpu" and abs(t - m) > 0.03 * m + 2e-4:
+            fail(f"rank {key[0]} burst {key[1]}: the trace says {t * 1e3:.3f} ms of CPU, the program measured {m * 1e3:.3f} ms")
+    print(f"total: program {total_m * 1e3:.3f} ms, trace {total_t * 1e3:.3f} ms, ratio {total_t / total_m:.4f}")
+    if mode == "wall" and total_t < 1.5 * total_m:
+        fail(f"wall-time volumes total {total_t * 1e3:.3f} ms, not above 1.5 x the CPU time {total_m * 1e3:.3f} ms: "
+             "were the ranks folded on one core?")
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "actions":
         for path in rank_files(argv[1]):
@@ -120,6 +161,8 @@ def main(argv):
                 print(line)
     elif len(argv) == 3 and argv[0] == "check":
         check(argv[1], int(float(argv[2])))
+    elif len(argv) == 5 and argv[0] == "bursts":
+        bursts(argv[1], argv[2], float(argv[3]), argv[4])
     elif len(argv) == 2 and argv[0] == "timings":
         timings(argv[1])
     else:

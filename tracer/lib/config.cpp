@@ -37,6 +37,12 @@ std::string read_config(Config& c)
       return bad("TIT_TRACE_COMPUTE", v, "one of auto, instructions, cpu-time, wall-time");
     c.compute = v;
   }
+  if (const char* v = env("TIT_TRACE_CPU_CLOCK")) {
+    std::string_view s(v);
+    if (s != "auto" && s != "switches" && s != "syscall")
+      return bad("TIT_TRACE_CPU_CLOCK", v, "one of auto, switches, syscall");
+    c.cpu_clock = v;
+  }
   if (const char* v = env("TIT_TRACE_RATE")) {
     if (!parse_double(v, c.rate) || !(c.rate > 0))
       return bad("TIT_TRACE_RATE", v, "a positive number of instructions per second, e.g. 2.5e9");

@@ -9,6 +9,7 @@ namespace tit::tracer {
 struct Config {
   std::string dir = "tit-traces";  ///< TIT_TRACE_DIR: output directory (created if missing)
   std::string compute = "auto";    ///< TIT_TRACE_COMPUTE: auto | instructions | cpu-time | wall-time
+  std::string cpu_clock = "auto";  ///< TIT_TRACE_CPU_CLOCK: auto | switches | syscall (how cpu-time is read)
   double rate = 1e9;               ///< TIT_TRACE_RATE: nominal instructions/s of the estimates
   double min_burst = 1e-6;         ///< TIT_TRACE_MIN_BURST: bursts shorter (s at `rate`) are not written
   bool timings = false;            ///< TIT_TRACE_TIMINGS=1: per-rank timings-<rank>.csv

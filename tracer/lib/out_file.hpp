@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,17 @@ public:
 
   /// Appends bytes; counts a line for every '\n'.
   void append(std::string_view bytes);
+  /// Appends one line that ends with its only '\n' (the hot path of every traced call).
+  void append_line(std::string_view line)
+  {
+    if (line.size() <= cap_ - used_) {
+      std::memcpy(buf_ + used_, line.data(), line.size());
+      used_ += line.size();
+      ++lines_;
+    } else {
+      append(line);
+    }
+  }
   /// Lines completed so far (the number of the next line is lines() + 1).
   long long lines() const { return lines_; }
 

@@ -19,38 +19,18 @@ Tracer g;
 // ---------------------------------------------------------------------------------------------
 // Lines
 
-Line& Line::word(std::string_view w)
-{
-  text += ' ';
-  text += w;
-  return *this;
-}
-
-Line& Line::num(long long v)
-{
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  text += ' ';
-  text.append(buf, r.ptr);
-  return *this;
-}
-
 Line& Line::real(double v)
 {
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  text += ' ';
-  text.append(buf, r.ptr);
+  char* p = room(40);
+  *p = ' ';
+  len_ = static_cast<std::size_t>(std::to_chars(p + 1, p + 40, v).ptr - storage_.data());
   return *this;
 }
 
 Line& Tracer::line(std::string_view action)
 {
-  char buf[16];
-  auto r = std::to_chars(buf, buf + sizeof buf, rank);
-  line_.text.assign(buf, r.ptr);
-  line_.text += ' ';
-  line_.text += action;
+  line_.reset(rank_prefix_);
+  line_.word(action);
   action_ = action.data();
   return line_;
 }
@@ -59,16 +39,16 @@ void Tracer::end_line(const CommInfo* c)
 {
   if (c != nullptr && c->handle != 0) {
     if (c->handle == -2) {
-      line_.text += " comm=unknown";
+      line_.append(" comm=unknown");
     } else {
       char buf[16];
       auto r = std::to_chars(buf, buf + sizeof buf, c->handle);
-      line_.text += " comm=";
-      line_.text.append(buf, r.ptr);
+      line_.append(" comm=");
+      line_.append(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
     }
   }
-  line_.text += '\n';
-  trace.append(line_.text);
+  line_.append("\n");
+  trace.append_line(line_.view());
   if (config.timings)
     timing_row(trace.lines(), action_, enter_wall, Meter::now());
 }
@@ -105,8 +85,8 @@ bool Tracer::enter()
   if (burst >= min_volume && burst > 0) {
     Line& l = line("compute");
     l.num(static_cast<long long>(burst + 0.5));
-    line_.text += '\n';
-    trace.append(line_.text);
+    line_.append("\n");
+    trace.append_line(line_.view());
     if (config.timings)
       timing_row(trace.lines(), "compute", last_exit_wall, enter_wall);
   }
@@ -365,6 +345,7 @@ void Tracer::start()
 {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  rank_prefix_ = std::to_string(rank);
   if (std::string err = read_config(config); !err.empty())
     fatal("bad setting " + err);
   if (int e = make_dirs(config.dir); e != 0)
@@ -381,9 +362,12 @@ void Tracer::start()
             std::strerror(e));
     timings.append("line,action,start_s,end_s\n");
   }
-  std::string why = meter.start(config.compute, config.rate);
+  std::string cpu_why;
+  std::string why = meter.start(config.compute, config.rate, config.cpu_clock, cpu_why);
   if (config.compute == "instructions" && meter.mode() != ComputeMode::Instructions)
     fatal("TIT_TRACE_COMPUTE=instructions but the hardware counter is unavailable: " + why);
+  if (config.cpu_clock == "switches" && meter.mode() == ComputeMode::CpuTime && !cpu_why.empty())
+    fatal(cpu_why);
   min_volume = config.min_burst * config.rate;
 
   // A full disk or a file size limit must be an error, not a silent truncation: SIGXFSZ would kill
@@ -427,6 +411,11 @@ void Tracer::start()
                    "measured instructions%s%s; the trace header says so\n",
                    meter.mode() == ComputeMode::CpuTime ? "thread CPU time" : "wall-clock time", config.rate,
                    why.empty() ? "" : ": ", why.c_str());
+    if (!cpu_why.empty())
+      std::fprintf(stderr,
+                   "tit-trace: note: thread CPU time is read with a system call at every MPI call (slower "
+                   "tracing), because %s\n",
+                   cpu_why.c_str());
   }
 
   t0 = Meter::now();
@@ -444,6 +433,7 @@ void Tracer::write_header()
   std::string h = std::string("# tit-trace ") + kVersion + ": time-independent trace, SimGrid dialect\n";
   h += "# rank " + std::to_string(rank) + " of " + std::to_string(size) + "\n";
   h += "# compute: " + meter.describe() + "\n";
+  h += "# read with: " + meter.source() + "\n";
   char rate[64];
   std::snprintf(rate, sizeof rate, "%g", config.rate);
   h += std::string("# rate: ") + rate +
@@ -475,6 +465,9 @@ void Tracer::finish()
   enter_wall = config.timings ? Meter::now() : 0;
   end_line();
   active = false;
+  if (long n = meter.resyncs(); n > 0)
+    trace.append("# tit-trace: context-switch records overflowed " + std::to_string(n) +
+                 " time(s); the CPU clock was read from CLOCK_THREAD_CPUTIME_ID then\n");
   trace.close();
   if (config.timings)
     timings.close();

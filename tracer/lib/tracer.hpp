@@ -19,7 +19,9 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -64,13 +66,49 @@ struct ReqInfo {
   int comm_handle = 0;
 };
 
-/// Builds one trace line in a reused string.
+/// Builds one trace line in a reused buffer (every traced call writes one: no allocation, no
+/// std::string bookkeeping on that path).
 class Line {
 public:
-  std::string text;
-  Line& word(std::string_view w);
-  Line& num(long long v);
+  Line() { storage_.resize(256); }
+  /// Starts a new line with `prefix`.
+  void reset(std::string_view prefix)
+  {
+    len_ = 0;
+    append(prefix);
+  }
+  Line& word(std::string_view w)
+  {
+    char* p = room(w.size() + 1);
+    *p = ' ';
+    std::memcpy(p + 1, w.data(), w.size());
+    len_ += w.size() + 1;
+    return *this;
+  }
+  Line& num(long long v)
+  {
+    char* p = room(24);
+    *p = ' ';
+    len_ = static_cast<std::size_t>(std::to_chars(p + 1, p + 24, v).ptr - storage_.data());
+    return *this;
+  }
   Line& real(double v);
+  void append(std::string_view bytes)
+  {
+    std::memcpy(room(bytes.size()), bytes.data(), bytes.size());
+    len_ += bytes.size();
+  }
+  std::string_view view() const { return {storage_.data(), len_}; }
+
+private:
+  std::vector<char> storage_;
+  std::size_t len_ = 0;
+  char* room(std::size_t n)
+  {
+    if (len_ + n > storage_.size())
+      storage_.resize(2 * (len_ + n));
+    return storage_.data() + len_;
+  }
 };
 
 class Tracer {
@@ -116,6 +154,7 @@ public:
 
 private:
   Line line_;
+  std::string rank_prefix_; ///< "<rank> ", the start of every line
   std::string row_;
   const char* action_ = nullptr;
   std::unordered_map<MPI_Comm, CommInfo> comms_;
