@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
-# Overhead of the tracer on a communication-heavy program with many small messages
-# (programs/overhead.c: 8-byte ping-pongs between rank pairs and an 8-byte allreduce every 16
-# iterations). Runs it ROUNDS times without and with libtit-trace.so preloaded, alternating, in the
-# same run, and prints the median loop time of each and their ratio (traced / plain).
+# Overhead of the tracer on communication-heavy programs with many small messages
+# (programs/overhead.c). For each scenario, runs the program ROUNDS times without and with
+# libtit-trace.so preloaded, alternating, in the same run, and prints the median loop time of each,
+# their ratio (traced / plain) and the time the tracer added per MPI call of rank 0.
 #
-# usage: bench-overhead.sh BUILD_DIR [ITERATIONS [ROUNDS [NP]]]   (defaults 20000 5 2)
-# Environment: TIT_TRACE_COMPUTE (default cpu-time here, the mode this machine falls back to);
-#   BENCH_MPIRUN_ARGS extra mpirun arguments, e.g. "--mca btl tcp,self" for messages over TCP.
+# Scenarios (transport: shm = Open MPI's shared memory, tcp = its TCP transport over loopback):
+#   self      np 1 shm   send+recv to itself: no partner, the added time is the cost of one call
+#   pingpong  np 2 shm   8-byte ping-pongs (each message ~0.1 us: the worst case for any tracer)
+#   halo      np 2 shm   ring halo exchange (4 x 64-byte Irecv/Isend, Waitall) with WORK loop
+#                        iterations (about 2.5 ns each here) of computation per step: 0, 1000, 10000
+#   pingpong  np 2 tcp   8-byte ping-pongs over TCP
+#   halo      np 2 tcp   halo exchange over TCP without computation
+#
+# usage: bench-overhead.sh BUILD_DIR [--quick] [ROUNDS]   (default 5 rounds; --quick: 1 round, 1/20
+#        of the iterations, to check that the benchmark runs)
+# Environment: TIT_TRACE_COMPUTE (default cpu-time here, the mode this machine falls back to).
 set -euo pipefail
 build=$(cd "$1" && pwd)
-iters=${2:-20000}
-rounds=${3:-5}
-np=${4:-2}
+shift
+scale=1
+if [[ ${1:-} == --quick ]]; then
+  scale=20
+  shift
+  rounds=${1:-1}
+else
+  rounds=${1:-5}
+fi
 prog=$build/tracer-tests/bin/overhead
 lib=$build/lib/libtit-trace.so
 work=$build/tracer-tests/out/bench-overhead-run
@@ -20,19 +34,45 @@ mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export TIT_TRACE_COMPUTE=${TIT_TRACE_COMPUTE:-cpu-time} TIT_TRACE_DIR=$work/trace
 
-loop_time() { sed -n 's/^loop seconds: //p'; }
-plain=() traced=()
-for ((i = 0; i < rounds; i++)); do
-  plain+=("$(timeout 120 mpirun --oversubscribe ${BENCH_MPIRUN_ARGS:-} -np "$np" "$prog" "$iters" | loop_time)")
-  traced+=("$(timeout 120 mpirun --oversubscribe ${BENCH_MPIRUN_ARGS:-} -np "$np" -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE \
-              "$prog" "$iters" 2>/dev/null | loop_time)")
-done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-mp=$(median "${plain[@]}")
-mt=$(median "${traced[@]}")
-lines=$(cat "$TIT_TRACE_DIR"/rank-*.txt | grep -vc '^#')
-echo "overhead benchmark: np=$np iterations=$iters rounds=$rounds compute=$TIT_TRACE_COMPUTE"
-echo "plain  loop seconds: ${plain[*]} (median $mp)"
-echo "traced loop seconds: ${traced[*]} (median $mt)"
-echo "trace lines of the last traced run: $lines"
-awk -v p="$mp" -v t="$mt" 'BEGIN { if (p <= 0 || t <= 0) exit 1; printf "ratio traced/plain: %.3f\n", t / p }'
+
+# run TRANSPORT NP TRACED ARGS...: prints "SECONDS CALLS"
+run() {
+  local transport=$1 np=$2 traced=$3 mca=() preload=()
+  shift 3
+  [[ $transport == tcp ]] && mca=(--mca btl tcp,self)
+  [[ $traced == 1 ]] && preload=(-x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE)
+  timeout 300 mpirun --oversubscribe "${mca[@]}" -np "$np" "${preload[@]}" "$prog" "$@" 2>"$work/stderr" |
+    awk '/^loop seconds:/ {s = $3} /^calls:/ {c = $2} END {if (s == "" || c == "") exit 1; print s, c}' ||
+    { cat "$work/stderr" >&2; echo "bench-overhead: the $transport run of '$*' failed" >&2; exit 1; }
+}
+
+# scenario NAME TRANSPORT NP ITERATIONS [WORK]
+scenario() {
+  local name=$1 transport=$2 np=$3 iters=$(($4 / scale)) w=${5:-0} plain=() traced=() calls=0 r
+  for ((i = 0; i < rounds; i++)); do
+    r=$(run "$transport" "$np" 0 "$name" "$iters" "$w")
+    plain+=("${r% *}")
+    calls=${r#* }
+    r=$(run "$transport" "$np" 1 "$name" "$iters" "$w")
+    traced+=("${r% *}")
+  done
+  local mp mt
+  mp=$(median "${plain[@]}")
+  mt=$(median "${traced[@]}")
+  awk -v n="$name" -v tr="$transport" -v np="$np" -v w="$w" -v it="$iters" -v p="$mp" -v t="$mt" -v c="$calls" 'BEGIN {
+    if (p <= 0 || t <= 0) exit 1
+    printf "%-8s %-3s np=%d work=%-5d iterations=%-7d plain %.4f s  traced %.4f s  ratio %.3f  added %+.0f ns per call  %s\n",
+      n, tr, np, w, it, p, t, t / p, (t - p) / c * 1e9, (t / p < 1.05) ? "within 5%" : "above 5%"
+  }'
+}
+
+echo "tracer overhead benchmark: compute=$TIT_TRACE_COMPUTE rounds=$rounds (medians of loop seconds, rank 0)"
+scenario self shm 1 1000000
+scenario pingpong shm 2 200000
+scenario halo shm 2 100000 0
+scenario halo shm 2 50000 1000
+scenario halo shm 2 5000 10000
+scenario pingpong tcp 2 20000
+scenario halo tcp 2 10000 0
+grep -h "^# read with:" "$TIT_TRACE_DIR/rank-0.txt" | sed 's/^# /clock of the traced runs: /'
