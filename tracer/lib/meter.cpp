@@ -140,7 +140,7 @@ std::string SwitchClock::open(std::size_t data_pages, const FastClock& clock)
   attr.sample_id_all = 1;
   attr.sample_type = PERF_SAMPLE_TIME; // every record ends with its time
   attr.use_clockid = 1;
-  attr.clockid = CLOCK_MONOTONIC; // the clock this class reads with clock_gettime
+  attr.clockid = CLOCK_MONOTONIC; // only differences (switch-in minus switch-out) are used, on the same time base as FastClock
   attr.exclude_kernel = 1;        // allowed to unprivileged users with perf_event_paranoid <= 2
   attr.exclude_hv = 1;
   attr.watermark = 1;
