@@ -67,6 +67,15 @@ void create_line(MPI_Comm parent, MPI_Group group, MPI_Comm newcomm)
   g.end_line();
 }
 
+/// `comm_dup <parent> <new>` for MPI_Comm_dup and MPI_Comm_dup_with_info.
+void dup_line(MPI_Comm comm, MPI_Comm newcomm)
+{
+  int parent = g.comm(comm)->handle;
+  int h = g.add_comm(newcomm);
+  g.line("comm_dup").num(parent).num(h);
+  g.end_line();
+}
+
 } // namespace
 
 extern "C" {
@@ -93,12 +102,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
 {
   Scope s;
   int rc = PMPI_Comm_dup(comm, newcomm);
-  if (s.on && rc == MPI_SUCCESS) {
-    int parent = g.comm(comm)->handle;
-    int h = g.add_comm(*newcomm);
-    g.line("comm_dup").num(parent).num(h);
-    g.end_line();
-  }
+  if (s.on && rc == MPI_SUCCESS)
+    dup_line(comm, *newcomm);
   return rc;
 }
 
@@ -106,12 +111,8 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm)
 {
   Scope s;
   int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
-  if (s.on && rc == MPI_SUCCESS) {
-    int parent = g.comm(comm)->handle;
-    int h = g.add_comm(*newcomm);
-    g.line("comm_dup").num(parent).num(h);
-    g.end_line();
-  }
+  if (s.on && rc == MPI_SUCCESS)
+    dup_line(comm, *newcomm);
   return rc;
 }
 
