@@ -47,10 +47,15 @@ void Tracer::end_line(const CommInfo* c)
       line_.append(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
     }
   }
-  line_.append("\n");
-  trace.append_line(line_.view());
+  write_line();
   if (config.timings)
     timing_row(trace.lines(), action_, enter_wall, Meter::now());
+}
+
+void Tracer::write_line()
+{
+  line_.append("\n");
+  trace.append_line(line_.view());
 }
 
 void Tracer::timing_row(long long line, const char* action, double start, double end)
@@ -85,8 +90,7 @@ bool Tracer::enter()
   if (burst >= min_volume && burst > 0) {
     Line& l = line("compute");
     l.num(static_cast<long long>(burst + 0.5));
-    line_.append("\n");
-    trace.append_line(line_.view());
+    write_line();
     if (config.timings)
       timing_row(trace.lines(), "compute", last_exit_wall, enter_wall);
   }

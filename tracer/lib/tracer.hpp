@@ -167,6 +167,8 @@ private:
   int next_comm_ = 1;
   bool unknown_comm_noted_ = false;
 
+  /// Ends the line being built and appends it to the trace.
+  void write_line();
   void write_header();
   void timing_row(long long line, const char* action, double start, double end);
   void init_types();
