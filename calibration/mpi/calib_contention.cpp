@@ -46,9 +46,7 @@ int main(int argc, char** argv)
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = rank == 0 ? app.exit(e) : e.get_exit_code();
-    MPI_Finalize();
-    return code == 0 ? 0 : 2;
+    return tit::calib::mpi::options_exit(app, e, rank);
   }
   if (nranks < 2)
     fail(kProgram, "needs at least 2 ranks (mpirun -np 2)");

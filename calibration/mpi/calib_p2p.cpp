@@ -140,13 +140,7 @@ int main(int argc, char** argv)
       if (e < 1 || e > 2147483647.0 || e != std::floor(e))
         throw CLI::ValidationError("--extra-sizes", fmt::format("expects whole sizes in bytes, got {}", e));
   } catch (const CLI::ParseError& e) {
-    int code = 0;
-    if (rank == 0)
-      code = app.exit(e);
-    else
-      code = e.get_exit_code();
-    MPI_Finalize();
-    return code == 0 ? 0 : 2;
+    return tit::calib::mpi::options_exit(app, e, rank);
   }
   if (nranks < 2)
     fail(kProgram, "needs at least 2 ranks (mpirun -np 2)");

@@ -87,4 +87,11 @@ void close_output(const std::string& program, std::FILE* f, const std::string& p
     fail(program, fmt::format("error while writing '{}'", path));
 }
 
+int options_exit(const CLI::App& app, const CLI::ParseError& e, int rank)
+{
+  int code = rank == 0 ? app.exit(e) : e.get_exit_code();
+  MPI_Finalize();
+  return code == 0 ? 0 : 2;
+}
+
 } // namespace tit::calib::mpi

@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -18,6 +20,10 @@ std::FILE* open_output(const std::string& program, const std::string& path, cons
 
 /// Closes the file (rank 0), reporting a write error like open_output.
 void close_output(const std::string& program, std::FILE* f, const std::string& path);
+
+/// After a failed option parse: rank 0 prints CLI11's message (or the help), every rank finalizes
+/// MPI; returns the program's exit code (0 for --help, 2 for bad options).
+int options_exit(const CLI::App& app, const CLI::ParseError& e, int rank);
 
 /// Stops every rank with a message from rank 0 and exit code 2 (bad options).
 [[noreturn]] void fail(const std::string& program, const std::string& message);
