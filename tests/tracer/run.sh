@@ -266,6 +266,15 @@ case $case_name in
     check_error "rank-0.txt:2: error: no compute row for this line" --durations "$work/notimings" "$work/o11"
     ;;
 
+  exports) # the library exports the MPI entry points it wraps and nothing else (no C++ symbol of its own)
+    nm -D --defined-only "$lib" | awk '{print $NF}' >"$work/exports.txt"
+    grep -qx MPI_Send "$work/exports.txt" || die "MPI_Send is not exported"
+    grep -qx mpi_send_ "$work/exports.txt" || die "mpi_send_ (Fortran) is not exported"
+    if grep -v '^MPI_\|^mpi_' "$work/exports.txt" >"$work/others.txt"; then
+      die "exports symbols other than MPI_* and mpi_*: $(head -5 "$work/others.txt" | tr '\n' ' ')"
+    fi
+    ;;
+
   bench-overhead) # the benchmark runs and prints its ratios (not checked: timing on a shared machine)
     bash "$here/bench-overhead.sh" "$build" --quick | tee "$work/bench.txt"
     [[ $(grep -c " ratio [0-9.]*  added [-+][0-9]* ns per call  \(within\|above\) 5%$" "$work/bench.txt") -eq 7 ]] ||
