@@ -2,6 +2,7 @@
 
 #include <asm/unistd.h>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <cstdio>
 #include <ctime>
@@ -109,7 +110,7 @@ void FastClock::calibrate()
   while (n1 - n0 < 2000000);
   if (t1 <= t0)
     return;
-  ns_per_tick_ = static_cast<double>(n1 - n0) / static_cast<double>(t1 - t0);
+  ns_per_tick_32_ = static_cast<std::uint64_t>(std::ldexp(static_cast<double>(n1 - n0) / static_cast<double>(t1 - t0), 32) + 0.5);
   base_ns_ = n1;
   base_tick_ = t1;
   tsc_ = true;
@@ -119,8 +120,11 @@ void FastClock::calibrate()
 std::int64_t FastClock::ns() const
 {
 #if TIT_HAVE_RDPMC
-  if (tsc_)
-    return base_ns_ + static_cast<std::int64_t>(static_cast<double>(__rdtsc() - base_tick_) * ns_per_tick_);
+  if (tsc_) {
+    __extension__ using Wide = __int128;
+    auto ticks = static_cast<std::int64_t>(__rdtsc() - base_tick_);
+    return base_ns_ + static_cast<std::int64_t>((static_cast<Wide>(ticks) * static_cast<Wide>(ns_per_tick_32_)) >> 32);
+  }
 #endif
   return clock_ns(CLOCK_MONOTONIC);
 }
@@ -362,15 +366,12 @@ std::uint64_t Meter::read_instructions()
   return value;
 }
 
-double Meter::read()
+std::int64_t Meter::read()
 {
   switch (mode_) {
-    case ComputeMode::Instructions: return static_cast<double>(read_instructions());
-    case ComputeMode::CpuTime: {
-      std::int64_t ns = switches_.is_open() ? switches_.cpu_ns() : clock_ns(CLOCK_THREAD_CPUTIME_ID);
-      return static_cast<double>(ns) * 1e-9 * rate_;
-    }
-    case ComputeMode::WallTime: return static_cast<double>(clock_.ns()) * 1e-9 * rate_;
+    case ComputeMode::Instructions: return static_cast<std::int64_t>(read_instructions());
+    case ComputeMode::CpuTime: return switches_.is_open() ? switches_.cpu_ns() : clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    case ComputeMode::WallTime: return clock_.ns();
   }
   return 0;
 }

@@ -30,7 +30,7 @@ public:
 
 private:
   bool tsc_ = false;
-  double ns_per_tick_ = 0;
+  std::uint64_t ns_per_tick_32_ = 0; ///< nanoseconds per tick in 32.32 fixed point (integer arithmetic per read)
   std::uint64_t base_tick_ = 0;
   std::int64_t base_ns_ = 0;
 };
@@ -99,8 +99,11 @@ public:
   std::string source() const;
   long resyncs() const { return switches_.resyncs(); }
 
-  /// The volume (instructions, measured or estimated) counted since start().
-  double read();
+  /// The meter since start(), in counts: instructions, or nanoseconds of CPU or wall time. Integer
+  /// arithmetic only: every MPI call reads it twice; the conversion to a volume is per burst.
+  std::int64_t read();
+  /// The volume (instructions, measured or estimated) of one count.
+  double volume_per_count() const { return mode_ == ComputeMode::Instructions ? 1.0 : rate_ * 1e-9; }
 
   /// Monotonic wall-clock seconds (vDSO, cheap).
   static double now();

@@ -12,6 +12,7 @@ namespace tit::tracer {
 
 class OutFile {
 public:
+  static constexpr std::size_t kLineCopy = 64;
   /// Called when a write fails (after which the file is unusable); must not return.
   using FailHandler = void (*)(const std::string& path, int error_number);
 
@@ -28,9 +29,16 @@ public:
   /// Appends bytes; counts a line for every '\n'.
   void append(std::string_view bytes);
   /// Appends one line that ends with its only '\n' (the hot path of every traced call).
+  /// `line` must be readable for kLineCopy bytes (the tracer's line buffer is larger): a short line
+  /// is copied as a fixed-size block (a few vector moves, no call), the bytes past its end being
+  /// overwritten by the next line.
   void append_line(std::string_view line)
   {
-    if (line.size() <= cap_ - used_) {
+    if (line.size() <= kLineCopy && kLineCopy <= cap_ - used_) {
+      std::memcpy(buf_ + used_, line.data(), kLineCopy);
+      used_ += line.size();
+      ++lines_;
+    } else if (line.size() <= cap_ - used_) {
       std::memcpy(buf_ + used_, line.data(), line.size());
       used_ += line.size();
       ++lines_;

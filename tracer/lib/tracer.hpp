@@ -71,6 +71,7 @@ struct ReqInfo {
 class Line {
 public:
   Line() { storage_.resize(256); }
+  static_assert(OutFile::kLineCopy <= 256);
   /// Starts a new line with `prefix`.
   void reset(std::string_view prefix)
   {
@@ -98,6 +99,7 @@ public:
     std::memcpy(room(bytes.size()), bytes.data(), bytes.size());
     len_ += bytes.size();
   }
+  /// The line; its storage stays readable for OutFile::kLineCopy bytes from the start.
   std::string_view view() const { return {storage_.data(), len_}; }
 
 private:
@@ -120,10 +122,11 @@ public:
   Meter meter;
   OutFile trace, timings;
   double t0 = 0;             ///< wall clock at MPI_Init (timings origin)
-  double last_exit = 0;      ///< meter reading when the previous MPI call returned
+  std::int64_t last_exit = 0; ///< meter reading (counts) when the previous MPI call returned
   double last_exit_wall = 0; ///< wall clock then (timings only)
   double enter_wall = 0;     ///< wall clock when the current call started (timings only)
   double min_volume = 0;     ///< bursts below this volume are not written
+  double volume_per_count = 1; ///< the meter's counts -> volume (instructions)
 
   /// Starts tracing after PMPI_Init succeeded; stops the run on any error.
   void start();
