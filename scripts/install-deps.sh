@@ -15,6 +15,7 @@ packages=(
   libpugixml-dev libfmt-dev libspdlog-dev libcli11-dev zlib1g-dev libgoogle-perftools-dev
   libgtest-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin       # tracer and calibration programs
+  robin-map-dev                    # the tracer's request table (header-only, nothing at run time)
   gfortran                         # mpif90 for the tracer's Fortran test program
   python3-matplotlib python3-numpy # calibration fit plots, Gantt charts
   pajeng                           # pj_dump checks the Paje timeline

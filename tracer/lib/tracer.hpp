@@ -24,6 +24,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <tsl/robin_map.h>
 #include <unordered_map>
 #include <vector>
 
@@ -64,6 +65,19 @@ struct ReqInfo {
   long long count = 0;
   int dt = kByteId;
   int comm_handle = 0;
+};
+
+/// Request handles are pointers (Open MPI) or integers (MPICH) with zero low bits or consecutive
+/// values: mixed (murmur3's finaliser) before the table takes the low bits.
+struct RequestHash {
+  std::size_t operator()(MPI_Request r) const noexcept
+  {
+    std::uint64_t x = std::hash<MPI_Request>{}(r);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return static_cast<std::size_t>(x);
+  }
 };
 
 /// Builds one trace line in a reused buffer (every traced call writes one: no allocation, no
@@ -151,7 +165,9 @@ public:
   int peer(const CommInfo& c, int r) const { return r == MPI_ANY_SOURCE ? kTraceAnySource : c.world_of(r); }
   static int tag(int t) { return t == MPI_ANY_TAG ? kTraceAnyTag : t; }
 
-  std::unordered_map<MPI_Request, ReqInfo> requests;
+  /// The requests this rank has open, by handle. An open-addressing table: every nonblocking call
+  /// adds one and every completion removes it, so no allocation per request.
+  tsl::robin_map<MPI_Request, ReqInfo, RequestHash> requests;
 
   [[noreturn]] void fatal(const std::string& message);
 
