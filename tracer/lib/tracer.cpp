@@ -84,7 +84,7 @@ bool Tracer::enter()
   if (!active || depth++ > 0)
     return false;
   std::int64_t counts = meter.read() - last_exit;
-  double burst = static_cast<double>(counts) * volume_per_count;
+  double burst = static_cast<double>(counts) * meter.volume_per_count();
   if (config.timings)
     enter_wall = Meter::now();
   if (burst >= min_volume && burst > 0) {
@@ -373,7 +373,6 @@ void Tracer::start()
   if (config.cpu_clock == "switches" && meter.mode() == ComputeMode::CpuTime && !cpu_why.empty())
     fatal(cpu_why);
   min_volume = config.min_burst * config.rate;
-  volume_per_count = meter.volume_per_count();
 
   // A full disk or a file size limit must be an error, not a silent truncation: SIGXFSZ would kill
   // the process before write(2) could report EFBIG.

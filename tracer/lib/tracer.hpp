@@ -140,7 +140,6 @@ public:
   double last_exit_wall = 0; ///< wall clock then (timings only)
   double enter_wall = 0;     ///< wall clock when the current call started (timings only)
   double min_volume = 0;     ///< bursts below this volume are not written
-  double volume_per_count = 1; ///< the meter's counts -> volume (instructions)
 
   /// Starts tracing after PMPI_Init succeeded; stops the run on any error.
   void start();
