@@ -46,7 +46,7 @@ case $case in
     [[ $(wc -l <gen.hosts) == 4 ]] || fail "hostfile: $(cat gen.hosts)"
     ours=$("$bin/tit-replay" --hostfile gen.hosts gen.xml "$root/traces/ring4.list" | sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p')
     [[ -n $ours ]] || fail "tit-replay on the generated platform"
-    ref=$(cd "$root" && tests/differential/reference.sh traces/ring4.list 4 "$work/gen.xml" "$work/gen.hosts" 2>err.txt) ||
+    ref=$(cd "$root" && tests/differential/reference.sh traces/ring4.list 4 "$work/gen.xml" "$work/gen.hosts" 2>"$work/err.txt") ||
       fail "smpirun -replay on the generated platform: $(cat err.txt)"
     "$python" -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(abs(a - b) > 1e-9 * b)" "$ours" "$ref" ||
       fail "tit-replay $ours vs SimGrid $ref"
