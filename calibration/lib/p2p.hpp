@@ -1,7 +1,7 @@
 // Point-to-point calibration: from the raw measurements of calib-p2p to SimGrid's hybrid MPI model
 // (piecewise-linear smpi/os, smpi/or, smpi/ois; smpi/lat-factor and smpi/bw-factor per segment;
 // the protocol threshold smpi/send-is-detached-thresh), inverting the model tit-replay applies
-// (shared/docs/reference-semantics.md): a ping-pong of S bytes on the platform takes, one way,
+// (docs/model.md): a ping-pong of S bytes on the platform takes, one way,
 //   detached (S < thresh):   os(S) + T(S) + or(S)
 //   rendez-vous:             T(S)
 //   T(S) = route_latency x lat_factor(S+16) + (S+16) / (lone_flow_bandwidth x bw_factor(S+16)).

@@ -6,3 +6,7 @@ add_test(NAME readme-commands
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check-readme.sh ${_tit_readme_root} ${CMAKE_BINARY_DIR})
 set_tests_properties(readme-commands PROPERTIES TIMEOUT 120 LABELS readme)
 unset(_tit_readme_root)
+
+# Documentation links resolve inside the repository, and nothing points outside it.
+add_test(NAME readme-links COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/check-links.py ${CMAKE_CURRENT_LIST_DIR}/../..)
+set_tests_properties(readme-links PROPERTIES TIMEOUT 60 LABELS readme)
