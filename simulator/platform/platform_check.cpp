@@ -113,8 +113,8 @@ private:
   {
     auto p = parse_quantity(kind, text);
     const char* what = kind == Quantity::speed ? "a speed" : kind == Quantity::bandwidth ? "a bandwidth" : "a latency";
-    std::string expected = fmt::format("{} {} with a unit: {}", sign == Sign::positive ? "a number > 0" : "a number >= 0",
-                                       kind == Quantity::time ? "(seconds)" : "", accepted_units(kind));
+    std::string expected = fmt::format("{}{} with a unit: {}", sign == Sign::positive ? "a number > 0" : "a number >= 0",
+                                       kind == Quantity::time ? " (seconds)" : "", accepted_units(kind));
     if (not p.error.empty())
       fail(node, attr, fmt::format("not {}: {}", what, p.error), expected);
     if (sign == Sign::positive && p.value <= 0)
