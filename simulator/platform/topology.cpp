@@ -73,9 +73,11 @@ bool Topology::routed(const std::string& a, const std::string& b, std::set<std::
   auto pb = path(b);
   if (pa.empty() || pb.empty())
     return true; // not a netpoint we know: the engine's own checks apply
-  for (auto const& [src, dst] : bypasses_)
-    if ((src == a || std::any_of(pa.begin(), pa.end(), [&](int z) { return zones_[z].name == src; })) &&
-        (dst == b || std::any_of(pb.begin(), pb.end(), [&](int z) { return zones_[z].name == dst; })))
+  auto within = [this](const std::string& end, const std::string& point, const std::vector<int>& zones) {
+    return end == point || std::any_of(zones.begin(), zones.end(), [&](int z) { return zones_[z].name == end; });
+  };
+  for (auto const& bypass : bypasses_)
+    if (within(bypass.first, a, pa) && within(bypass.second, b, pb))
       return true;
   // deepest common zone, and the children of it that hold a and b
   std::size_t ia = pa.size();
