@@ -19,6 +19,7 @@ packages=(
   gfortran                         # mpif90 for the tracer's Fortran test program
   python3-matplotlib python3-numpy # calibration fit plots, Gantt charts
   pajeng                           # pj_dump checks the Paje timeline
+  clang libclang-rt-14-dev         # libFuzzer and its sanitizers for the fuzz targets (scripts/fuzz.sh)
 )
 
 usage() { sed -n '2,9s/^# \{0,1\}//p' "$0"; }

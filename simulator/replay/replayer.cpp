@@ -4,6 +4,7 @@
 #include "model/params.hpp"
 #include "mpi/world.hpp"
 #include "replay/placement.hpp"
+#include "replay/platform_gate.hpp"
 #include "replay/rank_actor.hpp"
 #include "trace/reader.hpp"
 
@@ -88,6 +89,7 @@ Result run(const Options& options)
   Result result;
   try {
     check_file(options.platform, "platform");
+    auto topology = check_platform(options.platform);
     if (not options.deployment.empty())
       check_file(options.deployment, "deployment");
     else
@@ -124,6 +126,7 @@ Result run(const Options& options)
       throw InputError(fmt::format("error: rank mismatch: {} places {} ranks but {} holds {} ranks", placement.source,
                                    placement.hosts.size(), options.traces.string(), n));
     auto hosts = resolve_hosts(engine, placement);
+    check_routes(topology, placement, options.platform);
 
     mpi::World world(model::MpiParams::from_config(), n);
     RunState run;

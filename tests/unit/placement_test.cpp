@@ -76,3 +76,15 @@ TEST(Deployment, Errors)
   EXPECT_NE(error_of([] { tit::replay::read_deployment("/nonexistent.xml"); }).find("cannot open deployment"),
             std::string::npos);
 }
+
+TEST(Hostfile, HugeSlotCountsAreNotUnrolled)
+{
+  // Found by fuzz-placement: "host:N" with a large N used to allocate N host names.
+  auto f = write_temp("huge-hosts", "A:1000000000\nB\n");
+  EXPECT_EQ(tit::replay::read_hostfile(f, 3).hosts, (std::vector<std::string>{"A", "A", "A"}));
+  auto msg = error_of([&] { tit::replay::read_hostfile(f, std::nullopt); });
+  EXPECT_NE(msg.find("huge-hosts:1: error: the hostfile offers more than 16777216 slots; give the number of ranks "
+                     "with --np"),
+            std::string::npos)
+      << msg;
+}

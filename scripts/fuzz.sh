@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Build the libFuzzer targets with clang (in a build directory of their own) and run each for a while: first on the
+# regression inputs of tests/fuzz/regressions/TARGET/ (inputs that once crashed), then fuzzing from seed corpora made
+# of the repository's traces, platforms, deployments and hostfiles. Exits non-zero when a target crashes, hangs,
+# leaks, trips a sanitizer or lets an exception escape; the input is then in $FUZZ_BUILD_DIR/artifacts/.
+#
+# Usage: scripts/fuzz.sh [TARGET...]      (targets: trace platform placement; default all)
+# Environment:
+#   FUZZ_SECONDS    seconds of fuzzing per target (default 60)
+#   FUZZ_BUILD_DIR  build directory (default build-fuzz/ at the root of the repository)
+#   JOBS            parallel build jobs (default 2)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$(realpath -m "${FUZZ_BUILD_DIR:-$root/build-fuzz}")
+seconds=${FUZZ_SECONDS:-60}
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(trace platform placement)
+
+command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is missing (scripts/install-deps.sh installs clang)"; exit 2; }
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+start=$SECONDS
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTIT_FUZZ=ON -DBUILD_TESTING=OFF -DTIT_TCMALLOC=OFF "${launcher[@]}" >/dev/null
+fi
+cmake --build "$build" -j "${JOBS:-2}" --target "${targets[@]/#/fuzz-}"
+echo "fuzz.sh: built in $((SECONDS - start)) s"
+
+# Seed corpora: one file per input, in the target's input encoding (first byte: layout or reader).
+seeds=$build/seeds
+rm -rf "$seeds"
+mkdir -p "$seeds/trace" "$seeds/platform" "$seeds/placement"
+n=0
+for f in "$root"/traces/ring4/* "$root"/traces/halo4/* "$root"/tests/data/traces/*/* "$root"/tests/data/traces/*.txt \
+         "$root"/tests/e2e/data/*/rank-*.txt "$root"/tests/tracer/convert/*.txt; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  { printf '\001'; head -c 4096 "$f"; } > "$seeds/trace/merged-$n"   # as a merged file
+  { printf '\000'; head -c 4096 "$f"; } > "$seeds/trace/ranks-$n"    # as a rank's file
+done
+{ printf '\002'; printf 'x\n'; printf '\000'; cat "$root/traces/ring4/"* | head -c 2000; } > "$seeds/trace/list-1"
+{ printf '\005'; cat "$root/traces/ring4-merged.txt" | head -c 4096; } > "$seeds/trace/merged-gzip"
+for f in "$root"/platforms/*.xml "$root"/tests/*/data/*.xml; do
+  case $f in
+    *deploy*) { printf '\001'; cat "$f"; } > "$seeds/placement/$(basename "$f")" ;;
+    *) cp "$f" "$seeds/platform/" ;;
+  esac
+done
+for f in "$root"/platforms/*.hosts "$root"/tests/*/data/*.hosts; do
+  { printf '\012'; cat "$f"; } > "$seeds/placement/$(basename "$f")"
+done
+
+status=0
+mkdir -p "$build/artifacts" "$build/corpus"
+for t in "${targets[@]}"; do
+  bin=$build/bin/fuzz-$t
+  regressions=$root/tests/fuzz/regressions/$t
+  if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+    echo "fuzz.sh: $t: replaying $(ls "$regressions" | wc -l) regression input(s)"
+    "$bin" -runs=0 "$regressions" >"$build/$t-regressions.log" 2>&1 || {
+      status=1; echo "fuzz.sh: $t: a regression input fails again:"; tail -30 "$build/$t-regressions.log"; }
+  fi
+  mkdir -p "$build/corpus/$t"
+  echo "fuzz.sh: $t: fuzzing for $seconds s"
+  if ! "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+      -artifact_prefix="$build/artifacts/$t-" "$build/corpus/$t" "$seeds/$t" >"$build/$t.log" 2>&1; then
+    status=1
+    echo "fuzz.sh: $t: FAILED (input in $build/artifacts/, log $build/$t.log):"
+    grep -E "ERROR|SUMMARY|runtime error|terminate|Test unit written" "$build/$t.log" | head -20
+  else
+    grep -E "stat::number_of_executed_units|cov:" "$build/$t.log" | tail -2
+  fi
+done
+echo "fuzz.sh: total $((SECONDS - start)) s"
+exit $status
