@@ -19,6 +19,8 @@ packages=(
   gfortran                         # mpif90 for the tracer's Fortran test program
   python3-matplotlib python3-numpy # calibration fit plots, Gantt charts
   pajeng                           # pj_dump checks the Paje timeline
+  libyaml-cpp-dev                  # tit-sweep's sweep files
+  slurm-wlm munge                  # tit-sweep's Slurm test: a one-machine Slurm started by the test
 )
 
 usage() { sed -n '2,9s/^# \{0,1\}//p' "$0"; }

@@ -1,0 +1,7 @@
+# tit-sweep (tests/sweep/run.sh cases, and a sweep through a one-machine Slurm started by slurm.sh).
+foreach(case no-attribute bad-unit no-match empty-range bad-file bad-yaml bad-zip points local resume)
+  add_test(NAME sweep.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
+  set_tests_properties(sweep.${case} PROPERTIES TIMEOUT 120 LABELS sweep)
+endforeach()
+add_test(NAME sweep.slurm COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/slurm.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(sweep.slurm PROPERTIES TIMEOUT 240 LABELS sweep SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
