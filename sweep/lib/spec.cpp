@@ -3,6 +3,7 @@
 #include "units.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 #include <glob.h>
@@ -123,7 +124,37 @@ void expand_range(const Spec& s, const YAML::Node& n, Param& p)
   }
 }
 
-// A set of files: a list of paths or {glob: PATTERN} (sorted matches).
+// Orders names with their numbers by value: halo4 < halo8 < halo16.
+bool natural_less(const std::string& a, const std::string& b)
+{
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t i2 = i, j2 = j;
+      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2])))
+        ++i2;
+      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2])))
+        ++j2;
+      auto x = a.substr(i, i2 - i), y = b.substr(j, j2 - j);
+      x.erase(0, std::min(x.find_first_not_of('0'), x.size()));
+      y.erase(0, std::min(y.find_first_not_of('0'), y.size()));
+      if (x.size() != y.size())
+        return x.size() < y.size();
+      if (x != y)
+        return x < y;
+      i = i2;
+      j = j2;
+    } else {
+      if (a[i] != b[j])
+        return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+// A set of files: a list of paths or {glob: PATTERN} (matches in natural order: halo4 before halo16).
 void expand_glob(const Spec& s, const YAML::Node& n, Param& p)
 {
   std::string pattern = scalar(s, n["glob"], "glob");
@@ -136,7 +167,7 @@ void expand_glob(const Spec& s, const YAML::Node& n, Param& p)
   globfree(&g);
   if (found.empty())
     fail(s, n["glob"], fmt::format("'{}' matches no file (looked for {})", pattern, full));
-  std::sort(found.begin(), found.end());
+  std::sort(found.begin(), found.end(), natural_less);
   for (auto const& f : found) {
     // Keep the paths relative to the sweep file, as the user wrote the pattern.
     auto rel = fs::path(pattern).is_absolute() ? f : fs::path(f).lexically_relative(s.dir).string();
