@@ -121,7 +121,12 @@ PY
       n=$((n + 1))
     done < <(tail -n +3 "$tmp/out/results.csv")
     [ "$n" = 4 ] || fail "compared $n rows"
-    [ "$(csv_column "$tmp/out/results.csv" predicted_time | sort -u | wc -l)" = 4 ] || fail "4 distinct predictions expected" ;;
+    [ "$(csv_column "$tmp/out/results.csv" predicted_time | sort -u | wc -l)" = 4 ] || fail "4 distinct predictions expected"
+    run plot "$tmp/out"; [ "$status" -eq 0 ] || fail "plot: exit status $status"
+    for png in time-1 time-2 heatmap; do
+      [ "$(head -c 8 "$tmp/out/plots/$png.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "no $png.png"
+    done
+    [ ! -e "$tmp/out/plots/speedup.png" ] || fail "a speedup plot without varying rank counts" ;;
   resume) # a point whose result is gone runs again, and only it; a failed point is recorded
     { base; echo 'vary:'; echo '  "cfg:smpi/send-is-detached-thresh": [65536, 1024, banana]'; } >"$tmp/sweep.yaml"
     run run "$tmp/sweep.yaml" --out "$tmp/out" -j 2; [ "$status" -eq 0 ] || fail "exit status $status"
