@@ -147,6 +147,18 @@ PY
     { base; echo 'vary:'; echo '  "cfg:smpi/send-is-detached-thresh": [65536, 1024]'; } >"$tmp/other.yaml"
     run run "$tmp/other.yaml" --out "$tmp/out"
     [ "$status" -eq 2 ] && grep -q "holds another sweep" "$err" || fail "another sweep in the same folder" ;;
+  cli) # command-line errors: exit 2 with what is wrong
+    run status "$tmp/none"; [ "$status" -eq 2 ] && grep -qF "$tmp/none/manifest.json: error: no sweep here" "$err" ||
+      fail "status of a folder without a sweep"
+    { base; echo 'vary:'; echo '  "cfg:smpi/test": [1e-4]'; } >"$tmp/sweep.yaml"
+    run run "$tmp/sweep.yaml" --out "$tmp/out" --local --slurm
+    [ "$status" -eq 2 ] && grep -q "exclude each other" "$err" || fail "--local with --slurm"
+    run run "$tmp/sweep.yaml" --out "$tmp/out" --tit-replay "$tmp/nothing"
+    [ "$status" -eq 2 ] && grep -qF "$tmp/nothing: error: no tit-replay program here" "$err" || fail "--tit-replay"
+    run run "$tmp/sweep.yaml" --out "$tmp/out" --dry-run; [ "$status" -eq 0 ] || fail "dry run"
+    run run-point "$tmp/out" 5; [ "$status" -eq 2 ] && grep -q "point 5 does not exist (1 points)" "$err" ||
+      fail "run-point out of range"
+    run run "$tmp/sweep.yaml"; [ "$status" -eq 2 ] && grep -q -- "--out is required" "$err" || fail "no --out" ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac
 echo "PASS [$case_name]"
