@@ -64,6 +64,8 @@ Selector parse_selector(const std::string& key)
     if (bracket != std::string::npos && head[bracket] != '[')
       throw std::invalid_argument(fmt::format("unexpected '{}' after ']'", head.substr(bracket)));
   }
+  if (s.where.empty())
+    s.bare = name;
   if (not known_attributes(name).empty() || not s.where.empty())
     s.element = name;
   else
@@ -91,6 +93,13 @@ std::vector<pugi::xml_node> select(const pugi::xml_document& platform, const Sel
 {
   std::vector<pugi::xml_node> out;
   collect(platform, s, out);
+  if (out.empty() && not s.bare.empty() && not s.element.empty()) {
+    // A bare name that is an element type the platform does not use: try it as an id.
+    Selector by_id = s;
+    by_id.element.clear();
+    by_id.where = {{"id", s.bare}};
+    collect(platform, by_id, out);
+  }
   return out;
 }
 

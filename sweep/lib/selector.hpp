@@ -2,7 +2,9 @@
 // Selectors of platform elements and one of their attributes, as written in a sweep file's `vary`:
 //   link[id=backbone]@bandwidth   elements of a type whose attributes match
 //   host@speed                    every element of a type
-//   backbone@bandwidth            an element id (when the name is no element type)
+//   l1@bandwidth                  an element id (a bare name that is no element type of the
+//                                 platform; `backbone@bandwidth` names <backbone> elements if the
+//                                 platform has some, else the element whose id is backbone)
 #include <pugixml.hpp>
 #include <string>
 #include <utility>
@@ -14,6 +16,7 @@ struct Selector {
   std::string element;                                     // element type; empty: any type, matched by id
   std::vector<std::pair<std::string, std::string>> where;  // [attr=value] conditions
   std::string attribute;                                   // the attribute set
+  std::string bare;  // the name when written without [..]: an element type, or else an id
 };
 
 // Whether a `vary` key is an element selector (it names an attribute after '@').

@@ -5,3 +5,9 @@ foreach(case no-attribute bad-unit no-match empty-range bad-file bad-yaml bad-zi
 endforeach()
 add_test(NAME sweep.slurm COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/slurm.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(sweep.slurm PROPERTIES TIMEOUT 240 LABELS sweep SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+
+# Unit tests of the sweep library (GoogleTest): units, selectors, points.
+file(GLOB TIT_SWEEP_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/unit/*.cpp)
+add_executable(tit-sweep-tests ${TIT_SWEEP_UNIT_TESTS})
+target_link_libraries(tit-sweep-tests PRIVATE tit-sweep-lib GTest::gtest_main)
+gtest_discover_tests(tit-sweep-tests DISCOVERY_TIMEOUT 60 TEST_PREFIX sweep-unit. PROPERTIES LABELS sweep)
