@@ -47,8 +47,8 @@ int main(int argc, char** argv)
       ->check(CLI::PositiveNumber);
   run->add_flag("--slurm", slurm, "submit the points as Slurm job arrays");
   run->add_option("--throttle", so.throttle, "--slurm: at most N array tasks at once (%N)");
-  run->add_option("--time", so.time, "--slurm: time limit per point (sbatch --time, e.g. 10:00)");
-  run->add_option("--mem", so.mem, "--slurm: memory per point (sbatch --mem, e.g. 2G)");
+  run->add_option("--time", so.time, "--slurm: time limit per point (sbatch --time, e.g. 10:00; default: estimated)");
+  run->add_option("--mem", so.mem, "--slurm: memory per point (sbatch --mem, e.g. 2G; default: estimated)");
   run->add_option("--partition", so.partition, "--slurm: partition");
   run->add_option("--account", so.account, "--slurm: account");
   run->add_option("--sbatch-arg", so.sbatch_args, "--slurm: another #SBATCH line, e.g. --sbatch-arg=--qos=short");
@@ -57,7 +57,7 @@ int main(int argc, char** argv)
   run->add_option("--poll", poll, "--slurm: seconds between two looks at the queue")->check(CLI::PositiveNumber);
   run->add_option("--wait-timeout", wait_timeout, "--slurm: stop waiting after S seconds (0: wait until done)");
   run->add_flag("--retry-failed", retry, "run the failed points again");
-  run->add_flag("--dry-run", dry_run, "check the sweep and write the plan, run nothing");
+  run->add_flag("--dry-run", dry_run, "check the sweep and write the plan (with --slurm: and the scripts), run nothing");
   run->add_option("--tit-replay", tit_replay, "the tit-replay program (default: next to tit-sweep)");
 
   auto* check = app.add_subcommand("check", "check a sweep file and print its number of points");
@@ -100,7 +100,7 @@ int main(int argc, char** argv)
       if (not fs::exists(tit_replay))
         throw InputError(fmt::format("{}: error: no tit-replay program here (give --tit-replay PATH)", tit_replay));
       auto plan = write_plan(spec, points, out, fs::absolute(tit_replay).string());
-      if (dry_run) {
+      if (dry_run && not slurm) {
         std::cerr << fmt::format("tit-sweep: {} points planned in {}\n", plan.points.size(), plan.out.string());
         return 0;
       }
@@ -110,8 +110,9 @@ int main(int argc, char** argv)
       so.retry_failed = retry;
       if (max_array > 0)
         so.max_array_size = max_array;
-      auto ids = submit(plan, so, std::cerr);
-      if (no_wait)
+      estimate_requests(plan, so, std::cerr);
+      auto ids = submit(plan, so, std::cerr, dry_run);
+      if (no_wait || dry_run)
         return 0;
       if (not wait_for(plan, ids, poll, wait_timeout, std::cerr, terminal)) {
         std::cerr << "tit-sweep: --wait-timeout reached; the jobs go on (tit-sweep status/collect DIR)\n";

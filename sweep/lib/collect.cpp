@@ -54,7 +54,7 @@ Counts write_csv(std::ostream& out, const Plan& plan)
   for (const char* part : {"computing", "communicating", "waiting"})
     for (const char* stat : {"min", "mean", "max"})
       header.push_back(fmt::format("{}_{}", part, stat));
-  header.insert(header.end(), {"wall_time", "exit_code", "error"});
+  header.insert(header.end(), {"wall_time", "max_rss_mb", "exit_code", "error"});
   out << fmt::format("{}\n", fmt::join(header, ","));
   for (auto const& p : plan.points) {
     std::vector<std::string> row;
@@ -63,7 +63,7 @@ Counts write_csv(std::ostream& out, const Plan& plan)
     auto r = read_result(p.dir);
     if (not r.present) {
       ++c.pending;
-      row.resize(row.size() + 14);
+      row.resize(row.size() + 15);
       row.push_back("pending");
     } else {
       bool ok = r.exit_code == 0;
@@ -74,6 +74,7 @@ Counts write_csv(std::ostream& out, const Plan& plan)
         for (double v : {m.min, m.mean, m.max})
           row.push_back(ok ? number(v) : "");
       row.push_back(fmt::format("{:.3f}", r.wall_time));
+      row.push_back(fmt::format("{:.1f}", static_cast<double>(r.max_rss_kb) / 1024.0));
       row.push_back(std::to_string(r.exit_code));
       row.push_back(csv_field(r.error));
     }

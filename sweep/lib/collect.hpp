@@ -1,7 +1,8 @@
 #pragma once
 // DIR/results.csv: after a "# tit-sweep results v1" line, a header, then one row per point in point
 // order. Columns: every vary key as written in the sweep file, predicted_time, ranks, the per-rank
-// min/mean/max of computing, communicating and waiting, wall_time, exit_code, error. A point not run
+// min/mean/max of computing, communicating and waiting, wall_time, max_rss_mb (the peak
+// memory of tit-replay), exit_code, error. A point not run
 // yet has empty result columns and the error "pending".
 #include "plan.hpp"
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,7 +25,8 @@ constexpr const char* kPointSchema = "tit-sweep point v1";
 constexpr std::array<const char*, 3> kParts{"busy", "communication", "waiting"};
 
 // Runs argv with stdout and stderr into files; returns the exit code (128 + signal when killed).
-int spawn(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err, std::string& why)
+int spawn(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err, std::string& why,
+          long& max_rss_kb)
 {
   pid_t pid = fork();
   if (pid < 0) {
@@ -49,8 +51,10 @@ int spawn(const std::vector<std::string>& argv, const fs::path& out, const fs::p
     _exit(127);
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  struct rusage usage {};
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
+  max_rss_kb = usage.ru_maxrss; // kilobytes on Linux
   if (WIFSIGNALED(status)) {
     why = fmt::format("tit-replay killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
     return 128 + WTERMSIG(status);
@@ -100,7 +104,8 @@ void read_analysis(const fs::path& file, PointResult& r)
 json to_json(const PointResult& r)
 {
   json j{{"schema", kPointSchema}, {"exit_code", r.exit_code},         {"error", r.error},
-         {"wall_time", r.wall_time}, {"predicted_time", r.predicted_time}, {"ranks", r.ranks}};
+         {"wall_time", r.wall_time}, {"predicted_time", r.predicted_time}, {"ranks", r.ranks},
+         {"max_rss_kb", r.max_rss_kb}};
   for (std::size_t k = 0; k < kParts.size(); ++k)
     j[kParts[k]] = {{"min", r.per_rank[k].min}, {"mean", r.per_rank[k].mean}, {"max", r.per_rank[k].max}};
   return j;
@@ -123,6 +128,7 @@ PointResult read_result(const fs::path& dir)
     r.wall_time = j.at("wall_time").get<double>();
     r.predicted_time = j.at("predicted_time").get<double>();
     r.ranks = j.at("ranks").get<std::size_t>();
+    r.max_rss_kb = j.value("max_rss_kb", 0L);
     for (std::size_t k = 0; k < kParts.size(); ++k)
       r.per_rank[k] = {j.at(kParts[k]).at("min").get<double>(), j.at(kParts[k]).at("mean").get<double>(),
                        j.at(kParts[k]).at("max").get<double>()};
@@ -140,7 +146,7 @@ PointResult run_point(const PlannedPoint& point)
   fs::remove(analysis);
   auto start = std::chrono::steady_clock::now();
   std::string why;
-  r.exit_code = spawn(point.argv, point.dir / "stdout.txt", point.dir / "stderr.txt", why);
+  r.exit_code = spawn(point.argv, point.dir / "stdout.txt", point.dir / "stderr.txt", why, r.max_rss_kb);
   r.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (r.exit_code != 0) {
     r.error = why.empty() ? error_line(point.dir / "stderr.txt") : why;

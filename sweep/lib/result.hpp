@@ -18,6 +18,7 @@ struct PointResult {
   int exit_code = 0;
   std::string error;         // tit-replay's first error line, or why it did not run
   double wall_time = 0;      // seconds, of the tit-replay process
+  long max_rss_kb = 0;       // its peak resident memory
   double predicted_time = 0; // simulated seconds
   std::size_t ranks = 0;
   std::array<MinMeanMax, 3> per_rank{};  // computing, communicating, waiting

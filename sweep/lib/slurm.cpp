@@ -2,9 +2,11 @@
 
 #include "local.hpp"
 #include "progress.hpp"
+#include "result.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -105,7 +107,33 @@ std::string sbatch_script(const Plan& plan, const SlurmOptions& o, std::size_t f
   return s;
 }
 
-std::vector<std::string> submit(const Plan& plan, const SlurmOptions& o, std::ostream& log)
+void estimate_requests(const Plan& plan, SlurmOptions& o, std::ostream& log)
+{
+  if (not o.time.empty() && not o.mem.empty())
+    return;
+  double wall = 0;
+  long rss = 0;
+  std::size_t seen = 0;
+  for (auto const& p : plan.points) {
+    auto r = read_result(p.dir);
+    if (r.present && r.exit_code == 0) {
+      wall = std::max(wall, r.wall_time);
+      rss = std::max(rss, r.max_rss_kb);
+      ++seen;
+    }
+  }
+  if (seen == 0)
+    return;
+  if (o.time.empty())
+    o.time = std::to_string(std::max(1L, static_cast<long>(std::ceil(3 * wall / 60))));
+  if (o.mem.empty() && rss > 0)
+    o.mem = fmt::format("{}M", static_cast<long>(std::ceil(2.0 * static_cast<double>(rss) / 1024)) + 64);
+  log << fmt::format("tit-sweep: requesting --time={} --mem={} per point, from the {} points already run (longest "
+                     "{:.1f} s, largest {:.0f} MB)\n",
+                     o.time, o.mem, seen, wall, static_cast<double>(rss) / 1024);
+}
+
+std::vector<std::string> submit(const Plan& plan, const SlurmOptions& o, std::ostream& log, bool dry_run)
 {
   auto todo = pending_points(plan, o.retry_failed);
   std::size_t chunk = o.max_array_size ? *o.max_array_size : max_array_size_from_scontrol().value_or(1001);
@@ -123,6 +151,11 @@ std::vector<std::string> submit(const Plan& plan, const SlurmOptions& o, std::os
   for (auto const& [first, offsets] : chunks) {
     auto script = dir / fmt::format("array-{:06}.sbatch", first);
     std::ofstream(script) << sbatch_script(plan, o, first, offsets);
+    if (dry_run) {
+      log << fmt::format("tit-sweep: wrote {} ({} points from {}), not submitted\n", script.string(), offsets.size(),
+                         first);
+      continue;
+    }
     int status = 0;
     auto out = capture(fmt::format("sbatch --parsable {} 2>&1", quote(script.string())), status);
     while (not out.empty() && (out.back() == '\n' || out.back() == '\r'))
@@ -135,7 +168,7 @@ std::vector<std::string> submit(const Plan& plan, const SlurmOptions& o, std::os
     log << fmt::format("tit-sweep: submitted job {} ({} points from {}, script {})\n", id, offsets.size(), first,
                        script.string());
   }
-  if (ids.empty())
+  if (chunks.empty())
     log << "tit-sweep: every point has its result; nothing submitted\n";
   return ids;
 }

@@ -26,9 +26,14 @@ std::optional<std::size_t> max_array_size_from_scontrol();
 std::string sbatch_script(const Plan& plan, const SlurmOptions& o, std::size_t first,
                           const std::vector<std::size_t>& offsets);
 
+// Without --time or --mem, requests from the points already run (a previous local or Slurm run):
+// 3 times the longest wall time (whole minutes, at least 1) and twice the largest peak memory plus
+// 64 MB. Nothing is requested when no point ran yet (the cluster's defaults apply).
+void estimate_requests(const Plan& plan, SlurmOptions& o, std::ostream& log);
+
 // Writes and submits the scripts of the pending points; returns the job ids (also appended to
-// DIR/slurm/jobs). Throws std::runtime_error when sbatch fails.
-std::vector<std::string> submit(const Plan& plan, const SlurmOptions& o, std::ostream& log);
+// DIR/slurm/jobs). With dry_run, writes the scripts only. Throws std::runtime_error when sbatch fails.
+std::vector<std::string> submit(const Plan& plan, const SlurmOptions& o, std::ostream& log, bool dry_run = false);
 
 // Job ids recorded in DIR/slurm/jobs.
 std::vector<std::string> recorded_jobs(const Plan& plan);

@@ -147,6 +147,23 @@ PY
     { base; echo 'vary:'; echo '  "cfg:smpi/send-is-detached-thresh": [65536, 1024]'; } >"$tmp/other.yaml"
     run run "$tmp/other.yaml" --out "$tmp/out"
     [ "$status" -eq 2 ] && grep -q "holds another sweep" "$err" || fail "another sweep in the same folder" ;;
+  slurm-script) # --slurm --dry-run: the script of the pending points, time and memory from those already run
+    { base; echo 'vary:'; echo '  "cfg:smpi/test": [1e-4, 2e-4, 3e-4]'; } >"$tmp/sweep.yaml"
+    run run "$tmp/sweep.yaml" --out "$tmp/out" -j 2; [ "$status" -eq 0 ] || fail "local run: exit status $status"
+    rm "$tmp/out/points/000001/result.json"
+    run run "$tmp/sweep.yaml" --out "$tmp/out" --slurm --dry-run --throttle 3 --max-array-size 2 --partition short
+    [ "$status" -eq 0 ] || fail "exit status $status"
+    grep -q "requesting --time=1 --mem=[0-9]*M per point, from the 2 points already run" "$err" || fail "no estimate"
+    s=$tmp/out/slurm/array-000000.sbatch
+    [ -f "$s" ] && [ "$(ls "$tmp/out/slurm" | grep -c sbatch)" = 1 ] || fail "expected one script (point 1 only)"
+    grep -qx '#SBATCH --array=1%3' "$s" || fail "array line: $(grep array "$s")"
+    grep -qx '#SBATCH --time=1' "$s" && grep -qx '#SBATCH --partition=short' "$s" || fail "requests: $(cat "$s")"
+    mem=$(sed -n 's/^#SBATCH --mem=\([0-9]*\)M$/\1/p' "$s")
+    rss=$(csv_column "$tmp/out/results.csv" max_rss_mb | sort -g | tail -1)
+    awk -v m="$mem" -v r="$rss" 'BEGIN { exit !(r > 1 && m >= 2 * r + 64 - 1 && m <= 2 * r + 64 + 2) }' ||
+      fail "--mem=${mem}M for a peak of $rss MB"
+    grep -q "run-point '$tmp/out' \$((0 + SLURM_ARRAY_TASK_ID))" "$s" || fail "task line: $(tail -1 "$s")"
+    [ ! -e "$tmp/out/slurm/jobs" ] || fail "a dry run submitted" ;;
   cli) # command-line errors: exit 2 with what is wrong
     run status "$tmp/none"; [ "$status" -eq 2 ] && grep -qF "$tmp/none/manifest.json: error: no sweep here" "$err" ||
       fail "status of a folder without a sweep"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A sweep of 24 points through a real one-machine Slurm (started here, stopped after): its results.csv
-# must equal the --local run's point by point (every column but the wall time). Chunked in arrays of
+# must equal the --local run's point by point (every column but the wall time and memory). Chunked in arrays of
 # 10 tasks (--max-array-size) with a throttle of 4. Exits 77 (CTest: skipped) only when Slurm
 # cannot start, saying why. Usage: slurm.sh BUILD_DIR
 set -u
@@ -43,8 +43,11 @@ grep -q '^#SBATCH --array=0-3%4$' "$tmp/batch/slurm/array-000020.sbatch" || fail
 grep -q '^#SBATCH --time=5$' "$tmp/batch/slurm/array-000000.sbatch" || fail "no time request"
 [ "$(wc -l <"$tmp/batch/slurm/jobs")" = 3 ] || fail "3 job ids expected"
 
-# Every column but wall_time (found by name).
-strip() { awk -F, -v OFS=, 'NR == 2 { for (i = 1; i <= NF; i++) if ($i == "wall_time") w = i } { if (w) $w = ""; print }' "$1"; }
+# Every column but the measured ones, wall_time and max_rss_mb (found by name).
+strip() {
+  awk -F, -v OFS=, 'NR == 2 { for (i = 1; i <= NF; i++) if ($i == "wall_time") w = i; else if ($i == "max_rss_mb") m = i }
+                    { if (w) $w = ""; if (m) $m = ""; print }' "$1"
+}
 diff <(strip "$tmp/local/results.csv") <(strip "$tmp/batch/results.csv") || fail "Slurm and local results differ"
 awk -F, 'NR > 2 && ($4 == "" || $(NF - 1) != 0) { bad = 1 } END { exit bad }' "$tmp/batch/results.csv" ||
   fail "a point has no prediction or failed"
