@@ -90,8 +90,13 @@ def axis_of(rows, key):
     return values, {v: i for i, v in enumerate(values)}, "", False
 
 
-def label(key, values):
-    return key if len(values) > 1 else None
+def short_names(values):
+    """Paths without the components they all share (ranks/halo4/trace.list, ranks/halo8/... -> halo4, halo8)."""
+    parts = [v.rstrip("/").split("/") for v in values]
+    if len(parts) < 2 or any(len(p) != len(parts[0]) for p in parts):
+        return values
+    keep = [i for i in range(len(parts[0])) if len({p[i] for p in parts}) > 1]
+    return ["/".join(p[i] for i in keep) or v for p, v in zip(parts, values)] if keep else values
 
 
 def plot_time(rows, keys, key, out):
@@ -121,7 +126,7 @@ def plot_time(rows, keys, key, out):
         ax.minorticks_off()
     else:
         ax.set_xticks(range(len(values)))
-        ax.set_xticklabels([os.path.basename(v.rstrip("/")) or v for v in values], rotation=30, fontsize=8)
+        ax.set_xticklabels(short_names(values), rotation=30, fontsize=8)
     ax.set_xlabel(key + suffix)
     ax.set_ylabel("predicted time (s)")
     ax.grid(alpha=0.3)
@@ -141,9 +146,9 @@ def plot_heatmap(rows, keys, kx, ky, out):
     fig, ax = plt.subplots(figsize=(1.2 * len(xs) + 3, 0.8 * len(ys) + 2.2))
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis_r")
     ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels(xs, rotation=30, fontsize=8)
+    ax.set_xticklabels(short_names(xs), rotation=30, fontsize=8)
     ax.set_yticks(range(len(ys)))
-    ax.set_yticklabels(ys, fontsize=8)
+    ax.set_yticklabels(short_names(ys), fontsize=8)
     ax.set_xlabel(kx)
     ax.set_ylabel(ky)
     lo = min(v for row in grid for v in row if v == v)
