@@ -43,7 +43,7 @@ Counts run_local(const Plan& plan, unsigned jobs, bool retry_failed, std::ostrea
       std::lock_guard lock(m);
       --running;
       ++finished;
-      failed += r.exit_code != 0 ? 1 : 0;
+      failed += r.present && r.exit_code != 0 ? 1 : 0;
       progress.update(finished, running, failed, todo.size(), finished == todo.size());
     }
   };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -159,6 +160,12 @@ PointResult run_point(const PlannedPoint& point)
       r.exit_code = 1;
       r.error = fmt::format("{}: unreadable analysis: {}", analysis.string(), e.what());
     }
+  }
+  // Killed from outside (Ctrl-C, a Slurm time limit, a shutdown): the point was interrupted, not
+  // failed; without a result file it runs again when the sweep is resumed.
+  if (r.exit_code == 128 + SIGINT || r.exit_code == 128 + SIGTERM || r.exit_code == 128 + SIGHUP) {
+    r.present = false;
+    return r;
   }
   auto tmp = point.dir / "result.json.tmp";
   {

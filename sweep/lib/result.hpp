@@ -28,7 +28,8 @@ struct PointResult {
 PointResult read_result(const std::filesystem::path& point_dir);
 
 // Runs tit-replay for a point (stdout.txt, stderr.txt and analysis.json in its folder), then writes
-// its result file. Never throws for a failed replay: the failure is the result.
+// its result file. Never throws for a failed replay: the failure is the result. A replay killed by
+// SIGINT, SIGTERM or SIGHUP was interrupted: no result file (present is false), it runs again.
 PointResult run_point(const PlannedPoint& point);
 
 } // namespace tit::sweep

@@ -147,6 +147,15 @@ PY
     { base; echo 'vary:'; echo '  "cfg:smpi/send-is-detached-thresh": [65536, 1024]'; } >"$tmp/other.yaml"
     run run "$tmp/other.yaml" --out "$tmp/out"
     [ "$status" -eq 2 ] && grep -q "holds another sweep" "$err" || fail "another sweep in the same folder" ;;
+  interrupted) # a replay killed by SIGTERM (a time limit) leaves its point pending; the next run runs it
+    { base; echo 'vary:'; echo '  "cfg:smpi/test": [1e-4, 2e-4, 3e-4]'; } >"$tmp/sweep.yaml"
+    printf '#!/bin/bash\ncase "$*" in *smpi/test:2e-4*) kill -TERM $$ ;; esac\nexec %q "$@"\n' "$replay" >"$tmp/killed"
+    chmod +x "$tmp/killed"
+    run run "$tmp/sweep.yaml" --out "$tmp/out" -j 2 --tit-replay "$tmp/killed"; [ "$status" -eq 0 ] || fail "exit $status"
+    grep -q "3 points: 2 done, 0 failed, 1 pending" "$err" || fail "expected the killed point pending"
+    grep -q '^2e-4,.*,pending$' "$tmp/out/results.csv" || fail "no pending row: $(cat "$tmp/out/results.csv")"
+    run run "$tmp/sweep.yaml" --out "$tmp/out" -j 2; [ "$status" -eq 0 ] || fail "second run: exit $status"
+    grep -q "3 points: 3 done, 0 failed, 0 pending" "$err" || fail "the interrupted point did not run again" ;;
   slurm-script) # --slurm --dry-run: the script of the pending points, time and memory from those already run
     { base; echo 'vary:'; echo '  "cfg:smpi/test": [1e-4, 2e-4, 3e-4]'; } >"$tmp/sweep.yaml"
     run run "$tmp/sweep.yaml" --out "$tmp/out" -j 2; [ "$status" -eq 0 ] || fail "local run: exit status $status"
