@@ -20,6 +20,8 @@ packages=(
   python3-matplotlib python3-numpy # calibration fit plots, Gantt charts
   pajeng                           # pj_dump checks the Paje timeline
   clang libclang-rt-14-dev         # libFuzzer and its sanitizers for the fuzz targets (scripts/fuzz.sh)
+  libyaml-cpp-dev                  # tit-sweep's sweep files
+  slurm-wlm munge                  # tit-sweep's Slurm test: a one-machine Slurm started by the test
 )
 
 usage() { sed -n '2,9s/^# \{0,1\}//p' "$0"; }

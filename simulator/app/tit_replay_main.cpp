@@ -3,6 +3,7 @@
 #include "analysis/report.hpp"
 #include "colls/registry.hpp"
 #include "model/params.hpp"
+#include "output/progress.hpp"
 #include "output/report.hpp"
 #include "replay/replayer.hpp"
 #include "timeline/chrome_writer.hpp"
@@ -16,6 +17,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <unistd.h>
 
 namespace {
 
@@ -73,6 +75,8 @@ int main(int argc, char** argv)
   app.add_option("--delay-model", delay_model, "how delay costs are spread: proportional (Boehme) or local-first "
                                                "(Viehhauser: the delayer's own wait states first)")
       ->check(CLI::IsMember({"proportional", "local-first"}));
+  bool progress = false;
+  app.add_flag("--progress", progress, "show the progress on stderr (the default when stderr is a terminal)");
   app.add_option("--compare", compare, "print what changed between two --analysis-json files A and B")
       ->expected(2);
   app.footer(parameters_footer());
@@ -166,6 +170,8 @@ int main(int argc, char** argv)
     owned.push_back(std::make_unique<tit::analysis::Recorder>(model));
     recorder = static_cast<tit::analysis::Recorder*>(owned.back().get());
   }
+  if (progress || isatty(2))
+    owned.push_back(std::make_unique<tit::output::ProgressDisplay>(std::cerr, isatty(2) != 0));
   for (auto& o : owned)
     observers.add(o.get());
   if (not observers.empty())
