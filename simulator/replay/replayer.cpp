@@ -161,7 +161,7 @@ Result run(const Options& options)
     });
     engine.run();
 
-    result.warnings = run.warnings;
+    result.warnings = run.warnings.report();
     if (run.exit_code != 0) {
       result.exit_code = run.exit_code;
       result.error = run.error;
