@@ -5,6 +5,7 @@
 #include "mpi/world.hpp"
 #include "replay/placement.hpp"
 #include "replay/rank_actor.hpp"
+#include "replay/units.hpp"
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>
@@ -127,6 +128,7 @@ Result run(const Options& options)
 
     mpi::World world(model::MpiParams::from_config(), n);
     RunState run;
+    check_speed_units(traces->compute_unit(), options.traces.string(), hosts, run.warnings);
     run.world = &world;
     Communicators communicators(n);
     run.communicators = &communicators;

@@ -89,6 +89,16 @@ case $case_name in
     grep -A2 'rank 1 waits for a request it never posted' "$err" | grep -q "occurred" && fail "rank 1's single warning has a count"
     grep -qF "warnings-repeated/rank-0.txt:6: warning: rank 0 waits for any of no pending request (ignored)" "$err" ||
       fail "the waitAny warning is missing" ;;
+  speed-units) # the traces count cpu-time x 1e9; host A's speed is in flops (warned), B's in cpu-time x 1e9 (not)
+    run "${IDEAL[@]}" "$d/two-hosts-units.xml" "$d/deploy2.xml" "$d/units-cpu"; expect_time 2
+    grep -qF "warning: the compute volumes of $d/units-cpu count cpu-time x 1e+09 (their header), but the speed of host 'A' counts flops per second (tit/speed-unit property)" "$err" ||
+      fail "expected the unit warning for host A"
+    ! grep -q "host 'B'" "$err" || fail "host B's unit matches the trace's"
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/units-cpu"; expect_time 2
+    [ ! -s "$err" ] || fail "a platform that says no unit gets no warning" ;;
+  speed-units-mixed) # rank files in two units: bad input
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/units-mixed"
+    expect_error 2 "error: the trace files count compute volumes in different units: 'cpu-time x 1e+09' in $d/units-mixed/rank-0.txt, 'instructions' in $d/units-mixed/rank-1.txt" ;;
   every-algorithm) # every algorithm of every collective, forced with --cfg=coll/NAME:ALGO, completes
     "$bin" --help > "$out" 2>&1
     algos=$(sed -n '/^Collective algorithms/,/^$/p' "$out" | awk '/^  / {print $1 ":" $2}')

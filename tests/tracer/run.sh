@@ -212,6 +212,14 @@ case $case_name in
     for t in "$work/trace/trace.list" "$work/thesis/trace.list"; do replay "$t"; head -1 "$work/replay.out"; done |
       sort -u >"$work/times.txt"
     [[ $(wc -l <"$work/times.txt") -eq 1 ]] || { cat "$work/times.txt" >&2; die "different replayed times"; }
+    # What the volumes count survives the conversion, both ways (tit-replay compares it with the platform's).
+    "$build/bin/tit-convert" --to simgrid --from thesis "$work/thesis/trace.list" "$work/back"
+    for d in thesis back; do
+      for r in 0 1 2; do
+        diff <(grep "^# \(compute\|rate\): " "$work/trace/rank-$r.txt") <(grep "^# \(compute\|rate\): " "$work/$d/rank-$r.txt") ||
+          die "$d/rank-$r.txt lost the unit lines of the header"
+      done
+    done
     ;;
 
   convert-durations) # perfect computation: every compute becomes the sleep the tracer measured
