@@ -3,12 +3,18 @@
 # replay a ping-pong of the measured sizes on it with tit-replay, and compare with the measurements.
 #
 # Usage: calibration/walkthrough.sh [--small] [--mode shm|tcp] [--build DIR] [--out DIR] [--tolerance T]
+#                                   [--cpu-from trace|flops] [--app "PROGRAM ARGS..."]
 #   --small       a small size range (1 B .. 1 MiB) and few repetitions: about a minute (CI)
 #   --mode        shm: Open MPI's shared-memory transport (btl self,vader); tcp: TCP loopback (btl self,tcp)
 #   --build       build directory holding bin/ (default: build/ at the repository root)
 #   --out         output directory (default: calib-out-<mode>)
 #   --tolerance   largest median relative error of the predicted round trip allowed per size band
 #                 (default 0.20; see calibration/README.md)
+#   --cpu-from    trace (default): the CPU speed is the rate of a short traced run (--app) in the unit of
+#                 the tracer's volumes (TIT_TRACE_COMPUTE, TIT_TRACE_RATE as set for the application's own
+#                 traces), fitted by `tit-calibrate cpu-trace`; flops: calib-cpu's DAXPY flop rate, for
+#                 traces that count flops (SMPI's)
+#   --app         the program traced for the CPU rate, run with 2 ranks (default: calib-cpu's DAXPY)
 # Exit status: 0 when every band is within the tolerance, 1 otherwise, 2 on a usage or tool error.
 set -euo pipefail
 
@@ -19,6 +25,8 @@ mode=shm
 build=$root/build
 out=
 tolerance=0.20
+cpu_from=trace
+app=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --small) small=1 ;;
@@ -26,6 +34,8 @@ while [[ $# -gt 0 ]]; do
     --build) build=$2; shift ;;
     --out) out=$2; shift ;;
     --tolerance) tolerance=$2; shift ;;
+    --cpu-from) cpu_from=$2; shift ;;
+    --app) app=$2; shift ;;
     *) echo "walkthrough.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -35,6 +45,8 @@ case $mode in
   tcp) btl=self,tcp ;;
   *) echo "walkthrough.sh: error: --mode is shm or tcp, got '$mode'" >&2; exit 2 ;;
 esac
+[[ $cpu_from == trace || $cpu_from == flops ]] ||
+  { echo "walkthrough.sh: error: --cpu-from is trace or flops, got '$cpu_from'" >&2; exit 2; }
 out=${out:-calib-out-$mode}
 bin=$(realpath "$build")/bin
 python=${TIT_PYTHON:-/usr/bin/python3}
@@ -59,7 +71,19 @@ fi
 echo "== measuring ($mode, btl $btl) into $out"
 "${mpirun[@]}" "$bin/calib-p2p" "${p2p_opts[@]}" -o "$out/p2p.csv"
 "${mpirun[@]}" "$bin/calib-contention" "${cont_opts[@]}" -o "$out/contention.csv"
-"${mpirun[@]}" "$bin/calib-cpu" "${cpu_opts[@]}" -o "$out/cpu.csv"
+if [[ $cpu_from == flops ]]; then
+  "${mpirun[@]}" "$bin/calib-cpu" "${cpu_opts[@]}" -o "$out/cpu.csv"
+else
+  # The application's rate in its traces' unit: a traced run with timings, each compute line joined
+  # with its duration. The tracer settings are the environment's, as for the application's traces.
+  read -r -a app_cmd <<<"${app:-$bin/calib-cpu ${cpu_opts[*]} -o $out/cpu-flops.csv}"
+  tracer_env=(-x LD_PRELOAD="$(realpath "$build")/lib/libtit-trace.so" -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS)
+  for v in TIT_TRACE_COMPUTE TIT_TRACE_RATE TIT_TRACE_CPU_CLOCK; do [[ -z ${!v+x} ]] || tracer_env+=(-x "$v"); done
+  rm -rf "$out/cpu-trace"
+  TIT_TRACE_DIR=$out/cpu-trace TIT_TRACE_TIMINGS=1 "${mpirun[@]}" "${tracer_env[@]}" "${app_cmd[@]}"
+  "$bin/tit-calibrate" cpu-trace "$out/cpu-trace/trace.list" -o "$out/cpu.csv"
+  echo "CPU rate from a traced run of: ${app_cmd[*]} (volumes in: $(sed -n 's/^# unit: //p' "$out/cpu.csv"))"
+fi
 
 # Nominal route: the two ranks are modelled as two nodes of a generated cluster; a route crosses the
 # two node links (the cabinet switch has no latency). The nominal values are arbitrary round numbers:

@@ -51,6 +51,7 @@ int run_fit(const FitArgs& a)
   std::ostringstream report;
   ConfigProps props;
   std::optional<double> speed;
+  std::string unit; // of the speed
   std::optional<double> limiter;
   if (not a.p2p.empty()) {
     auto data = load_p2p(CsvTable::read(a.p2p, "p2p"));
@@ -82,7 +83,10 @@ int run_fit(const FitArgs& a)
     limiter = fit.limiter_ratio;
   }
   if (not a.cpu.empty()) {
-    auto fit = fit_cpu(load_cpu(CsvTable::read(a.cpu, "cpu")), a.cpu_problem);
+    auto table = CsvTable::read(a.cpu, "cpu");
+    auto fit = fit_cpu(load_cpu(table), a.cpu_problem);
+    fit.unit = cpu_unit(table);
+    unit = fit.unit;
     report << "== CPU (" << a.cpu << ")\n";
     write_cpu_report(report, fit);
     speed = fit.speed;
@@ -111,7 +115,7 @@ int run_fit(const FitArgs& a)
     if (not props.empty())
       set_config(doc, props);
     if (speed)
-      report << fmt::format("CPU speed set on {} host/cluster element(s)\n", set_speed(doc, *speed, a.targets));
+      report << fmt::format("CPU speed set on {} host/cluster element(s)\n", set_speed(doc, *speed, unit, a.targets));
     if (limiter)
       report << fmt::format("limiter link set on {} cluster(s)\n", set_limiter(doc, *limiter, a.targets));
     std::string out = a.output.empty() ? a.platform : a.output;
@@ -259,7 +263,7 @@ int main(int argc, char** argv)
                                                   : std::filesystem::path(timings);
       auto bursts = bursts_from_trace(traces, dir, problem, iteration);
       std::ostringstream out;
-      write_cpu_csv(out, bursts, traces);
+      write_cpu_csv(out, bursts, traces, trace_compute_unit(traces));
       write_text(cpu_out, out.str());
       return 0;
     }

@@ -119,10 +119,28 @@ std::vector<CpuBurst> bursts_from_trace(const std::filesystem::path& traces, con
   return out;
 }
 
-void write_cpu_csv(std::ostream& out, const std::vector<CpuBurst>& bursts, const std::string& source)
+std::string trace_compute_unit(const std::filesystem::path& traces)
+{
+  try {
+    std::string unit = trace::TraceSet::open(traces, std::nullopt)->compute_unit();
+    return unit.empty() ? "unknown" : unit;
+  } catch (const trace::TraceError& e) {
+    throw InputError(e.what());
+  }
+}
+
+std::string cpu_unit(const CsvTable& table)
+{
+  std::string unit = table.meta("unit");
+  return unit.empty() ? "flops" : unit;
+}
+
+void write_cpu_csv(std::ostream& out, const std::vector<CpuBurst>& bursts, const std::string& source,
+                   const std::string& unit)
 {
   out << "# tit-calibrate cpu v1\n";
   out << "# source: " << source << "\n";
+  out << "# unit: " << unit << "\n";
   out << "rank,problem,iteration,burst,volume,seconds\n";
   std::map<std::tuple<int, double, int>, int> counter;
   for (auto const& b : bursts) {
@@ -186,7 +204,7 @@ void write_cpu_report(std::ostream& out, const CpuFit& fit)
   for (auto const& p : fit.problems)
     out << fmt::format("{:>14.6g} {:>6} {:>5} {:>14.6g} {:>14.6g} {:>14.6g}\n", p.problem, p.rank_rate.size(),
                        p.repetitions, p.mean, p.min, p.max);
-  out << fmt::format("CPU speed: {:.6g} per second (problem {:.6g})\n", fit.speed, fit.chosen_problem);
+  out << fmt::format("CPU speed: {:.6g} {} per second (problem {:.6g})\n", fit.speed, fit.unit, fit.chosen_problem);
 }
 
 } // namespace tit::calib

@@ -31,7 +31,16 @@ std::vector<CpuBurst> load_cpu(const CsvTable& table);
 std::vector<CpuBurst> bursts_from_trace(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
                                         double problem, int iteration);
 
-void write_cpu_csv(std::ostream& out, const std::vector<CpuBurst>& bursts, const std::string& source);
+/// What the compute volumes of a trace count (trace::compute_unit()), or "unknown" when its header
+/// does not say. Throws InputError.
+std::string trace_compute_unit(const std::filesystem::path& traces);
+
+/// The unit of a CPU CSV's volumes: its `# unit:` line, else "flops" (calib-cpu's before it wrote one).
+std::string cpu_unit(const CsvTable& table);
+
+/// `unit`: what the volumes count, written as `# unit: <unit>`.
+void write_cpu_csv(std::ostream& out, const std::vector<CpuBurst>& bursts, const std::string& source,
+                   const std::string& unit);
 
 struct CpuProblem {
   double problem = 0;
@@ -43,6 +52,7 @@ struct CpuProblem {
 struct CpuFit {
   std::vector<CpuProblem> problems; ///< by problem size
   double speed = 0;                 ///< the rate chosen for the platform
+  std::string unit = "flops";       ///< what it counts per second (cpu_unit())
   double chosen_problem = 0;
 };
 

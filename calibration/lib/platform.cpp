@@ -2,6 +2,7 @@
 
 #include "csv.hpp"
 #include "p2p.hpp"
+#include "trace/reader.hpp"
 
 #include <fmt/core.h>
 
@@ -105,7 +106,7 @@ void set_config(pugi::xml_document& doc, const ConfigProps& props)
   }
 }
 
-int set_speed(pugi::xml_document& doc, double speed, const std::vector<std::string>& targets)
+int set_speed(pugi::xml_document& doc, double speed, const std::string& unit, const std::vector<std::string>& targets)
 {
   std::vector<pugi::xml_node> nodes;
   collect(platform_root(doc), "host", nodes);
@@ -116,6 +117,17 @@ int set_speed(pugi::xml_document& doc, double speed, const std::vector<std::stri
       if (not n.attribute("speed"))
         n.append_attribute("speed");
       n.attribute("speed") = fmt::format("{}f", num(speed)).c_str();
+      auto prop = n.find_child_by_attribute("prop", "id", trace::kSpeedUnitProperty);
+      if (unit.empty() || unit == "unknown") {
+        n.remove_child(prop);
+      } else {
+        if (not prop) { // props come first among a host's or cluster's children
+          prop = n.prepend_child("prop");
+          prop.append_attribute("id") = trace::kSpeedUnitProperty;
+          prop.append_attribute("value");
+        }
+        prop.attribute("value") = unit.c_str();
+      }
       ++changed;
     }
   return changed;

@@ -22,9 +22,10 @@ pugi::xml_document load_platform(const std::filesystem::path& path);
 /// <prop> of the same id gets the new value, others are appended; other props are kept.
 void set_config(pugi::xml_document& doc, const ConfigProps& props);
 
-/// Sets the speed (flop/s) of every <host> and <cluster> (all when `targets` is empty, else those whose id
-/// is listed). Returns how many elements changed.
-int set_speed(pugi::xml_document& doc, double speed, const std::vector<std::string>& targets);
+/// Sets the speed of every <host> and <cluster> (all when `targets` is empty, else those whose id is
+/// listed) and its unit, the `tit/speed-unit` property (trace::kSpeedUnitProperty; removed when `unit`
+/// is "unknown" or empty). Returns how many elements changed.
+int set_speed(pugi::xml_document& doc, double speed, const std::string& unit, const std::vector<std::string>& targets);
 
 /// Sets limiter_link = ratio x bw on every <cluster> (or those listed in `targets`); returns how many changed.
 /// Throws InputError when a cluster's bw is not a plain number of bytes/s ("1.25e9" or with a Bps unit).

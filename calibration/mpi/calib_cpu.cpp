@@ -92,6 +92,7 @@ int main(int argc, char** argv)
   std::vector<double> all(static_cast<std::size_t>(total));
   MPI_Gatherv(rows.data(), mine, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (rank == 0) {
+    std::fprintf(out, "# unit: flops\n");
     std::fprintf(out, "# checksum: %g\n", sink);
     for (std::size_t i = 0; i + 5 < all.size(); i += 6)
       std::fprintf(out, "%d,%.0f,%d,%d,%.17g,%.9g\n", static_cast<int>(all[i]), all[i + 1], static_cast<int>(all[i + 2]),

@@ -490,6 +490,29 @@ std::vector<mpi::RequestPtr>::iterator RankActor::find_request(int src, int dst,
   });
 }
 
+// A wait or test names its request by (src, dst, tag) on the communicator of the line. Traces of our
+// tracer before it wrote `comm=` on these lines (and SimGrid's) name no communicator for a request
+// posted on another one: such a line that matches no request of MPI_COMM_WORLD takes the oldest
+// pending one with that key on any communicator of the rank. So does a line naming a communicator
+// freed since the request was posted (MPI lets a program free it first).
+std::vector<mpi::RequestPtr>::iterator RankActor::find_request(const Action& a)
+{
+  bool named = a.comm == 0 || handles_.contains(a.comm);
+  if (named) {
+    auto it = find_request(a.src, a.dst, p2p_tag(a));
+    if (it != pending_.end() || a.comm != 0)
+      return it;
+  }
+  std::vector<int> tags;
+  auto const& all = *run_.communicators;
+  for (std::size_t id = 1; id < all.count(); ++id)
+    if (all.get(static_cast<int>(id)).local_rank(mpi_.rank()) >= 0)
+      tags.push_back(run_.world->context_tag(static_cast<int>(id), a.tag));
+  return std::find_if(pending_.begin(), pending_.end(), [&](const mpi::RequestPtr& r) {
+    return r->key_src == a.src && r->dst == a.dst && std::find(tags.begin(), tags.end(), r->tag) != tags.end();
+  });
+}
+
 void RankActor::execute_wait(const Action& a)
 {
   mpi::RequestPtr req;
@@ -502,7 +525,7 @@ void RankActor::execute_wait(const Action& a)
       req = *it;
       pending_.erase(std::next(it).base());
     }
-  } else if (auto it = find_request(a.src, a.dst, p2p_tag(a)); it != pending_.end()) {
+  } else if (auto it = find_request(a); it != pending_.end()) {
     req = *it;
     pending_.erase(it);
   } else if (auto group = oldest_group(a.tag); group != pending_.end()) {
@@ -510,11 +533,10 @@ void RankActor::execute_wait(const Action& a)
     pending_.erase(group);
   }
   if (not req) {
-    if (not warned_wait_)
-      run_.warnings.push_back(fmt::format("{}:{}: warning: rank {} waits for a request it never posted (ignored; "
-                                          "further such waits of this rank are not reported)\n  {}",
-                                          *a.file, a.line, mpi_.rank(), a.text));
-    warned_wait_ = true;
+    std::string key = fmt::format("wait-unposted {}", mpi_.rank());
+    if (not run_.warnings.repeat(key))
+      run_.warnings.add(key, fmt::format("{}:{}: warning: rank {} waits for a request it never posted (ignored)\n  {}",
+                                         *a.file, a.line, mpi_.rank(), a.text));
     return;
   }
   mpi_.wait(req);
@@ -534,11 +556,11 @@ void RankActor::execute_any(const Action& a)
   }
   switch (a.kind) {
     case Kind::WaitAny:
-      if (reqs.empty() && not warned_wait_) {
-        run_.warnings.push_back(fmt::format("{}:{}: warning: rank {} waits for any of no pending request (ignored; "
-                                            "further such waits of this rank are not reported)\n  {}",
-                                            *a.file, a.line, mpi_.rank(), a.text));
-        warned_wait_ = true;
+      if (reqs.empty()) {
+        std::string key = fmt::format("waitany-none {}", mpi_.rank());
+        if (not run_.warnings.repeat(key))
+          run_.warnings.add(key, fmt::format("{}:{}: warning: rank {} waits for any of no pending request (ignored)\n  {}",
+                                             *a.file, a.line, mpi_.rank(), a.text));
       }
       mpi_.waitany(reqs);
       break;
@@ -570,7 +592,7 @@ std::vector<mpi::RequestPtr>::iterator RankActor::oldest_group(int tag)
 
 void RankActor::execute_test(const Action& a)
 {
-  auto it = find_request(a.src, a.dst, p2p_tag(a));
+  auto it = find_request(a);
   if (it == pending_.end())
     it = oldest_group(a.tag);
   if (it == pending_.end())

@@ -5,6 +5,7 @@
 #include "mpi/world.hpp"
 #include "replay/communicators.hpp"
 #include "replay/replayer.hpp"
+#include "replay/warnings.hpp"
 #include "timeline/observer.hpp"
 #include "trace/reader.hpp"
 
@@ -31,7 +32,7 @@ struct RunState {
   bool merge_computations = false;
   int exit_code = 0;
   std::string error;
-  std::vector<std::string> warnings;
+  Warnings warnings;
   void fail(int code, std::string message);
   /// Every unfinished rank with the action it is blocked in.
   std::string deadlock_report() const;
@@ -92,6 +93,8 @@ private:
   int p2p_tag(const trace::Action& a);
   /// The oldest pending request with this key (dialect 2's wait/test), or end().
   std::vector<mpi::RequestPtr>::iterator find_request(int src, int dst, int tag);
+  /// The request a wait or test line names (see rank_actor.cpp), or pending_.end().
+  std::vector<mpi::RequestPtr>::iterator find_request(const trace::Action& a);
 
   RunState& run_;
   mpi::Rank mpi_;
@@ -106,7 +109,6 @@ private:
   std::string current_text_;
   const std::string* current_file_ = nullptr;
   std::uint64_t current_line_ = 0;
-  bool warned_wait_ = false;
   std::unordered_map<int, const Communicator*> handles_;  ///< this rank's communicator handles
   std::unordered_map<int, int> splits_;                   ///< per communicator id: comm_split/comm_dup so far
   std::map<std::pair<int, std::vector<int>>, int> creates_; ///< per (parent id, group): comm_create so far

@@ -6,6 +6,7 @@
 #include "replay/placement.hpp"
 #include "replay/platform_gate.hpp"
 #include "replay/rank_actor.hpp"
+#include "replay/units.hpp"
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>
@@ -130,6 +131,7 @@ Result run(const Options& options)
 
     mpi::World world(model::MpiParams::from_config(), n);
     RunState run;
+    check_speed_units(traces->compute_unit(), options.traces.string(), hosts, run.warnings);
     run.world = &world;
     Communicators communicators(n);
     run.communicators = &communicators;
@@ -164,7 +166,7 @@ Result run(const Options& options)
     });
     engine.run();
 
-    result.warnings = run.warnings;
+    result.warnings = run.warnings.report();
     if (run.exit_code != 0) {
       result.exit_code = run.exit_code;
       result.error = run.error;

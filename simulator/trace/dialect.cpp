@@ -1,6 +1,8 @@
 // Which of the two dialects a trace file is written in.
 #include "trace/reader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace tit::trace::detail {
@@ -57,16 +59,36 @@ std::optional<Dialect> line_dialect(std::string_view name, std::size_t arg_count
   return shape_dialect(name, arg_count);
 }
 
+namespace {
+
+/// The first word after "# compute: " or "# rate: " into `mode` or `rate`.
+void header_field(std::string_view comment, std::string& mode, std::string& rate)
+{
+  for (auto [prefix, out] : {std::pair<std::string_view, std::string*>{"# compute: ", &mode}, {"# rate: ", &rate}})
+    if (comment.starts_with(prefix)) {
+      std::string_view rest = comment.substr(prefix.size());
+      *out = std::string(next_field(rest));
+    }
+}
+
+} // namespace
+
 FileScan scan_file(const std::string& path, ScanDepth depth)
 {
   LineSource src(path, 64 * 1024);
   FileScan scan;
   bool decided = false;
+  std::string mode, rate; // the header's, before the first action line
   std::string_view line;
   while (src.next(line)) {
     line = trim(line);
-    if (is_skipped(line))
+    if (is_skipped(line)) {
+      if (!scan.first_rank)
+        header_field(line, mode, rate);
       continue;
+    }
+    if (!scan.first_rank)
+      scan.compute_unit = tit::trace::compute_unit(mode, rate);
     std::string_view rest = line;
     std::string_view rank_token = next_field(rest);
     if (!scan.first_rank || depth == ScanDepth::AllRanks) {
@@ -93,3 +115,15 @@ FileScan scan_file(const std::string& path, ScanDepth depth)
 }
 
 } // namespace tit::trace::detail
+
+namespace tit::trace {
+
+std::string compute_unit(std::string_view mode, std::string_view rate)
+{
+  if (mode.empty() || mode == "instructions")
+    return std::string(mode);
+  std::optional<double> r = detail::parse_double(rate);
+  return r ? fmt::format("{} x {:g}", mode, *r) : std::string(mode);
+}
+
+} // namespace tit::trace

@@ -56,7 +56,19 @@ public:
   virtual std::unique_ptr<RankReader> reader(int r) = 0;
   /// Human-readable description ("3 per-rank files in traces/", "merged file traces/all.txt").
   virtual std::string describe() const = 0;
+  /// What the compute volumes count, as the header of the trace files says (compute_unit() below:
+  /// "instructions", "cpu-time x 1e+09", ...); empty when no file says it.
+  virtual const std::string& compute_unit() const = 0;
 };
+
+/// The unit of a trace's compute volumes from its header's `# compute: <mode> ...` and
+/// `# rate: <R> ...` lines (as our tracer writes them): "instructions", or for the estimates
+/// "<mode> x <R>" with R written as %g ("cpu-time x 1e+09"); empty when `mode` is empty.
+std::string compute_unit(std::string_view mode, std::string_view rate);
+
+/// The platform's host property saying what a host's speed counts per second, in the same terms
+/// ("flops" for calib-cpu's rate); written by tit-calibrate fit, compared by tit-replay.
+inline constexpr const char* kSpeedUnitProperty = "tit/speed-unit";
 
 } // namespace tit::trace
 
@@ -146,6 +158,7 @@ struct FileScan {
   std::uint64_t first_line = 0;  ///< its line number
   std::string first_text;        ///< its text, trimmed
   int max_rank = -1;             ///< highest rank seen (AllRanks only)
+  std::string compute_unit;      ///< from the comment lines before the first action (see compute_unit())
   bool several_ranks = false;    ///< whether lines of more than one rank were seen
 };
 enum class ScanDepth : std::uint8_t {

@@ -24,18 +24,40 @@ struct RankFile {
   std::string path;
   DialectGuess dialect;
   std::string rank_origin; ///< how its rank was decided, for the rank mismatch message
+  std::string unit;        ///< what its compute volumes count (FileScan::compute_unit)
 };
+
+/// The unit the files declare; files that declare none take it; two that differ are an error.
+std::string common_unit(const std::vector<RankFile>& files)
+{
+  const RankFile* first = nullptr;
+  for (auto const& f : files) {
+    if (f.unit.empty())
+      continue;
+    if (first == nullptr)
+      first = &f;
+    else if (f.unit != first->unit)
+      throw TraceError(fmt::format("error: the trace files count compute volumes in different units: '{}' in {}, "
+                                   "'{}' in {} (trace every rank with the same TIT_TRACE_COMPUTE and TIT_TRACE_RATE)",
+                                   first->unit, first->path, f.unit, f.path));
+  }
+  return first != nullptr ? first->unit : std::string();
+}
 
 class PerRankSet final : public TraceSet {
 public:
   PerRankSet(std::vector<RankFile> files, std::string description)
-      : files_(std::move(files)), handed_out_(files_.size(), false), description_(std::move(description))
+      : files_(std::move(files))
+      , handed_out_(files_.size(), false)
+      , description_(std::move(description))
+      , unit_(common_unit(files_))
   {
   }
 
   int rank_count() const override { return static_cast<int>(files_.size()); }
   bool has_own_rank_count() const override { return true; }
   std::string describe() const override { return description_; }
+  const std::string& compute_unit() const override { return unit_; }
 
   std::unique_ptr<RankReader> reader(int r) override
   {
@@ -58,22 +80,25 @@ private:
   std::vector<RankFile> files_;
   std::vector<bool> handed_out_;
   std::string description_;
+  std::string unit_;
 };
 
 class MergedSet final : public TraceSet {
 public:
-  MergedSet(std::string path, DialectGuess dialect, int rank_count, std::string description)
+  MergedSet(std::string path, DialectGuess dialect, int rank_count, std::string description, std::string unit)
       : source_(detail::make_merged_source(std::move(path), rank_count))
       , dialect_(std::move(dialect))
       , rank_count_(rank_count)
       , handed_out_(static_cast<std::size_t>(rank_count), false)
       , description_(std::move(description))
+      , unit_(std::move(unit))
   {
   }
 
   int rank_count() const override { return rank_count_; }
   bool has_own_rank_count() const override { return false; }
   std::string describe() const override { return description_; }
+  const std::string& compute_unit() const override { return unit_; }
 
   std::unique_ptr<RankReader> reader(int r) override
   {
@@ -89,6 +114,7 @@ private:
   int rank_count_;
   std::vector<bool> handed_out_;
   std::string description_;
+  std::string unit_;
 };
 
 [[noreturn]] void fail_set(std::string_view what) { throw TraceError(fmt::format("error: {}", what)); }
@@ -117,7 +143,8 @@ std::unique_ptr<TraceSet> open_merged(const std::string& path, std::optional<int
   int count = ranks.value_or(scan.max_rank + 1);
   if (count <= 0)
     fail_set(fmt::format("merged trace '{}' holds no action line, so its number of ranks is unknown", path));
-  return std::make_unique<MergedSet>(path, std::move(scan.dialect), count, std::move(description));
+  return std::make_unique<MergedSet>(path, std::move(scan.dialect), count, std::move(description),
+                                     std::move(scan.compute_unit));
 }
 
 std::unique_ptr<TraceSet> open_merged(const std::string& path, std::optional<int> ranks, std::string description)
@@ -171,7 +198,7 @@ std::vector<RankFile> place_by_rank(const std::vector<std::string>& files, std::
       fail_set(fmt::format("no file in '{}' holds rank {} ({} per-rank files must hold ranks 0..{}; "
                            "'{}' holds rank {})",
                            dir, r, n, n - 1, files[*stray], *scans[*stray].first_rank));
-    placed[r] = RankFile{files[*holder[r]], std::move(scans[*holder[r]].dialect), ""};
+    placed[r] = RankFile{files[*holder[r]], std::move(scans[*holder[r]].dialect), "", scans[*holder[r]].compute_unit};
   }
   return placed;
 }
@@ -252,7 +279,7 @@ RankFile listed_rank_file(const ListEntry& entry, int rank, const std::string& l
     detail::fail_at(entry.path, scan.first_line, scan.first_text,
                     fmt::format("line is for rank {} but this file holds rank {}'s actions{}", *scan.first_rank,
                                 rank, origin));
-  return RankFile{entry.path, std::move(scan.dialect), std::move(origin)};
+  return RankFile{entry.path, std::move(scan.dialect), std::move(origin), std::move(scan.compute_unit)};
 }
 
 std::unique_ptr<TraceSet> open_list(const std::string& path, std::optional<int> ranks)

@@ -141,8 +141,10 @@ TEST(Cpu, FromATraceWithTimings)
   EXPECT_DOUBLE_EQ(fit.problems[0].rank_rate[1], 2e9);
   // The CSV written round-trips.
   std::ostringstream out;
-  write_cpu_csv(out, bursts, dir);
-  auto again = load_cpu(CsvTable::parse(out.str(), "cpu.csv", "cpu"));
+  write_cpu_csv(out, bursts, dir, trace_compute_unit(dir + "/traces.txt"));
+  auto table = CsvTable::parse(out.str(), "cpu.csv", "cpu");
+  EXPECT_EQ(cpu_unit(table), "unknown"); // this trace's header does not say
+  auto again = load_cpu(table);
   ASSERT_EQ(again.size(), 4U);
   EXPECT_EQ(again[3].rank, 1);
   EXPECT_EQ(again[3].problem, 4096);
@@ -190,7 +192,7 @@ TEST(Platform, UpdatesAnExistingFileKeepingEverythingElse)
   auto path = temp_file("existing.xml", kExisting);
   auto doc = load_platform(path);
   set_config(doc, {{"smpi/os", "0:2e-6:1e-9"}, {"smpi/bw-factor", "0:0.9"}});
-  EXPECT_EQ(set_speed(doc, 3e9, {"a", "c"}), 2);
+  EXPECT_EQ(set_speed(doc, 3e9, "instructions", {"a", "c"}), 2);
   EXPECT_EQ(set_limiter(doc, 1.575, {}), 1);
   save_platform(doc, path);
 
@@ -208,12 +210,49 @@ TEST(Platform, UpdatesAnExistingFileKeepingEverythingElse)
   EXPECT_STREQ(zone.find_child_by_attribute("host", "id", "b").attribute("speed").value(), "2Gf");
   EXPECT_STREQ(zone.find_child_by_attribute("host", "id", "b").child("prop").attribute("value").value(), "0:1e-6:0");
   EXPECT_STREQ(zone.child("cluster").attribute("speed").value(), "3e+09f");
+  // The unit of the speed goes with it, as the first property; b's speed and properties are kept.
+  EXPECT_STREQ(zone.find_child_by_attribute("host", "id", "a").child("prop").attribute("id").value(), "tit/speed-unit");
+  EXPECT_STREQ(zone.find_child_by_attribute("host", "id", "a").child("prop").attribute("value").value(), "instructions");
+  EXPECT_STREQ(zone.child("cluster").child("prop").attribute("value").value(), "instructions");
+  EXPECT_FALSE(zone.find_child_by_attribute("host", "id", "b").find_child_by_attribute("prop", "id", "tit/speed-unit"));
   EXPECT_STREQ(zone.child("cluster").attribute("limiter_link").value(), "196875000Bps");
   EXPECT_STREQ(zone.child("route").child("link_ctn").attribute("id").value(), "l");
   std::ostringstream text;
   again.save(text);
   EXPECT_NE(text.str().find("hand-written, keep me"), std::string::npos);
   EXPECT_NE(text.str().find("<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"), std::string::npos);
+}
+
+TEST(Platform, SpeedUnitReplacedOrRemoved)
+{
+  auto doc = generate_cluster(ClusterSpec{});
+  set_speed(doc, 2e9, "flops", {});
+  set_speed(doc, 3e9, "cpu-time x 1e+09", {});
+  auto cluster = doc.child("platform").child("zone").child("cluster");
+  ASSERT_TRUE(cluster);
+  EXPECT_EQ(std::distance(cluster.children("prop").begin(), cluster.children("prop").end()), 1);
+  EXPECT_STREQ(cluster.find_child_by_attribute("prop", "id", "tit/speed-unit").attribute("value").value(),
+               "cpu-time x 1e+09");
+  set_speed(doc, 4e9, "unknown", {}); // a speed of unknown unit: no stale unit left
+  EXPECT_FALSE(cluster.find_child_by_attribute("prop", "id", "tit/speed-unit"));
+}
+
+TEST(Cpu, UnitFromTheTraceHeader)
+{
+  std::string dir = TIT_CALIB_TEST_DATA "/trace-timings-unit";
+  EXPECT_EQ(trace_compute_unit(dir + "/traces.txt"), "cpu-time x 1e+09");
+  auto bursts = bursts_from_trace(dir + "/traces.txt", dir, 0, 0);
+  ASSERT_EQ(bursts.size(), 4U); // the header shifts the lines; the timings name the same ones
+  std::ostringstream out;
+  write_cpu_csv(out, bursts, dir, trace_compute_unit(dir + "/traces.txt"));
+  auto table = CsvTable::parse(out.str(), "cpu.csv", "cpu");
+  EXPECT_EQ(cpu_unit(table), "cpu-time x 1e+09");
+  auto fit = fit_cpu(load_cpu(table), std::nullopt);
+  EXPECT_DOUBLE_EQ(fit.speed, 2e9);
+  // calib-cpu's files count flops (those written before it said so included).
+  EXPECT_EQ(cpu_unit(CsvTable::parse("# tit-calibrate cpu v1\nrank,problem,iteration,burst,volume,seconds\n", "c.csv",
+                                     "cpu")),
+            "flops");
 }
 
 TEST(Platform, CreatesConfigFirstFromATemplate)

@@ -107,6 +107,14 @@ case $case in
     grep -q "^# hosts: " out/p2p.csv && grep -q "^# mpi: Open MPI" out/p2p.csv && grep -q "^# date: " out/p2p.csv ||
       fail "p2p.csv header: $(head -8 out/p2p.csv)"
     grep -q '<prop id="smpi/os"' out/platform.xml && grep -q 'limiter_link=' out/platform.xml || fail "platform"
+    # The CPU speed is the traced run's rate, in its trace's unit, and the platform says so.
+    unit=$(sed -n 's/^# unit: //p' out/cpu.csv)
+    [[ -n $unit && $unit != unknown && $unit != flops ]] || fail "cpu.csv unit '$unit'"
+    grep -q "^# compute: ${unit%% *}" out/cpu-trace/rank-0.txt || fail "cpu.csv unit '$unit' is not the trace's"
+    grep -qF "<prop id=\"tit/speed-unit\" value=\"$unit\"" out/platform.xml || fail "platform speed unit"
+    "$build/bin/tit-replay" --hostfile out/hosts out/platform.xml out/cpu-trace/trace.list >out/replay.out 2>out/replay.err ||
+      fail "replay of the traced run"
+    ! grep -q "speed-unit" out/replay.err || fail "unit warning on the walkthrough's own platform: $(cat out/replay.err)"
     ;;
   *) fail "unknown case $case" ;;
 esac

@@ -67,6 +67,38 @@ case $case_name in
     expect_error 2 "subcomm-freed/rank-0.txt:4: error: communicator 1 is not one of this rank's (never created, or freed)"
     run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/subcomm-size"
     expect_error 2 "subcomm-size/rank-0.txt:3: error: 3 counts for a communicator of 2 ranks (communicator 1 of this rank)" ;;
+  subcomm-wait) # isend/irecv on a split's communicator, waited with comm=1: as `nonblocking` (a 984 B message
+    # sent at 0 arrives at 2, the receiver computes until 4)
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/subcomm-wait"; expect_time 4
+    [ ! -s "$err" ] || fail "warnings on stderr" ;;
+  subcomm-wait-legacy) # the same waits without comm= (traces of our tracer before it wrote them): same time
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/subcomm-wait-legacy"; expect_time 4
+    [ ! -s "$err" ] || fail "warnings on stderr"
+    # the communicator freed before the waits (MPI allows it): the waits still find their requests
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/subcomm-wait-freed"; expect_time 4
+    [ ! -s "$err" ] || fail "warnings on stderr (freed communicator)" ;;
+  warnings-repeated) # 3 waits for requests never posted on rank 0, 1 on rank 1, a waitAny on nothing:
+    # each warning once, at the end, with its count
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/warnings-repeated"; expect_time 1
+    [ "$(grep -c 'warning: rank 0 waits for a request it never posted (ignored)' "$err")" -eq 1 ] ||
+      fail "expected rank 0's warning once"
+    grep -qF "warnings-repeated/rank-0.txt:2: warning: rank 0 waits for a request it never posted (ignored)" "$err" ||
+      fail "the first occurrence is not the one shown"
+    grep -A2 'rank 0 waits for a request it never posted' "$err" | grep -qF "(this warning occurred 3 times; the first is shown)" ||
+      fail "rank 0's count is missing"
+    grep -A2 'rank 1 waits for a request it never posted' "$err" | grep -q "occurred" && fail "rank 1's single warning has a count"
+    grep -qF "warnings-repeated/rank-0.txt:6: warning: rank 0 waits for any of no pending request (ignored)" "$err" ||
+      fail "the waitAny warning is missing" ;;
+  speed-units) # the traces count cpu-time x 1e9; host A's speed is in flops (warned), B's in cpu-time x 1e9 (not)
+    run "${IDEAL[@]}" "$d/two-hosts-units.xml" "$d/deploy2.xml" "$d/units-cpu"; expect_time 2
+    grep -qF "warning: the compute volumes of $d/units-cpu count cpu-time x 1e+09 (their header), but the speed of host 'A' counts flops per second (tit/speed-unit property)" "$err" ||
+      fail "expected the unit warning for host A"
+    ! grep -q "host 'B'" "$err" || fail "host B's unit matches the trace's"
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/units-cpu"; expect_time 2
+    [ ! -s "$err" ] || fail "a platform that says no unit gets no warning" ;;
+  speed-units-mixed) # rank files in two units: bad input
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/units-mixed"
+    expect_error 2 "error: the trace files count compute volumes in different units: 'cpu-time x 1e+09' in $d/units-mixed/rank-0.txt, 'instructions' in $d/units-mixed/rank-1.txt" ;;
   every-algorithm) # every algorithm of every collective, forced with --cfg=coll/NAME:ALGO, completes
     "$bin" --help > "$out" 2>&1
     algos=$(sed -n '/^Collective algorithms/,/^$/p' "$out" | awk '/^  / {print $1 ":" $2}')

@@ -25,10 +25,10 @@ mkdir -p "$work"
 tool=(python3 "$here/trace_tool.py")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # Programs whose traces tit-replay replays (all of them).
-REPLAYABLE=" ring halo nbmix wildcard persistent colls subcomm fring ring_linked ring_cxx "
+REPLAYABLE=" ring halo nbmix wildcard persistent colls subcomm subreq fring ring_linked ring_cxx "
 # Plausible minimum compute volume per rank: 0.1 x the loop iterations of the rank computing least.
 declare -A MIN_COMPUTE=([ring]=60000 [halo]=60000 [nbmix]=10000 [wildcard]=0 [persistent]=30000 [colls]=25000
-                        [subcomm]=5000 [fring]=20000 [ring_linked]=60000
+                        [subcomm]=5000 [subreq]=2000 [fring]=20000 [ring_linked]=60000
                         [ring_cxx]=60000)
 
 die() { echo "run.sh ($case_name): $*" >&2; exit 1; }
@@ -212,6 +212,14 @@ case $case_name in
     for t in "$work/trace/trace.list" "$work/thesis/trace.list"; do replay "$t"; head -1 "$work/replay.out"; done |
       sort -u >"$work/times.txt"
     [[ $(wc -l <"$work/times.txt") -eq 1 ]] || { cat "$work/times.txt" >&2; die "different replayed times"; }
+    # What the volumes count survives the conversion, both ways (tit-replay compares it with the platform's).
+    "$build/bin/tit-convert" --to simgrid --from thesis "$work/thesis/trace.list" "$work/back"
+    for d in thesis back; do
+      for r in 0 1 2; do
+        diff <(grep "^# \(compute\|rate\): " "$work/trace/rank-$r.txt") <(grep "^# \(compute\|rate\): " "$work/$d/rank-$r.txt") ||
+          die "$d/rank-$r.txt lost the unit lines of the header"
+      done
+    done
     ;;
 
   convert-durations) # perfect computation: every compute becomes the sleep the tracer measured
@@ -264,6 +272,43 @@ case $case_name in
     check_error "timings-0.csv: error: cannot read the timings file" --durations "$work/notimings" "$work/o10"
     printf 'line,action,start_s,end_s\n' >"$work/notimings/timings-0.csv"
     check_error "rank-0.txt:2: error: no compute row for this line" --durations "$work/notimings" "$work/o11"
+    ;;
+
+  subcomm-requests) # waits and tests of requests on a sub-communicator name it; such traces, and the same traces
+    # without comm= on those lines (as the tracer wrote them before), replay with every wait matched and equal times
+    traced "$work/trace" 4 "$bin/subreq" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "traced run failed"; }
+    for r in 0 1 2 3; do
+      f=$work/trace/rank-$r.txt
+      [[ $(grep -c "^$r wait .* 3 comm=1$" "$f") -eq 2 ]] || die "rank $r: expected 2 waits of tag 3 on comm=1"
+      grep -q "^$r test .* 6 comm=1$" "$f" || die "rank $r: the test of tag 6 does not name comm=1"
+      [[ $(grep -c "^$r wait [0-9]* [0-9]* 3$" "$f") -eq 2 ]] || die "rank $r: expected 2 waits of tag 3 on the world"
+    done
+    "$build/bin/tit-replay" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml" \
+      "$work/trace/trace.list" >"$work/new.out" 2>"$work/new.err" || { cat "$work/new.err" >&2; die "replay failed"; }
+    mkdir -p "$work/legacy"
+    for f in "$work"/trace/rank-*.txt; do
+      sed -E 's/^([0-9]+ (wait|test) .*) comm=[0-9]+$/\1/' "$f" >"$work/legacy/$(basename "$f")"
+    done
+    cp "$work/trace/trace.list" "$work/legacy/"
+    ! grep -q "^[0-9]* \(wait\|test\) .*comm=" "$work"/legacy/rank-*.txt || die "comm= left on a wait in the legacy copy"
+    "$build/bin/tit-replay" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml" \
+      "$work/legacy/trace.list" >"$work/old.out" 2>"$work/old.err" || { cat "$work/old.err" >&2; die "legacy replay failed"; }
+    ! grep -q "never posted" "$work/new.err" "$work/old.err" || { cat "$work/new.err" "$work/old.err" >&2; die "a wait was dropped"; }
+    t_new=$(sed -n 's/^Simulated time: //p' "$work/new.out") t_old=$(sed -n 's/^Simulated time: //p' "$work/old.out")
+    [[ -n $t_new && $t_new == "$t_old" ]] || die "simulated times differ: '$t_new' with comm=, '$t_old' without"
+    ;;
+
+  comm-note) # the note on comm=unknown is in a trace exactly when a line of it ends with comm=unknown
+    traced "$work/sub" 4 "$bin/subcomm" 2>"$work/sub.err" || { cat "$work/sub.err" >&2; die "subcomm run failed"; }
+    ! grep -l "comm=unknown" "$work"/sub/rank-*.txt || die "a subcomm trace mentions comm=unknown"
+    traced "$work/merge" 3 "$bin/subreq" merge 2>"$work/merge.err" || { cat "$work/merge.err" >&2; die "merge run failed"; }
+    for f in "$work"/merge/rank-*.txt; do
+      [[ $(grep -c "^# tit-trace: a communicator not created through a traced call is used" "$f") -eq 1 ]] ||
+        die "$f: expected the note once"
+      n=$(grep -n "^[0-9]* barrier comm=unknown$" "$f" | head -1 | cut -d: -f1)
+      note=$(grep -n "^# tit-trace: a communicator not created" "$f" | cut -d: -f1)
+      [[ -n $n && $note -lt $n ]] || die "$f: the note does not precede the first comm=unknown line"
+    done
     ;;
 
   exports) # the library exports the MPI entry points it wraps and nothing else (no C++ symbol of its own)

@@ -3,7 +3,7 @@
 # sequences, replayed, compared with SimGrid's own tracer; error cases. Included from tests/CMakeLists.txt.
 find_package(MPI REQUIRED COMPONENTS C CXX)
 set(TIT_TRACER_TEST_BIN ${CMAKE_BINARY_DIR}/tracer-tests/bin)
-set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent colls subcomm aborter overhead cpuwork)
+set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent colls subcomm subreq aborter overhead cpuwork)
 foreach(p ${TIT_TRACER_PROGRAMS})
   add_executable(tracer-test-${p} ${CMAKE_CURRENT_LIST_DIR}/programs/${p}.c)
   target_link_libraries(tracer-test-${p} PRIVATE MPI::MPI_C)
@@ -30,7 +30,7 @@ add_custom_target(tracer-test-fring ALL DEPENDS ${TIT_TRACER_TEST_BIN}/fring)
 
 set(TIT_TRACER_RUN bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR})
 foreach(c ring:2 ring:5 halo:4 halo:6 nbmix:4 nbmix:5 wildcard:3 wildcard:8 persistent:3 colls:2 colls:7
-          subcomm:4 subcomm:5 fring:3 ring_linked:2 ring_cxx:2)
+          subcomm:4 subcomm:5 subreq:4 fring:3 ring_linked:2 ring_cxx:2)
   string(REPLACE ":" ";" pn ${c})
   list(GET pn 0 p)
   list(GET pn 1 n)
@@ -43,7 +43,8 @@ foreach(c ring:4 halo:4 nbmix:4 wildcard:3 persistent:3 colls:4 subcomm:4)
   add_test(NAME tracer.smpi.${p}.np${n} COMMAND ${TIT_TRACER_RUN} smpi ${p} ${n})
 endforeach()
 foreach(c timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
-          convert-thesis convert-pre320 convert-traced convert-durations convert-errors exports bench-overhead)
+          convert-thesis convert-pre320 convert-traced convert-durations convert-errors exports bench-overhead
+          subcomm-requests comm-note)
   add_test(NAME tracer.${c} COMMAND ${TIT_TRACER_RUN} ${c})
 endforeach()
 get_property(TIT_TRACER_TESTS DIRECTORY PROPERTY TESTS)

@@ -383,5 +383,43 @@ TEST(TraceSetOpen, EndOfStreamIsSticky)
   EXPECT_FALSE(r1->next(a));
 }
 
+// ---- what compute volumes count ---------------------------------------------------------------------
+
+TEST(TraceSetUnit, FromTheHeaderInEitherDialect)
+{
+  auto dir = scratch_dir() / "units";
+  const std::string cpu = "# tit-trace 0.1.0\n# compute: cpu-time x rate (ESTIMATE)\n# rate: 1e9 instructions/s\n";
+  write_file(dir / "rank-0.txt", cpu + "0 init\n0 compute 5\n0 finalize\n");
+  write_file(dir / "rank-1.txt", "1 init\n1 compute 5\n1 finalize\n"); // says nothing: takes the others'
+  EXPECT_EQ(TraceSet::open(dir, std::nullopt)->compute_unit(), "cpu-time x 1e+09");
+  auto thesis = write_file(scratch_dir() / "thesis-unit.txt",
+                           "# compute: instructions (user-space instructions retired)\n0 init\n0 compute 5\n"
+                           "0 Isend 1 10\n1 init\n1 Irecv 0 10\n1 wait\n0 finalize\n1 finalize\n");
+  EXPECT_EQ(TraceSet::open(thesis, std::nullopt)->compute_unit(), "instructions");
+  // A `# compute:` comment after the first action is no header.
+  auto late = write_file(scratch_dir() / "late.txt", "0 init\n# compute: instructions\n0 finalize\n");
+  EXPECT_EQ(TraceSet::open(late, std::nullopt)->compute_unit(), "");
+  EXPECT_EQ(TraceSet::open(kData / "list" / "traces.txt", std::nullopt)->compute_unit(), "");
+}
+
+TEST(TraceSetUnit, FilesInDifferentUnitsAreRefused)
+{
+  auto dir = scratch_dir() / "mixed-units";
+  write_file(dir / "rank-0.txt", "# compute: instructions\n0 init\n0 finalize\n");
+  write_file(dir / "rank-1.txt", "# compute: wall-time x rate\n# rate: 2e9\n1 init\n1 finalize\n");
+  std::string e = trace_error([&] { TraceSet::open(dir, std::nullopt); });
+  EXPECT_TRUE(contains(e, "error: the trace files count compute volumes in different units: 'instructions' in ")) << e;
+  EXPECT_TRUE(contains(e, "'wall-time x 2e+09' in ")) << e;
+}
+
+TEST(TraceSetUnit, CanonicalForm)
+{
+  EXPECT_EQ(compute_unit("", "1e9"), "");
+  EXPECT_EQ(compute_unit("instructions", "1e9"), "instructions");
+  EXPECT_EQ(compute_unit("cpu-time", "1000000000"), "cpu-time x 1e+09");
+  EXPECT_EQ(compute_unit("cpu-time", "2.5e9"), "cpu-time x 2.5e+09");
+  EXPECT_EQ(compute_unit("cpu-time", ""), "cpu-time");
+}
+
 } // namespace
 } // namespace tit::trace

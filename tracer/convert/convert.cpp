@@ -132,16 +132,23 @@ std::vector<RankLines> read_traces(const fs::path& input)
     if (!in)
       throw ConvertError(f.string() + ": error: cannot read this file");
     int n = 0;
+    std::vector<std::string> header; // this file's, before its first action
     for (std::string s; std::getline(in, s);) {
       ++n;
       Line l{f.string(), n, s, split(s)};
-      if (l.words.empty() || l.words[0][0] == '#')
+      if (l.words.empty() || l.words[0][0] == '#') {
+        // The header lines saying what compute volumes count travel with the rank's lines.
+        if (s.starts_with("# compute: ") || s.starts_with("# rate: "))
+          header.push_back(s);
         continue;
+      }
       long long r = 0;
       if (!to_int(l.words[0], r) || r < 0 || l.words.size() < 2)
         fail(l, "expected '<rank> <action> [arguments]'");
       RankLines& rl = ranks[static_cast<int>(r)];
       rl.rank = static_cast<int>(r);
+      if (rl.lines.empty())
+        rl.header = header;
       rl.lines.push_back(std::move(l));
     }
   }
@@ -170,7 +177,7 @@ std::vector<std::string> to_simgrid(const RankLines& in, Source source)
       {"bcast", "bcast"},           {"reduce", "reduce"},     {"gather", "gather"},
       {"scatter", "scatter"},       {"barrier", "barrier"},   {"compute", "compute"},
       {"sleep", "sleep"},           {"finalize", "finalize"}, {"comm_size", "comm_size"}};
-  std::vector<std::string> out;
+  std::vector<std::string> out = in.header; // what the volumes count
   std::vector<Pending> pending;
   const std::string me = std::to_string(in.rank);
   for (const Line& l : in.lines) {
@@ -257,7 +264,7 @@ std::vector<std::string> to_simgrid(const RankLines& in, Source source)
 
 std::vector<std::string> to_thesis(const RankLines& in, int ranks)
 {
-  std::vector<std::string> out;
+  std::vector<std::string> out = in.header; // what the volumes count (sizes become bytes, volumes stay)
   std::vector<Pending> pending;
   int def = 1; // default datatype: byte, double when init has an argument
   const std::string me = std::to_string(in.rank);

@@ -27,6 +27,9 @@ struct Line {
 struct RankLines {
   int rank = 0;
   std::vector<Line> lines;
+  /// The `# compute:` and `# rate:` lines of the file before the rank's first action: what its
+  /// compute volumes count. The conversions write them first, so the unit survives.
+  std::vector<std::string> header;
 };
 
 /// Reads a trace list, a directory of per-rank files, or one merged file.
@@ -34,12 +37,12 @@ std::vector<RankLines> read_traces(const std::filesystem::path& input);
 
 enum class Source { Thesis, Pre320 };
 
-/// Dialect 1 (thesis) or SimGrid's pre-3.20 format -> SimGrid 3.20+ dialect. Tags 0; each `wait`
+/// Dialect 1 (thesis) or SimGrid's pre-3.20 format -> SimGrid 3.20+ dialect (after in.header). Tags 0; each `wait`
 /// becomes `wait src dst 0` naming the request it completes: the most recent pending Irecv (thesis)
 /// or the most recent pending request (pre-3.20, SimGrid 3.19's replayer).
 std::vector<std::string> to_simgrid(const RankLines& in, Source source);
 
-/// SimGrid 3.20+ dialect -> dialect 1: sizes in bytes, no tags; refuses what dialect 1 cannot say.
+/// SimGrid 3.20+ dialect -> dialect 1 (after in.header): sizes in bytes, no tags; refuses what dialect 1 cannot say.
 /// `ranks`: the number of ranks (the length of count vectors).
 std::vector<std::string> to_thesis(const RankLines& in, int ranks);
 

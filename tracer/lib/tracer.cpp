@@ -35,14 +35,19 @@ Line& Tracer::line(std::string_view action)
   return line_;
 }
 
-void Tracer::end_line(const CommInfo* c)
+void Tracer::end_line(int comm_handle)
 {
-  if (c != nullptr && c->handle != 0) {
-    if (c->handle == -2) {
+  if (comm_handle != 0) {
+    if (comm_handle == -2) {
+      if (!unknown_comm_noted_) { // said once, before the first such line (the line is being built)
+        unknown_comm_noted_ = true;
+        trace.append("# tit-trace: a communicator not created through a traced call is used; its lines end "
+                     "with comm=unknown\n");
+      }
       line_.append(" comm=unknown");
     } else {
       char buf[16];
-      auto r = std::to_chars(buf, buf + sizeof buf, c->handle);
+      auto r = std::to_chars(buf, buf + sizeof buf, comm_handle);
       line_.append(" comm=");
       line_.append(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
     }
@@ -225,6 +230,28 @@ TypeCode Tracer::type(MPI_Datatype t)
 // ---------------------------------------------------------------------------------------------
 // Communicators
 
+CommInfo Tracer::describe(MPI_Comm c)
+{
+  CommInfo info;
+  int inter = 0;
+  PMPI_Comm_test_inter(c, &inter);
+  if (inter != 0)
+    return info; // an intercommunicator: its ranks are not translated
+  PMPI_Comm_size(c, &info.size);
+  PMPI_Comm_rank(c, &info.my_rank);
+  MPI_Group group, world_group;
+  PMPI_Comm_group(c, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  std::vector<int> ranks(static_cast<std::size_t>(info.size));
+  for (int i = 0; i < info.size; ++i)
+    ranks[static_cast<std::size_t>(i)] = i;
+  info.world.resize(ranks.size());
+  PMPI_Group_translate_ranks(group, info.size, ranks.data(), world_group, info.world.data());
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world_group);
+  return info;
+}
+
 CommInfo* Tracer::comm(MPI_Comm c)
 {
   if (c == MPI_COMM_WORLD)
@@ -235,31 +262,12 @@ CommInfo* Tracer::comm(MPI_Comm c)
   if (it == comms_.end()) {
     // Not obtained through a traced call (MPI_COMM_SELF, intercommunicators, ...): translate its
     // ranks; lines on it carry comm=unknown (the replayer then says which line it cannot place).
-    CommInfo info;
-    info.handle = -2;
-    int inter = 0;
-    PMPI_Comm_test_inter(c, &inter);
-    if (inter == 0) {
-      PMPI_Comm_size(c, &info.size);
-      PMPI_Comm_rank(c, &info.my_rank);
-      MPI_Group group, world_group;
-      PMPI_Comm_group(c, &group);
-      PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
-      std::vector<int> ranks(static_cast<std::size_t>(info.size));
-      for (int i = 0; i < info.size; ++i)
-        ranks[static_cast<std::size_t>(i)] = i;
-      info.world.resize(ranks.size());
-      PMPI_Group_translate_ranks(group, info.size, ranks.data(), world_group, info.world.data());
-      PMPI_Group_free(&group);
-      PMPI_Group_free(&world_group);
-    }
+    CommInfo info = describe(c);
     if (c == MPI_COMM_SELF) {
       info.self = true;
       info.handle = 0; // self-messages carry world ranks; its collectives are not written
-    } else if (!unknown_comm_noted_) {
-      unknown_comm_noted_ = true;
-      trace.append("# tit-trace: a communicator not created through a traced call is used; its lines end "
-                   "with comm=unknown\n");
+    } else {
+      info.handle = -2; // its lines end with comm=unknown (end_line notes it once in the trace)
     }
     it = comms_.emplace(c, std::move(info)).first;
   }
@@ -272,11 +280,11 @@ int Tracer::add_comm(MPI_Comm c)
 {
   if (c == MPI_COMM_NULL)
     return -1;
-  comms_.erase(c);
   last_comm_ = MPI_COMM_NULL;
-  CommInfo* info = comm(c); // builds the translation
-  info->handle = next_comm_++;
-  return info->handle;
+  CommInfo info = describe(c);
+  info.handle = next_comm_++;
+  comms_.insert_or_assign(c, std::move(info));
+  return next_comm_ - 1;
 }
 
 void Tracer::remove_comm(MPI_Comm c)

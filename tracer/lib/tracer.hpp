@@ -57,6 +57,7 @@ struct CommInfo {
 /// What a wait or test on a request writes, and what MPI_Start replays for a persistent one.
 struct ReqInfo {
   int src = 0, dst = 0, tag = 0; ///< the (src, dst, tag) key, world ranks, SimGrid's wildcards
+  int comm_handle = 0;           ///< its communicator: the key holds only within it (wait/test write it)
   bool nbc = false;              ///< a nonblocking collective's request
   bool persistent = false;
   // persistent requests: the line each MPI_Start writes
@@ -64,7 +65,6 @@ struct ReqInfo {
   int partner = 0;               ///< world rank (or kTraceAnySource)
   long long count = 0;
   int dt = kByteId;
-  int comm_handle = 0;
 };
 
 /// Request handles are pointers (Open MPI) or integers (MPICH) with zero low bits or consecutive
@@ -153,7 +153,9 @@ public:
 
   Line& line(std::string_view action);
   /// Appends ` comm=<handle>` unless `c` is MPI_COMM_WORLD, ends the line, writes it.
-  void end_line(const CommInfo* c = nullptr);
+  void end_line(const CommInfo* c = nullptr) { end_line(c != nullptr ? c->handle : 0); }
+  /// The same for a communicator known by its handle (a request's, recorded when it was posted).
+  void end_line(int comm_handle);
 
   TypeCode type(MPI_Datatype t);
   CommInfo* comm(MPI_Comm c);
@@ -190,6 +192,9 @@ private:
   void write_header();
   void timing_row(long long line, const char* action, double start, double end);
   void init_types();
+  /// Size, this rank's rank and the world rank of each member of an intracommunicator (nothing
+  /// for an intercommunicator); the handle is left to the caller.
+  static CommInfo describe(MPI_Comm c);
 };
 
 extern Tracer g;

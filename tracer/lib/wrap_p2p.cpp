@@ -37,7 +37,7 @@ int nonblocking_send(const char* action, IsendFn real, const void* buf, int coun
     const CommInfo* c = g.comm(comm);
     int to = c->world_of(dest);
     p2p_line(action, to, tag, count, dt, c);
-    g.requests[*req] = ReqInfo{g.rank, to, Tracer::tag(tag)};
+    g.requests[*req] = ReqInfo{g.rank, to, Tracer::tag(tag), c->handle};
   }
   return rc;
 }
@@ -82,9 +82,7 @@ void start_line(MPI_Request req)
     return;
   const ReqInfo& r = it->second;
   g.line(r.action).num(r.partner).num(r.tag).num(r.count).num(r.dt);
-  CommInfo c;
-  c.handle = r.comm_handle;
-  g.end_line(&c);
+  g.end_line(r.comm_handle);
 }
 
 } // namespace
@@ -156,7 +154,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm 
     const CommInfo* c = g.comm(comm);
     int from = g.peer(*c, src); // MPI_ANY_SOURCE stays -333, as SimGrid writes it
     p2p_line("irecv", from, tag, count, dt, c);
-    g.requests[*req] = ReqInfo{from, g.rank, Tracer::tag(tag)};
+    g.requests[*req] = ReqInfo{from, g.rank, Tracer::tag(tag), c->handle};
   }
   return rc;
 }

@@ -1,5 +1,5 @@
 // Completion calls. `wait`/`test` name the request by its (src, dst, tag) key in world ranks, as
-// SimGrid writes them; waitall/waitAny/testany/testall/testsome are written as SimGrid writes them.
+// SimGrid writes them, and by its communicator (` comm=<h>`) when that is not MPI_COMM_WORLD; waitall/waitAny/testany/testall/testsome are written as SimGrid writes them.
 // MPI_Waitsome, which SimGrid does not record, writes one `wait` per completed request.
 #include "tracer.hpp"
 
@@ -10,7 +10,7 @@ namespace {
 void key_line(const char* action, const ReqInfo& r)
 {
   g.line(action).num(r.src).num(r.dst).num(r.tag);
-  g.end_line();
+  g.end_line(r.comm_handle);
 }
 
 /// The request's record, if the tracer knows it (a copy: the table may change during the call).
