@@ -1,53 +1,15 @@
 #include "units.hpp"
 
+#include "platform/units.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <set>
-#include <vector>
 
 namespace tit::sweep {
 
 namespace {
-
-using UnitSet = std::set<std::string, std::less<>>;
-
-// Every prefixed form of a base unit, as SimGrid's unit_scale builds them.
-void add_prefixed(UnitSet& units, const std::string& base, bool decimal, bool binary, bool long_names = false)
-{
-  units.insert(base);
-  if (decimal)
-    for (const char* p : long_names ? std::vector<const char*>{"kilo", "mega", "giga", "tera", "peta", "exa", "zeta", "yotta"}
-                                    : std::vector<const char*>{"k", "M", "G", "T", "P", "E", "Z", "Y"})
-      units.insert(p + base);
-  if (binary)
-    for (const char* p : {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"})
-      units.insert(p + base);
-}
-
-const UnitSet& units_of(UnitKind kind)
-{
-  static const UnitSet speed = [] {
-    UnitSet u;
-    add_prefixed(u, "f", true, false);
-    add_prefixed(u, "flops", true, false, true);
-    return u;
-  }();
-  static const UnitSet bandwidth = [] {
-    UnitSet u;
-    add_prefixed(u, "Bps", true, true);
-    add_prefixed(u, "bps", true, true);
-    return u;
-  }();
-  static const UnitSet time{"w", "d", "h", "m", "s", "ms", "us", "ns", "ps"};
-  static const UnitSet none;
-  switch (kind) {
-    case UnitKind::speed: return speed;
-    case UnitKind::bandwidth: return bandwidth;
-    case UnitKind::time: return time;
-    default: return none;
-  }
-}
 
 std::string check_one(UnitKind kind, std::string text)
 {
@@ -63,15 +25,14 @@ std::string check_one(UnitKind kind, std::string text)
       return fmt::format("'{}' is not a positive whole number", text);
     return "";
   }
-  if (q->unit.empty())
-    return ""; // SimGrid takes the default unit (with a deprecation warning unless 0)
-  if (units_of(kind).count(q->unit) == 0) {
-    std::string examples = kind == UnitKind::speed       ? "f, kf, Mf, Gf, flops, Gflops"
-                           : kind == UnitKind::bandwidth ? "Bps, kBps, MBps, GBps, KiBps, MiBps, bps, Gbps"
-                                                         : "s, ms, us, ns, ps, m, h, d, w";
-    return fmt::format("unknown {} unit '{}' in '{}' (SimGrid accepts {}, ...)", unit_kind_name(kind), q->unit, text,
-                       examples);
-  }
+  // One unit table for the whole project: the platform checker's, which tit-replay applies too.
+  auto quantity = kind == UnitKind::speed       ? platform::Quantity::speed
+                  : kind == UnitKind::bandwidth ? platform::Quantity::bandwidth
+                                                : platform::Quantity::time;
+  auto parsed = platform::parse_quantity(quantity, text);
+  if (not parsed.error.empty())
+    return fmt::format("{} in {} value '{}' (SimGrid accepts {})", parsed.error, unit_kind_name(kind), text,
+                       platform::accepted_units(quantity));
   return "";
 }
 

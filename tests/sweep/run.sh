@@ -46,9 +46,9 @@ case $case_name in
     expect_input_error 5 "a <cluster> has no attribute 'bandwith'" "bb_bw" ;;
   bad-unit)
     { base; echo 'vary:'; echo '  "cluster[id=bbc]@bb_bw":'; echo '    - 1GBps'; echo '    - 10Gbs'; } >"$tmp/sweep.yaml"
-    expect_input_error 7 "unknown bandwidth unit 'Gbs' in '10Gbs'"
+    expect_input_error 7 "unknown unit 'Gbs' in bandwidth value '10Gbs'"
     { base; echo 'vary:'; echo '  "cluster@speed": [1Gf, 2GHz]'; } >"$tmp/sweep.yaml"
-    expect_input_error 5 "unknown speed unit 'GHz'"
+    expect_input_error 5 "unknown unit 'GHz' in speed value"
     { base; echo 'vary:'; echo '  "cluster[id=bbc]@lat": {from: 1us, to: 5usec, steps: 3}'; } >"$tmp/sweep.yaml"
     expect_input_error 5 "one unit" ;;
   no-match)

@@ -43,7 +43,7 @@ TEST(SweepUnits, RefusesWhatSimGridRefuses)
   EXPECT_NE(check_value(UnitKind::count, "1.5"), "");
   EXPECT_NE(check_value(UnitKind::count, "0"), "");
   auto msg = check_value(UnitKind::bandwidth, "10Gbs");
-  EXPECT_NE(msg.find("unknown bandwidth unit 'Gbs'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unknown unit 'Gbs' in bandwidth value"), std::string::npos) << msg;
 }
 
 TEST(SweepUnits, SplitsNumberAndUnit)
