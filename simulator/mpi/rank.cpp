@@ -330,7 +330,8 @@ void Rank::complete(Request& req)
     return;
   double sent = decode_envelope(req.envelope);
   if (auto* listener = world_.listener())
-    listener->message_received(event(req.src, rank_, req.tag, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
+    listener->message_received(
+        event(req.src, rank_, req.tag, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
   // A buffered message costs the receiver smpi/or once it has arrived.
   if (sent < world_.params().detached_thresh)
     sleep_if_positive(overheads_.orecv(std::min(req.bytes, sent)));

@@ -81,6 +81,7 @@ struct MessageEvent {
   int job = 0;
   int context = 0;
   Origin origin = Origin::User;
+  bool collective() const { return origin == Origin::Collective; } ///< a collective algorithm's internal message
 };
 
 /// Told of every message of the run, user and collective-internal ones (see MessageEvent::origin).
