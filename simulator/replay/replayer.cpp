@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <string_view>
 #include <variant>
 
 namespace s4u = simgrid::s4u;
@@ -206,6 +207,14 @@ JobResult collect(JobRun& jr)
   return out;
 }
 
+/// An error met while setting `job` up, said at the job's line: "FILE:LINE: error: job 'NAME': WHAT".
+std::string in_job(const Job& job, std::string_view what)
+{
+  if (what.rfind("error: ", 0) == 0)
+    what.remove_prefix(7);
+  return fmt::format("{}: error: job '{}': {}", job.where, job.name, what);
+}
+
 /// The engine's command line for `options`.
 std::unique_ptr<s4u::Engine> make_engine(const Options& options)
 {
@@ -322,11 +331,11 @@ Result run(const Options& options)
       } catch (const trace::TraceError& e) {
         if (not workload)
           throw;
-        throw InputError(fmt::format("{}: error: job '{}': {}", jobs[j].where, jobs[j].name, e.what()));
+        throw InputError(in_job(jobs[j], e.what()));
       } catch (const InputError& e) {
         if (not workload || std::string_view(e.what()).find(jobs[j].where) == 0)
           throw;
-        throw InputError(fmt::format("{}: error: job '{}': {}", jobs[j].where, jobs[j].name, e.what()));
+        throw InputError(in_job(jobs[j], e.what()));
       }
     }
     if (not workload)
