@@ -54,7 +54,7 @@ void Recorder::action_end(const timeline::ActionRecord& r)
 
 void Recorder::message_sent(const mpi::MessageEvent& e)
 {
-  if (e.tag >= 0) // user messages only: collectives synchronise as instances
+  if (not e.collective()) // user messages only: collectives synchronise as instances
     in_flight_.emplace(e.id, Sent{e.src, current_[static_cast<std::size_t>(e.src)]});
 }
 

@@ -37,7 +37,7 @@ SmpLayout smp_setup(mpi::PointToPoint& rank, int size)
     smp_init(rank, *layout);
     return *layout;
   }
-  if (auto const* known = smp_layout_known())
+  if (auto known = smp_layout_known(rank))
     return *known;
   SmpLayout alone;
   for (int r = 0; r < size; ++r)

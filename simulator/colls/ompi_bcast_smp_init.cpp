@@ -3,14 +3,8 @@
 #include "colls/ompi_tree.hpp"
 #include "mpi/world.hpp"
 
-#include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Engine.hpp>
-#include <simgrid/s4u/Host.hpp>
-
 #include <algorithm>
-#include <charconv>
 #include <map>
-#include <stdexcept>
 #include <string>
 
 namespace tit::colls {
@@ -50,17 +44,6 @@ void scatter_ring_bcast(mpi::PointToPoint& rank, const std::vector<int>& members
   }
 }
 
-/// Kept on each rank's actor once its init_smp ran: the layout it found.
-struct SmpInitDone {
-  SmpLayout layout;
-};
-
-auto done_key()
-{
-  static const auto key = simgrid::s4u::Actor::extension_create<SmpInitDone>();
-  return key;
-}
-
 } // namespace
 
 void smp_init(mpi::PointToPoint& rank, const SmpLayout& layout)
@@ -92,40 +75,32 @@ void smp_init(mpi::PointToPoint& rank, const SmpLayout& layout)
   bcast_binomial(rank, one_int);
 }
 
-std::optional<SmpLayout> smp_init_pending(mpi::PointToPoint&, int size)
+std::optional<SmpLayout> smp_init_pending(mpi::PointToPoint& rank, int size)
 {
-  auto* self = simgrid::s4u::Actor::self();
-  if (self == nullptr)
+  auto* layouts = rank.smp_layouts();
+  if (layouts == nullptr || layouts->count(rank.context()) != 0)
     return std::nullopt;
-  if (self->extension(done_key()) != nullptr)
-    return std::nullopt;
-  // The replay names each rank's actor after its rank.
-  std::vector<simgrid::s4u::Host*> hosts(static_cast<std::size_t>(size), nullptr);
-  for (auto const& actor : simgrid::s4u::Engine::get_instance()->get_all_actors()) {
-    std::string name = actor->get_name();
-    int r = -1;
-    auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), r);
-    if (error == std::errc() && end == name.data() + name.size() && r >= 0 && r < size)
-      hosts[static_cast<std::size_t>(r)] = actor->get_host();
-  }
   SmpLayout layout;
-  std::map<simgrid::s4u::Host*, int> ids;
-  for (auto* host : hosts) {
+  std::map<const simgrid::s4u::Host*, int> ids; // hosts numbered in the order the communicator's ranks use them
+  for (int r = 0; r < size; ++r) {
+    const auto* host = rank.host_of(r);
     if (host == nullptr)
-      throw std::logic_error("init_smp: a rank has no actor named after it");
+      return std::nullopt;
     layout.host_of.push_back(ids.emplace(host, static_cast<int>(ids.size())).first->second);
   }
-  self->extension_set(done_key(), new SmpInitDone{layout});
+  layouts->emplace(rank.context(), layout.host_of);
   return layout;
 }
 
-const SmpLayout* smp_layout_known()
+std::optional<SmpLayout> smp_layout_known(mpi::PointToPoint& rank)
 {
-  auto* self = simgrid::s4u::Actor::self();
-  if (self == nullptr)
-    return nullptr;
-  auto* done = self->extension(done_key());
-  return done == nullptr ? nullptr : &done->layout;
+  auto* layouts = rank.smp_layouts();
+  if (layouts == nullptr)
+    return std::nullopt;
+  auto it = layouts->find(rank.context());
+  if (it == layouts->end())
+    return std::nullopt;
+  return SmpLayout{it->second};
 }
 
 } // namespace tit::colls

@@ -42,10 +42,12 @@ struct SmpLayout {
 /// binomial bcast of 4 bytes over all ranks.
 void smp_init(mpi::PointToPoint&, const SmpLayout&);
 
-/// The layout, the first time this rank asks in a simulation (SimGrid initialises the communicator once);
-/// nothing afterwards, or outside a simulation (schedule recorders).
-std::optional<SmpLayout> smp_init_pending(mpi::PointToPoint&, int size);
-/// The layout this rank's init_smp found, or nullptr before it (or outside a simulation).
-const SmpLayout* smp_layout_known();
+/// The layout of the communicator `rank` stands for (its ranks' hosts), the first time this rank asks about
+/// that communicator in a simulation (SimGrid initialises each communicator once); nothing afterwards, or
+/// outside a simulation (schedule recorders).
+std::optional<SmpLayout> smp_init_pending(mpi::PointToPoint& rank, int size);
+/// The layout this rank's init_smp found on the communicator `rank` stands for; nothing before it (or outside a
+/// simulation).
+std::optional<SmpLayout> smp_layout_known(mpi::PointToPoint& rank);
 
 } // namespace tit::colls

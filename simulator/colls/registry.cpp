@@ -235,7 +235,7 @@ void declare_config_flags()
 
 // SimGrid's own names are accepted too (smpi/coll-selector, smpi/bcast, smpi/reduce_scatter, ...), so that
 // the options of an smpirun command line work unchanged; ours win when both are set.
-Selector selector_from_config()
+Selector selector_from_config(const std::vector<std::string>& settings)
 {
   std::map<std::string, std::string> overrides;
   for (const char* c : kCollectives) {
@@ -254,6 +254,17 @@ Selector selector_from_config()
   std::string selector = simgrid::config::get_value<std::string>("coll/selector");
   if (simgrid::config::is_default("coll/selector") && not simgrid::config::is_default("smpi/coll-selector"))
     selector = simgrid::config::get_value<std::string>("smpi/coll-selector");
+  for (auto const& setting : settings) {
+    auto colon = setting.find(':');
+    std::string name = setting.substr(0, colon);
+    if (colon == std::string::npos || name.rfind("coll/", 0) != 0)
+      throw SelectionError("setting '" + setting + "' is not a collective setting (coll/selector:SET or "
+                           "coll/COLLECTIVE:ALGORITHM)");
+    if (name == "coll/selector")
+      selector = setting.substr(colon + 1);
+    else
+      overrides[name.substr(5)] = setting.substr(colon + 1);
+  }
   return make_selector(selector, overrides);
 }
 

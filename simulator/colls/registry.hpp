@@ -33,7 +33,8 @@ Selector make_selector(const std::string& selector, const std::map<std::string, 
 
 /// Declares coll/selector and coll/<collective> in SimGrid's configuration (before it parses options).
 void declare_config_flags();
-/// Builds the selector from SimGrid's configuration (command line or platform <config>).
-Selector selector_from_config();
+/// Builds the selector from SimGrid's configuration (command line or platform <config>), then `settings`
+/// ("coll/selector:SET", "coll/COLLECTIVE:ALGORITHM": a workload job's own) over it.
+Selector selector_from_config(const std::vector<std::string>& settings = {});
 
 } // namespace tit::colls

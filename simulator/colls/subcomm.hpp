@@ -9,17 +9,20 @@
 
 namespace tit::colls {
 
-/// Ranks are indices into `members` (world ranks); tags go through `tag_of`, so that the group's messages
-/// never match another communicator's (SMPI gives each communicator its own matching context).
+/// Ranks are indices into `members` (world ranks, or ranks of the enclosing view); tags go through `tag_of`, so
+/// that the group's messages never match another communicator's (SMPI gives each communicator its own matching
+/// context). `context` identifies the communicator (SMP layouts are kept per communicator).
 class SubComm final : public mpi::PointToPoint {
 public:
-  SubComm(mpi::PointToPoint& world, const std::vector<int>& members, int index, std::function<int(int)> tag_of)
-      : world_(world), members_(members), index_(index), tag_of_(std::move(tag_of))
+  SubComm(mpi::PointToPoint& world, const std::vector<int>& members, int index, int context,
+          std::function<int(int)> tag_of)
+      : world_(world), members_(members), index_(index), context_(context), tag_of_(std::move(tag_of))
   {
   }
-  /// Tags shifted by `tag_shift`.
+  /// A communicator derived from `world` (init_smp's), its tags shifted by `tag_shift`.
   SubComm(mpi::PointToPoint& world, const std::vector<int>& members, int index, int tag_shift)
-      : SubComm(world, members, index, [tag_shift](int tag) { return tag + tag_shift; })
+      : SubComm(world, members, index, derived_context(world.context(), tag_shift),
+                [tag_shift](int tag) { return tag + tag_shift; })
   {
   }
   int rank() const override { return index_; }
@@ -33,12 +36,19 @@ public:
   {
     world_.sendrecv(at(dst), send_bytes, at(src), recv_bytes, tag_of_(tag));
   }
+  const simgrid::s4u::Host* host_of(int r) const override { return world_.host_of(at(r)); }
+  int context() const override { return context_; }
+  std::map<int, std::vector<int>>* smp_layouts() override { return world_.smp_layouts(); }
 
 private:
-  int at(int r) const { return members_[static_cast<std::size_t>(r)]; }
+  /// The enclosing view's rank of member `r`; a receive from any source stays one.
+  int at(int r) const { return r == mpi::kAnySource ? r : members_[static_cast<std::size_t>(r)]; }
+  /// Communicators init_smp derives get identities below every communicator of the trace.
+  static int derived_context(int parent, int tag_shift) { return -(parent * 8 + 1) + tag_shift; }
   mpi::PointToPoint& world_;
   const std::vector<int>& members_;
   int index_;
+  int context_;
   std::function<int(int)> tag_of_;
 };
 

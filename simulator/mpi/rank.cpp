@@ -94,6 +94,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
 {
   auto const& params = world_.params();
   auto req = make_request(Request::Type::Send, rank_, dst, tag, bytes);
+  req->origin = origin_;
   req->detached = mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < params.detached_thresh);
 
   // The library's software overhead before the message leaves: ois for every isend, os for a buffered or
@@ -107,7 +108,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   req->seq = world_.next_seq();
   req->posted_at = s4u::Engine::get_clock();
   if (auto* listener = world_.listener())
-    listener->message_sent({rank_, dst, tag, bytes, req->seq, req->posted_at});
+    listener->message_sent(event(rank_, dst, tag, bytes, req->seq, req->posted_at, req->origin));
   auto& ch = world_.channel(rank_, dst, tag);
   ch.sent++;
   // A receive from any source posted before any receive naming this rank takes the message (MPI's
@@ -209,6 +210,7 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
     bytes = probe_size(src, tag);
   auto const& params = world_.params();
   auto req = make_request(Request::Type::Recv, src, rank_, tag, bytes);
+  req->origin = origin_;
   req->seq = world_.next_seq();
   req->posted_at = s4u::Engine::get_clock();
 
@@ -261,6 +263,7 @@ RequestPtr Rank::irecv_any_source(int tag, double bytes)
     return req;
   }
   auto req = make_request(Request::Type::Recv, kAnySource, rank_, tag, bytes);
+  req->origin = origin_;
   req->seq = world_.next_seq();
   req->posted_at = s4u::Engine::get_clock();
   any_unbound_.push_back(req);
@@ -302,6 +305,18 @@ void Rank::settle_any_source(const Request* req)
   }
 }
 
+MessageEvent Rank::event(int src, int dst, int channel_tag, double bytes, std::uint64_t id, double time,
+                         Origin o) const
+{
+  auto [context, tag] = world_.context_of(channel_tag);
+  return {src, dst, tag, bytes, id, time, world_.job(), context, o};
+}
+
+const s4u::Host* Rank::host_of(int r) const
+{
+  return world_.rank(r).host();
+}
+
 void Rank::recv(int src, int tag, double bytes)
 {
   auto req = irecv(src, tag, bytes);
@@ -315,7 +330,8 @@ void Rank::complete(Request& req)
     return;
   double sent = decode_envelope(req.envelope);
   if (auto* listener = world_.listener())
-    listener->message_received({req.src, rank_, req.tag, sent, req.partner_seq, s4u::Engine::get_clock()});
+    listener->message_received(
+        event(req.src, rank_, req.tag, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
   // A buffered message costs the receiver smpi/or once it has arrived.
   if (sent < world_.params().detached_thresh)
     sleep_if_positive(overheads_.orecv(std::min(req.bytes, sent)));
@@ -336,7 +352,7 @@ void Rank::note_blocking(const Request& req, double wait_start)
   blocking_.waiting += waited - std::max(0.0, blocking_.release - wait_start);
   blocking_.release = req.matched_at;
   blocking_.on_send = req.type == Request::Type::Send;
-  blocking_.collective = req.tag < 0;
+  blocking_.collective = req.origin == Origin::Collective;
   blocking_.partner = blocking_.on_send ? req.dst : req.src;
 }
 

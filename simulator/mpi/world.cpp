@@ -9,8 +9,8 @@
 
 namespace tit::mpi {
 
-World::World(model::MpiParams params, int rank_count)
-    : params_(std::move(params)), rank_count_(rank_count), progress_(static_cast<std::size_t>(rank_count))
+World::World(model::MpiParams params, int rank_count, int job)
+    : params_(std::move(params)), rank_count_(rank_count), job_(job), progress_(static_cast<std::size_t>(rank_count))
 {
 }
 
@@ -53,7 +53,8 @@ constexpr std::size_t kSpareSmallPerRank = 16;
 
 simgrid::s4u::Mailbox* World::new_mailbox()
 {
-  return simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}", mailbox_names_++));
+  // Named per job: every job has mailboxes of its own (by_name returns the same mailbox for the same name).
+  return simgrid::s4u::Mailbox::by_name(fmt::format("tit:{}:{}", job_, mailbox_names_++));
 }
 
 void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
@@ -163,9 +164,17 @@ int World::context_tag(int comm, int tag)
     return tag;
   std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(comm)) << 32) | static_cast<std::uint32_t>(tag);
   auto [it, inserted] = context_tags_.try_emplace(key, 0);
-  if (inserted) // from INT_MIN upwards: collectives use small negative tags, users non-negative ones
+  if (inserted) { // from INT_MIN upwards: collectives use small negative tags, users non-negative ones
     it->second = std::numeric_limits<int>::min() + static_cast<int>(context_tags_.size());
+    contexts_.emplace(it->second, std::make_pair(comm, tag));
+  }
   return it->second;
+}
+
+std::pair<int, int> World::context_of(int channel_tag) const
+{
+  auto it = contexts_.find(channel_tag);
+  return it == contexts_.end() ? std::make_pair(0, channel_tag) : it->second;
 }
 
 } // namespace tit::mpi

@@ -11,6 +11,7 @@
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,10 @@ public:
   using MpiError::MpiError;
 };
 
+/// Where a message comes from: the replayed program's own point-to-point calls, or the internal messages of a
+/// collective algorithm (blocking or not). Outputs and the analysis tell the two apart by this, never by tags.
+enum class Origin : std::uint8_t { User, Collective };
+
 /// One pending point-to-point operation.
 struct Request {
   enum class Type : std::uint8_t { Send, Recv, Group }; ///< Group: a nonblocking collective's requests
@@ -52,6 +57,7 @@ struct Request {
   int key_src = 0;              ///< the source as the trace names the request (kAnySource for any source)
   double posted_at = -1;        ///< simulated time at which this side posted (after its overheads)
   std::uint64_t partner_seq = 0; ///< recv: the `seq` of the send it matched (0 while unmatched)
+  Origin origin = Origin::User;  ///< posted by the program itself or by a collective algorithm
   std::vector<std::shared_ptr<Request>> parts; ///< Group: the point-to-point requests it is made of
 };
 
@@ -62,7 +68,9 @@ using RequestPtr = std::shared_ptr<Request>;
 class World;
 
 /// A message between two ranks as the timeline outputs see it: posted by the sender at `time` (sent), then
-/// completed by the receiver at `time` (received). `id` is the send's posting number in both events.
+/// completed by the receiver at `time` (received). `id` is the send's posting number in both events. Its
+/// identity is (job, context, tag, origin): `context` is the communicator's id (0: MPI_COMM_WORLD) and `tag`
+/// the tag within it, as the trace or the collective algorithm gave it.
 struct MessageEvent {
   int src = 0;
   int dst = 0;
@@ -70,9 +78,13 @@ struct MessageEvent {
   double bytes = 0;
   std::uint64_t id = 0;
   double time = 0;
+  int job = 0;
+  int context = 0;
+  Origin origin = Origin::User;
+  bool collective() const { return origin == Origin::Collective; } ///< a collective algorithm's internal message
 };
 
-/// Told of every message of the run (user and collective-internal ones: internal ones have negative tags).
+/// Told of every message of the run, user and collective-internal ones (see MessageEvent::origin).
 class MessageListener {
 public:
   virtual ~MessageListener() = default;
@@ -86,7 +98,7 @@ struct Blocking {
   int partner = -1;    ///< that partner's rank (-1 when nothing blocked the operation)
   double release = -1; ///< the partner's post time
   bool on_send = false; ///< the blocked request was a send waiting for its receive (late receiver)
-  bool collective = false; ///< that request was a collective's internal message (nonblocking collectives)
+  bool collective = false; ///< that request was a collective's internal message (Origin::Collective)
 };
 
 /// A FIFO that costs nothing while empty (a std::deque allocates on construction, and there is one
@@ -130,6 +142,14 @@ public:
   virtual void waitall(std::vector<RequestPtr>& reqs) = 0;
   /// MPI_Sendrecv: an isend and an irecv, then both waited (nothing at all when both partners are this rank).
   virtual void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag) = 0;
+
+  /// Where rank `r` of this communicator runs (null outside a simulation: schedule recorders).
+  virtual const simgrid::s4u::Host* host_of(int /*r*/) const { return nullptr; }
+  /// This communicator's identity among the keys of smp_layouts() (0: MPI_COMM_WORLD).
+  virtual int context() const { return 0; }
+  /// The per-host layouts (a host number per communicator rank) this rank found by running SMPI's init_smp,
+  /// by communicator: SMPI initialises each communicator once. Null when none are kept (recorders).
+  virtual std::map<int, std::vector<int>>* smp_layouts() { return nullptr; }
 };
 
 /// The MPI state and operations of one rank. Every operation runs in that rank's actor.
@@ -158,6 +178,8 @@ public:
   int test_many(const std::vector<RequestPtr>& reqs, TestKind kind);
   void waitall(std::vector<RequestPtr>& reqs) override;
   void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag = 0) override;
+  const simgrid::s4u::Host* host_of(int r) const override;
+  std::map<int, std::vector<int>>* smp_layouts() override { return &smp_layouts_; }
 
   /// Time this rank spent blocked before its partners posted the operations it waited for.
   double waiting_time() const { return waiting_; }
@@ -165,6 +187,22 @@ public:
   void begin_operation() { blocking_ = Blocking{}; }
   /// What blocked the operations since the last begin_operation() longest.
   const Blocking& blocking() const { return blocking_; }
+
+  /// The origin stamped on the requests this rank posts from now on (User unless a collective runs).
+  void set_origin(Origin origin) { origin_ = origin; }
+  Origin origin() const { return origin_; }
+  /// Sets the origin to Collective for its lifetime (a collective algorithm's messages).
+  class CollectiveScope {
+  public:
+    explicit CollectiveScope(Rank& rank) : rank_(rank), saved_(rank.origin()) { rank.set_origin(Origin::Collective); }
+    ~CollectiveScope() { rank_.set_origin(saved_); }
+    CollectiveScope(const CollectiveScope&) = delete;
+    CollectiveScope& operator=(const CollectiveScope&) = delete;
+
+  private:
+    Rank& rank_;
+    Origin saved_;
+  };
 
   /// A sender binds this rank's oldest receive from any source with `tag` to its message (posted as number
   /// `send_seq`), which travels at once to this rank's any-source mailbox. Returns that mailbox, or nullptr
@@ -196,13 +234,19 @@ private:
   Fifo<RequestPtr> any_bound_;          ///< bound by a sender, whose receive is not posted yet
   simgrid::s4u::Mailbox* any_mailbox_ = nullptr; ///< permanent receiver: this rank
   bool sleeping_for_bind_ = false;
+  Origin origin_ = Origin::User;
+  std::map<int, std::vector<int>> smp_layouts_;
+  /// The event of a message between `src` and `dst` on channel tag `channel_tag` (decoded into its identity).
+  MessageEvent event(int src, int dst, int channel_tag, double bytes, std::uint64_t id, double time, Origin o) const;
 };
 
 /// Shared state of the simulated MPI library: channels between ranks and global counters.
 class World {
 public:
-  World(model::MpiParams params, int rank_count);
+  /// The MPI world of job `job` (0 when a single trace set is replayed).
+  World(model::MpiParams params, int rank_count, int job = 0);
 
+  int job() const { return job_; }
   const model::MpiParams& params() const { return params_; }
   int rank_count() const { return rank_count_; }
 
@@ -229,6 +273,8 @@ public:
   /// The tag that `tag` of communicator `comm` gets in the world's channels: itself on MPI_COMM_WORLD (comm 0),
   /// else a tag of its own, far below every tag of the world (each communicator is its own matching context).
   int context_tag(int comm, int tag);
+  /// The (communicator, tag) a channel tag stands for: the inverse of context_tag.
+  std::pair<int, int> context_of(int channel_tag) const;
   /// Each Rank registers itself, so that senders can bind its receives from any source.
   void add_rank(Rank* rank) { ranks_.push_back(rank); }
   Rank& rank(int r) { return *ranks_.at(static_cast<std::size_t>(r)); }
@@ -297,6 +343,8 @@ private:
   std::vector<Rank*> ranks_;
   std::uint64_t seq_ = 0;
   std::unordered_map<std::uint64_t, int> context_tags_;
+  std::unordered_map<int, std::pair<int, int>> contexts_; ///< channel tag -> (communicator, tag), off the world
+  int job_ = 0;
   MessageListener* listener_ = nullptr;
   std::size_t mailbox_names_ = 0;
   simgrid::s4u::Mailbox* new_mailbox();
@@ -310,7 +358,5 @@ private:
   std::vector<Progress> progress_;
 };
 
-/// Tags of the collectives' internal messages: negative, so they never match user messages.
-inline constexpr int kBarrierTag = -16;
 
 } // namespace tit::mpi

@@ -55,6 +55,20 @@ void write_summary(std::ostream& out, const replay::Result& result, bool per_ran
     write_row(out, labels[i], fmt::format("({} ranks)", ranks.size()), finish[i], compute[i], comm[i], waiting[i]);
 }
 
+void write_workload_summary(std::ostream& out, const replay::Result& result)
+{
+  fmt::print(out, "Makespan: {:.12g} s\n", result.makespan);
+  fmt::print(out, "Per job (simulated seconds):\n");
+  fmt::print(out, "  {:<16} {:>18} {:>18} {:>18} {:>18} {:>10}\n", "job", "start", "end", "duration", "alone",
+             "slowdown");
+  for (auto const& j : result.jobs) {
+    std::string alone = j.alone ? fmt::format("{:.12g}", *j.alone) : "-";
+    std::string slowdown = not j.alone ? "-" : *j.alone > 0 ? fmt::format("{:.6f}", j.duration() / *j.alone) : "1";
+    fmt::print(out, "  {:<16} {:>18.12g} {:>18.12g} {:>18.12g} {:>18} {:>10}\n", j.name, j.start, j.end, j.duration(),
+               alone, slowdown);
+  }
+}
+
 void write_actions_log_header(std::ostream& out)
 {
   fmt::print(out, "# tit-replay actions-log v1: rank<TAB>start<TAB>end<TAB>action line (simulated seconds)\n");

@@ -89,7 +89,7 @@ std::string Communicators::pending() const
 colls::SubComm view_of(mpi::Rank& rank, mpi::World& world, const Communicator& comm)
 {
   int id = comm.id;
-  return colls::SubComm(rank, comm.members, comm.local_rank(rank.rank()),
+  return colls::SubComm(rank, comm.members, comm.local_rank(rank.rank()), id,
                         [&world, id](int tag) { return world.context_tag(id, tag); });
 }
 

@@ -367,6 +367,8 @@ void RankActor::execute_nonblocking_collective(const Action& a)
   group->type = mpi::Request::Type::Group;
   group->tag = colls::kTagNonBlocking - static_cast<int>(a.blocking);
   group->src = group->dst = group->key_src = mpi_.rank();
+  group->origin = mpi::Origin::Collective;
+  mpi::Rank::CollectiveScope scope(mpi_);
   if (comm.id == 0) {
     group->parts = colls::post_nonblocking(mpi_, static_cast<int>(a.blocking), call_of(a));
   } else {
@@ -413,11 +415,14 @@ void RankActor::execute_collective(const Action& a)
     case Kind::Exscan: algorithm = selector.exscan; break;
     default: return;
   }
-  if (comm.id == 0) {
-    algorithm(mpi_, call);
-  } else {
-    colls::SubComm view = view_of(mpi_, *run_.world, comm);
-    algorithm(view, call);
+  {
+    mpi::Rank::CollectiveScope scope(mpi_);
+    if (comm.id == 0) {
+      algorithm(mpi_, call);
+    } else {
+      colls::SubComm view = view_of(mpi_, *run_.world, comm);
+      algorithm(view, call);
+    }
   }
   // The reduction's own computation runs once the communication is over (as SMPI's replay), always.
   bool reduction = a.kind == Kind::Reduce || a.kind == Kind::AllReduce || a.kind == Kind::ReduceScatter ||
@@ -636,6 +641,7 @@ void RankActor::finish_pending()
   pending_.clear();
   if (barrier) {
     current_text_ = "(end of its trace, in the smpi/finalization-barrier)";
+    mpi::Rank::CollectiveScope scope(mpi_);
     run_.selector.barrier(mpi_, colls::Call{.size = run_.world->rank_count()}); // SimGrid uses the selected barrier
   }
   if (run_.observer != nullptr) {

@@ -16,8 +16,17 @@
 #include <simgrid/s4u/Host.hpp>
 #include <smpi/smpi.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <string_view>
+#include <variant>
 
 namespace s4u = simgrid::s4u;
 
@@ -49,13 +58,6 @@ std::string config_error(std::string what, const Options& o)
   return fmt::format("error: bad option among{}: {} (tit-replay --help lists the model parameters)", given, what);
 }
 
-Placement place_ranks(const Options& o, std::optional<int> trace_ranks)
-{
-  if (not o.deployment.empty())
-    return read_deployment(o.deployment);
-  return read_hostfile(o.hostfile, o.ranks ? o.ranks : trace_ranks);
-}
-
 void check_file(const std::filesystem::path& p, const char* what)
 {
   std::error_code ec;
@@ -83,32 +85,245 @@ std::vector<s4u::Host*> resolve_hosts(const s4u::Engine& engine, const Placement
   return hosts;
 }
 
+/// SimGrid 3.32 sets its models up once per process: a second engine in one process crashes while loading its
+/// platform. run() therefore runs once per process (the isolated baselines fork before the engine exists).
+std::atomic<bool> engine_created{false};
+
+/// The MPI world of one job, its ranks and what they share.
+struct JobRun {
+  const Job* job = nullptr;
+  std::unique_ptr<trace::TraceSet> traces;
+  std::vector<s4u::Host*> hosts;
+  std::unique_ptr<mpi::World> world;
+  std::unique_ptr<Communicators> communicators;
+  RunState run;
+  std::vector<std::unique_ptr<RankActor>> actors;
+};
+
+/// Where each rank of `job` runs, on `engine`'s platform.
+std::vector<s4u::Host*> place_job(const s4u::Engine& engine, const Job& job, const platform::Topology& topology,
+                                  const std::filesystem::path& platform, trace::TraceSet*& traces_out,
+                                  std::unique_ptr<trace::TraceSet>& traces)
+{
+  std::optional<int> wanted = job.ranks;
+  if (not job.deployment.empty())
+    wanted = static_cast<int>(read_deployment(job.deployment).hosts.size());
+  else if (not job.hosts.empty())
+    wanted = static_cast<int>(job.hosts.size());
+  else if (not job.host_indices.empty())
+    wanted = static_cast<int>(job.host_indices.size());
+  traces = trace::TraceSet::open(job.traces, wanted);
+  traces_out = traces.get();
+  int n = traces->rank_count();
+  Placement placement;
+  if (not job.host_indices.empty()) {
+    auto all = engine.get_all_hosts();
+    for (int index : job.host_indices) {
+      if (index < 0 || static_cast<std::size_t>(index) >= all.size())
+        throw InputError(fmt::format("{}: error: job '{}': host index {} is outside the platform (its {} hosts are "
+                                     "numbered 0 to {})",
+                                     job.where, job.name, index, all.size(), all.size() - 1));
+      placement.hosts.push_back(all[static_cast<std::size_t>(index)]->get_name());
+    }
+    placement.source = job.where;
+  } else if (not job.hosts.empty()) {
+    placement.hosts = job.hosts;
+    placement.source = job.where;
+  } else if (not job.deployment.empty()) {
+    placement = read_deployment(job.deployment);
+  } else {
+    placement = read_hostfile(job.hostfile, job.ranks ? job.ranks : std::optional<int>(n));
+  }
+  if (static_cast<int>(placement.hosts.size()) != n)
+    throw InputError(fmt::format("error: rank mismatch: {} places {} ranks but {} holds {} ranks", placement.source,
+                                 placement.hosts.size(), job.traces.string(), n));
+  auto hosts = resolve_hosts(engine, placement);
+  check_routes(topology, placement, platform);
+  return hosts;
+}
+
+/// The collective algorithms of a job: the run's configuration, then the job's own coll/... settings.
+colls::Selector selector_of(const Job& job)
+{
+  try {
+    return colls::selector_from_config(job.cfg);
+  } catch (const colls::SelectionError& e) {
+    if (job.cfg.empty())
+      throw;
+    throw InputError(fmt::format("{}: error: job '{}': {}", job.where, job.name, e.what()));
+  }
+}
+
+/// Builds a job's MPI world and creates its rank actors (they start at the job's start time).
+void launch(s4u::Engine& engine, JobRun& jr, const Options& options, const platform::Topology& topology, int index,
+            bool named)
+{
+  const Job& job = *jr.job;
+  trace::TraceSet* traces = nullptr;
+  jr.hosts = place_job(engine, job, topology, options.platform, traces, jr.traces);
+  int n = traces->rank_count();
+  jr.world = std::make_unique<mpi::World>(model::MpiParams::from_config(), n, index);
+  jr.communicators = std::make_unique<Communicators>(n);
+  RunState& run = jr.run;
+  check_speed_units(traces->compute_unit(), job.traces.string(), jr.hosts, run.warnings);
+  run.world = jr.world.get();
+  run.communicators = jr.communicators.get();
+  run.selector = selector_of(job);
+  run.actions_log = job.actions_log;
+  run.merge_computations = options.merge_computations;
+  run.observer = job.observer;
+  if (job.observer != nullptr) {
+    jr.world->set_listener(job.observer);
+    std::vector<std::string> host_names;
+    for (auto* h : jr.hosts)
+      host_names.push_back(h->get_name());
+    job.observer->begin_run(host_names);
+  }
+  for (int r = 0; r < n; ++r) {
+    jr.actors.push_back(std::make_unique<RankActor>(run, r, jr.hosts[r], traces->reader(r)));
+    run.actors.push_back(jr.actors.back().get());
+  }
+  std::vector<s4u::ActorPtr> s4u_actors;
+  double start = job.start;
+  for (int r = 0; r < n; ++r) {
+    RankActor* actor = jr.actors[r].get();
+    std::string name = named ? fmt::format("{}:{}", job.name, r) : std::to_string(r);
+    s4u_actors.push_back(s4u::Actor::create(name, jr.hosts[r], [actor, start] {
+      if (start > 0)
+        s4u::this_actor::sleep_until(start);
+      (*actor)();
+    }));
+  }
+  jr.world->prepare(std::move(s4u_actors));
+}
+
+/// A job's outcome once the engine ran: its ranks, when it ended, its prediction (as a single replay's).
+JobResult collect(JobRun& jr)
+{
+  JobResult out;
+  out.name = jr.job->name;
+  out.start = jr.job->start;
+  const RankStats* last = nullptr;
+  for (auto const& a : jr.actors) {
+    out.ranks.push_back(a->stats());
+    if (last == nullptr || a->stats().end >= last->end)
+      last = &a->stats();
+  }
+  out.end = last->end;
+  out.simulated_time = last->end - last->start;
+  return out;
+}
+
+/// An error met while setting `job` up, said at the job's line: "FILE:LINE: error: job 'NAME': WHAT".
+std::string in_job(const Job& job, std::string_view what)
+{
+  if (what.rfind("error: ", 0) == 0)
+    what.remove_prefix(7);
+  return fmt::format("{}: error: job '{}': {}", job.where, job.name, what);
+}
+
+/// The engine's command line for `options`.
+std::unique_ptr<s4u::Engine> make_engine(const Options& options)
+{
+  auto args = engine_arguments(options);
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  smpi_init_options(); // declares smpi/os, smpi/or, smpi/ois before the command line is parsed
+  colls::declare_config_flags();
+  try {
+    return std::make_unique<s4u::Engine>(&argc, argv.data());
+  } catch (const std::exception& e) {
+    throw InputError(config_error(e.what(), options));
+  }
+}
+
+/// The jobs of `options`: its workload, or the single trace set it names.
+std::vector<Job> jobs_of(const Options& options)
+{
+  if (not options.jobs.empty())
+    return options.jobs;
+  Job job;
+  job.name = "job";
+  job.traces = options.traces;
+  job.deployment = options.deployment;
+  job.hostfile = options.hostfile;
+  job.ranks = options.ranks;
+  job.actions_log = options.actions_log;
+  job.observer = options.observer;
+  return {job};
+}
+
+/// Replays `job` alone on the platform, in a child process (SimGrid runs one engine per process): its
+/// duration, or the child's error.
+std::variant<double, std::string> replay_alone(const Options& options, const Job& job)
+{
+  int fds[2];
+  if (pipe(fds) != 0)
+    return std::string("error: cannot create a pipe for the isolated baseline");
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0)
+    return std::string("error: cannot fork the isolated baseline");
+  if (pid == 0) {
+    close(fds[0]);
+    Options alone = options;
+    alone.isolated_baseline = false;
+    alone.jobs = {job};
+    alone.jobs.front().start = 0;
+    alone.jobs.front().actions_log = nullptr;
+    alone.jobs.front().observer = nullptr;
+    Result r = run(alone);
+    std::string out = r.exit_code == 0 ? fmt::format("ok {:.17g}", r.jobs.front().duration())
+                                       : fmt::format("error {}", r.error);
+    [[maybe_unused]] auto written = write(fds[1], out.data(), out.size());
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t got; (got = read(fds[0], buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(got));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (text.rfind("ok ", 0) == 0)
+    return std::stod(text.substr(3));
+  if (text.rfind("error ", 0) == 0)
+    return text.substr(6);
+  return fmt::format("error: the isolated baseline of job '{}' ended abnormally", job.name);
+}
+
 } // namespace
 
 Result run(const Options& options)
 {
   Result result;
+  std::vector<Job> jobs = jobs_of(options);
+  bool workload = not options.jobs.empty();
+  std::vector<std::unique_ptr<JobRun>> runs;
+  // Before this process creates its engine: each child replays one job in a fresh process.
+  std::vector<std::variant<double, std::string>> baselines;
+  if (workload && options.isolated_baseline)
+    for (auto const& job : jobs)
+      baselines.push_back(replay_alone(options, job));
+  if (engine_created.exchange(true)) {
+    result.exit_code = 2;
+    result.error = "error: one replay per process: SimGrid cannot create a second engine in a process (replay "
+                   "several trace sets together with Options::jobs, or one after the other in child processes)";
+    return result;
+  }
   try {
     check_file(options.platform, "platform");
     auto topology = check_platform(options.platform);
-    if (not options.deployment.empty())
+    if (not workload && not options.deployment.empty())
       check_file(options.deployment, "deployment");
-    else
+    else if (not workload)
       check_file(options.hostfile, "hostfile");
 
-    auto args = engine_arguments(options);
-    std::vector<char*> argv;
-    for (auto& a : args)
-      argv.push_back(a.data());
-    int argc = static_cast<int>(argv.size());
-    smpi_init_options(); // declares smpi/os, smpi/or, smpi/ois before the command line is parsed
-    colls::declare_config_flags();
-    std::unique_ptr<s4u::Engine> engine_ptr;
-    try {
-      engine_ptr = std::make_unique<s4u::Engine>(&argc, argv.data());
-    } catch (const std::exception& e) {
-      throw InputError(config_error(e.what(), options));
-    }
+    auto engine_ptr = make_engine(options);
     s4u::Engine& engine = *engine_ptr;
     try {
       engine.load_platform(options.platform.string());
@@ -116,80 +331,72 @@ Result run(const Options& options)
       throw InputError(fmt::format("{}: error: cannot load the platform: {}", options.platform.string(), e.what()));
     }
 
-    std::optional<int> wanted = options.ranks;
-    if (not options.deployment.empty())
-      wanted = static_cast<int>(read_deployment(options.deployment).hosts.size());
-    auto traces = trace::TraceSet::open(options.traces, wanted);
-    result.trace_description = traces->describe();
-    auto placement = place_ranks(options, traces->rank_count());
-    int n = traces->rank_count();
-    if (static_cast<int>(placement.hosts.size()) != n)
-      throw InputError(fmt::format("error: rank mismatch: {} places {} ranks but {} holds {} ranks", placement.source,
-                                   placement.hosts.size(), options.traces.string(), n));
-    auto hosts = resolve_hosts(engine, placement);
-    check_routes(topology, placement, options.platform);
-
-    mpi::World world(model::MpiParams::from_config(), n);
-    RunState run;
-    check_speed_units(traces->compute_unit(), options.traces.string(), hosts, run.warnings);
-    run.world = &world;
-    Communicators communicators(n);
-    run.communicators = &communicators;
-    run.selector = colls::selector_from_config();
-    run.actions_log = options.actions_log;
-    run.merge_computations = options.merge_computations;
-    run.observer = options.observer;
-    if (options.observer != nullptr) {
-      world.set_listener(options.observer);
-      std::vector<std::string> host_names;
-      for (auto* h : hosts)
-        host_names.push_back(h->get_name());
-      options.observer->begin_run(host_names);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      runs.push_back(std::make_unique<JobRun>());
+      runs.back()->job = &jobs[j];
+      try {
+        launch(engine, *runs.back(), options, topology, static_cast<int>(j), workload);
+      } catch (const trace::TraceError& e) {
+        if (not workload)
+          throw;
+        throw InputError(in_job(jobs[j], e.what()));
+      } catch (const InputError& e) {
+        if (not workload || std::string_view(e.what()).find(jobs[j].where) == 0)
+          throw;
+        throw InputError(in_job(jobs[j], e.what()));
+      }
     }
-
-    std::vector<std::unique_ptr<RankActor>> actors;
-    for (int r = 0; r < n; ++r) {
-      actors.push_back(std::make_unique<RankActor>(run, r, hosts[r], traces->reader(r)));
-      run.actors.push_back(actors.back().get());
-    }
-    std::vector<s4u::ActorPtr> s4u_actors;
-    for (int r = 0; r < n; ++r) {
-      RankActor* actor = actors[r].get();
-      s4u_actors.push_back(s4u::Actor::create(std::to_string(r), hosts[r], [actor] { (*actor)(); }));
-    }
-    world.prepare(std::move(s4u_actors));
+    if (not workload)
+      result.trace_description = runs.front()->traces->describe();
 
     bool deadlock = false;
     s4u::Engine::on_deadlock_cb([&] {
       deadlock = true;
-      result.error = run.deadlock_report();
+      for (auto const& jr : runs)
+        result.error += (result.error.empty() ? "" : "\n") +
+                        (workload ? fmt::format("job '{}': ", jr->job->name) : std::string()) +
+                        jr->run.deadlock_report();
     });
     engine.run();
 
-    result.warnings = run.warnings.report();
-    if (run.exit_code != 0) {
-      result.exit_code = run.exit_code;
-      result.error = run.error;
-      return result;
+    for (auto const& jr : runs) {
+      auto prefix = workload ? fmt::format("job '{}': ", jr->job->name) : std::string();
+      for (auto const& w : jr->run.warnings.report())
+        result.warnings.push_back(prefix + w);
+      if (jr->run.exit_code != 0 && result.exit_code == 0) {
+        result.exit_code = jr->run.exit_code;
+        result.error = prefix + jr->run.error;
+      }
     }
+    if (result.exit_code != 0)
+      return result;
     if (deadlock) {
       result.exit_code = 3;
       return result;
     }
-    // The prediction is the end of the last rank to finish, counted from its own init (as SMPI's replay).
-    const RankStats* last = nullptr;
-    for (auto const& a : actors) {
-      result.ranks.push_back(a->stats());
-      if (last == nullptr || a->stats().end >= last->end)
-        last = &a->stats();
+    for (auto const& jr : runs) {
+      result.jobs.push_back(collect(*jr));
+      result.makespan = std::max(result.makespan, result.jobs.back().end);
+      if (jr->job->observer != nullptr)
+        jr->job->observer->end_run(result.jobs.back().end);
+      auto prefix = workload ? fmt::format("job '{}': ", jr->job->name) : std::string();
+      for (auto const& u : jr->world->unreceived()) {
+        auto [context, tag] = jr->world->context_of(u.tag);
+        auto on = context == 0 ? std::string() : fmt::format(" on communicator {}", context);
+        result.warnings.push_back(fmt::format("{}warning: {} message(s) from rank {} to rank {} with tag {}{} were "
+                                              "sent but never received",
+                                              prefix, u.count, u.src, u.dst, tag, on));
+      }
     }
-    result.simulated_time = last->end - last->start;
-    if (options.observer != nullptr)
-      options.observer->end_run(last->end);
-    for (auto const& u : world.unreceived())
-      result.warnings.push_back(fmt::format("warning: {} message(s) from rank {} to rank {} with tag {} were sent but "
-                                            "never received",
-                                            u.count, u.src, u.dst, u.tag));
+    // A single trace set: the prediction is the end of the last rank to finish, counted from its own init (as
+    // SMPI's replay).
+    if (workload) {
+      result.simulated_time = result.makespan;
+    } else {
+      result.ranks = result.jobs.front().ranks;
+      result.simulated_time = result.jobs.front().simulated_time;
+      result.jobs.clear();
+    }
   } catch (const trace::TraceError& e) {
     result.exit_code = 2;
     result.error = e.what();
@@ -207,6 +414,16 @@ Result run(const Options& options)
     std::string what = e.what();
     result.error = fmt::format("error: {}", what.substr(0, what.find('\n')));
   }
+  if (result.exit_code == 0 && not baselines.empty())
+    for (std::size_t j = 0; j < result.jobs.size(); ++j) {
+      auto const& alone = baselines[j];
+      if (auto const* error = std::get_if<std::string>(&alone)) {
+        result.exit_code = 2;
+        result.error = fmt::format("job '{}' replayed alone: {}", jobs[j].name, *error);
+        break;
+      }
+      result.jobs[j].alone = std::get<double>(alone);
+    }
   return result;
 }
 

@@ -15,6 +15,23 @@ class Observer;
 
 namespace tit::replay {
 
+/// One job of a workload: a trace set placed on some hosts of the shared platform, started at `start`. Each
+/// job has its own MPI world (ranks, matching, communicators, collectives); jobs share only the platform.
+struct Job {
+  std::string name;
+  std::filesystem::path traces;
+  std::filesystem::path deployment;     ///< one of deployment, hostfile, hosts, host_indices places the ranks
+  std::filesystem::path hostfile;
+  std::vector<std::string> hosts;       ///< host of each rank, by name
+  std::vector<int> host_indices;        ///< host of each rank, numbered as the engine lists the platform's hosts
+  std::optional<int> ranks;             ///< with a hostfile: the number of ranks
+  double start = 0;                     ///< simulated time at which its ranks start
+  std::vector<std::string> cfg;         ///< its own coll/... settings ("coll/selector:ompi"), over the run's
+  std::string where;                    ///< "file:line" of its definition, for messages
+  std::ostream* actions_log = nullptr;  ///< one line per action when set
+  timeline::Observer* observer = nullptr; ///< its timelines and analysis, if any
+};
+
 struct Options {
   std::filesystem::path platform;
   std::filesystem::path deployment; ///< empty when a hostfile places the ranks
@@ -26,6 +43,11 @@ struct Options {
   std::ostream* actions_log = nullptr; ///< one line per action when set
   bool merge_computations = false;     ///< replay consecutive computations as one (faster, not bit-exact)
   timeline::Observer* observer = nullptr; ///< told of every action and message (timelines, analysis)
+  /// A workload: these jobs on `platform` in one simulation (then deployment, hostfile, traces, ranks,
+  /// actions_log and observer above are unused).
+  std::vector<Job> jobs;
+  /// With jobs: replay each job alone as well (for its slowdown), each in a process of its own.
+  bool isolated_baseline = false;
 };
 
 /// What one rank did, in simulated seconds.
@@ -39,6 +61,17 @@ struct RankStats {
   std::uint64_t actions = 0;
 };
 
+/// What one job of a workload did.
+struct JobResult {
+  std::string name;
+  double start = 0;            ///< its start time
+  double end = 0;              ///< end of its last rank
+  double simulated_time = 0;   ///< as Result::simulated_time, for this job
+  std::vector<RankStats> ranks;
+  std::optional<double> alone; ///< its duration (end - start) replayed alone (--isolated-baseline)
+  double duration() const { return end - start; }
+};
+
 struct Result {
   int exit_code = 0;           ///< 0 success, 2 bad input, 3 deadlock
   std::string error;           ///< the error report when exit_code != 0
@@ -46,9 +79,16 @@ struct Result {
   std::vector<RankStats> ranks;
   std::vector<std::string> warnings;
   std::string trace_description;
+  std::vector<JobResult> jobs; ///< a workload's jobs, in the order given
+  double makespan = 0;         ///< a workload: end of the last job to finish
 };
 
-/// Runs the whole replay. Input errors are returned in the Result (exit code 2), never thrown.
+/// Runs the whole replay (one trace set, or the jobs of a workload). Input errors are returned in the Result
+/// (exit code 2), never thrown.
+///
+/// SimGrid allows one engine per process, created once: run() creates it, so a process calls run() once.
+/// Nothing else of the replay is static: several jobs share one engine (Options::jobs), and the isolated
+/// baselines run in child processes.
 Result run(const Options& options);
 
 } // namespace tit::replay

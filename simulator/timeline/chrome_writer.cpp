@@ -78,14 +78,14 @@ void ChromeTraceWriter::message_sent(const mpi::MessageEvent& e)
 {
   separator();
   fmt::print(out_, R"j({{"ph":"s","pid":0,"tid":{},"name":"message","cat":"{}","id":{},"ts":{}}})j", e.src,
-             e.tag < 0 ? "collective-message" : "message", e.id, us(e.time));
+             e.collective() ? "collective-message" : "message", e.id, us(e.time));
 }
 
 void ChromeTraceWriter::message_received(const mpi::MessageEvent& e)
 {
   separator();
   fmt::print(out_, R"j({{"ph":"f","bp":"e","pid":0,"tid":{},"name":"message","cat":"{}","id":{},"ts":{},"args":{{"bytes":{},"tag":{}}}}})j",
-             e.dst, e.tag < 0 ? "collective-message" : "message", e.id, us(e.time), e.bytes, e.tag);
+             e.dst, e.collective() ? "collective-message" : "message", e.id, us(e.time), e.bytes, e.tag);
 }
 
 void ChromeTraceWriter::end_run(double simulated_time)

@@ -45,7 +45,7 @@ void CsvWriter::message_received(const mpi::MessageEvent& e)
   if (it == in_flight_.end())
     return;
   fmt::print(out_, "message,{},,message,tag={},{},{},{},{},{}\n", e.src, e.tag, it->second, e.time, e.bytes, e.dst,
-             e.tag < 0 ? "collective" : "p2p");
+             e.collective() ? "collective" : "p2p");
   in_flight_.erase(it);
 }
 

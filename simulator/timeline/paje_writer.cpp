@@ -130,13 +130,13 @@ void PajeWriter::action_end(const ActionRecord& r)
 
 void PajeWriter::message_sent(const mpi::MessageEvent& e)
 {
-  fmt::print(out_, "8 {} LT_Message run {} rank{} m{}\n", e.time, e.tag < 0 ? "V_coll" : "V_p2p", e.src, e.id);
-  in_flight_.emplace(e.id, std::make_pair(e.dst, e.tag < 0));
+  fmt::print(out_, "8 {} LT_Message run {} rank{} m{}\n", e.time, e.collective() ? "V_coll" : "V_p2p", e.src, e.id);
+  in_flight_.emplace(e.id, std::make_pair(e.dst, e.collective()));
 }
 
 void PajeWriter::message_received(const mpi::MessageEvent& e)
 {
-  fmt::print(out_, "9 {} LT_Message run {} rank{} m{}\n", e.time, e.tag < 0 ? "V_coll" : "V_p2p", e.dst, e.id);
+  fmt::print(out_, "9 {} LT_Message run {} rank{} m{}\n", e.time, e.collective() ? "V_coll" : "V_p2p", e.dst, e.id);
   in_flight_.erase(e.id);
 }
 

@@ -88,6 +88,8 @@ int datatype_size(int id);
 inline constexpr double kUnknownSize = -1.0;
 /// Source rank meaning MPI_ANY_SOURCE in SimGrid traces.
 inline constexpr int kAnySource = -333;
+/// MPI_ANY_TAG as SimGrid writes it: refused on point-to-point lines (receives from any tag are not replayed).
+inline constexpr int kAnyTag = -444;
 
 /// One action of one rank. Reused by the reader between calls: string views stay valid only until the
 /// next call to RankReader::next().

@@ -146,17 +146,31 @@ double send_bytes(const Action& a, std::size_t count_i, std::size_t dt_i, const 
   return count * datatype_or_default(a, dt_i, s);
 }
 
+/// A message's tag: MPI's are >= 0. -444, SimGrid's MPI_ANY_TAG (our tracer writes it for an MPI_Irecv
+/// with MPI_ANY_TAG), is refused with its own message: receives from any tag are not replayed.
+int message_tag(const Action& a, std::size_t i)
+{
+  int tag = int_arg(a, i, "tag");
+  if (tag == kAnyTag)
+    fail(a, fmt::format("'{}' tag -444 is MPI_ANY_TAG: receives from any tag are not supported (a message's tag "
+                        "must be >= 0)",
+                        a.name));
+  if (tag < 0)
+    fail(a, fmt::format("'{}' tag '{}' is negative (a message's tag must be >= 0)", a.name, a.args[i]));
+  return tag;
+}
+
 void send(Action& a, RankState& s)
 {
   a.partner = rank_arg(a, 0, "destination", s, false);
-  a.tag = int_arg(a, 1, "tag");
+  a.tag = message_tag(a, 1);
   a.bytes = send_bytes(a, 2, 3, s, "count");
 }
 
 void recv(Action& a, RankState& s)
 {
   a.partner = rank_arg(a, 0, "source", s, true);
-  a.tag = int_arg(a, 1, "tag");
+  a.tag = message_tag(a, 1);
   double count = count_arg(a, 2, "count");
   int size = datatype_or_default(a, 3, s);
   a.bytes = count < 0 ? kUnknownSize : count * size;

@@ -128,9 +128,19 @@ TEST_F(SimGridLines, PointToPoint)
   EXPECT_EQ(a.partner, 2);
   EXPECT_EQ(a.tag, 5);
   EXPECT_EQ(a.bytes, 80.0);
-  EXPECT_EQ(parse("0 irecv 1 -1 3").kind, Kind::Irecv);
-  EXPECT_EQ(a.tag, -1);
+  EXPECT_EQ(parse("0 irecv 1 2 3").kind, Kind::Irecv);
+  EXPECT_EQ(a.tag, 2);
   EXPECT_EQ(a.bytes, 3.0);
+}
+
+TEST_F(SimGridLines, NegativeTags)
+{
+  EXPECT_NE(error("0 irecv 1 -1 3").find("'irecv' tag '-1' is negative (a message's tag must be >= 0)"),
+            std::string::npos);
+  EXPECT_NE(error("0 send 1 -7 3").find("'send' tag '-7' is negative"), std::string::npos);
+  EXPECT_NE(error("0 irecv 1 -444 3").find("'irecv' tag -444 is MPI_ANY_TAG: receives from any tag are not supported"),
+            std::string::npos);
+  EXPECT_EQ(parse("0 wait 1 0 -3335").tag, -3335); // a nonblocking collective's request, as SimGrid writes it
 }
 
 TEST_F(SimGridLines, ReceiveFromAnySourceAndOfUnknownSize)

@@ -1,0 +1,35 @@
+// The tit-replay command as one library call: checks what the command line asked, opens the output files,
+// runs the replay (or the comparison) and reports. The executable only parses its options into Command.
+#pragma once
+
+#include "replay/replayer.hpp"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tit::output {
+
+/// What a tit-replay command line says, as plain values.
+struct Command {
+  std::vector<std::string> files;   ///< PLATFORM.xml [DEPLOYMENT.xml] TRACES, or PLATFORM.xml with a workload
+  std::string workload;             ///< --workload FILE
+  replay::Options replay;           ///< hostfile, cfg, log, merge_computations, isolated_baseline
+  int np = 0;                       ///< --np (0: not given)
+  std::string actions_log;
+  bool per_rank = false;
+  std::string paje, chrome, csv, analysis_json;
+  bool analysis = false;
+  std::string delay_model = "proportional";
+  bool progress = false;            ///< --progress (also on when stderr is a terminal)
+  std::vector<std::string> compare; ///< --compare A.json B.json
+};
+
+/// Runs `command`: the summary (and analysis) on `out`, diagnostics on `err`. Returns the exit code (0, 2 bad
+/// input, 3 deadlock).
+int execute(const Command& command, std::ostream& out, std::ostream& err);
+
+/// The --help text after the options: model parameters, collective algorithms, exit codes.
+std::string parameters_footer();
+
+} // namespace tit::output
