@@ -8,6 +8,8 @@
 #   TIT_SKIP_DEPS=1   skip only the installation of Debian packages
 #   BUILD_DIR         build directory (default: build/ at the root of the repository)
 #   CTEST_JOBS        parallel tests (default 2)
+#   TIT_SKIP_SANITIZE=1  skip the sanitizer stage (scripts/sanitize.sh: unit and end-to-end tests on
+#                     an ASan+UBSan build), which runs after the main suite when no ctest argument is given
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,3 +19,8 @@ export BUILD_DIR
 bash "$root/scripts/setup.sh"
 
 ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error -j "${CTEST_JOBS:-2}" "$@"
+
+if (($# == 0)) && [[ ${TIT_SKIP_SANITIZE:-0} != 1 ]]; then
+  SANITIZE_BUILD_DIR=${SANITIZE_BUILD_DIR:-$(dirname "$BUILD_DIR")/$(basename "$BUILD_DIR")-sanitize} \
+    bash "$root/scripts/sanitize.sh"
+fi

@@ -5,7 +5,7 @@ foreach(case detached rendezvous thesis-gz-merged hostfile nonblocking overheads
         subcomm-halves subcomm-keys subcomm-dup-create subcomm-context subcomm-missing subcomm-errors
         subcomm-wait subcomm-wait-legacy warnings-repeated speed-units speed-units-mixed)
   add_test(NAME e2e.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
-  set_tests_properties(e2e.${case} PROPERTIES TIMEOUT 60)
+  set_tests_properties(e2e.${case} PROPERTIES TIMEOUT 60 LABELS e2e)
 endforeach()
 
 # Hand-computed times of every collective algorithm (tests/e2e/algorithms.sh), one CTest test per collective.
