@@ -1,5 +1,6 @@
 #include "meter.hpp"
 
+#include <algorithm>
 #include <asm/unistd.h>
 #include <cerrno>
 #include <cmath>
@@ -177,6 +178,7 @@ std::string SwitchClock::open(std::size_t data_pages, const FastClock& clock)
   anchor_wall_ = 0;
   anchor_value_ = 0;
   anchor_cpu_ = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  last_value_ = 0;
   return {};
 }
 
@@ -248,12 +250,16 @@ std::int64_t SwitchClock::cpu_ns()
     if (__atomic_load_n(&page_->data_head, __ATOMIC_ACQUIRE) != head)
       continue;
     std::int64_t value = now - off_ns_;
-    if (now - anchor_wall_ > kAnchorNs) { // one system call per 10 ms at most
+    if (now - anchor_wall_ > kAnchorNs) { // one system call per millisecond at most
+      std::int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+      value = std::max(anchor_value_ + (cpu - anchor_cpu_), last_value_);
+      off_ns_ = now - value;
       anchor_wall_ = now;
       anchor_value_ = value;
-      anchor_cpu_ = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+      anchor_cpu_ = cpu;
     }
-    return value;
+    last_value_ = std::max(value, last_value_);
+    return last_value_;
   }
 }
 
