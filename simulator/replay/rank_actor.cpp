@@ -1,6 +1,7 @@
 #include "replay/rank_actor.hpp"
 
 #include "colls/colls.hpp"
+#include "trace/writer.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -307,7 +308,8 @@ void RankActor::execute(const Action& a)
   if (observer != nullptr)
     report(a, start, end, collective);
   if (run_.actions_log != nullptr)
-    fmt::print(*run_.actions_log, "{}\t{:.12f}\t{:.12f}\t{}\n", mpi_.rank(), start, end, a.text);
+    fmt::print(*run_.actions_log, "{}\t{:.12f}\t{:.12f}\t{}\n", mpi_.rank(), start, end,
+               trace::format_action(a, a.dialect)); // from the typed fields, as the trace writer writes it
 }
 
 void RankActor::report(const Action& a, double start, double end, bool collective)
