@@ -97,6 +97,31 @@ case $case_name in
       awk -v s="$sub" -v w="$world" 'BEGIN { d = s - w; if (d < 0) d = -d; exit !(s != "" && d <= 1e-9 * w + 6e-10) }' ||
         fail "$set: collectives on a sub-communicator end at $sub, on a world of the same ranks at $world"
     done ;;
+  nonblocking-subcomm) # every nonblocking collective on ranks {2, 3} (one host) = the same on a 2-rank world there
+    mkdir -p "$work/sub" "$work/world"
+    body() { for c in "ibcast 3000000 0" "iallreduce 2000000 1000" "ireduce 1000000 1000 1" "ibarrier" \
+        "ialltoall 700000 700000" "ialltoallv 300 100 200 300 200 100" "igather 9000 9000 1" "iscatter 9000 9000 0" \
+        "iallgather 90000 90000" "igatherv 100 100 200 1" "iscatterv 100 200 100 0" "iallgatherv 100 100 200" \
+        "ireducescatter 100 200 10" "iscan 100 10" "iexscan 100 10"; do
+        echo "$1 $c$2"; echo "$1 compute $((1000 * ($1 % 2 + 1)))"; echo "$1 waitall"; done; }
+    for r in 0 1 2 3; do
+      { echo "$r init"
+        if [ "$r" -ge 2 ]; then echo "$r comm_split 0 1 $r 1 2"; body "$r" " comm=1"; else echo "$r comm_split 0 -1 0 -1"; fi
+        echo "$r finalize"; } >"$work/sub/rank-$r.txt"
+    done
+    for r in 0 1; do { echo "$r init"; body "$r" ""; echo "$r finalize"; } >"$work/world/rank-$r.txt"; done
+    printf 'atlas\nboreas\ndorado:2\n' >"$work/h4"; printf 'dorado:2\n' >"$work/h2"
+    P=$root/platforms/small-hetero.xml
+    for set in smpi ompi mpich; do
+      run --cfg=coll/selector:$set --hostfile "$work/h4" "$P" "$work/sub"
+      ok
+      sub=$(awk '$1 == "2" || $1 == "3" { print $3 }' "$out" | sort -g | tail -1)
+      run --cfg=coll/selector:$set --hostfile "$work/h2" "$P" "$work/world"
+      ok
+      world=$(time_of)
+      awk -v s="$sub" -v w="$world" 'BEGIN { d = s - w; if (d < 0) d = -d; exit !(s != "" && w > 0 && d <= 1e-9 * w + 6e-10) }' ||
+        fail "$set: nonblocking collectives on a sub-communicator end at $sub, on a world of the same ranks at $world"
+    done ;;
   negative-tags)
     mkdir -p "$work/t"
     printf '0 init\n0 send 1 -5 8\n0 finalize\n' >"$work/t/rank-0.txt"
