@@ -105,6 +105,12 @@ inline constexpr std::array<int, 60> kDatatypeSizes = {
     32, 1, 8, 16, 32, 0, 0, 1, 8, 8,    // 50 long_double_int .. 59 count
 };
 
+/// Dialect 2's names of the nonblocking forms of the collectives barrier .. exscan, in Kind order.
+inline constexpr std::array<std::string_view, 15> kNonblockingNames = {
+    "ibarrier",   "ibcast",  "ireduce",    "iallreduce",  "ialltoall",      "ialltoallv", "igather", "iscatter",
+    "iallgather", "igatherv", "iscatterv", "iallgatherv", "ireducescatter", "iscan",      "iexscan",
+};
+
 } // namespace detail
 
 /// Name of a kind as dialect 2 spells it (for messages and logs; the tracer's lines).
@@ -112,6 +118,15 @@ constexpr std::string_view kind_name(Kind kind)
 {
   auto i = static_cast<std::size_t>(kind);
   return i < detail::kKindNames.size() ? detail::kKindNames[i] : std::string_view("?");
+}
+
+/// Name of the nonblocking form of the collective `blocking` in dialect 2 ("ibcast"); empty for another kind.
+/// Both names are views of string literals, so their data() is a C string.
+constexpr std::string_view nonblocking_name(Kind blocking)
+{
+  if (blocking < Kind::Barrier || blocking > Kind::Exscan)
+    return {};
+  return detail::kNonblockingNames[static_cast<std::size_t>(blocking) - static_cast<std::size_t>(Kind::Barrier)];
 }
 
 /// Size in bytes of a datatype id of the SimGrid dialect (0 double, 1 int, ... -1 derived = 0).

@@ -309,14 +309,10 @@ std::optional<std::string_view> action_name(Kind kind, Dialect dialect, Kind blo
   if (kind == Kind::NonBlockingCollective) {
     if (dialect != Dialect::SimGrid)
       return std::nullopt;
-    std::optional<std::string_view> base = action_name(blocking, dialect);
-    if (!base || !is_collective(blocking))
+    std::string_view name = nonblocking_name(blocking);
+    if (name.empty())
       return std::nullopt;
-    std::string name = fmt::format("i{}", *base);
-    const detail::ActionSpec* spec = detail::find_action(dialect, name);
-    if (spec == nullptr)
-      return std::nullopt;
-    return spec->name; // a view of the table's name, which lives as long as the program
+    return name;
   }
   for (const detail::ActionSpec& spec : detail::action_specs(dialect))
     if (spec.kind == kind)

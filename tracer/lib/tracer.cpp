@@ -93,11 +93,11 @@ bool Tracer::enter()
   if (config.timings)
     enter_wall = Meter::now();
   if (burst >= min_volume && burst > 0) {
-    Line& l = line("compute");
+    Line& l = line(name_of(Kind::Compute));
     l.num(static_cast<long long>(burst + 0.5));
     write_line();
     if (config.timings)
-      timing_row(trace.lines(), "compute", last_exit_wall, enter_wall);
+      timing_row(trace.lines(), name_of(Kind::Compute), last_exit_wall, enter_wall);
   }
   return true;
 }
@@ -435,7 +435,7 @@ void Tracer::start()
   last_exit_wall = t0;
   enter_wall = t0;
   active = true;
-  line("init");
+  line(name_of(Kind::Init));
   end_line();
   last_exit_wall = Meter::now();
   last_exit = meter.read();
@@ -473,7 +473,7 @@ void Tracer::write_header()
 
 void Tracer::finish()
 {
-  Line& l = line("finalize");
+  Line& l = line(name_of(Kind::Finalize));
   (void)l;
   enter_wall = config.timings ? Meter::now() : 0;
   end_line();

@@ -39,6 +39,13 @@ inline constexpr int kTraceAnyTag = trace::kAnyTag;
 /// Byte datatype id of the trace format: derived types are written as packed bytes of it.
 inline constexpr int kByteId = trace::kByteDatatype;
 
+using trace::Kind;
+/// The trace format's name of an action kind (trace/action.hpp's constexpr table of literals: a C string,
+/// resolved at compile time).
+constexpr const char* name_of(Kind kind) { return trace::kind_name(kind).data(); }
+/// The name of the nonblocking form of a collective ("ibcast").
+constexpr const char* nonblocking_name_of(Kind blocking) { return trace::nonblocking_name(blocking).data(); }
+
 /// A datatype as the trace writes it: a SimGrid id, or bytes of MPI_BYTE for derived types.
 struct TypeCode {
   int id = kByteId;
