@@ -334,6 +334,13 @@ void write_arguments(std::string& out, const Action& action, Dialect dialect)
 
 } // namespace
 
+std::string_view display_name(const Action& action)
+{
+  if (!action.name.empty())
+    return action.name;
+  return action_name(action.kind, action.dialect, action.blocking).value_or(kind_name(action.kind));
+}
+
 void append_arguments(std::string& out, const Action& action, Dialect dialect)
 {
   name_or_fail(action, dialect);

@@ -17,6 +17,10 @@ namespace tit::trace {
 /// no such action.
 std::optional<std::string_view> action_name(Kind kind, Dialect dialect, Kind blocking = Kind::Init);
 
+/// The name outputs (timelines, analysis) show for an action: its name as read (Action::name), or, for an
+/// action a reader built without one (a compressed trace), its kind's name in its dialect.
+std::string_view display_name(const Action& action);
+
 /// Appends the line of `action` in `dialect` to `out`, without a newline: "<rank> <name> <arguments>".
 ///
 /// Sizes are written as element counts of an explicit datatype, so that the line does not depend on the

@@ -317,6 +317,16 @@ TEST(TraceConformance, ActionsBuiltByHand)
   EXPECT_EQ(action_name(Kind::NonBlockingCollective, Dialect::SimGrid, Kind::AllToAllV), "ialltoallv");
   EXPECT_EQ(action_name(Kind::AllReduce, Dialect::Thesis), "allReduce");
   EXPECT_FALSE(action_name(Kind::Sleep, Dialect::Thesis));
+  // outputs name an action built without a name (a compressed trace's) by its kind, in its dialect
+  EXPECT_EQ(display_name(a), "bcast");
+  a.kind = Kind::NonBlockingCollective;
+  a.blocking = Kind::AllReduce;
+  EXPECT_EQ(display_name(a), "iallreduce");
+  a.kind = Kind::AllReduce;
+  a.dialect = Dialect::Thesis;
+  EXPECT_EQ(display_name(a), "allReduce");
+  a.name = "as_read";
+  EXPECT_EQ(display_name(a), "as_read");
 }
 
 } // namespace
