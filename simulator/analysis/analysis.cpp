@@ -1,5 +1,7 @@
 #include "analysis/analysis.hpp"
 
+#include "colls/collectives.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <deque>
@@ -27,15 +29,18 @@ std::string_view pattern_name(Pattern p)
 
 namespace {
 
+/// The pattern of a collective's flow (colls/collectives.hpp's row).
 Pattern collective_pattern(Kind k)
 {
-  switch (k) {
-    case Kind::Barrier: return Pattern::WaitAtBarrier;
-    case Kind::Bcast: case Kind::Scatter: case Kind::ScatterV: return Pattern::LateBroadcast;
-    case Kind::Reduce: case Kind::Gather: case Kind::GatherV: return Pattern::EarlyReduce;
-    case Kind::Scan: case Kind::Exscan: return Pattern::EarlyScan;
-    default: return Pattern::WaitAtNxN;
+  const colls::Collective* c = colls::collective_of(k);
+  switch (c != nullptr ? c->flow : colls::Flow::AllToAll) {
+    case colls::Flow::Barrier: return Pattern::WaitAtBarrier;
+    case colls::Flow::OneToAll: return Pattern::LateBroadcast;
+    case colls::Flow::AllToOne: return Pattern::EarlyReduce;
+    case colls::Flow::Prefix: return Pattern::EarlyScan;
+    case colls::Flow::AllToAll: return Pattern::WaitAtNxN;
   }
+  return Pattern::WaitAtNxN;
 }
 
 /// The part of an activity that is not busy can be waited in.

@@ -1,4 +1,5 @@
 #include "analysis/recorder.hpp"
+#include "trace/writer.hpp"
 
 namespace tit::analysis {
 
@@ -31,7 +32,7 @@ void Recorder::action_end(const timeline::ActionRecord& r)
   act.start = r.start;
   act.end = r.end;
   act.kind = a.kind;
-  act.name = name_id(a.name);
+  act.name = name_id(trace::display_name(a));
   act.line = a.line;
   act.root = r.peer;
   if (a.kind == Kind::Compute || a.kind == Kind::Sleep)

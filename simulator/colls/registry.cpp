@@ -1,5 +1,7 @@
 #include "colls/registry.hpp"
 
+#include "colls/collectives.hpp"
+
 #include "colls/mpich_all.hpp"
 #include "colls/mpich_smp.hpp"
 #include "colls/ompi_all.hpp"
@@ -12,23 +14,10 @@
 namespace tit::colls {
 namespace {
 
-constexpr const char* kCollectives[] = {"barrier",   "bcast",      "reduce",   "allreduce",     "gather",
-                                        "gatherv",   "scatter",    "scatterv", "allgather",     "allgatherv",
-                                        "alltoall",  "alltoallv",  "reducescatter", "scan",     "exscan"};
-
 Algorithm* slot(Selector& s, const std::string& collective)
 {
-  static const std::map<std::string, Algorithm Selector::*> slots{
-      {"barrier", &Selector::barrier},     {"bcast", &Selector::bcast},
-      {"reduce", &Selector::reduce},       {"allreduce", &Selector::allreduce},
-      {"gather", &Selector::gather},       {"gatherv", &Selector::gatherv},
-      {"scatter", &Selector::scatter},     {"scatterv", &Selector::scatterv},
-      {"allgather", &Selector::allgather}, {"allgatherv", &Selector::allgatherv},
-      {"alltoall", &Selector::alltoall},   {"alltoallv", &Selector::alltoallv},
-      {"reducescatter", &Selector::reducescatter}, {"scan", &Selector::scan},
-      {"exscan", &Selector::exscan}};
-  auto it = slots.find(collective);
-  return it == slots.end() ? nullptr : &(s.*(it->second));
+  const Collective* c = collective_named(collective);
+  return c == nullptr ? nullptr : &(s.*(c->slot));
 }
 
 std::string names_of(const std::string& collective)
@@ -228,9 +217,11 @@ void declare_config_flags()
     return;
   declared = true;
   simgrid::config::declare_flag<std::string>("coll/selector", "collective algorithm set (smpi, ompi, mpich)", "smpi");
-  for (const char* c : kCollectives)
-    simgrid::config::declare_flag<std::string>(std::string("coll/") + c,
-                                               fmt::format("algorithm of {} ({})", c, names_of(c)), "");
+  for (const Collective& c : kCollectives) {
+    std::string name(c.name);
+    simgrid::config::declare_flag<std::string>("coll/" + name, fmt::format("algorithm of {} ({})", name, names_of(name)),
+                                               "");
+  }
 }
 
 // SimGrid's own names are accepted too (smpi/coll-selector, smpi/bcast, smpi/reduce_scatter, ...), so that
@@ -238,18 +229,14 @@ void declare_config_flags()
 Selector selector_from_config(const std::vector<std::string>& settings)
 {
   std::map<std::string, std::string> overrides;
-  for (const char* c : kCollectives) {
-    auto value = simgrid::config::get_value<std::string>(std::string("coll/") + c);
-    static const std::map<std::string, std::string> simgrid_names{
-        {"gather", "smpi/gather"},       {"allgather", "smpi/allgather"}, {"allgatherv", "smpi/allgatherv"},
-        {"allreduce", "smpi/allreduce"}, {"alltoall", "smpi/alltoall"},   {"alltoallv", "smpi/alltoallv"},
-        {"reduce", "smpi/reduce"},       {"reducescatter", "smpi/reduce_scatter"},
-        {"scatter", "smpi/scatter"},     {"bcast", "smpi/bcast"},         {"barrier", "smpi/barrier"}};
-    if (auto it = simgrid_names.find(c); value.empty() && it != simgrid_names.end() &&
-                                         not simgrid::config::is_default(it->second.c_str()))
-      value = simgrid::config::get_value<std::string>(it->second);
+  for (const Collective& c : kCollectives) {
+    std::string name(c.name);
+    auto value = simgrid::config::get_value<std::string>("coll/" + name);
+    std::string simgrid_option(c.simgrid_option);
+    if (value.empty() && not simgrid_option.empty() && not simgrid::config::is_default(simgrid_option.c_str()))
+      value = simgrid::config::get_value<std::string>(simgrid_option);
     if (not value.empty())
-      overrides[c] = value;
+      overrides[name] = value;
   }
   std::string selector = simgrid::config::get_value<std::string>("coll/selector");
   if (simgrid::config::is_default("coll/selector") && not simgrid::config::is_default("smpi/coll-selector"))

@@ -1,6 +1,8 @@
 #include "replay/rank_actor.hpp"
 
+#include "colls/collectives.hpp"
 #include "colls/colls.hpp"
+#include "trace/writer.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -279,24 +281,11 @@ void RankActor::execute(const Action& a)
       pending_.clear();
       break;
     }
-    case Kind::Barrier:
-    case Kind::Bcast:
-    case Kind::Reduce:
-    case Kind::AllReduce:
-    case Kind::AllToAll:
-    case Kind::AllToAllV:
-    case Kind::Gather:
-    case Kind::Scatter:
-    case Kind::AllGather:
-    case Kind::GatherV:
-    case Kind::ScatterV:
-    case Kind::AllGatherV:
-    case Kind::ReduceScatter:
-    case Kind::Scan:
-    case Kind::Exscan:
-      execute_collective(a);
-      break;
     default:
+      if (colls::collective_of(a.kind) != nullptr) {
+        execute_collective(a);
+        break;
+      }
       throw mpi::MpiError(fmt::format("action '{}' is recognised but not supported yet (SimGrid's replayer rejects it "
                                       "too; replaying it is planned)",
                                       a.name));
@@ -307,7 +296,8 @@ void RankActor::execute(const Action& a)
   if (observer != nullptr)
     report(a, start, end, collective);
   if (run_.actions_log != nullptr)
-    fmt::print(*run_.actions_log, "{}\t{:.12f}\t{:.12f}\t{}\n", mpi_.rank(), start, end, a.text);
+    fmt::print(*run_.actions_log, "{}\t{:.12f}\t{:.12f}\t{}\n", mpi_.rank(), start, end,
+               trace::format_action(a, a.dialect)); // from the typed fields, as the trace writer writes it
 }
 
 void RankActor::report(const Action& a, double start, double end, bool collective)
@@ -396,25 +386,10 @@ void RankActor::execute_collective(const Action& a)
       static_cast<std::int64_t>(run_.check_collective(comm, mpi_.rank(), a, fmt::format("{}:{}", *a.file, a.line)));
   auto const& selector = run_.selector;
   colls::Call call = call_of(a);
-  colls::Algorithm algorithm = nullptr;
-  switch (a.kind) {
-    case Kind::Barrier: algorithm = selector.barrier; break;
-    case Kind::Bcast: algorithm = selector.bcast; break;
-    case Kind::Reduce: algorithm = selector.reduce; break;
-    case Kind::AllReduce: algorithm = selector.allreduce; break;
-    case Kind::AllToAll: algorithm = selector.alltoall; break;
-    case Kind::AllToAllV: algorithm = selector.alltoallv; break;
-    case Kind::Gather: algorithm = selector.gather; break;
-    case Kind::Scatter: algorithm = selector.scatter; break;
-    case Kind::AllGather: algorithm = selector.allgather; break;
-    case Kind::GatherV: algorithm = selector.gatherv; break;
-    case Kind::ScatterV: algorithm = selector.scatterv; break;
-    case Kind::AllGatherV: algorithm = selector.allgatherv; break;
-    case Kind::ReduceScatter: algorithm = selector.reducescatter; break;
-    case Kind::Scan: algorithm = selector.scan; break;
-    case Kind::Exscan: algorithm = selector.exscan; break;
-    default: return;
-  }
+  const colls::Collective* collective = colls::collective_of(a.kind);
+  if (collective == nullptr)
+    return;
+  colls::Algorithm algorithm = selector.*(collective->slot);
   {
     mpi::Rank::CollectiveScope scope(mpi_);
     if (comm.id == 0) {
@@ -425,9 +400,7 @@ void RankActor::execute_collective(const Action& a)
     }
   }
   // The reduction's own computation runs once the communication is over (as SMPI's replay), always.
-  bool reduction = a.kind == Kind::Reduce || a.kind == Kind::AllReduce || a.kind == Kind::ReduceScatter ||
-                   a.kind == Kind::Scan || a.kind == Kind::Exscan;
-  if (reduction && a.amount != 0) {
+  if (collective->reduction && a.amount != 0) {
     double start = s4u::Engine::get_clock();
     s4u::this_actor::exec_init(a.amount)->start()->wait();
     reduction_compute_ = s4u::Engine::get_clock() - start;

@@ -1,4 +1,5 @@
 #include "timeline/chrome_writer.hpp"
+#include "trace/writer.hpp"
 
 #include <fmt/ostream.h>
 
@@ -70,7 +71,7 @@ void ChromeTraceWriter::action_end(const ActionRecord& r)
   separator();
   fmt::print(out_,
              R"j({{"ph":"X","pid":0,"tid":{},"name":"{}","cat":"{}","ts":{},"dur":{},"args":{{"line":{},"args":"{}","start_s":{},"end_s":{},"bytes":{},"peer":{}}}}})j",
-             r.rank, json_escape(a.name), category_of(a), us(r.start), us(r.end) - us(r.start), a.line,
+             r.rank, json_escape(trace::display_name(a)), category_of(a), us(r.start), us(r.end) - us(r.start), a.line,
              json_escape(arguments_of(a)), r.start, r.end, r.bytes, r.peer);
 }
 

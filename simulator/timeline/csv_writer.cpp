@@ -1,4 +1,5 @@
 #include "timeline/csv_writer.hpp"
+#include "trace/writer.hpp"
 
 #include <fmt/ostream.h>
 
@@ -30,7 +31,7 @@ CsvWriter::CsvWriter(std::ostream& out) : out_(out)
 void CsvWriter::action_end(const ActionRecord& r)
 {
   const auto& a = *r.action;
-  fmt::print(out_, "action,{},{},{},{},{},{},{},{},{}\n", r.rank, a.line, field(a.name), field(arguments_of(a)),
+  fmt::print(out_, "action,{},{},{},{},{},{},{},{},{}\n", r.rank, a.line, field(trace::display_name(a)), field(arguments_of(a)),
              r.start, r.end, r.bytes, r.peer, category_of(a));
 }
 

@@ -1,18 +1,16 @@
 #include "timeline/observer.hpp"
 
+#include "trace/writer.hpp"
+
 namespace tit::timeline {
 
 using trace::Kind;
 
-std::string_view arguments_of(const trace::Action& action)
+std::string arguments_of(const trace::Action& action)
 {
-  std::string_view text = action.text;
-  auto at = text.find(action.name);
-  if (at == std::string_view::npos)
-    return {};
-  text.remove_prefix(at + action.name.size());
-  auto first = text.find_first_not_of(" \t");
-  return first == std::string_view::npos ? std::string_view{} : text.substr(first);
+  std::string args;
+  trace::append_arguments(args, action, action.dialect);
+  return args;
 }
 
 std::string_view category_of(const trace::Action& action)

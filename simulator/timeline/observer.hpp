@@ -83,8 +83,9 @@ private:
   std::vector<Observer*> observers_;
 };
 
-/// The arguments of an action's line: the text after its name (and after the rank in dialect 1).
-std::string_view arguments_of(const trace::Action& action);
+/// The arguments of an action as the trace writer writes them in the action's dialect (from its typed fields:
+/// sizes as counts of an explicit datatype, comm=H on a sub-communicator).
+std::string arguments_of(const trace::Action& action);
 
 /// A short category for colours and legends: compute, p2p, wait, collective, other.
 std::string_view category_of(const trace::Action& action);

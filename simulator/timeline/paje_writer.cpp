@@ -1,4 +1,5 @@
 #include "timeline/paje_writer.hpp"
+#include "trace/writer.hpp"
 
 #include <fmt/ostream.h>
 
@@ -118,7 +119,7 @@ void PajeWriter::begin_run(const std::vector<std::string>& hosts)
 
 void PajeWriter::action_begin(int rank, const trace::Action& action, double time)
 {
-  std::string name(action.name);
+  std::string name(trace::display_name(action));
   declare_value(name);
   fmt::print(out_, "6 {} ST_Action rank{} \"{}\"\n", time, rank, name);
 }

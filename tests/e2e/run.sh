@@ -140,9 +140,15 @@ case $case_name in
   barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
   actions-log) log=$(mktemp); run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 8
-    grep -qP '^1\t0\.0+\t7\.0+\t1 recv 0 0 984$' "$log" || { cat "$log"; rm -f "$log"; fail "actions log lacks rank 1's recv from 0 to 7"; }
+    grep -qP '^1\t0\.0+\t7\.0+\t1 recv 0 0 984 6$' "$log" || { cat "$log"; rm -f "$log"; fail "actions log lacks rank 1's recv from 0 to 7"; }
     [ "$(grep -vc '^#' "$log")" -eq 8 ] || { cat "$log"; rm -f "$log"; fail "expected 8 action lines"; }
     rm -f "$log" ;;
+  merge-computations) # consecutive computes as one execution (rank 0's last two after its send): the same times
+    for merge in "" --merge-computations; do
+      run "${IDEAL[@]}" $merge "$d/two-hosts.xml" "$d/deploy2.xml" "$d/merge"; expect_time 8
+      grep -qE '^  0 +A +8\.0+ +8\.0+ ' "$out" || fail "$merge: rank 0 should finish at 8 after computing 8 s"
+      grep -qE '^  1 +B +7\.0+ +2\.0+ ' "$out" || fail "$merge: rank 1 should finish at 7 after computing 2 s"
+    done ;;
   no-trailing-newline) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonewline"; expect_time 6 ;;
   rank-gone) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/gone"; expect_time 5
     grep -qF "1 message(s) from rank 0 to rank 1 with tag 0 were sent but never received" "$err" || fail "no warning" ;;

@@ -1,57 +1,47 @@
 // tit-convert's library: rewrites time-independent traces between the two dialects of
 // docs/trace-format.md, from SimGrid's pre-3.20 format, and into "perfect computation" traces.
-// Works on text lines; knows nothing of SimGrid.
+// Reads with the trace reader (simulator/trace, tit-trace) into typed actions, translates what one
+// dialect says differently from the other (waits, tags), and writes with its writer
+// (trace/writer.hpp). Knows nothing of SimGrid.
 #pragma once
+
+#include "trace/action.hpp"
 
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tit::convert {
 
-/// A bad input: what() is "file:line: error: ...\n  <the line>" or "path: error: ...".
+/// A bad input: what() is "file:line: error: ...\n  <the line>" or "path: error: ...". (The reader's and
+/// writer's errors are trace::TraceError, with the same form.)
 class ConvertError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };
 
-struct Line {
-  std::string file;
-  int number = 0;
-  std::string text;
-  std::vector<std::string> words; ///< words[0] is the rank, words[1] the action
-};
-
-/// The lines of each rank, in order (comments and blank lines dropped).
-struct RankLines {
-  int rank = 0;
-  std::vector<Line> lines;
-  /// The `# compute:` and `# rate:` lines of the file before the rank's first action: what its
-  /// compute volumes count. The conversions write them first, so the unit survives.
-  std::vector<std::string> header;
-};
-
-/// Reads a trace list, a directory of per-rank files, or one merged file.
-std::vector<RankLines> read_traces(const std::filesystem::path& input);
-
+/// How a dialect-1 `wait` reads: Markomanolis' thesis format completes the most recent pending Irecv,
+/// SimGrid <= 3.19's replayer the most recent pending request of either kind.
 enum class Source { Thesis, Pre320 };
 
-/// Dialect 1 (thesis) or SimGrid's pre-3.20 format -> SimGrid 3.20+ dialect (after in.header). Tags 0; each `wait`
-/// becomes `wait src dst 0` naming the request it completes: the most recent pending Irecv (thesis)
-/// or the most recent pending request (pre-3.20, SimGrid 3.19's replayer).
-std::vector<std::string> to_simgrid(const RankLines& in, Source source);
+/// The lines of each rank, in rank order: rank, then its lines (header first).
+using RankFiles = std::vector<std::pair<int, std::vector<std::string>>>;
 
-/// SimGrid 3.20+ dialect -> dialect 1 (after in.header): sizes in bytes, no tags; refuses what dialect 1 cannot say.
-/// `ranks`: the number of ranks (the length of count vectors).
-std::vector<std::string> to_thesis(const RankLines& in, int ranks);
+/// Every rank of the trace set `input` (a trace list, a directory of per-rank files, or one merged file,
+/// in either dialect) written in dialect `to`. Each rank's lines start with the `# compute:` and `# rate:`
+/// lines of its file's header (what the compute volumes count). From dialect 1, each `wait` becomes the
+/// dialect-2 wait naming the request `source` says it completes; to dialect 1, tags are dropped, a wait on an
+/// Isend is dropped (dialect 1 completes Isends at waitAll or the end) and a wait on an Irecv must complete
+/// the most recent pending one. Throws ConvertError or trace::TraceError.
+RankFiles convert(const std::filesystem::path& input, trace::Dialect to, Source source);
 
-/// Every `compute` line replaced by `sleep <seconds>` measured by the tracer: the row of
-/// `timings_csv` (TIT_TRACE_TIMINGS=1) naming the line's number in `trace_file`.
-std::vector<std::string> with_durations(const std::filesystem::path& trace_file,
-                                        const std::filesystem::path& timings_csv);
+/// Every `compute` line of the trace list `trace_list`'s ranks replaced by `sleep <seconds>` measured by the
+/// tracer: the row of TRACEDIR/timings-<r>.csv (TIT_TRACE_TIMINGS=1) naming the line's number.
+RankFiles with_durations(const std::filesystem::path& trace_list);
 
 /// Writes OUTDIR/rank-<r>.txt for each rank and OUTDIR/trace.list.
-void write_traces(const std::filesystem::path& outdir, const std::vector<std::pair<int, std::vector<std::string>>>& ranks);
+void write_traces(const std::filesystem::path& outdir, const RankFiles& ranks);
 
 } // namespace tit::convert

@@ -1,6 +1,8 @@
 // tit-convert: rewrites time-independent traces (see tracer/README.md "tit-convert").
 #include "convert.hpp"
 
+#include "trace/reader.hpp"
+
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -55,26 +57,13 @@ int main(int argc, char** argv)
   if (from != "thesis" && from != "pre3.20")
     return usage_error("--from '" + from + "': expected thesis or pre3.20");
   try {
-    std::vector<std::pair<int, std::vector<std::string>>> out;
-    if (durations) {
-      std::vector<RankLines> ranks = read_traces(std::filesystem::path(pos[0]) / "trace.list");
-      for (auto const& r : ranks) {
-        std::string f = (std::filesystem::path(pos[0]) / ("rank-" + std::to_string(r.rank) + ".txt")).string();
-        std::string t = (std::filesystem::path(pos[0]) / ("timings-" + std::to_string(r.rank) + ".csv")).string();
-        out.emplace_back(r.rank, with_durations(f, t));
-      }
-    } else {
-      std::vector<RankLines> ranks = read_traces(pos[0]);
-      for (auto const& r : ranks)
-        out.emplace_back(r.rank, to == "simgrid" ? to_simgrid(r, from == "thesis" ? Source::Thesis : Source::Pre320)
-                                                 : to_thesis(r, static_cast<int>(ranks.size())));
-    }
+    RankFiles out = durations ? with_durations(std::filesystem::path(pos[0]) / "trace.list")
+                              : convert(pos[0], to == "simgrid" ? tit::trace::Dialect::SimGrid : tit::trace::Dialect::Thesis,
+                                        from == "thesis" ? Source::Thesis : Source::Pre320);
     write_traces(pos[1], out);
-  } catch (const ConvertError& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "tit-convert: error: " << e.what() << "\n";
+  } catch (const std::exception& e) { // ConvertError and the reader's TraceError say file and line
+    std::string what = e.what();
+    std::cerr << (what.find("error: ") == std::string::npos ? "tit-convert: error: " : "") << what << "\n";
     return 2;
   }
   return 0;

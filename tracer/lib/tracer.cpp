@@ -93,11 +93,11 @@ bool Tracer::enter()
   if (config.timings)
     enter_wall = Meter::now();
   if (burst >= min_volume && burst > 0) {
-    Line& l = line("compute");
+    Line& l = line(name_of(Kind::Compute));
     l.num(static_cast<long long>(burst + 0.5));
     write_line();
     if (config.timings)
-      timing_row(trace.lines(), "compute", last_exit_wall, enter_wall);
+      timing_row(trace.lines(), name_of(Kind::Compute), last_exit_wall, enter_wall);
   }
   return true;
 }
@@ -122,7 +122,7 @@ void Tracer::leave(bool traced)
 
 namespace {
 
-// The trace format's datatype ids with the sizes its readers use (as SimGrid 3.32 numbers them).
+// The trace format's datatype ids (as SimGrid 3.32 numbers them) with the sizes its readers use.
 struct KnownType {
   MPI_Datatype type;
   int id;
@@ -134,67 +134,68 @@ struct KnownType {
 void Tracer::init_types()
 {
   // Optional types (Fortran, C++ and some fixed-size ones) are listed only where mpi.h defines them.
-#define TIT_TYPE(t, id, size) {t, id, size},
+  // Sizes from the trace format's one datatype table (trace/action.hpp, constexpr: nothing at run time).
+#define TIT_TYPE(t, id) {t, id, trace::datatype_size(id)},
   const KnownType known[] = {
-      TIT_TYPE(MPI_DOUBLE, 0, 8) TIT_TYPE(MPI_INT, 1, 4) TIT_TYPE(MPI_CHAR, 2, 1) TIT_TYPE(MPI_SHORT, 3, 2)
-      TIT_TYPE(MPI_LONG, 4, 8) TIT_TYPE(MPI_FLOAT, 5, 4) TIT_TYPE(MPI_BYTE, 6, 1) TIT_TYPE(MPI_LONG_LONG, 7, 8)
-      TIT_TYPE(MPI_SIGNED_CHAR, 8, 1) TIT_TYPE(MPI_UNSIGNED_CHAR, 9, 1) TIT_TYPE(MPI_UNSIGNED_SHORT, 10, 2)
-      TIT_TYPE(MPI_UNSIGNED, 11, 4) TIT_TYPE(MPI_UNSIGNED_LONG, 12, 8) TIT_TYPE(MPI_UNSIGNED_LONG_LONG, 13, 8)
-      TIT_TYPE(MPI_LONG_DOUBLE, 14, 16) TIT_TYPE(MPI_WCHAR, 15, 4) TIT_TYPE(MPI_C_BOOL, 16, 1)
-      TIT_TYPE(MPI_INT8_T, 17, 1) TIT_TYPE(MPI_INT16_T, 18, 2) TIT_TYPE(MPI_INT32_T, 19, 4)
-      TIT_TYPE(MPI_INT64_T, 20, 8) TIT_TYPE(MPI_UINT8_T, 21, 1) TIT_TYPE(MPI_UINT16_T, 22, 2)
-      TIT_TYPE(MPI_UINT32_T, 23, 4) TIT_TYPE(MPI_UINT64_T, 24, 8) TIT_TYPE(MPI_C_FLOAT_COMPLEX, 25, 8)
-      TIT_TYPE(MPI_C_DOUBLE_COMPLEX, 26, 16) TIT_TYPE(MPI_C_LONG_DOUBLE_COMPLEX, 27, 32) TIT_TYPE(MPI_AINT, 28, 8)
-      TIT_TYPE(MPI_OFFSET, 29, 8) TIT_TYPE(MPI_FLOAT_INT, 30, 8) TIT_TYPE(MPI_LONG_INT, 31, 16)
-      TIT_TYPE(MPI_DOUBLE_INT, 32, 16) TIT_TYPE(MPI_SHORT_INT, 33, 8) TIT_TYPE(MPI_2INT, 34, 8)
-      TIT_TYPE(MPI_LONG_DOUBLE_INT, 50, 32) TIT_TYPE(MPI_PACKED, 57, 1) TIT_TYPE(MPI_COUNT, 59, 8)
+      TIT_TYPE(MPI_DOUBLE, 0) TIT_TYPE(MPI_INT, 1) TIT_TYPE(MPI_CHAR, 2) TIT_TYPE(MPI_SHORT, 3)
+      TIT_TYPE(MPI_LONG, 4) TIT_TYPE(MPI_FLOAT, 5) TIT_TYPE(MPI_BYTE, 6) TIT_TYPE(MPI_LONG_LONG, 7)
+      TIT_TYPE(MPI_SIGNED_CHAR, 8) TIT_TYPE(MPI_UNSIGNED_CHAR, 9) TIT_TYPE(MPI_UNSIGNED_SHORT, 10)
+      TIT_TYPE(MPI_UNSIGNED, 11) TIT_TYPE(MPI_UNSIGNED_LONG, 12) TIT_TYPE(MPI_UNSIGNED_LONG_LONG, 13)
+      TIT_TYPE(MPI_LONG_DOUBLE, 14) TIT_TYPE(MPI_WCHAR, 15) TIT_TYPE(MPI_C_BOOL, 16)
+      TIT_TYPE(MPI_INT8_T, 17) TIT_TYPE(MPI_INT16_T, 18) TIT_TYPE(MPI_INT32_T, 19)
+      TIT_TYPE(MPI_INT64_T, 20) TIT_TYPE(MPI_UINT8_T, 21) TIT_TYPE(MPI_UINT16_T, 22)
+      TIT_TYPE(MPI_UINT32_T, 23) TIT_TYPE(MPI_UINT64_T, 24) TIT_TYPE(MPI_C_FLOAT_COMPLEX, 25)
+      TIT_TYPE(MPI_C_DOUBLE_COMPLEX, 26) TIT_TYPE(MPI_C_LONG_DOUBLE_COMPLEX, 27) TIT_TYPE(MPI_AINT, 28)
+      TIT_TYPE(MPI_OFFSET, 29) TIT_TYPE(MPI_FLOAT_INT, 30) TIT_TYPE(MPI_LONG_INT, 31)
+      TIT_TYPE(MPI_DOUBLE_INT, 32) TIT_TYPE(MPI_SHORT_INT, 33) TIT_TYPE(MPI_2INT, 34)
+      TIT_TYPE(MPI_LONG_DOUBLE_INT, 50) TIT_TYPE(MPI_PACKED, 57) TIT_TYPE(MPI_COUNT, 59)
 #ifdef MPI_REAL
-      TIT_TYPE(MPI_REAL, 38, 4)
+      TIT_TYPE(MPI_REAL, 38)
 #endif
 #ifdef MPI_REAL4
-      TIT_TYPE(MPI_REAL4, 39, 4)
+      TIT_TYPE(MPI_REAL4, 39)
 #endif
 #ifdef MPI_REAL8
-      TIT_TYPE(MPI_REAL8, 40, 8)
+      TIT_TYPE(MPI_REAL8, 40)
 #endif
 #ifdef MPI_REAL16
-      TIT_TYPE(MPI_REAL16, 41, 16)
+      TIT_TYPE(MPI_REAL16, 41)
 #endif
 #ifdef MPI_COMPLEX8
-      TIT_TYPE(MPI_COMPLEX8, 42, 8)
+      TIT_TYPE(MPI_COMPLEX8, 42)
 #endif
 #ifdef MPI_COMPLEX16
-      TIT_TYPE(MPI_COMPLEX16, 43, 16)
+      TIT_TYPE(MPI_COMPLEX16, 43)
 #endif
 #ifdef MPI_COMPLEX32
-      TIT_TYPE(MPI_COMPLEX32, 44, 16)
+      TIT_TYPE(MPI_COMPLEX32, 44)
 #endif
 #ifdef MPI_INTEGER1
-      TIT_TYPE(MPI_INTEGER1, 45, 4)
+      TIT_TYPE(MPI_INTEGER1, 45)
 #endif
 #ifdef MPI_INTEGER2
-      TIT_TYPE(MPI_INTEGER2, 46, 2)
+      TIT_TYPE(MPI_INTEGER2, 46)
 #endif
 #ifdef MPI_INTEGER4
-      TIT_TYPE(MPI_INTEGER4, 47, 4)
+      TIT_TYPE(MPI_INTEGER4, 47)
 #endif
 #ifdef MPI_INTEGER8
-      TIT_TYPE(MPI_INTEGER8, 48, 8)
+      TIT_TYPE(MPI_INTEGER8, 48)
 #endif
 #ifdef MPI_INTEGER16
-      TIT_TYPE(MPI_INTEGER16, 49, 16)
+      TIT_TYPE(MPI_INTEGER16, 49)
 #endif
 #ifdef MPI_CXX_BOOL
-      TIT_TYPE(MPI_CXX_BOOL, 51, 1)
+      TIT_TYPE(MPI_CXX_BOOL, 51)
 #endif
 #ifdef MPI_CXX_FLOAT_COMPLEX
-      TIT_TYPE(MPI_CXX_FLOAT_COMPLEX, 52, 8)
+      TIT_TYPE(MPI_CXX_FLOAT_COMPLEX, 52)
 #endif
 #ifdef MPI_CXX_DOUBLE_COMPLEX
-      TIT_TYPE(MPI_CXX_DOUBLE_COMPLEX, 53, 16)
+      TIT_TYPE(MPI_CXX_DOUBLE_COMPLEX, 53)
 #endif
 #ifdef MPI_CXX_LONG_DOUBLE_COMPLEX
-      TIT_TYPE(MPI_CXX_LONG_DOUBLE_COMPLEX, 54, 32)
+      TIT_TYPE(MPI_CXX_LONG_DOUBLE_COMPLEX, 54)
 #endif
   };
 #undef TIT_TYPE
@@ -434,7 +435,7 @@ void Tracer::start()
   last_exit_wall = t0;
   enter_wall = t0;
   active = true;
-  line("init");
+  line(name_of(Kind::Init));
   end_line();
   last_exit_wall = Meter::now();
   last_exit = meter.read();
@@ -472,7 +473,7 @@ void Tracer::write_header()
 
 void Tracer::finish()
 {
-  Line& l = line("finalize");
+  Line& l = line(name_of(Kind::Finalize));
   (void)l;
   enter_wall = config.timings ? Meter::now() : 0;
   end_line();

@@ -15,6 +15,8 @@
 #include "meter.hpp"
 #include "out_file.hpp"
 
+#include "trace/action.hpp" // the trace format's constexpr tables and constants (header only)
+
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
@@ -32,10 +34,17 @@ namespace tit::tracer {
 
 inline constexpr const char* kVersion = "0.1.0";
 /// SimGrid's spelling of the wildcards, as its tracer writes them.
-inline constexpr int kTraceAnySource = -333;
-inline constexpr int kTraceAnyTag = -444;
+inline constexpr int kTraceAnySource = trace::kAnySource;
+inline constexpr int kTraceAnyTag = trace::kAnyTag;
 /// Byte datatype id of the trace format: derived types are written as packed bytes of it.
-inline constexpr int kByteId = 6;
+inline constexpr int kByteId = trace::kByteDatatype;
+
+using trace::Kind;
+/// The trace format's name of an action kind (trace/action.hpp's constexpr table of literals: a C string,
+/// resolved at compile time).
+constexpr const char* name_of(Kind kind) { return trace::kind_name(kind).data(); }
+/// The name of the nonblocking form of a collective ("ibcast").
+constexpr const char* nonblocking_name_of(Kind blocking) { return trace::nonblocking_name(blocking).data(); }
 
 /// A datatype as the trace writes it: a SimGrid id, or bytes of MPI_BYTE for derived types.
 struct TypeCode {

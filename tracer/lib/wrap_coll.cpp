@@ -29,7 +29,8 @@ void nbc_request(MPI_Request* req)
 }
 
 /// `name` or its nonblocking form `iname`.
-const char* pick(bool nb, const char* blocking, const char* nonblocking) { return nb ? nonblocking : blocking; }
+/// The name of a collective's line: its nonblocking form's when `nb`.
+constexpr const char* coll_name(bool nb, Kind kind) { return nb ? nonblocking_name_of(kind) : name_of(kind); }
 
 Line& counts(Line& l, const int* v, int n, const TypeCode& t)
 {
@@ -60,14 +61,14 @@ MPI_Datatype or_else(MPI_Datatype t, MPI_Datatype fallback) { return t == MPI_DA
 
 void barrier(bool nb, const CommInfo* c)
 {
-  g.line(pick(nb, "barrier", "ibarrier"));
+  g.line(coll_name(nb, Kind::Barrier));
   g.end_line(c);
 }
 
 void bcast(bool nb, int count, MPI_Datatype dt, int root, const CommInfo* c)
 {
   TypeCode t = g.type(dt);
-  g.line(pick(nb, "bcast", "ibcast")).num(t.count(count)).num(root).num(t.id);
+  g.line(coll_name(nb, Kind::Bcast)).num(t.count(count)).num(root).num(t.id);
   g.end_line(c);
 }
 
@@ -75,7 +76,7 @@ void reduce(bool nb, const void* sbuf, int count, MPI_Datatype dt, int root, con
 {
   (void)sbuf;
   TypeCode t = g.type(dt);
-  g.line(pick(nb, "reduce", "ireduce")).num(t.count(count)).num(0).num(root).num(t.id);
+  g.line(coll_name(nb, Kind::Reduce)).num(t.count(count)).num(0).num(root).num(t.id);
   g.end_line(c);
 }
 
@@ -96,7 +97,7 @@ void gather(bool nb, const void* sbuf, int scount, MPI_Datatype stype, int rcoun
   }
   TypeCode st = g.type(stype);
   TypeCode rt = g.type(or_else(rtype, stype));
-  g.line(pick(nb, "gather", "igather")).num(st.count(scount)).num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
+  g.line(coll_name(nb, Kind::Gather)).num(st.count(scount)).num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
   g.end_line(c);
 }
 
@@ -110,7 +111,7 @@ void scatter(bool nb, int scount, MPI_Datatype stype, void* rbuf, int rcount, MP
   }
   TypeCode st = g.type(or_else(stype, rtype));
   TypeCode rt = g.type(rtype);
-  g.line(pick(nb, "scatter", "iscatter")).num(st.count(scount)).num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
+  g.line(coll_name(nb, Kind::Scatter)).num(st.count(scount)).num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
   g.end_line(c);
 }
 
@@ -137,7 +138,7 @@ void gatherv(bool nb, const void* sbuf, int scount, MPI_Datatype stype, const in
   }
   TypeCode st = g.type(stype);
   TypeCode rt = g.type(or_else(rtype, stype));
-  Line& l = g.line(pick(nb, "gatherv", "igatherv")).num(st.count(scount));
+  Line& l = g.line(coll_name(nb, Kind::GatherV)).num(st.count(scount));
   if (is_root)
     counts(l, rcounts, c->size, rt);
   else // not significant outside the root: zeros, as SimGrid writes them
@@ -156,7 +157,7 @@ void scatterv(bool nb, const int* scounts, MPI_Datatype stype, void* rbuf, int r
   }
   TypeCode st = g.type(or_else(stype, rtype));
   TypeCode rt = g.type(rtype);
-  Line& l = g.line(pick(nb, "scatterv", "iscatterv"));
+  Line& l = g.line(coll_name(nb, Kind::ScatterV));
   if (is_root)
     counts(l, scounts, c->size, st);
   else
@@ -174,7 +175,7 @@ void allgatherv(bool nb, const void* sbuf, int scount, MPI_Datatype stype, const
   }
   TypeCode st = g.type(stype);
   TypeCode rt = g.type(rtype);
-  Line& l = g.line(pick(nb, "allgatherv", "iallgatherv")).num(st.count(scount));
+  Line& l = g.line(coll_name(nb, Kind::AllGatherV)).num(st.count(scount));
   counts(l, rcounts, c->size, rt).num(st.id).num(rt.id);
   g.end_line(c);
 }
@@ -188,7 +189,7 @@ void alltoallv(bool nb, const void* sbuf, const int* scounts, MPI_Datatype stype
   }
   TypeCode st = g.type(stype);
   TypeCode rt = g.type(rtype);
-  Line& l = g.line(pick(nb, "alltoallv", "ialltoallv")).num(sum(scounts, c->size, st));
+  Line& l = g.line(coll_name(nb, Kind::AllToAllV)).num(sum(scounts, c->size, st));
   counts(l, scounts, c->size, st).num(sum(rcounts, c->size, rt));
   counts(l, rcounts, c->size, rt).num(st.id).num(rt.id);
   g.end_line(c);
@@ -214,7 +215,7 @@ void alltoallw(bool nb, const void* sbuf, const int* scounts, const MPI_Datatype
     ssum += sb[static_cast<std::size_t>(i)];
     rsum += rb[static_cast<std::size_t>(i)];
   }
-  Line& l = g.line(pick(nb, "alltoallv", "ialltoallv")).num(ssum);
+  Line& l = g.line(coll_name(nb, Kind::AllToAllV)).num(ssum);
   for (long long v : sb)
     l.num(v);
   l.num(rsum);
@@ -227,7 +228,7 @@ void alltoallw(bool nb, const void* sbuf, const int* scounts, const MPI_Datatype
 void reduce_scatter(bool nb, const int* rcounts, MPI_Datatype dt, const CommInfo* c)
 {
   TypeCode t = g.type(dt);
-  Line& l = g.line(pick(nb, "reducescatter", "ireducescatter"));
+  Line& l = g.line(coll_name(nb, Kind::ReduceScatter));
   counts(l, rcounts, c->size, t).num(0).num(t.id);
   g.end_line(c);
 }
@@ -236,7 +237,7 @@ void reduce_scatter_block(bool nb, int rcount, MPI_Datatype dt, const CommInfo* 
 {
   // SimGrid writes RECVCOUNT zeros here; the counts of MPI_Reduce_scatter with equal counts are right.
   TypeCode t = g.type(dt);
-  Line& l = g.line(pick(nb, "reducescatter", "ireducescatter"));
+  Line& l = g.line(coll_name(nb, Kind::ReduceScatter));
   for (int i = 0; i < c->size; ++i)
     l.num(t.count(rcount));
   l.num(0).num(t.id);
@@ -289,33 +290,33 @@ int MPI_Ireduce(const void* sbuf, void* rbuf, int count, MPI_Datatype dt, MPI_Op
 int MPI_Allreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
   TRACE_COLL(PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm), false, nullptr, comm,
-             reduction("allreduce", count, dt, c));
+             reduction(name_of(Kind::AllReduce), count, dt, c));
 }
 int MPI_Iallreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                    MPI_Request* req)
 {
   TRACE_COLL(PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req), true, req, comm,
-             reduction("iallreduce", count, dt, c));
+             reduction(nonblocking_name_of(Kind::AllReduce), count, dt, c));
 }
 
 int MPI_Scan(const void* sbuf, void* rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-  TRACE_COLL(PMPI_Scan(sbuf, rbuf, count, dt, op, comm), false, nullptr, comm, reduction("scan", count, dt, c));
+  TRACE_COLL(PMPI_Scan(sbuf, rbuf, count, dt, op, comm), false, nullptr, comm, reduction(name_of(Kind::Scan), count, dt, c));
 }
 int MPI_Iscan(const void* sbuf, void* rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request* req)
 {
-  TRACE_COLL(PMPI_Iscan(sbuf, rbuf, count, dt, op, comm, req), true, req, comm, reduction("iscan", count, dt, c));
+  TRACE_COLL(PMPI_Iscan(sbuf, rbuf, count, dt, op, comm, req), true, req, comm, reduction(nonblocking_name_of(Kind::Scan), count, dt, c));
 }
 
 int MPI_Exscan(const void* sbuf, void* rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
   TRACE_COLL(PMPI_Exscan(sbuf, rbuf, count, dt, op, comm), false, nullptr, comm,
-             reduction("exscan", count, dt, c));
+             reduction(name_of(Kind::Exscan), count, dt, c));
 }
 int MPI_Iexscan(const void* sbuf, void* rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request* req)
 {
   TRACE_COLL(PMPI_Iexscan(sbuf, rbuf, count, dt, op, comm, req), true, req, comm,
-             reduction("iexscan", count, dt, c));
+             reduction(nonblocking_name_of(Kind::Exscan), count, dt, c));
 }
 
 int MPI_Gather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root,
@@ -348,26 +349,26 @@ int MPI_Allgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, 
                   MPI_Comm comm)
 {
   TRACE_COLL(PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm), false, nullptr, comm,
-             allgather_like("allgather", sbuf, scount, stype, rcount, rtype, c));
+             allgather_like(name_of(Kind::AllGather), sbuf, scount, stype, rcount, rtype, c));
 }
 int MPI_Iallgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype,
                    MPI_Comm comm, MPI_Request* req)
 {
   TRACE_COLL(PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req), true, req, comm,
-             allgather_like("iallgather", sbuf, scount, stype, rcount, rtype, c));
+             allgather_like(nonblocking_name_of(Kind::AllGather), sbuf, scount, stype, rcount, rtype, c));
 }
 
 int MPI_Alltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype,
                  MPI_Comm comm)
 {
   TRACE_COLL(PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm), false, nullptr, comm,
-             allgather_like("alltoall", sbuf, scount, stype, rcount, rtype, c));
+             allgather_like(name_of(Kind::AllToAll), sbuf, scount, stype, rcount, rtype, c));
 }
 int MPI_Ialltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype,
                   MPI_Comm comm, MPI_Request* req)
 {
   TRACE_COLL(PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req), true, req, comm,
-             allgather_like("ialltoall", sbuf, scount, stype, rcount, rtype, c));
+             allgather_like(nonblocking_name_of(Kind::AllToAll), sbuf, scount, stype, rcount, rtype, c));
 }
 
 int MPI_Gatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int rcounts[], const int displs[],

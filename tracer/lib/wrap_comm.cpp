@@ -33,7 +33,7 @@ void split_line(MPI_Comm parent, int color, int key, MPI_Comm newcomm)
   const CommInfo* p = g.comm(parent);
   int parent_handle = p->handle;
   int h = g.add_comm(newcomm);
-  Line& l = g.line("comm_split").num(parent_handle).num(color == MPI_UNDEFINED || newcomm == MPI_COMM_NULL ? -1 : color)
+  Line& l = g.line(name_of(Kind::CommSplit)).num(parent_handle).num(color == MPI_UNDEFINED || newcomm == MPI_COMM_NULL ? -1 : color)
       .num(key).num(h);
   if (newcomm != MPI_COMM_NULL) { // the size lets the replayer read count vectors before the group is known
     int size = 0;
@@ -61,7 +61,7 @@ void create_line(MPI_Comm parent, MPI_Group group, MPI_Comm newcomm)
   int parent_handle = g.comm(parent)->handle;
   std::vector<int> members = parent_ranks(group, parent);
   int h = g.add_comm(newcomm);
-  Line& l = g.line("comm_create").num(parent_handle).num(h).num(static_cast<long long>(members.size()));
+  Line& l = g.line(name_of(Kind::CommCreate)).num(parent_handle).num(h).num(static_cast<long long>(members.size()));
   for (int r : members)
     l.num(r);
   g.end_line();
@@ -72,7 +72,7 @@ void dup_line(MPI_Comm comm, MPI_Comm newcomm)
 {
   int parent = g.comm(comm)->handle;
   int h = g.add_comm(newcomm);
-  g.line("comm_dup").num(parent).num(h);
+  g.line(name_of(Kind::CommDup)).num(parent).num(h);
   g.end_line();
 }
 
@@ -170,7 +170,7 @@ int MPI_Comm_free(MPI_Comm* comm)
   int rc = PMPI_Comm_free(comm);
   if (s.on && rc == MPI_SUCCESS) {
     if (handle > 0) {
-      g.line("comm_free").num(handle);
+      g.line(name_of(Kind::CommFree)).num(handle);
       g.end_line();
     }
     g.remove_comm(c);

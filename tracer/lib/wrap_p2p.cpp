@@ -91,42 +91,42 @@ extern "C" {
 
 int MPI_Send(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
-  return blocking_send("send", PMPI_Send, buf, count, dt, dest, tag, comm);
+  return blocking_send(name_of(Kind::Send), PMPI_Send, buf, count, dt, dest, tag, comm);
 }
 
 int MPI_Rsend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
-  return blocking_send("send", PMPI_Rsend, buf, count, dt, dest, tag, comm);
+  return blocking_send(name_of(Kind::Send), PMPI_Rsend, buf, count, dt, dest, tag, comm);
 }
 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
-  return blocking_send("Ssend", PMPI_Ssend, buf, count, dt, dest, tag, comm);
+  return blocking_send(name_of(Kind::Ssend), PMPI_Ssend, buf, count, dt, dest, tag, comm);
 }
 
 int MPI_Bsend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
-  return blocking_send("bsend", PMPI_Bsend, buf, count, dt, dest, tag, comm);
+  return blocking_send(name_of(Kind::Bsend), PMPI_Bsend, buf, count, dt, dest, tag, comm);
 }
 
 int MPI_Isend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req)
 {
-  return nonblocking_send("isend", PMPI_Isend, buf, count, dt, dest, tag, comm, req);
+  return nonblocking_send(name_of(Kind::Isend), PMPI_Isend, buf, count, dt, dest, tag, comm, req);
 }
 
 int MPI_Irsend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req)
 {
-  return nonblocking_send("isend", PMPI_Irsend, buf, count, dt, dest, tag, comm, req);
+  return nonblocking_send(name_of(Kind::Isend), PMPI_Irsend, buf, count, dt, dest, tag, comm, req);
 }
 
 int MPI_Issend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req)
 {
-  return nonblocking_send("ISsend", PMPI_Issend, buf, count, dt, dest, tag, comm, req);
+  return nonblocking_send(name_of(Kind::Issend), PMPI_Issend, buf, count, dt, dest, tag, comm, req);
 }
 
 int MPI_Ibsend(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req)
 {
-  return nonblocking_send("ibsend", PMPI_Ibsend, buf, count, dt, dest, tag, comm, req);
+  return nonblocking_send(name_of(Kind::Ibsend), PMPI_Ibsend, buf, count, dt, dest, tag, comm, req);
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status* status)
@@ -141,7 +141,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm c
     const CommInfo* c = g.comm(comm);
     // Extension: a wildcard receive records the sender and tag that matched (from the status).
     int from = c->world_of(src == MPI_ANY_SOURCE ? status->MPI_SOURCE : src);
-    p2p_line("recv", from, tag == MPI_ANY_TAG ? status->MPI_TAG : tag, count, dt, c);
+    p2p_line(name_of(Kind::Recv), from, tag == MPI_ANY_TAG ? status->MPI_TAG : tag, count, dt, c);
   }
   return rc;
 }
@@ -153,7 +153,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm 
   if (s.on && rc == MPI_SUCCESS && src != MPI_PROC_NULL) {
     const CommInfo* c = g.comm(comm);
     int from = g.peer(*c, src); // MPI_ANY_SOURCE stays -333, as SimGrid writes it
-    p2p_line("irecv", from, tag, count, dt, c);
+    p2p_line(name_of(Kind::Irecv), from, tag, count, dt, c);
     g.requests[*req] = ReqInfo{from, g.rank, Tracer::tag(tag), c->handle};
   }
   return rc;
@@ -176,13 +176,13 @@ int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int
   // One half with MPI_PROC_NULL: the other half alone (SimGrid writes nothing), with tag 0 because
   // `sendRecv` lines carry no tag and are replayed with tag 0, so that they match such a half.
   if (src == MPI_PROC_NULL) {
-    p2p_line("send", c->world_of(dest), 0, scount, stype, c);
+    p2p_line(name_of(Kind::Send), c->world_of(dest), 0, scount, stype, c);
   } else if (dest == MPI_PROC_NULL) {
-    p2p_line("recv", c->world_of(from), 0, rcount, rtype, c);
+    p2p_line(name_of(Kind::Recv), c->world_of(from), 0, rcount, rtype, c);
   } else {
     TypeCode st = g.type(stype);
     TypeCode rt = g.type(rtype);
-    g.line("sendRecv").num(st.count(scount)).num(c->world_of(dest)).num(rt.count(rcount)).num(c->world_of(from))
+    g.line(name_of(Kind::SendRecv)).num(st.count(scount)).num(c->world_of(dest)).num(rt.count(rcount)).num(c->world_of(from))
         .num(st.id).num(rt.id);
     g.end_line(c);
   }
@@ -204,12 +204,12 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype dt, int dest, int st
   if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL)
     return rc;
   if (src == MPI_PROC_NULL) { // tag 0: see MPI_Sendrecv
-    p2p_line("send", c->world_of(dest), 0, count, dt, c);
+    p2p_line(name_of(Kind::Send), c->world_of(dest), 0, count, dt, c);
   } else if (dest == MPI_PROC_NULL) {
-    p2p_line("recv", c->world_of(from), 0, count, dt, c);
+    p2p_line(name_of(Kind::Recv), c->world_of(from), 0, count, dt, c);
   } else {
     TypeCode t = g.type(dt);
-    g.line("sendRecv").num(t.count(count)).num(c->world_of(dest)).num(t.count(count)).num(c->world_of(from))
+    g.line(name_of(Kind::SendRecv)).num(t.count(count)).num(c->world_of(dest)).num(t.count(count)).num(c->world_of(from))
         .num(t.id).num(t.id);
     g.end_line(c);
   }
@@ -219,22 +219,22 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype dt, int dest, int st
 // Persistent requests: the init calls write nothing, MPI_Start writes the nonblocking line.
 int MPI_Send_init(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req)
 {
-  return send_init("isend", PMPI_Send_init, buf, count, dt, dest, tag, comm, req);
+  return send_init(name_of(Kind::Isend), PMPI_Send_init, buf, count, dt, dest, tag, comm, req);
 }
 
 int MPI_Rsend_init(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req)
 {
-  return send_init("isend", PMPI_Rsend_init, buf, count, dt, dest, tag, comm, req);
+  return send_init(name_of(Kind::Isend), PMPI_Rsend_init, buf, count, dt, dest, tag, comm, req);
 }
 
 int MPI_Ssend_init(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req)
 {
-  return send_init("ISsend", PMPI_Ssend_init, buf, count, dt, dest, tag, comm, req);
+  return send_init(name_of(Kind::Issend), PMPI_Ssend_init, buf, count, dt, dest, tag, comm, req);
 }
 
 int MPI_Bsend_init(const void* buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request* req)
 {
-  return send_init("ibsend", PMPI_Bsend_init, buf, count, dt, dest, tag, comm, req);
+  return send_init(name_of(Kind::Ibsend), PMPI_Bsend_init, buf, count, dt, dest, tag, comm, req);
 }
 
 int MPI_Recv_init(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Request* req)
@@ -242,7 +242,7 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_C
   Scope s;
   int rc = PMPI_Recv_init(buf, count, dt, src, tag, comm, req);
   if (s.on && rc == MPI_SUCCESS)
-    remember_persistent("irecv", *req, true, src, count, dt, tag, comm);
+    remember_persistent(name_of(Kind::Irecv), *req, true, src, count, dt, tag, comm);
   return rc;
 }
 

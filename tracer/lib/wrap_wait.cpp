@@ -60,7 +60,7 @@ int MPI_Wait(MPI_Request* req, MPI_Status* status)
   bool known = s.on && find(r, info);
   int rc = PMPI_Wait(req, status);
   if (known && rc == MPI_SUCCESS) {
-    key_line("wait", info);
+    key_line(name_of(Kind::Wait), info);
     completed(r);
   }
   return rc;
@@ -74,7 +74,7 @@ int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status)
   bool known = s.on && find(r, info);
   int rc = PMPI_Test(req, flag, status);
   if (known && rc == MPI_SUCCESS) {
-    key_line("test", info);
+    key_line(name_of(Kind::Test), info);
     if (*flag)
       completed(r);
   }
@@ -89,7 +89,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Waitall(count, reqs, statuses);
   if (rc == MPI_SUCCESS) {
-    g.line("waitall").num(count);
+    g.line(name_of(Kind::WaitAll)).num(count);
     g.end_line();
     completed_all(before);
   }
@@ -104,7 +104,7 @@ int MPI_Waitany(int count, MPI_Request reqs[], int* index, MPI_Status* status)
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Waitany(count, reqs, index, status);
   if (rc == MPI_SUCCESS && count > 0) {
-    g.line("waitAny").num(count);
+    g.line(name_of(Kind::WaitAny)).num(count);
     g.end_line();
     if (*index != MPI_UNDEFINED)
       completed(before[static_cast<std::size_t>(*index)]);
@@ -124,7 +124,7 @@ int MPI_Waitsome(int count, MPI_Request reqs[], int* outcount, int indices[], MP
       MPI_Request r = before[static_cast<std::size_t>(indices[i])];
       ReqInfo info;
       if (find(r, info)) {
-        key_line("wait", info);
+        key_line(name_of(Kind::Wait), info);
         completed(r);
       }
     }
@@ -140,7 +140,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int* flag, MPI_Status statuses[])
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Testall(count, reqs, flag, statuses);
   if (rc == MPI_SUCCESS) {
-    g.line("testall");
+    g.line(name_of(Kind::TestAll));
     g.end_line();
     if (*flag)
       completed_all(before);
@@ -156,7 +156,7 @@ int MPI_Testany(int count, MPI_Request reqs[], int* index, int* flag, MPI_Status
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Testany(count, reqs, index, flag, status);
   if (rc == MPI_SUCCESS) {
-    g.line("testany");
+    g.line(name_of(Kind::TestAny));
     g.end_line();
     if (*flag && *index != MPI_UNDEFINED)
       completed(before[static_cast<std::size_t>(*index)]);
@@ -172,7 +172,7 @@ int MPI_Testsome(int count, MPI_Request reqs[], int* outcount, int indices[], MP
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Testsome(count, reqs, outcount, indices, statuses);
   if (rc == MPI_SUCCESS) {
-    g.line("testsome");
+    g.line(name_of(Kind::TestSome));
     g.end_line();
     if (*outcount != MPI_UNDEFINED)
       for (int i = 0; i < *outcount; ++i)
