@@ -105,7 +105,13 @@ std::string encode_meta(const Meta& m)
 {
   ByteWriter w;
   w.varint(static_cast<std::uint64_t>(m.rank_count));
-  w.string(m.value_mode);
+  // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01")
+  if (m.value_mode.starts_with("binned:")) {
+    w.byte(1);
+    w.string(std::string_view(m.value_mode).substr(7));
+  } else {
+    w.byte(0);
+  }
   w.string(m.compute_unit);
   w.varint(m.signatures.size());
   for (const Signature& s : m.signatures) {
@@ -168,7 +174,10 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
   m.rank_count = static_cast<int>(r.below(kMaxRanks, "the number of ranks"));
   if (m.rank_count == 0)
     r.fail("expected at least one rank, found 0");
-  m.value_mode = r.string("the value mode");
+  std::uint8_t mode = r.byte("the value mode");
+  if (mode > 1)
+    r.fail(fmt::format("expected a value mode (0 exact, 1 binned), found {}", mode));
+  m.value_mode = mode == 0 ? "exact" : "binned:" + r.string("the bin width of the binned value mode");
   m.compute_unit = r.string("the compute unit");
   m.signatures.resize(table_size(r, "the number of signatures", bytes.size()));
   for (Signature& s : m.signatures) {
@@ -392,7 +401,7 @@ std::string_view block_dictionary(std::string_view block0)
 std::string deflate(std::string_view raw, std::string_view dictionary)
 {
   z_stream z{};
-  if (deflateInit(&z, 6) != Z_OK)
+  if (deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     throw TraceError("error: zlib cannot start compressing");
   if (!dictionary.empty())
     deflateSetDictionary(&z, reinterpret_cast<const Bytef*>(dictionary.data()), static_cast<uInt>(dictionary.size()));
@@ -406,7 +415,8 @@ std::string deflate(std::string_view raw, std::string_view dictionary)
   deflateEnd(&z);
   if (rc != Z_STREAM_END)
     throw TraceError(fmt::format("error: zlib cannot compress a record of {} bytes (code {})", raw.size(), rc));
-  return out;
+  // a record that deflate does not shrink is stored as it is: its stored size is then its size
+  return out.size() < raw.size() ? out : std::string(raw);
 }
 
 std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::string& file,
@@ -416,21 +426,19 @@ std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::
   if (raw_size > stored.size() * 1040 + 64)
     throw TraceError(fmt::format("{}: error: {}: claims {} bytes from {} compressed ones (corrupt compressed trace)",
                                  file, record, raw_size, stored.size()));
+  if (stored.size() == raw_size) // stored as it is
+    return std::string(stored);
   std::string out(raw_size, '\0');
   z_stream z{};
-  if (inflateInit(&z) != Z_OK)
+  if (inflateInit2(&z, -15) != Z_OK)
     throw TraceError(fmt::format("{}: error: {}: zlib cannot start decompressing", file, record));
+  if (!dictionary.empty())
+    inflateSetDictionary(&z, reinterpret_cast<const Bytef*>(dictionary.data()), static_cast<uInt>(dictionary.size()));
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(stored.data()));
   z.avail_in = static_cast<uInt>(stored.size());
   z.next_out = reinterpret_cast<Bytef*>(out.data());
   z.avail_out = static_cast<uInt>(out.size());
   int rc = ::inflate(&z, Z_FINISH);
-  if (rc == Z_NEED_DICT && !dictionary.empty()) {
-    rc = inflateSetDictionary(&z, reinterpret_cast<const Bytef*>(dictionary.data()),
-                              static_cast<uInt>(dictionary.size()));
-    if (rc == Z_OK)
-      rc = ::inflate(&z, Z_FINISH);
-  }
   std::uint64_t produced = z.total_out;
   bool ended = rc == Z_STREAM_END && z.avail_in == 0;
   inflateEnd(&z);

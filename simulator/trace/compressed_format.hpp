@@ -151,9 +151,10 @@ std::string encode_streams(const std::vector<Stream>& streams);
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block);
 
-/// zlib deflate / inflate of a record, with an optional preset dictionary (value blocks after the first use the
-/// first one's last 32 KiB: ranks repeat each other's numbers); inflate checks the size and throws TraceError
-/// naming the record.
+/// Raw deflate (no zlib header: the CRC-32 checks the record) / inflate of a record, with an optional preset
+/// dictionary (value blocks after the first use the first one's last 32 KiB: ranks repeat each other's numbers).
+/// A record that deflate does not shrink is stored as it is, its stored size then equal to its size. inflate
+/// checks the size and throws TraceError naming the record.
 std::string deflate(std::string_view raw, std::string_view dictionary = {});
 std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::string& file,
                     std::string_view record, std::string_view dictionary = {});
