@@ -1,7 +1,10 @@
 // Typed actions of a time-independent trace. Knows nothing of SimGrid.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,12 +80,55 @@ constexpr bool is_rooted(Kind k)
          k == Kind::ScatterV;
 }
 
-/// Name of a kind as dialect 2 spells it (for messages and logs).
-std::string_view kind_name(Kind kind);
+namespace detail {
+
+// Header-only constexpr tables, so that the tracer (a preloaded library) uses them without linking tit-trace
+// and without a cost per call.
+
+inline constexpr std::array<std::string_view, static_cast<std::size_t>(Kind::CommFree) + 1> kKindNames = {
+    "init",     "finalize",  "comm_size", "comm_split",     "comm_dup",  "compute",   "sleep",   "location",
+    "send",     "isend",     "recv",      "irecv",          "wait",      "test",      "waitall", "sendRecv",
+    "barrier",  "bcast",     "reduce",    "allreduce",      "alltoall",  "alltoallv", "gather",  "scatter",
+    "allgather", "gatherv",  "scatterv",  "allgatherv",     "reducescatter", "scan",  "exscan",  "Ssend",
+    "ISsend",   "bsend",     "ibsend",    "Start",          "Startall",  "waitAny",   "testany", "testall",
+    "testsome", "nonblocking collective", "comm_create", "comm_free",
+};
+
+/// Sizes of SimGrid 3.32's datatype ids 0..59 on x86_64 (id -1, a derived type, is replayed as 0 bytes): the
+/// one datatype table of the project (reader, writer, tit-convert, tracer).
+inline constexpr std::array<int, 60> kDatatypeSizes = {
+    8,  4, 1, 2, 8,  4,  1,  8,  1, 1,  // 0 double .. 9 unsigned char
+    2,  4, 8, 8, 16, 4,  1,  1,  2, 4,  // 10 unsigned short .. 19 int32
+    8,  1, 2, 4, 8,  8,  16, 32, 8, 8,  // 20 int64 .. 29 offset
+    8,  16, 16, 8, 8, 8, 16, 16, 4, 4,  // 30 float_int .. 39 real4
+    8,  16, 8, 16, 16, 4, 2, 4, 8, 16,  // 40 real8 .. 49 integer16
+    32, 1, 8, 16, 32, 0, 0, 1, 8, 8,    // 50 long_double_int .. 59 count
+};
+
+} // namespace detail
+
+/// Name of a kind as dialect 2 spells it (for messages and logs; the tracer's lines).
+constexpr std::string_view kind_name(Kind kind)
+{
+  auto i = static_cast<std::size_t>(kind);
+  return i < detail::kKindNames.size() ? detail::kKindNames[i] : std::string_view("?");
+}
 
 /// Size in bytes of a datatype id of the SimGrid dialect (0 double, 1 int, ... -1 derived = 0).
 /// Returns a negative value for an unknown id.
-int datatype_size(int id);
+constexpr int datatype_size(int id)
+{
+  if (id == -1)
+    return 0;
+  if (id < 0 || id >= static_cast<int>(detail::kDatatypeSizes.size()))
+    return -1;
+  return detail::kDatatypeSizes[static_cast<std::size_t>(id)];
+}
+/// The datatype id the writer uses for elements of `size` bytes: MPI_BYTE (6) for 1, MPI_DOUBLE (0) for 8,
+/// MPI_INT (1) for 4, otherwise the lowest id of that size; -1 (derived) for 0; nothing for a size no id has.
+std::optional<int> datatype_id_of_size(int size);
+/// MPI_BYTE's id (the unit in which the writer gives byte counts).
+inline constexpr int kByteDatatype = 6;
 
 /// Marker for "size unknown, take the sender's" on a receive.
 inline constexpr double kUnknownSize = -1.0;
@@ -136,6 +182,7 @@ struct Action {
   bool comm_args = false;   ///< comm_split/comm_dup: arguments given (SimGrid writes none: then no effect)
   int color = 0;            ///< comm_split (-1: MPI_UNDEFINED)
   int key = 0;              ///< comm_split
+  int new_size = 0;         ///< comm_split: the new communicator's size, when given (fifth argument); 0 not given
   std::vector<int> group;   ///< comm_create: the members, as ranks of the parent, in group order
 
   std::vector<std::string_view> args; ///< raw arguments after the name (collectives and not-yet-replayed kinds)

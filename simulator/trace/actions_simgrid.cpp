@@ -74,8 +74,9 @@ void comm_split(Action& a, RankState& s)
   if ((a.color == -1) != (a.new_comm == -1))
     fail(a, "'comm_split' gives MPI_COMM_NULL (-1) exactly when the color is MPI_UNDEFINED (-1)");
   int size = a.args.size() == 5 ? int_arg(a, 4, "size") : 0;
+  a.new_size = size > 0 ? size : 0;
   if (a.new_comm != -1)
-    s.comm_sizes[a.new_comm] = size > 0 ? size : 0;
+    s.comm_sizes[a.new_comm] = a.new_size;
 }
 
 // comm_dup [<parent> <new>]

@@ -213,7 +213,7 @@ void ActionParser::split(std::string_view text, std::uint64_t line, Action& out)
   out.comm = 0;
   out.new_comm = -1;
   out.comm_args = false;
-  out.color = out.key = 0;
+  out.color = out.key = out.new_size = 0;
   out.group.clear();
   // tit-replay's extension: a last `comm=<handle>` names the communicator of the line.
   if (!out.args.empty() && out.args.back().starts_with("comm=")) {
