@@ -19,6 +19,9 @@ int main(int argc, char** argv)
   CLI::App* expand = app.add_subcommand("expand", "write a trace set as per-rank text files and trace.list");
   expand->add_option("IN", traces, "a trace set (compressed or not)")->required();
   expand->add_option("OUTDIR", out, "the directory to write")->required();
+  std::string dialect;
+  expand->add_option("--dialect", dialect, "write every action in this dialect (default: as traced)")
+      ->check(CLI::IsMember({"simgrid", "thesis"}));
 
   CLI::App* info = app.add_subcommand("info", "ranks, actions per kind, loops, sizes");
   info->add_option("TRACES", traces, "a trace set (compressed or not)")->required();
@@ -33,7 +36,11 @@ int main(int argc, char** argv)
     if (compress->parsed())
       tit::tracetool::compress(traces, out, tit::trace::parse_value_mode(values), std::cout);
     else if (expand->parsed())
-      tit::tracetool::expand(traces, out, std::cout);
+      tit::tracetool::expand(traces, out,
+                             dialect.empty()       ? std::nullopt
+                             : dialect == "thesis" ? std::optional(tit::trace::Dialect::Thesis)
+                                                   : std::optional(tit::trace::Dialect::SimGrid),
+                             std::cout);
     else
       tit::tracetool::info(traces, std::cout);
   } catch (const tit::trace::TraceError& e) {

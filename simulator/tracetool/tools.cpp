@@ -1,6 +1,8 @@
 // tit-trace's subcommands: compress, expand, info.
 #include "tools.hpp"
 
+#include "trace/writer.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -44,7 +46,8 @@ void compress(const fs::path& traces, const fs::path& out, const trace::ValueMod
              trace::value_mode_name(mode));
 }
 
-void expand(const fs::path& traces, const fs::path& outdir, std::ostream& report)
+void expand(const fs::path& traces, const fs::path& outdir, std::optional<trace::Dialect> dialect,
+            std::ostream& report)
 {
   std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
   std::error_code ec;
@@ -61,8 +64,15 @@ void expand(const fs::path& traces, const fs::path& outdir, std::ostream& report
     write_unit_header(f, set->compute_unit());
     std::unique_ptr<trace::RankReader> reader = set->reader(r);
     trace::Action a;
+    std::string line;
     while (reader->next(a)) {
-      f << a.text << '\n';
+      if (dialect) {
+        line.clear();
+        trace::append_action(line, a, *dialect);
+        f << line << '\n';
+      } else {
+        f << a.text << '\n';
+      }
       ++actions;
     }
     if (!f.flush())

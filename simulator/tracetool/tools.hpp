@@ -5,6 +5,7 @@
 #include "trace/compressed.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace tit::tracetool {
@@ -13,10 +14,12 @@ namespace tit::tracetool {
 void compress(const std::filesystem::path& traces, const std::filesystem::path& out, const trace::ValueMode& mode,
               std::ostream& report);
 
-/// `tit-trace expand`: OUTDIR/rank-<r>.txt (one action line per line, each in the dialect it was traced in,
-/// after the `# compute:` and `# rate:` lines when the trace set says what its compute volumes count) and
-/// OUTDIR/trace.list.
-void expand(const std::filesystem::path& traces, const std::filesystem::path& outdir, std::ostream& report);
+/// `tit-trace expand`: OUTDIR/rank-<r>.txt (one action line per line, after the `# compute:` and `# rate:` lines
+/// when the trace set says what its compute volumes count) and OUTDIR/trace.list. Without `dialect`, each line
+/// as it was traced (its tokens, single-spaced); with it, each action written in that dialect by trace/writer.hpp
+/// (TraceError when the dialect cannot say an action).
+void expand(const std::filesystem::path& traces, const std::filesystem::path& outdir,
+            std::optional<trace::Dialect> dialect, std::ostream& report);
 
 /// `tit-trace info`: ranks, actions per kind, text bytes and, for a compressed trace, its structure and sizes.
 void info(const std::filesystem::path& traces, std::ostream& report);

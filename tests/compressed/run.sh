@@ -51,6 +51,14 @@ case $case_name in
     ring; run "$tool" expand "$tmp/ring.tit" "$tmp/x"; [ "$status" -eq 0 ] || fail "expand failed"
     for r in 0 1 2 3; do cmp "$root/traces/ring4/rank-$r.txt" "$tmp/x/rank-$r.txt" || fail "rank $r differs"; done
     [ "$(cat "$tmp/x/trace.list")" = "$(printf 'rank-%d.txt\n' 0 1 2 3)" ] || fail "trace.list: $(cat "$tmp/x/trace.list")" ;;
+  expand-dialect) # --dialect simgrid writes every action with trace/writer.hpp: the replay predicts the same
+    compress "$d/detached-thesis.txt.gz" "$tmp/t.tit"
+    run "$tool" expand --dialect simgrid "$tmp/t.tit" "$tmp/x"; [ "$status" -eq 0 ] || fail "expand failed"
+    grep -q "^0 send 1 0 [0-9]* 6$" "$tmp/x/rank-0.txt" || fail "no SimGrid-dialect send: $(cat "$tmp/x/rank-0.txt")"
+    run "$replay" "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/x"
+    grep -qx "Simulated time: 8 s" "$out" || fail "expected the 8 s of e2e.thesis-gz-merged"
+    run "$tool" expand --dialect thesis "$root/traces/ring4" "$tmp/y"
+    expect_error 2 "traces/ring4/rank-0.txt:5: error: cannot write 'send' in dialect 1 (thesis)" ;;
   info) # the same counts from the plain and the compressed trace, and the compressed file's structure
     ring; run "$tool" info "$root/traces/ring4"; sed -n '/^actions/,$p' "$out" > "$tmp/plain.info"
     run "$tool" info "$tmp/ring.tit"; [ "$status" -eq 0 ] || fail "info failed"

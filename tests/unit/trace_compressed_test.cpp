@@ -33,11 +33,11 @@ const fs::path kData = fs::path(TIT_TEST_DATA_DIR);
 std::string fields(const Action& a)
 {
   return fmt::format("{} d{} r{} {} [{}] p{} p{} t{} b{} b{} s{} d{} w{} a{} root{} dt{} sc[{}] rc[{}] blk{} c{} n{} "
-                     "ca{} col{} key{} g[{}]",
+                     "ca{} col{} key{} g[{}] ns{}",
                      kind_name(a.kind), static_cast<int>(a.dialect), a.rank, a.name, fmt::join(a.args, " "),
                      a.partner, a.partner2, a.tag, a.bytes, a.bytes2, a.src, a.dst, a.wait_last_irecv, a.amount,
                      a.root, a.datatype_size, fmt::join(a.send_counts, " "), fmt::join(a.recv_counts, " "),
-                     kind_name(a.blocking), a.comm, a.new_comm, a.comm_args, a.color, a.key, fmt::join(a.group, " "));
+                     kind_name(a.blocking), a.comm, a.new_comm, a.comm_args, a.color, a.key, fmt::join(a.group, " "), a.new_size);
 }
 
 /// Every rank's actions (as fields()), rank by rank.
