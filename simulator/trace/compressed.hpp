@@ -17,11 +17,17 @@ namespace tit::trace {
 
 /// How the numbers of a trace are kept, chosen when compressing; the file says which.
 struct ValueMode {
-  enum class Kind : std::uint8_t { Exact };
+  enum class Kind : std::uint8_t {
+    Exact,  ///< every token as written
+    Binned, ///< volumes (flops, seconds, message and collective sizes) within relative error `bin` of the original
+  };
   Kind kind = Kind::Exact;
+  double bin = 0;        ///< Binned: the relative error R, 0 < R < 1
+  std::string bin_text;  ///< Binned: R as written
 };
-/// "exact"; throws TraceError naming the accepted modes otherwise.
+/// "exact" or "binned:R" (0 < R < 1); throws TraceError naming the accepted modes otherwise.
 ValueMode parse_value_mode(std::string_view text);
+/// "exact", "binned:0.01".
 std::string value_mode_name(const ValueMode& mode);
 
 /// What compress() made.

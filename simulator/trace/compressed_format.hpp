@@ -162,6 +162,18 @@ std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::
 std::string_view block_dictionary(std::string_view block0);
 std::uint32_t crc32_of(std::string_view bytes);
 
+// ---- value modes (compressed_values.cpp) ---------------------------------------------------------------------
+
+/// Arguments of an action that are volumes (binned by `binned:R`): compute flops, sleep seconds, the sizes of
+/// point-to-point messages and sendRecv, the count and reduction volume of bcast, reduce, allreduce, scan, exscan,
+/// alltoall, gather, scatter, allgather. Not tags, partners, roots, datatypes, handles, nor count vectors.
+std::vector<std::size_t> volume_positions(const Action& a);
+/// The token of `token`'s bin: a number within relative error `r` of it, the same for every token of the bin
+/// (bins are geometric: [q^k, q^(k+1)) with q = (1 + r) / (1 - r), represented by their harmonic mean), an integer
+/// when `token` is one; `token` itself when it is 0, negative, not a number, or when no value of its bin is close
+/// enough (small integers).
+std::string bin_token(std::string_view token, double r);
+
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);
 

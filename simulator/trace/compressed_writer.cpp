@@ -221,9 +221,12 @@ private:
   std::vector<Stream> streams_;
 };
 
-/// The signature of `a` (its value tokens go to `values` once the signature id is known).
-Signature signature_of(const Action& a, int rank_count, std::vector<std::string_view>& value_tokens)
+/// The signature of `a` (its value tokens go to `values` once the signature id is known; binned when `mode` bins
+/// and the token is a volume).
+Signature signature_of(const Action& a, int rank_count, const ValueMode& mode, std::vector<std::string>& value_tokens)
 {
+  std::vector<std::size_t> volumes =
+      mode.kind == ValueMode::Kind::Binned ? cformat::volume_positions(a) : std::vector<std::size_t>{};
   Signature s;
   s.name = std::string(a.name);
   std::string_view rest = a.text;
@@ -245,7 +248,8 @@ Signature signature_of(const Action& a, int rank_count, std::vector<std::string_
       slot.offset = k;
     } else if (detail::parse_double(token)) {
       slot.kind = Slot::Kind::Value;
-      value_tokens.push_back(token);
+      bool volume = std::find(volumes.begin(), volumes.end(), i) != volumes.end();
+      value_tokens.push_back(volume ? cformat::bin_token(token, mode.bin) : std::string(token));
     } else {
       slot.kind = Slot::Kind::Literal;
       slot.literal = std::string(token);
@@ -278,15 +282,6 @@ void write_file(const std::filesystem::path& out, const std::string& meta, const
 
 } // namespace
 
-ValueMode parse_value_mode(std::string_view text)
-{
-  if (text == "exact")
-    return ValueMode{ValueMode::Kind::Exact};
-  throw TraceError(fmt::format("error: unknown value mode '{}' (accepted: exact)", text));
-}
-
-std::string value_mode_name(const ValueMode& /*mode*/) { return "exact"; }
-
 CompressStats compress(TraceSet& in, const std::filesystem::path& out, const ValueMode& values)
 {
   CompressStats stats;
@@ -299,7 +294,7 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
   std::unordered_map<std::string, std::uint32_t> block_ids;
   std::string first_block; // raw: the dictionary of the others
   std::uint64_t offset = 0;
-  std::vector<std::string_view> tokens;
+  std::vector<std::string> tokens;
   for (int r = 0; r < meta.rank_count; ++r) {
     std::unique_ptr<RankReader> reader = in.reader(r);
     Folder folder(tables);
@@ -311,7 +306,7 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
       if (first)
         entry.dialect = a.dialect;
       first = false;
-      std::uint32_t sig = tables.signature(signature_of(a, meta.rank_count, tokens));
+      std::uint32_t sig = tables.signature(signature_of(a, meta.rank_count, values, tokens));
       for (std::size_t i = 0; i < tokens.size(); ++i)
         rank_values.add(sig, static_cast<std::uint32_t>(i), tokens[i]);
       folder.push(sig);

@@ -80,8 +80,22 @@ case $case_name in
   deadlock) # errors of the replay name the compressed file, the rank and the action's number
     compress "$d/deadlock" "$tmp/dl.tit"; run "$replay" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/dl.tit"
     expect_error 3 "deadlock" "rank 0 blocked in $tmp/dl.tit (rank 0):2: 0 recv 1 0 8" ;;
+  binned) # binned:0.01 keeps each volume within 1 %: the predicted time stays within 1 % of the plain trace's
+    python3 "$root/tests/bench/gen-trace.py" --ranks 8 --iterations 40 "$tmp/g" > /dev/null
+    for t in "$root/traces/halo4|--hostfile $root/platforms/small-hetero.hosts $root/platforms/small-hetero.xml" \
+             "$tmp/g/traces.list|--hostfile $tmp/g/hostfile $tmp/g/platform.xml"; do
+      traces=${t%%|*}; read -r -a args <<< "${t#*|}"
+      run "$tool" compress --values binned:0.01 "$traces" "$tmp/b.tit"; [ "$status" -eq 0 ] || fail "compress failed"
+      run "$replay" "${extra[@]}" "${args[@]}" "$traces"; a=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
+      run "$replay" "${extra[@]}" "${args[@]}" "$tmp/b.tit"; b=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
+      [ -n "$a" ] && [ -n "$b" ] || fail "no time for $traces"
+      awk -v a="$a" -v b="$b" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(d <= 0.01) }' ||
+        fail "$traces: binned predicts $b s, plain $a s: more than 1 % apart"
+    done
+    run "$tool" info "$tmp/b.tit"; grep -qx "format: compressed, version 1, values binned:0.01" "$out" ||
+      fail "info does not say the value mode" ;;
   bad-values) run "$tool" compress --values lossy "$root/traces/ring4" "$tmp/r.tit"
-    expect_error 2 "unknown value mode 'lossy' (accepted: exact)"
+    expect_error 2 "unknown value mode 'lossy' (accepted: exact, binned:R)"
     [ ! -e "$tmp/r.tit" ] || fail "a file was written" ;;
   bad-input) run "$tool" compress "$d/unknown" "$tmp/r.tit"; expect_error 2 "$d/unknown/" ;;
   *) echo "unknown case $case_name"; exit 2 ;;

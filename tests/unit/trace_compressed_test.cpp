@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cmath>
 #include <functional>
 #include <random>
 #include <set>
@@ -316,6 +317,56 @@ TEST(CompressedTrace, TraceWithoutRepetitionGrowsAtMostByTheHeader)
   EXPECT_LE(expect_round_trip(tiny).bytes, action_line_bytes(tiny) + kHeader);
 }
 
+TEST(CompressedTrace, BinnedValuesStayWithinRAndOnlyVolumesChange)
+{
+  std::mt19937_64 rng(7);
+  std::string t;
+  for (int r = 0; r < 2; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < 400; ++i) {
+      int size = 1000 + static_cast<int>(rng() % 200000);
+      t += fmt::format("{} compute {}\n{} sleep 0.{:06}\n", r, 1000000 + rng() % 1000000, r, 1 + rng() % 999999);
+      t += fmt::format("{} isend {} {} {} 0\n{} recv {} {} -1 0\n{} allreduce {} {} 0\n{} compute 7\n", r, 1 - r,
+                       i % 7, size, r, 1 - r, i % 7, r, size, size / 2, r);
+      t += fmt::format("{} waitall\n", r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "t.txt", t);
+  fs::path exact = scratch_dir() / "exact.tit", binned = scratch_dir() / "binned.tit";
+  CompressStats e = compress(*TraceSet::open(plain, std::nullopt), exact, ValueMode{});
+  CompressStats b = compress(*TraceSet::open(plain, std::nullopt), binned, parse_value_mode("binned:0.01"));
+  // random volumes: binning makes them fewer distinct values, not a handful
+  EXPECT_LT(b.bytes * 3, e.bytes * 2) << "binned " << b.bytes << ", exact " << e.bytes;
+  EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
+  auto p = TraceSet::open(plain, std::nullopt);
+  auto c = TraceSet::open(binned, std::nullopt);
+  int changed = 0;
+  for (int r = 0; r < 2; ++r) {
+    auto pr = p->reader(r), cr = c->reader(r);
+    Action pa, ca;
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      ASSERT_EQ(pa.kind, ca.kind);
+      EXPECT_EQ(pa.partner, ca.partner);
+      EXPECT_EQ(pa.tag, ca.tag);
+      EXPECT_EQ(pa.root, ca.root);
+      for (auto [x, y] : {std::pair{pa.amount, ca.amount}, {pa.bytes, ca.bytes}, {pa.bytes2, ca.bytes2}}) {
+        EXPECT_LE(std::fabs(x - y), 0.01 * std::fabs(x)) << pa.text << " -> " << ca.text;
+        changed += x != y ? 1 : 0;
+      }
+      if (pa.kind == Kind::Recv) {
+        EXPECT_EQ(ca.bytes, kUnknownSize); // -1 (the sender's size) is no volume
+      }
+      if (pa.text.ends_with("compute 7")) {
+        EXPECT_EQ(ca.text, pa.text); // too small an integer for its bin: kept
+      }
+    }
+    EXPECT_FALSE(cr->next(ca));
+  }
+  EXPECT_GT(changed, 1000);
+}
+
 // ---- bad files ----------------------------------------------------------------------------------------------
 
 std::string ring_file()
@@ -399,7 +450,12 @@ TEST(CompressedTrace, ErrorsOfActionsNameTheRankAndTheAction)
 
 TEST(CompressedTrace, UnknownValueModeListsTheAccepted)
 {
-  EXPECT_EQ(trace_error([] { parse_value_mode("lossy"); }), "error: unknown value mode 'lossy' (accepted: exact)");
+  EXPECT_EQ(trace_error([] { parse_value_mode("lossy"); }),
+            "error: unknown value mode 'lossy' (accepted: exact, binned:R)");
+  EXPECT_NE(trace_error([] { parse_value_mode("binned:1.5"); }).find("must be a number between 0 and 1"),
+            std::string::npos);
+  EXPECT_NE(trace_error([] { parse_value_mode("binned:x"); }).find("binned:0.01"), std::string::npos);
+  EXPECT_EQ(value_mode_name(parse_value_mode("binned:0.01")), "binned:0.01");
 }
 
 } // namespace
