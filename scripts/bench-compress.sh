@@ -3,7 +3,7 @@
 # same run. For each trace set: the bytes of its action lines, of `xz -6` on them and of `tit-trace compress`
 # (exact values), both compression times, a lossless check (tit-trace expand gives every rank file back), and,
 # for sets with a platform, tit-replay's predicted time and wall time from the plain and the compressed trace
-# (the times must be identical). Not part of the tests.
+# (the times must be identical), and the size and predicted-time error of binned:0.01. Not part of the tests.
 #
 # Usage: scripts/bench-compress.sh          (build first: scripts/build.sh)
 # Environment:
@@ -44,24 +44,29 @@ bench() {
   "$tool" compress "$traces" "$dir/c.tit" > /dev/null; t2=$(now)
   xz_s=$(seconds "$t0" "$t1"); ours_s=$(seconds "$t1" "$t2")
   xz=$(stat -c %s "$dir/all.txt.xz"); ours=$(stat -c %s "$dir/c.tit")
+  "$tool" compress --values binned:0.01 "$traces" "$dir/b.tit" > /dev/null
+  local binned; binned=$(stat -c %s "$dir/b.tit")
   "$tool" expand "$dir/c.tit" "$dir/back" > /dev/null
   local lossless=yes
   diff -r "$dir/plain" "$dir/back" > /dev/null || { lossless=NO; status=1; }
-  local same="-" replay_s="-"
+  local same="-" replay_s="-" binned_err="-"
   if [[ $# -gt 0 && $actions -le $replay_max ]]; then
-    local a b
-    t0=$(now); a=$("$replay" "$@" "$traces" | sed -n 's/^Simulated time: //p'); t1=$(now)
-    b=$("$replay" "$@" "$dir/c.tit" | sed -n 's/^Simulated time: //p'); t2=$(now)
+    local a b c
+    t0=$(now); a=$("$replay" "$@" "$traces" | sed -n 's/^Simulated time: \(.*\) s$/\1/p'); t1=$(now)
+    b=$("$replay" "$@" "$dir/c.tit" | sed -n 's/^Simulated time: \(.*\) s$/\1/p'); t2=$(now)
+    c=$("$replay" "$@" "$dir/b.tit" | sed -n 's/^Simulated time: \(.*\) s$/\1/p')
     replay_s="$(seconds "$t0" "$t1") / $(seconds "$t1" "$t2")"
-    if [[ -n $a && $a == "$b" ]]; then same="yes ($a)"; else same="NO ($a vs $b)"; status=1; fi
+    if [[ -n $a && $a == "$b" ]]; then same="yes ($a s)"; else same="NO ($a vs $b)"; status=1; fi
+    binned_err=$(awk -v a="$a" -v c="$c" 'BEGIN { printf "%+.4f %%", 100 * (c - a) / a }')
   fi
-  printf "| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n" "$name" "$actions" "$text" "$xz" "$ours" \
-    "$(awk -v a="$ours" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$xz_s" "$ours_s" "$lossless" "$same" "$replay_s"
+  printf "| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s) | %s |\n" "$name" "$actions" "$text" "$xz" \
+    "$ours" "$(awk -v a="$ours" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$xz_s" "$ours_s" "$lossless" "$same" \
+    "$replay_s" "$binned" "$(awk -v a="$binned" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$binned_err"
   rm -rf "$dir/plain" "$dir/back" "$dir/all.txt"
 }
 
-printf "| trace | actions | text bytes | xz -6 bytes | compressed bytes | compressed / xz | xz s / compress s | lossless | same predicted time | replay s: plain / compressed |\n"
-printf "|---|---|---|---|---|---|---|---|---|---|\n"
+printf "| trace | actions | text bytes | xz -6 bytes | exact bytes | exact / xz | xz s / compress s | lossless | same predicted time | replay s: plain / exact | binned:0.01 bytes (/ xz) | binned time error |\n"
+printf "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
 bench ring4 "$root/traces/ring4" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml"
 bench halo4 "$root/traces/halo4" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml"
 for c in $cases; do

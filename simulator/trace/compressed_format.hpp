@@ -169,9 +169,9 @@ std::uint32_t crc32_of(std::string_view bytes);
 /// alltoall, gather, scatter, allgather. Not tags, partners, roots, datatypes, handles, nor count vectors.
 std::vector<std::size_t> volume_positions(const Action& a);
 /// The token of `token`'s bin: a number within relative error `r` of it, the same for every token of the bin
-/// (bins are geometric: [q^k, q^(k+1)) with q = (1 + r) / (1 - r), represented by their harmonic mean), an integer
-/// when `token` is one; `token` itself when it is 0, negative, not a number, or when no value of its bin is close
-/// enough (small integers).
+/// (bins are geometric: [q^k, q^(k+1)) with q = (1 + r) / (1 - r), represented by their harmonic mean), written
+/// as an integer when the nearest integer is close enough, else with 6 significant digits; `token` itself when it
+/// is 0, negative, not a number, or when the representative is not close enough (small integers, bin edges).
 std::string bin_token(std::string_view token, double r);
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).

@@ -69,17 +69,21 @@ std::string bin_token(std::string_view token, double r)
   std::optional<double> v = detail::parse_double(token);
   if (!v || !(*v > 0))
     return std::string(token);
-  std::int64_t as_int = 0;
-  bool integer = canonical_int(token, as_int);
   double q = (1 + r) / (1 - r);
   double k = std::floor(std::log(*v) / std::log(q));
   double rep = 2 * std::pow(q, k + 1) / (1 + q);
-  if (integer)
-    rep = std::round(rep);
-  // floating rounding at a bin's edge, or an integer too small for its bin: keep the value
-  if (!(std::fabs(rep - *v) <= r * *v) || (integer && std::fabs(rep) >= static_cast<double>(kIntLimit)))
+  auto close = [&](double x) { return std::fabs(x - *v) <= r * *v; };
+  // the representative as an integer (compact in a value stream) whenever that is close enough, as "1e+07" is
+  double whole = std::round(rep);
+  if (close(whole) && whole < static_cast<double>(kIntLimit))
+    return fmt::format("{}", static_cast<std::int64_t>(whole));
+  std::int64_t as_int = 0;
+  if (canonical_int(token, as_int)) // an integer too small for its bin: kept
     return std::string(token);
-  return integer ? fmt::format("{}", static_cast<std::int64_t>(rep)) : fmt::format("{}", rep);
+  // a fraction (seconds): 6 significant digits; at a bin's very edge that may not be close enough: kept
+  std::string text = fmt::format("{:.6g}", rep);
+  std::optional<double> back = detail::parse_double(text);
+  return back && close(*back) ? text : std::string(token);
 }
 
 } // namespace cformat
