@@ -182,13 +182,16 @@ public:
     if (!runs.empty()) {
       ValueRun& last = runs.back();
       if (is_int && last.is_int) {
-        std::int64_t next = last.first + last.step * static_cast<std::int64_t>(last.count);
-        if (last.count == 1) { // any step starts a run of two
+        if (last.count == 1) { // any step starts a run of two (|step| < 2^62: both values are within +-2^61)
           last.step = v - last.first;
           last.count = 2;
           return;
         }
-        if (v == next) {
+        std::int64_t span = 0;
+        std::int64_t next = 0;
+        bool overflow = __builtin_mul_overflow(last.step, static_cast<std::int64_t>(last.count), &span) ||
+                        __builtin_add_overflow(last.first, span, &next);
+        if (!overflow && v == next) {
           ++last.count;
           return;
         }

@@ -226,6 +226,12 @@ TEST(CompressedTrace, TokensAreKeptAsWritten)
                                                    "0 compute 2.50\n0 compute 1E3\n0 compute 9007199254740993\n"
                                                    "0 finalize\n");
   expect_round_trip(t);
+  // integers at the edge of the range of value runs (|v| < 2^61), steps of nearly 2^62, and beyond it
+  expect_round_trip(write_file(scratch_dir() / "big.txt", "0 init\n0 waitall 2305843009213693950\n"
+                                                          "0 waitall -2305843009213693950\n0 waitall 2305843009213693950\n"
+                                                          "0 waitall 2305843009213693951\n0 waitall -9223372036854775808\n"
+                                                          "0 waitall 99999999999999999999\n0 finalize\n"));
+  expect_round_trip(t);
   std::unique_ptr<TraceSet> set = TraceSet::open(scratch_dir() / "out.tit", std::nullopt);
   std::unique_ptr<RankReader> reader = set->reader(0);
   Action a;
@@ -438,6 +444,12 @@ TEST(CompressedTrace, ErrorsOfActionsNameTheRankAndTheAction)
   // 2 ranks, whose action parses; its replay errors carry "<file> (rank r):<action number>"
   fs::path t = write_file(scratch_dir() / "t.txt", "0 init\n0 compute 5\n0 send 1 0 8 0\n0 finalize\n1 init\n"
                                                    "1 finalize\n");
+  expect_round_trip(t);
+  // integers at the edge of the range of value runs (|v| < 2^61), steps of nearly 2^62, and beyond it
+  expect_round_trip(write_file(scratch_dir() / "big.txt", "0 init\n0 waitall 2305843009213693950\n"
+                                                          "0 waitall -2305843009213693950\n0 waitall 2305843009213693950\n"
+                                                          "0 waitall 2305843009213693951\n0 waitall -9223372036854775808\n"
+                                                          "0 waitall 99999999999999999999\n0 finalize\n"));
   expect_round_trip(t);
   std::unique_ptr<TraceSet> set = TraceSet::open(scratch_dir() / "out.tit", std::nullopt);
   std::unique_ptr<RankReader> reader = set->reader(0);
