@@ -2,8 +2,8 @@
 //  - even: a whole file (the magic and version 1 are put first when the input lacks them), so that the header,
 //    the CRC checks and the sizes are fuzzed;
 //  - odd: the raw structure record, a NUL, then the raw value area; the target wraps them into a valid file
-//    (deflated structure, CRC-32s, the block table rewritten to cut the value area into as many stored blocks as
-//    the record names), so that the decoders and each rank's walk are fuzzed past the CRC checks.
+//    (deflated structure, CRC-32s, the block table rewritten to cut the value area into as many blocks as
+//    the record names, in one stored chunk), so that the decoders and each rank's walk are fuzzed past the CRC checks.
 // Every rank is read (at most 100000 actions in all: loop trip counts may be huge); the reader must return actions
 // or throw a TraceError.
 #include "fuzz_files.hpp"
@@ -40,16 +40,12 @@ std::string wrap(std::string_view meta_raw, std::string_view values)
   } catch (const tit::trace::TraceError&) {
     return {};
   }
+  // one chunk, the value area stored as it is (its stored size equals its raw size); block i is its i-th n-th
   std::size_t n = meta.blocks.size();
-  std::string area;
-  for (std::size_t i = 0; i < n; ++i) { // block i: the i-th n-th of the value area, stored as it is
-    std::string_view raw = values.substr(values.size() * i / n, values.size() * (i + 1) / n - values.size() * i / n);
-    meta.blocks[i] = cf::BlockRef{area.size(), raw.size(), raw.size(), cf::crc32_of(raw)};
-    area += raw;
-  }
-  // block 0 is stored as it is; the others must be too: a block whose deflate would be smaller is still read raw
-  // because its stored size equals its raw size
-  return header(cf::encode_meta(meta)) + area;
+  meta.chunks = {cf::ChunkRef{0, values.size(), values.size(), cf::crc32_of(values)}};
+  for (std::size_t i = 0; i < n; ++i)
+    meta.blocks[i] = cf::BlockRef{0, values.size() * i / n, values.size() * (i + 1) / n - values.size() * i / n};
+  return header(cf::encode_meta(meta)) + std::string(values);
 }
 
 } // namespace

@@ -138,12 +138,17 @@ std::string encode_meta(const Meta& m)
     for (std::uint32_t id : b)
       w.varint(id);
   }
+  // offsets and chunk sizes are implied: chunks follow each other in the value area, blocks each other in
+  // their chunk, and a chunk's raw bytes are its blocks'
+  w.varint(m.chunks.size());
+  for (const ChunkRef& c : m.chunks) {
+    w.varint(c.stored_size);
+    w.u32(c.crc);
+  }
   w.varint(m.blocks.size());
   for (const BlockRef& b : m.blocks) {
-    w.varint(b.offset);
+    w.varint(b.chunk);
     w.varint(b.raw_size);
-    w.varint(b.stored_size);
-    w.u32(b.crc);
   }
   for (const RankEntry& r : m.ranks) {
     w.varint(r.root);
@@ -237,12 +242,21 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
         r.fail(fmt::format("node {} is a loop over body {}, which holds node {} (a loop body holds earlier nodes only)",
                            i, n.ref, id));
   }
+  m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
+  std::uint64_t area = 0;
+  for (ChunkRef& c : m.chunks) {
+    c.offset = area;
+    c.stored_size = r.below(std::uint64_t{1} << 48, "a value chunk's stored size");
+    c.crc = r.u32("a value chunk CRC-32");
+    area += c.stored_size;
+  }
   m.blocks.resize(table_size(r, "the number of value blocks", bytes.size()));
   for (BlockRef& b : m.blocks) {
-    b.offset = r.varint("a value block offset");
-    b.raw_size = r.varint("a value block size");
-    b.stored_size = r.varint("a value block stored size");
-    b.crc = r.u32("a value block CRC-32");
+    b.chunk = static_cast<std::uint32_t>(r.below(m.chunks.size(), "a value block's chunk"));
+    b.raw_size = r.below(std::uint64_t{1} << 48, "a value block's size");
+    ChunkRef& c = m.chunks[b.chunk];
+    b.offset = c.raw_size;
+    c.raw_size += b.raw_size;
   }
   m.ranks.resize(static_cast<std::size_t>(m.rank_count));
   for (RankEntry& e : m.ranks) {
@@ -392,10 +406,10 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
 
 // ---- deflate -------------------------------------------------------------------------------------------
 
-std::string_view block_dictionary(std::string_view block0)
+std::string_view chunk_dictionary(std::string_view chunk0)
 {
   constexpr std::size_t kWindow = 32 * 1024;
-  return block0.size() > kWindow ? block0.substr(block0.size() - kWindow) : block0;
+  return chunk0.size() > kWindow ? chunk0.substr(chunk0.size() - kWindow) : chunk0;
 }
 
 std::string deflate(std::string_view raw, std::string_view dictionary)

@@ -47,11 +47,21 @@ struct RankEntry {
   std::uint32_t block = 0; ///< value block id
 };
 
-struct BlockRef {
+/// Value blocks are grouped into chunks of about kChunkBytes, each deflated as one record (small ranks' blocks
+/// then share deflate's window and one CRC).
+struct ChunkRef {
   std::uint64_t offset = 0; ///< from the start of the value area
   std::uint64_t raw_size = 0;
   std::uint64_t stored_size = 0;
   std::uint32_t crc = 0;    ///< CRC-32 of the stored (deflated) bytes
+};
+inline constexpr std::size_t kChunkBytes = 64 * 1024;
+
+/// A rank's value block: bytes [offset, offset + raw_size) of its chunk's raw bytes.
+struct BlockRef {
+  std::uint32_t chunk = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t raw_size = 0;
 };
 
 /// Everything but the value blocks: read at open, shared by every rank.
@@ -63,6 +73,7 @@ struct Meta {
   std::vector<Node> nodes;
   std::vector<std::vector<std::uint32_t>> bodies; ///< node ids
   std::vector<RankEntry> ranks;
+  std::vector<ChunkRef> chunks;
   std::vector<BlockRef> blocks;
 };
 
@@ -152,14 +163,14 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
                                    std::uint32_t block);
 
 /// Raw deflate (no zlib header: the CRC-32 checks the record) / inflate of a record, with an optional preset
-/// dictionary (value blocks after the first use the first one's last 32 KiB: ranks repeat each other's numbers).
+/// dictionary (value chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers).
 /// A record that deflate does not shrink is stored as it is, its stored size then equal to its size. inflate
 /// checks the size and throws TraceError naming the record.
 std::string deflate(std::string_view raw, std::string_view dictionary = {});
 std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::string& file,
                     std::string_view record, std::string_view dictionary = {});
-/// The dictionary of value blocks 1.. : the last 32 KiB of block 0's raw bytes.
-std::string_view block_dictionary(std::string_view block0);
+/// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
+std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);
 
 // ---- value modes (compressed_values.cpp) ---------------------------------------------------------------------

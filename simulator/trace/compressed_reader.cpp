@@ -26,8 +26,11 @@ struct Opened {
   std::uint64_t value_area = 0;  ///< file offset of the first value block
   std::uint64_t file_size = 0;
   std::uint64_t structure_bytes = 0;
-  mutable std::once_flag dictionary_once;
-  mutable std::string dictionary; ///< block 0's raw bytes: the dictionary of the other blocks
+  // value chunks, inflated on demand; ranks are usually opened in order, so the last one is kept
+  mutable std::mutex chunks_mutex;
+  mutable std::shared_ptr<const std::string> chunk0;   ///< chunk 0's raw bytes: the dictionary of the others
+  mutable std::uint32_t last_chunk = 0;
+  mutable std::shared_ptr<const std::string> last_raw; ///< the raw bytes of chunk last_chunk
 };
 
 [[noreturn]] void fail_file(const std::string& path, std::string_view what)
@@ -81,28 +84,44 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   o->meta = cformat::decode_meta(cformat::inflate(stored, raw_size, o->path, "the structure record"), o->path);
   o->value_area = at + stored_size;
   o->structure_bytes = o->value_area;
-  for (std::size_t i = 0; i < o->meta.blocks.size(); ++i) {
-    const cformat::BlockRef& b = o->meta.blocks[i];
+  for (std::size_t i = 0; i < o->meta.chunks.size(); ++i) {
+    const cformat::ChunkRef& c = o->meta.chunks[i];
     std::uint64_t room = o->file_size - o->value_area;
-    if (b.offset > room || b.stored_size > room - b.offset)
-      fail_file(o->path, fmt::format("value block {}: expected {} bytes at byte {}, the file has {} (truncated "
-                                     "compressed trace)", i, b.stored_size, o->value_area + b.offset, o->file_size));
+    if (c.offset > room || c.stored_size > room - c.offset)
+      fail_file(o->path, fmt::format("value chunk {}: expected {} bytes at byte {}, the file has {} (truncated "
+                                     "compressed trace)", i, c.stored_size, o->value_area + c.offset, o->file_size));
   }
   return o;
 }
 
-/// The raw bytes of value block `block`, CRC-checked and inflated.
-std::string read_block(const Opened& o, std::uint32_t block, std::string_view dictionary)
+/// The raw bytes of value chunk `chunk`, CRC-checked and inflated.
+std::shared_ptr<const std::string> inflate_chunk(const Opened& o, std::uint32_t chunk, std::string_view dictionary)
 {
-  const cformat::BlockRef& b = o.meta.blocks[block];
+  const cformat::ChunkRef& c = o.meta.chunks[chunk];
   std::ifstream f(o.path, std::ios::binary);
   if (!f)
     fail_file(o.path, "cannot open the compressed trace");
-  std::string record = fmt::format("value block {}", block);
-  std::string stored = read_range(f, o.path, o.value_area + b.offset, b.stored_size, record);
-  if (cformat::crc32_of(stored) != b.crc)
+  std::string record = fmt::format("value chunk {}", chunk);
+  std::string stored = read_range(f, o.path, o.value_area + c.offset, c.stored_size, record);
+  if (cformat::crc32_of(stored) != c.crc)
     fail_file(o.path, fmt::format("{}: CRC-32 mismatch (corrupt compressed trace)", record));
-  return cformat::inflate(stored, b.raw_size, o.path, record, dictionary);
+  return std::make_shared<const std::string>(cformat::inflate(stored, c.raw_size, o.path, record, dictionary));
+}
+
+/// The raw bytes of value block `block` (its chunk inflated, or taken from the cache).
+std::string read_block(const Opened& o, std::uint32_t block)
+{
+  const cformat::BlockRef& b = o.meta.blocks[block];
+  std::lock_guard<std::mutex> lock(o.chunks_mutex);
+  if (!o.chunk0)
+    o.chunk0 = inflate_chunk(o, 0, {});
+  std::shared_ptr<const std::string> raw = b.chunk == 0 ? o.chunk0 : o.last_chunk == b.chunk ? o.last_raw : nullptr;
+  if (!raw) {
+    raw = inflate_chunk(o, b.chunk, cformat::chunk_dictionary(*o.chunk0));
+    o.last_chunk = b.chunk;
+    o.last_raw = raw;
+  }
+  return raw->substr(b.offset, b.raw_size); // within the chunk: decode_meta checked it
 }
 
 /// The position of a rank's walk: a body, the next item in it, and the iterations left.
@@ -191,12 +210,7 @@ public:
 private:
   void load_values(std::uint32_t block)
   {
-    std::string_view dictionary;
-    if (block != 0) {
-      std::call_once(file_->dictionary_once, [this] { file_->dictionary = read_block(*file_, 0, {}); });
-      dictionary = cformat::block_dictionary(file_->dictionary);
-    }
-    streams_ = cformat::decode_streams(read_block(*file_, block, dictionary), file_->meta, file_->path, block);
+    streams_ = cformat::decode_streams(read_block(*file_, block), file_->meta, file_->path, block);
     std::string record = fmt::format("value block {}", block);
     const auto& sigs = file_->meta.signatures;
     first_cursor_.assign(sigs.size() + 1, 0);

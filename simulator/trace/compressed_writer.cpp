@@ -262,6 +262,47 @@ Signature signature_of(const Action& a, int rank_count, const ValueMode& mode, s
   return s;
 }
 
+/// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
+class Chunker {
+public:
+  cformat::BlockRef add(const std::string& block)
+  {
+    if (!current_.empty() && current_.size() + block.size() > cformat::kChunkBytes)
+      close();
+    cformat::BlockRef ref{static_cast<std::uint32_t>(chunks_.size()), current_.size(), block.size()};
+    current_ += block;
+    return ref;
+  }
+
+  /// The chunk refs and the stored chunks, once every block is added.
+  void finish(cformat::Meta& meta, std::vector<std::string>& stored)
+  {
+    if (!current_.empty() || chunks_.empty())
+      close();
+    meta.chunks = std::move(chunks_);
+    stored = std::move(stored_);
+  }
+
+private:
+  void close()
+  {
+    if (chunks_.empty())
+      first_ = current_;
+    std::string stored =
+        cformat::deflate(current_, chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
+    chunks_.push_back(cformat::ChunkRef{offset_, current_.size(), stored.size(), cformat::crc32_of(stored)});
+    offset_ += stored.size();
+    stored_.push_back(std::move(stored));
+    current_.clear();
+  }
+
+  std::string current_;
+  std::string first_; // chunk 0's raw bytes: the dictionary of the others
+  std::vector<cformat::ChunkRef> chunks_;
+  std::vector<std::string> stored_;
+  std::uint64_t offset_ = 0;
+};
+
 void write_file(const std::filesystem::path& out, const std::string& meta, const std::vector<std::string>& blocks)
 {
   std::ofstream f(out, std::ios::binary | std::ios::trunc);
@@ -293,10 +334,8 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
   meta.rank_count = in.rank_count();
   meta.value_mode = value_mode_name(values);
   meta.compute_unit = in.compute_unit();
-  std::vector<std::string> blocks;
+  Chunker chunker;
   std::unordered_map<std::string, std::uint32_t> block_ids;
-  std::string first_block; // raw: the dictionary of the others
-  std::uint64_t offset = 0;
   std::vector<std::string> tokens;
   for (int r = 0; r < meta.rank_count; ++r) {
     std::unique_ptr<RankReader> reader = in.reader(r);
@@ -317,15 +356,9 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
     }
     entry.root = tables.body(folder.items());
     std::string raw = cformat::encode_streams(rank_values.take());
-    auto [it, added] = block_ids.try_emplace(raw, static_cast<std::uint32_t>(blocks.size()));
-    if (added) {
-      if (blocks.empty())
-        first_block = raw;
-      std::string stored = cformat::deflate(raw, blocks.empty() ? std::string_view() : cformat::block_dictionary(first_block));
-      meta.blocks.push_back(cformat::BlockRef{offset, raw.size(), stored.size(), cformat::crc32_of(stored)});
-      offset += stored.size();
-      blocks.push_back(std::move(stored));
-    }
+    auto [it, added] = block_ids.try_emplace(raw, static_cast<std::uint32_t>(meta.blocks.size()));
+    if (added)
+      meta.blocks.push_back(chunker.add(raw));
     entry.block = it->second;
     meta.ranks.push_back(entry);
   }
@@ -338,8 +371,10 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
     roots.push_back(e.root);
   std::sort(roots.begin(), roots.end());
   stats.structures = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
-  stats.value_blocks = blocks.size();
-  write_file(out, cformat::encode_meta(meta), blocks);
+  stats.value_blocks = meta.blocks.size();
+  std::vector<std::string> chunks;
+  chunker.finish(meta, chunks);
+  write_file(out, cformat::encode_meta(meta), chunks);
   std::error_code ec;
   stats.bytes = std::filesystem::file_size(out, ec);
   return stats;

@@ -73,7 +73,7 @@ case $case_name in
   corrupt) ring; size=$(stat -c %s "$tmp/ring.tit")
     cp "$tmp/ring.tit" "$tmp/c.tit"; printf '\xff' | dd of="$tmp/c.tit" bs=1 seek=$((size - 2)) conv=notrunc 2>/dev/null
     run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/c.tit"
-    expect_error 2 "$tmp/c.tit: error: value block 3: CRC-32 mismatch (corrupt compressed trace)"
+    expect_error 2 "$tmp/c.tit: error: value chunk 0: CRC-32 mismatch (corrupt compressed trace)"
     cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x02' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
     run "$tool" info "$tmp/v.tit"
     expect_error 2 "compressed trace format version 2, but this tit-replay reads version 1 only (a newer one)" ;;

@@ -400,7 +400,7 @@ TEST(CompressedTrace, EveryTruncationIsAnError)
     EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
   }
   EXPECT_NE(read_error(whole.substr(0, 30)).find("truncated compressed trace"), std::string::npos);
-  EXPECT_NE(read_error(whole.substr(0, whole.size() - 1)).find("value block 3: expected"), std::string::npos)
+  EXPECT_NE(read_error(whole.substr(0, whole.size() - 1)).find("value chunk 0: expected"), std::string::npos)
       << read_error(whole.substr(0, whole.size() - 1));
 }
 
@@ -416,7 +416,7 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
   }
   std::string bad = whole;
   bad[bad.size() - 3] = static_cast<char>(bad[bad.size() - 3] ^ 1);
-  EXPECT_NE(read_error(bad).find("value block 3: CRC-32 mismatch (corrupt compressed trace)"), std::string::npos)
+  EXPECT_NE(read_error(bad).find("value chunk 0: CRC-32 mismatch (corrupt compressed trace)"), std::string::npos)
       << read_error(bad);
 }
 
