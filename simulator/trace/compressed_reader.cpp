@@ -131,32 +131,53 @@ struct Frame {
   std::uint64_t left = 1;
 };
 
-/// A value stream being read: the repeat, its iteration, the run within it, and the value within the run.
+/// A value stream being read: the repeat, its iteration, the run within it, and the value within the run. The
+/// current run is copied into the cursor (value, step, values left), so that the common case (the next value of
+/// the same run) touches only the cursors of the rank, which lie together.
 struct Cursor {
   const cformat::Stream* stream = nullptr;
+  std::int64_t value = 0;              ///< the next integer value (integer runs)
+  std::int64_t step = 0;
+  const std::string* text = nullptr;   ///< the token (token runs); nullptr for integer runs
+  std::uint64_t left = 0;              ///< values left in the current run; 0 once the stream has ended
   std::size_t repeat = 0;
   std::uint64_t iteration = 0;
   std::uint32_t run = 0;
-  std::uint64_t at = 0;
 
-  bool ended() const { return repeat == stream->repeats.size(); }
-  const cformat::ValueRun& current() const
+  void start(const cformat::Stream& s)
   {
-    return stream->runs[stream->repeats[repeat].first + run];
+    stream = &s;
+    load();
   }
+  bool ended() const { return left == 0; }
   void advance()
   {
-    if (++at < current().count)
+    value += step;
+    if (--left > 0)
       return;
-    at = 0;
     const cformat::Repeat& rep = stream->repeats[repeat];
-    if (++run < rep.length)
+    if (++run == rep.length) {
+      run = 0;
+      if (++iteration == rep.count) {
+        iteration = 0;
+        ++repeat;
+      }
+    }
+    load();
+  }
+
+private:
+  void load()
+  {
+    if (repeat == stream->repeats.size()) {
+      left = 0;
       return;
-    run = 0;
-    if (++iteration < rep.count)
-      return;
-    iteration = 0;
-    ++repeat;
+    }
+    const cformat::ValueRun& r = stream->runs[stream->repeats[repeat].first + run];
+    value = r.first;
+    step = r.is_int ? r.step : 0;
+    text = r.is_int ? nullptr : &r.text;
+    left = r.count;
   }
 };
 
@@ -226,7 +247,7 @@ private:
       if (c.stream != nullptr)
         fail_file(file_->path, fmt::format("{}: two value streams for argument slot {} of signature {} (corrupt "
                                            "compressed trace)", record, st.slot, st.signature));
-      c.stream = &st;
+      c.start(st);
     }
   }
 
@@ -242,11 +263,12 @@ private:
     if (c.stream == nullptr || c.ended())
       fail_action(fmt::format("expected value {} of signature {} ('{}'), but its value stream {}", slot + 1, sig,
                               file_->meta.signatures[sig].name, c.stream == nullptr ? "is missing" : "has ended"));
-    const cformat::ValueRun& run = c.current();
-    if (run.is_int)
-      line_ += fmt::format_int(run.first + run.step * static_cast<std::int64_t>(c.at)).str();
-    else
-      line_ += run.text;
+    if (c.text == nullptr) {
+      fmt::format_int digits(c.value);
+      line_.append(digits.data(), digits.size());
+    } else {
+      line_ += *c.text;
+    }
     c.advance();
   }
 
