@@ -31,6 +31,8 @@ struct Opened {
   mutable std::shared_ptr<const std::string> chunk0;   ///< chunk 0's raw bytes: the dictionary of the others
   mutable std::uint32_t last_chunk = 0;
   mutable std::shared_ptr<const std::string> last_raw; ///< the raw bytes of chunk last_chunk
+  /// decoded value blocks, shared by the ranks that have the same numbers while any of them reads
+  mutable std::vector<std::weak_ptr<const std::vector<cformat::Stream>>> decoded;
 };
 
 [[noreturn]] void fail_file(const std::string& path, std::string_view what)
@@ -122,6 +124,23 @@ std::string read_block(const Opened& o, std::uint32_t block)
     o.last_raw = raw;
   }
   return raw->substr(b.offset, b.raw_size); // within the chunk: decode_meta checked it
+}
+
+/// The streams of value block `block`, decoded once for all the ranks that read it at the same time.
+std::shared_ptr<const std::vector<cformat::Stream>> block_streams(const Opened& o, std::uint32_t block)
+{
+  {
+    std::lock_guard<std::mutex> lock(o.chunks_mutex);
+    if (o.decoded.size() != o.meta.blocks.size())
+      o.decoded.resize(o.meta.blocks.size());
+    if (auto shared = o.decoded[block].lock())
+      return shared;
+  }
+  auto streams = std::make_shared<const std::vector<cformat::Stream>>(
+      cformat::decode_streams(read_block(o, block), o.meta, o.path, block));
+  std::lock_guard<std::mutex> lock(o.chunks_mutex);
+  o.decoded[block] = streams;
+  return streams;
 }
 
 /// The position of a rank's walk: a body, the next item in it, and the iterations left.
@@ -231,7 +250,7 @@ public:
 private:
   void load_values(std::uint32_t block)
   {
-    streams_ = cformat::decode_streams(read_block(*file_, block), file_->meta, file_->path, block);
+    streams_ = block_streams(*file_, block);
     std::string record = fmt::format("value block {}", block);
     const auto& sigs = file_->meta.signatures;
     first_cursor_.assign(sigs.size() + 1, 0);
@@ -242,7 +261,7 @@ private:
       first_cursor_[s + 1] = first_cursor_[s] + values;
     }
     cursors_.assign(first_cursor_.back(), Cursor{});
-    for (const cformat::Stream& st : streams_) {
+    for (const cformat::Stream& st : *streams_) {
       Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (c.stream != nullptr)
         fail_file(file_->path, fmt::format("{}: two value streams for argument slot {} of signature {} (corrupt "
@@ -299,7 +318,7 @@ private:
 
   void check_values_used() const
   {
-    for (const cformat::Stream& st : streams_) {
+    for (const cformat::Stream& st : *streams_) {
       const Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (!c.ended())
         fail_action(fmt::format("rank {} ended, but value stream of slot {} of signature {} ('{}') has values left",
@@ -311,7 +330,7 @@ private:
   int rank_;
   std::string label_; // the Action::file of this rank's actions: "<path> (rank <r>)", line = action number
   detail::ActionParser parser_;
-  std::vector<cformat::Stream> streams_;
+  std::shared_ptr<const std::vector<cformat::Stream>> streams_; // shared with the ranks of the same block
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
   std::vector<Cursor> cursors_;
   std::vector<Frame> stack_;
