@@ -52,10 +52,16 @@ class Tables {
 public:
   std::uint32_t signature(Signature&& s)
   {
-    std::string key = s.name;
-    for (const Slot& slot : s.slots)
-      key += fmt::format("\x1f{}:{}:{}", static_cast<int>(slot.kind), slot.literal, slot.offset);
-    auto [it, added] = signature_ids_.try_emplace(std::move(key), static_cast<std::uint32_t>(signatures_.size()));
+    // the key: the signature's own encoding (length-prefixed strings: no two signatures share it)
+    cformat::ByteWriter key;
+    key.string(s.name);
+    for (const Slot& slot : s.slots) {
+      key.byte(static_cast<std::uint8_t>(slot.kind));
+      key.string(slot.literal);
+      key.zigzag(slot.offset);
+    }
+    auto [it, added] =
+        signature_ids_.try_emplace(std::move(key.out()), static_cast<std::uint32_t>(signatures_.size()));
     if (added)
       signatures_.push_back(std::move(s));
     return it->second;
