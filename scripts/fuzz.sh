@@ -4,7 +4,7 @@
 # of the repository's traces, platforms, deployments and hostfiles. Exits non-zero when a target crashes, hangs,
 # leaks, trips a sanitizer or lets an exception escape; the input is then in $FUZZ_BUILD_DIR/artifacts/.
 #
-# Usage: scripts/fuzz.sh [TARGET...]      (targets: trace platform placement; default all)
+# Usage: scripts/fuzz.sh [TARGET...]      (targets: trace compressed platform placement; default all)
 # Environment:
 #   FUZZ_SECONDS    seconds of fuzzing per target (default 60)
 #   FUZZ_BUILD_DIR  build directory (default build-fuzz/ at the root of the repository)
@@ -15,7 +15,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(realpath -m "${FUZZ_BUILD_DIR:-$root/build-fuzz}")
 seconds=${FUZZ_SECONDS:-60}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace platform placement)
+[ ${#targets[@]} -gt 0 ] || targets=(trace compressed platform placement)
 
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is missing (scripts/install-deps.sh installs clang)"; exit 2; }
 launcher=()
@@ -29,13 +29,23 @@ if [[ ! -f $build/CMakeCache.txt ]]; then
   CC=clang CXX=clang++ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTIT_FUZZ=ON -DBUILD_TESTING=OFF -DTIT_TCMALLOC=OFF "${launcher[@]}" >/dev/null
 fi
-cmake --build "$build" -j "${JOBS:-2}" --target "${targets[@]/#/fuzz-}"
+build_targets=("${targets[@]/#/fuzz-}")
+[[ " ${targets[*]} " == *" compressed "* ]] && build_targets+=(tit-trace-tool) # writes the compressed seeds
+cmake --build "$build" -j "${JOBS:-2}" --target "${build_targets[@]}"
 echo "fuzz.sh: built in $((SECONDS - start)) s"
 
 # Seed corpora: one file per input, in the target's input encoding (first byte: layout or reader).
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds/trace" "$seeds/platform" "$seeds/placement"
+mkdir -p "$seeds/trace" "$seeds/compressed" "$seeds/platform" "$seeds/placement"
+if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even)
+  for t in "$root"/traces/ring4 "$root"/traces/halo4 "$root"/tests/e2e/data/detached-thesis.txt.gz \
+           "$root"/tests/e2e/data/subcomm-halves "$root"/tests/e2e/data/colls4/alltoallv; do
+    "$build/bin/tit-trace" compress "$t" "$seeds/compressed.tit" >/dev/null
+    { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
+  done
+  rm -f "$seeds/compressed.tit"
+fi
 n=0
 for f in "$root"/traces/ring4/* "$root"/traces/halo4/* "$root"/tests/data/traces/*/* "$root"/tests/data/traces/*.txt \
          "$root"/tests/e2e/data/*/rank-*.txt "$root"/tests/tracer/convert/*.txt; do

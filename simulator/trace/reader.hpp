@@ -41,7 +41,8 @@ public:
   /// Opens `path`, which is one of
   ///  - a directory of per-rank files (each file's rank is read from its first action line),
   ///  - a trace list (one trace path per line, line i for rank i; a single line = one merged file),
-  ///  - one merged trace file (every line starts with the rank performing it).
+  ///  - one merged trace file (every line starts with the rank performing it),
+  ///  - a compressed trace (trace/compressed.hpp; recognised by its magic).
   /// `ranks` is the number of ranks to replay when the trace set does not say it (merged files);
   /// when the trace set says it and `ranks` is given, the two must agree.
   /// Throws TraceError on a missing file, an unreadable or inconsistent trace set.

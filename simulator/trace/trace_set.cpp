@@ -1,5 +1,6 @@
-// TraceSet::open: a directory of per-rank files, a trace list, or one merged file.
+// TraceSet::open: a directory of per-rank files, a trace list, one merged file, or a compressed trace.
 #include "trace/reader.hpp"
+#include "trace/compressed.hpp"
 
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -327,6 +328,8 @@ std::unique_ptr<TraceSet> TraceSet::open(const fs::path& path, std::optional<int
                          ec ? ec.message() : std::string(std::strerror(ENOENT))));
   if (fs::is_directory(st))
     return open_directory(path, ranks);
+  if (is_compressed_trace(path))
+    return detail::open_compressed(path, ranks);
   std::string file = path.string();
   if (holds_trace_lines(file))
     return open_merged(file, ranks, fmt::format("merged file {}", file));

@@ -2,7 +2,7 @@
 # regression inputs (tests/fuzz/regressions/TARGET/) then fuzzes for FUZZ_SECONDS. Not registered inside the fuzz
 # build itself.
 if(NOT TIT_FUZZ)
-  add_test(NAME fuzz COMMAND env FUZZ_SECONDS=40 FUZZ_BUILD_DIR=${CMAKE_BINARY_DIR}/fuzz-build
+  add_test(NAME fuzz COMMAND env FUZZ_SECONDS=30 FUZZ_BUILD_DIR=${CMAKE_BINARY_DIR}/fuzz-build
                              bash ${PROJECT_SOURCE_DIR}/scripts/fuzz.sh)
   set_tests_properties(fuzz PROPERTIES TIMEOUT 600)
 endif()

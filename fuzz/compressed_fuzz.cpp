@@ -1,0 +1,82 @@
+// Compressed traces (docs/compressed-format.md). The first byte chooses what the rest is:
+//  - even: a whole file (the magic and version 1 are put first when the input lacks them), so that the header,
+//    the CRC checks and the sizes are fuzzed;
+//  - odd: the raw structure record, a NUL, then the raw value area; the target wraps them into a valid file
+//    (deflated structure, CRC-32s, the block table rewritten to cut the value area into as many blocks as
+//    the record names, in one stored chunk), so that the decoders and each rank's walk are fuzzed past the CRC checks.
+// Every rank is read (at most 100000 actions in all: loop trip counts may be huge); the reader must return actions
+// or throw a TraceError.
+#include "fuzz_files.hpp"
+#include "trace/compressed.hpp"
+#include "trace/compressed_format.hpp"
+#include "trace/reader.hpp"
+
+#include <string>
+
+namespace {
+
+namespace cf = tit::trace::cformat;
+
+std::string header(const std::string& meta_raw)
+{
+  cf::ByteWriter w;
+  w.bytes(std::string_view(cf::kMagic.data(), cf::kMagic.size()));
+  w.varint(cf::kVersion);
+  std::string stored = cf::deflate(meta_raw);
+  w.varint(meta_raw.size());
+  w.varint(stored.size());
+  w.u32(cf::crc32_of(stored));
+  w.bytes(stored);
+  return std::move(w.out());
+}
+
+/// A valid container around the fuzzed records, or nothing when the structure record does not decode.
+std::string wrap(std::string_view meta_raw, std::string_view values)
+{
+  static const std::string path = "fuzz.tit";
+  cf::Meta meta;
+  try {
+    meta = cf::decode_meta(meta_raw, path);
+  } catch (const tit::trace::TraceError&) {
+    return {};
+  }
+  // one chunk, the value area stored as it is (its stored size equals its raw size); block i is its i-th n-th
+  std::size_t n = meta.blocks.size();
+  meta.chunks = {cf::ChunkRef{0, values.size(), values.size(), cf::crc32_of(values)}};
+  for (std::size_t i = 0; i < n; ++i)
+    meta.blocks[i] = cf::BlockRef{0, values.size() * i / n, values.size() * (i + 1) / n - values.size() * i / n};
+  return header(cf::encode_meta(meta)) + std::string(values);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+  if (size == 0)
+    return 0;
+  std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
+  std::string file;
+  if ((data[0] & 1) == 0) {
+    std::string_view magic(cf::kMagic.data(), cf::kMagic.size());
+    file = rest.starts_with(magic) ? std::string(rest) : std::string(magic) + '\x01' + std::string(rest);
+  } else {
+    auto nul = rest.find('\0');
+    file = wrap(rest.substr(0, nul), nul == std::string_view::npos ? std::string_view() : rest.substr(nul + 1));
+    if (file.empty())
+      return 0;
+  }
+  auto p = tit::fuzz::scratch() / "fuzz.tit";
+  tit::fuzz::write_file(p, file);
+  try {
+    auto set = tit::trace::TraceSet::open(p, std::nullopt);
+    int budget = 100000;
+    for (int r = 0; r < set->rank_count() && budget > 0; ++r) {
+      auto reader = set->reader(r);
+      tit::trace::Action a;
+      while (budget-- > 0 && reader->next(a)) {
+      }
+    }
+  } catch (const tit::trace::TraceError&) {
+  }
+  return 0;
+}

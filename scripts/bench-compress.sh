@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Benchmark: compressed traces (docs/compressed-format.md) against `xz -6` on the same text, measured in the
+# same run. For each trace set: the bytes of its action lines, of `xz -6` on them and of `tit-trace compress`
+# (exact values), both compression times, a lossless check (tit-trace expand gives every rank file back), and,
+# for sets with a platform, tit-replay's predicted time and wall time from the plain and the compressed trace
+# (the times must be identical), and the size and predicted-time error of binned:0.01. Not part of the tests.
+#
+# Usage: scripts/bench-compress.sh          (build first: scripts/build.sh)
+# Environment:
+#   BENCH_CASES  space-separated RANKS:ITERATIONS:PATTERN cases of tests/bench/gen-trace.py
+#                (default "16:2000:halo 64:500:halo 64:1000:ring 256:200:halo")
+#   BENCH_REPLAY_MAX  replay only cases of at most this many actions (default 400000; 0: no replay)
+#   BENCH_DIR    where traces go (default $BUILD_DIR/bench-compress; regenerated each run)
+#   BUILD_DIR    build directory (default: build/ at the repository root)
+# Exit status: 0 when every round trip and every time comparison agreed, 1 otherwise.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=$(realpath -m "${BUILD_DIR:-$root/build}")
+bench_dir=$(realpath -m "${BENCH_DIR:-$build_dir/bench-compress}")
+tool=$build_dir/bin/tit-trace
+replay=$build_dir/bin/tit-replay
+cases=${BENCH_CASES:-"16:2000:halo 64:500:halo 64:1000:ring 256:200:halo"}
+replay_max=${BENCH_REPLAY_MAX:-400000}
+rm -rf "$bench_dir"
+mkdir -p "$bench_dir"
+status=0
+
+now() { date +%s.%N; }
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+# bench NAME TRACES [tit-replay arguments before TRACES]
+bench() {
+  local name=$1 traces=$2; shift 2
+  local dir=$bench_dir/$name
+  mkdir -p "$dir"
+  # the action lines, rank by rank, as tit-trace expand writes them: the text xz compresses
+  "$tool" expand "$traces" "$dir/plain" > /dev/null
+  (cd "$dir/plain" && cat $(cat trace.list)) > "$dir/all.txt"
+  local text actions t0 t1 t2 xz ours xz_s ours_s
+  text=$(stat -c %s "$dir/all.txt")
+  actions=$(grep -vc '^#' "$dir/all.txt")
+  t0=$(now); xz -6 -T1 -c "$dir/all.txt" > "$dir/all.txt.xz"; t1=$(now)
+  "$tool" compress "$traces" "$dir/c.tit" > /dev/null; t2=$(now)
+  xz_s=$(seconds "$t0" "$t1"); ours_s=$(seconds "$t1" "$t2")
+  xz=$(stat -c %s "$dir/all.txt.xz"); ours=$(stat -c %s "$dir/c.tit")
+  "$tool" compress --values binned:0.01 "$traces" "$dir/b.tit" > /dev/null
+  local binned; binned=$(stat -c %s "$dir/b.tit")
+  "$tool" expand "$dir/c.tit" "$dir/back" > /dev/null
+  local lossless=yes
+  diff -r "$dir/plain" "$dir/back" > /dev/null || { lossless=NO; status=1; }
+  local same="-" replay_s="-" binned_err="-"
+  if [[ $# -gt 0 && $actions -le $replay_max ]]; then
+    local a b c
+    t0=$(now); a=$("$replay" "$@" "$traces" | sed -n 's/^Simulated time: \(.*\) s$/\1/p'); t1=$(now)
+    b=$("$replay" "$@" "$dir/c.tit" | sed -n 's/^Simulated time: \(.*\) s$/\1/p'); t2=$(now)
+    c=$("$replay" "$@" "$dir/b.tit" | sed -n 's/^Simulated time: \(.*\) s$/\1/p')
+    replay_s="$(seconds "$t0" "$t1") / $(seconds "$t1" "$t2")"
+    if [[ -n $a && $a == "$b" ]]; then same="yes ($a s)"; else same="NO ($a vs $b)"; status=1; fi
+    binned_err=$(awk -v a="$a" -v c="$c" 'BEGIN { printf "%+.4f %%", 100 * (c - a) / a }')
+  fi
+  printf "| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s) | %s |\n" "$name" "$actions" "$text" "$xz" \
+    "$ours" "$(awk -v a="$ours" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$xz_s" "$ours_s" "$lossless" "$same" \
+    "$replay_s" "$binned" "$(awk -v a="$binned" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$binned_err"
+  rm -rf "$dir/plain" "$dir/back" "$dir/all.txt"
+}
+
+printf "| trace | actions | text bytes | xz -6 bytes | exact bytes | exact / xz | xz s / compress s | lossless | same predicted time | replay s: plain / exact | binned:0.01 bytes (/ xz) | binned time error |\n"
+printf "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+bench ring4 "$root/traces/ring4" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml"
+bench halo4 "$root/traces/halo4" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml"
+for c in $cases; do
+  IFS=: read -r ranks iterations pattern <<< "$c"
+  gen=$bench_dir/gen-$ranks-$iterations-$pattern
+  python3 "$root/tests/bench/gen-trace.py" --ranks "$ranks" --iterations "$iterations" --pattern "$pattern" "$gen" > /dev/null
+  bench "$pattern-$ranks-$iterations" "$gen/traces.list" --hostfile "$gen/hostfile" "$gen/platform.xml"
+  rm -rf "$gen"
+done
+exit $status

@@ -1,0 +1,51 @@
+// tit-trace: compress, expand and describe trace sets (docs/compressed-format.md).
+#include "tracetool/tools.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv)
+{
+  CLI::App app{"tit-trace: compressed time-independent traces (docs/compressed-format.md)"};
+  app.require_subcommand(1);
+  std::string traces, out, values = "exact";
+
+  CLI::App* compress = app.add_subcommand("compress", "fold a trace set into one compressed file");
+  compress->add_option("--values", values, "how numbers are kept: exact, or binned:R (volumes within relative error R)")->capture_default_str();
+  compress->add_option("TRACES", traces, "any trace set tit-replay reads")->required();
+  compress->add_option("OUT", out, "the compressed file to write")->required();
+
+  CLI::App* expand = app.add_subcommand("expand", "write a trace set as per-rank text files and trace.list");
+  expand->add_option("IN", traces, "a trace set (compressed or not)")->required();
+  expand->add_option("OUTDIR", out, "the directory to write")->required();
+  std::string dialect;
+  expand->add_option("--dialect", dialect, "write every action in this dialect (default: as traced)")
+      ->check(CLI::IsMember({"simgrid", "thesis"}));
+
+  CLI::App* info = app.add_subcommand("info", "ranks, actions per kind, loops, sizes");
+  info->add_option("TRACES", traces, "a trace set (compressed or not)")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    if (compress->parsed())
+      tit::tracetool::compress(traces, out, tit::trace::parse_value_mode(values), std::cout);
+    else if (expand->parsed())
+      tit::tracetool::expand(traces, out,
+                             dialect.empty()       ? std::nullopt
+                             : dialect == "thesis" ? std::optional(tit::trace::Dialect::Thesis)
+                                                   : std::optional(tit::trace::Dialect::SimGrid),
+                             std::cout);
+    else
+      tit::tracetool::info(traces, std::cout);
+  } catch (const tit::trace::TraceError& e) {
+    std::cerr << "tit-trace: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,484 @@
+// Records of compressed trace files: varints, the structure record and value blocks (docs/compressed-format.md).
+#include "trace/compressed_format.hpp"
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+namespace tit::trace::cformat {
+
+void ByteWriter::varint(std::uint64_t v)
+{
+  while (v >= 0x80) {
+    out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out_.push_back(static_cast<char>(v));
+}
+
+void ByteWriter::string(std::string_view s)
+{
+  varint(s.size());
+  out_.append(s);
+}
+
+void ByteWriter::u32(std::uint32_t v)
+{
+  for (int i = 0; i < 4; ++i)
+    out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+void ByteReader::fail(std::string_view what) const
+{
+  throw TraceError(fmt::format("{}: error: {} at byte {}: {} (truncated or corrupt compressed trace)", file_,
+                               record_, base_ + pos_, what));
+}
+
+std::uint64_t ByteReader::varint(std::string_view what)
+{
+  std::uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (pos_ >= data_.size())
+      fail(fmt::format("expected {}, found the end of the record", what));
+    auto b = static_cast<std::uint8_t>(data_[pos_++]);
+    if (shift == 63 && b > 1)
+      fail(fmt::format("expected {}, found a number over 64 bits", what));
+    v |= std::uint64_t{b & 0x7fu} << shift;
+    if ((b & 0x80) == 0)
+      return v;
+  }
+  fail(fmt::format("expected {}, found a number over 64 bits", what));
+}
+
+std::int64_t ByteReader::zigzag(std::string_view what)
+{
+  std::uint64_t u = varint(what);
+  return static_cast<std::int64_t>(u >> 1) ^ -static_cast<std::int64_t>(u & 1);
+}
+
+std::uint8_t ByteReader::byte(std::string_view what) { return static_cast<std::uint8_t>(take(1, what)[0]); }
+
+std::string_view ByteReader::take(std::size_t n, std::string_view what)
+{
+  if (n > data_.size() - pos_)
+    fail(fmt::format("expected {} ({} bytes), found {} bytes left", what, n, data_.size() - pos_));
+  std::string_view s = data_.substr(pos_, n);
+  pos_ += n;
+  return s;
+}
+
+std::string ByteReader::string(std::string_view what)
+{
+  std::uint64_t n = varint(what);
+  if (n > data_.size() - pos_)
+    fail(fmt::format("expected {} of {} bytes, found {} bytes left", what, n, data_.size() - pos_));
+  return std::string(take(static_cast<std::size_t>(n), what));
+}
+
+std::uint32_t ByteReader::u32(std::string_view what)
+{
+  std::string_view b = take(4, what);
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i)
+    v |= std::uint32_t{static_cast<std::uint8_t>(b[i])} << (8 * i);
+  return v;
+}
+
+std::uint64_t ByteReader::below(std::uint64_t limit, std::string_view what)
+{
+  std::size_t at = pos_;
+  std::uint64_t v = varint(what);
+  if (v >= limit) {
+    pos_ = at;
+    fail(fmt::format("expected {} below {}, found {}", what, limit, v));
+  }
+  return v;
+}
+
+// ---- the structure record ----------------------------------------------------------------------------
+
+std::string encode_meta(const Meta& m)
+{
+  ByteWriter w;
+  w.varint(static_cast<std::uint64_t>(m.rank_count));
+  // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01")
+  if (m.value_mode.starts_with("binned:")) {
+    w.byte(1);
+    w.string(std::string_view(m.value_mode).substr(7));
+  } else {
+    w.byte(0);
+  }
+  w.string(m.compute_unit);
+  w.varint(m.signatures.size());
+  for (const Signature& s : m.signatures) {
+    w.string(s.name);
+    w.varint(s.slots.size());
+    for (const Slot& slot : s.slots) {
+      w.byte(static_cast<std::uint8_t>(slot.kind));
+      if (slot.kind == Slot::Kind::Literal)
+        w.string(slot.literal);
+      else if (slot.kind == Slot::Kind::Relative)
+        w.zigzag(slot.offset);
+    }
+  }
+  w.varint(m.nodes.size());
+  for (const Node& n : m.nodes) {
+    // action: 2*sig; loop: 2*body+1, then its count
+    w.varint((std::uint64_t{n.ref} << 1) | (n.loop ? 1 : 0));
+    if (n.loop)
+      w.varint(n.count);
+  }
+  w.varint(m.bodies.size());
+  for (const auto& b : m.bodies) {
+    w.varint(b.size());
+    for (std::uint32_t id : b)
+      w.varint(id);
+  }
+  // offsets and chunk sizes are implied: chunks follow each other in the value area, blocks each other in
+  // their chunk, and a chunk's raw bytes are its blocks'
+  w.varint(m.chunks.size());
+  for (const ChunkRef& c : m.chunks) {
+    w.varint(c.stored_size);
+    w.u32(c.crc);
+  }
+  w.varint(m.blocks.size());
+  for (const BlockRef& b : m.blocks) {
+    w.varint(b.chunk);
+    w.varint(b.raw_size);
+  }
+  for (const RankEntry& r : m.ranks) {
+    w.varint(r.root);
+    w.byte(static_cast<std::uint8_t>(r.dialect));
+    w.varint(r.block);
+  }
+  return std::move(w.out());
+}
+
+namespace {
+
+constexpr std::uint64_t kMaxRanks = 1u << 24;
+constexpr std::uint64_t kMaxTable = std::numeric_limits<std::uint32_t>::max();
+
+/// A table length: bounded by the bytes left (each entry takes at least one byte), so a corrupt length
+/// cannot make us allocate gigabytes.
+std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes_left)
+{
+  return r.below(std::min<std::uint64_t>(kMaxTable, bytes_left + 1), what);
+}
+
+} // namespace
+
+Meta decode_meta(std::string_view bytes, const std::string& file)
+{
+  ByteReader r(bytes, file, "structure record");
+  Meta m;
+  m.rank_count = static_cast<int>(r.below(kMaxRanks, "the number of ranks"));
+  if (m.rank_count == 0)
+    r.fail("expected at least one rank, found 0");
+  std::uint8_t mode = r.byte("the value mode");
+  if (mode > 1)
+    r.fail(fmt::format("expected a value mode (0 exact, 1 binned), found {}", mode));
+  m.value_mode = mode == 0 ? "exact" : "binned:" + r.string("the bin width of the binned value mode");
+  m.compute_unit = r.string("the compute unit");
+  m.signatures.resize(table_size(r, "the number of signatures", bytes.size()));
+  for (Signature& s : m.signatures) {
+    s.name = r.string("a signature's action name");
+    s.slots.resize(table_size(r, "a signature's number of arguments", bytes.size()));
+    for (Slot& slot : s.slots) {
+      std::uint8_t kind = r.byte("an argument kind");
+      if (kind > 2)
+        r.fail(fmt::format("expected an argument kind (0 literal, 1 relative rank, 2 value), found {}", kind));
+      slot.kind = static_cast<Slot::Kind>(kind);
+      if (slot.kind == Slot::Kind::Literal)
+        slot.literal = r.string("a literal argument");
+      else if (slot.kind == Slot::Kind::Relative) {
+        slot.offset = r.zigzag("a relative rank offset");
+        if (slot.offset <= -m.rank_count || slot.offset >= m.rank_count)
+          r.fail(fmt::format("expected a relative rank offset within +-{}, found {}", m.rank_count - 1, slot.offset));
+      }
+    }
+  }
+  std::uint64_t nodes = table_size(r, "the number of nodes", bytes.size());
+  m.nodes.resize(nodes);
+  std::vector<std::uint32_t> loop_body_of(nodes, 0);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    std::uint64_t code = r.varint("a node");
+    Node& n = m.nodes[i];
+    n.loop = (code & 1) != 0;
+    std::uint64_t ref = code >> 1;
+    if (!n.loop && ref >= m.signatures.size())
+      r.fail(fmt::format("expected a signature id below {}, found {}", m.signatures.size(), ref));
+    if (ref > kMaxTable)
+      r.fail(fmt::format("expected a body id, found {}", ref));
+    n.ref = static_cast<std::uint32_t>(ref);
+    if (n.loop) {
+      n.count = r.varint("a loop trip count");
+      if (n.count == 0)
+        r.fail("expected a loop trip count of at least 1, found 0");
+    }
+  }
+  m.bodies.resize(table_size(r, "the number of bodies", bytes.size()));
+  for (auto& b : m.bodies) {
+    b.resize(table_size(r, "a body's length", bytes.size()));
+    for (std::uint32_t& id : b)
+      id = static_cast<std::uint32_t>(r.below(nodes, "a node id"));
+  }
+  // A loop may only repeat a non-empty body made of earlier nodes: the structure is a finite tree.
+  for (std::size_t i = 0; i < nodes; ++i) {
+    const Node& n = m.nodes[i];
+    if (!n.loop)
+      continue;
+    if (n.ref >= m.bodies.size())
+      r.fail(fmt::format("node {} is a loop over body {}, but there are {} bodies", i, n.ref, m.bodies.size()));
+    const auto& body = m.bodies[n.ref];
+    if (body.empty())
+      r.fail(fmt::format("node {} is a loop over body {}, which is empty", i, n.ref));
+    for (std::uint32_t id : body)
+      if (id >= i)
+        r.fail(fmt::format("node {} is a loop over body {}, which holds node {} (a loop body holds earlier nodes only)",
+                           i, n.ref, id));
+  }
+  m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
+  std::uint64_t area = 0;
+  for (ChunkRef& c : m.chunks) {
+    c.offset = area;
+    c.stored_size = r.below(std::uint64_t{1} << 48, "a value chunk's stored size");
+    c.crc = r.u32("a value chunk CRC-32");
+    area += c.stored_size;
+  }
+  m.blocks.resize(table_size(r, "the number of value blocks", bytes.size()));
+  for (BlockRef& b : m.blocks) {
+    b.chunk = static_cast<std::uint32_t>(r.below(m.chunks.size(), "a value block's chunk"));
+    b.raw_size = r.below(std::uint64_t{1} << 48, "a value block's size");
+    ChunkRef& c = m.chunks[b.chunk];
+    b.offset = c.raw_size;
+    c.raw_size += b.raw_size;
+  }
+  m.ranks.resize(static_cast<std::size_t>(m.rank_count));
+  for (RankEntry& e : m.ranks) {
+    e.root = static_cast<std::uint32_t>(r.below(m.bodies.size(), "a rank's structure (body id)"));
+    std::uint8_t d = r.byte("a rank's dialect");
+    if (d > 1)
+      r.fail(fmt::format("expected a dialect (0 thesis, 1 SimGrid), found {}", d));
+    e.dialect = static_cast<Dialect>(d);
+    e.block = static_cast<std::uint32_t>(r.below(m.blocks.size(), "a rank's value block id"));
+  }
+  if (!r.at_end())
+    r.fail("expected the end of the structure record, found more bytes");
+  return m;
+}
+
+// ---- value blocks --------------------------------------------------------------------------------------
+
+void find_repeats(Stream& s)
+{
+  const std::vector<ValueRun>& runs = s.runs;
+  std::size_t n = runs.size();
+  s.repeats.clear();
+  std::size_t i = 0;
+  while (i < n) {
+    bool found = false;
+    for (std::size_t p = 1; p <= kPeriod && i + 2 * p <= n; ++p) {
+      if (!std::equal(runs.begin() + static_cast<std::ptrdiff_t>(i), runs.begin() + static_cast<std::ptrdiff_t>(i + p),
+                      runs.begin() + static_cast<std::ptrdiff_t>(i + p)))
+        continue;
+      std::uint64_t count = 2;
+      while (i + (count + 1) * p <= n &&
+             std::equal(runs.begin() + static_cast<std::ptrdiff_t>(i),
+                        runs.begin() + static_cast<std::ptrdiff_t>(i + p),
+                        runs.begin() + static_cast<std::ptrdiff_t>(i + count * p)))
+        ++count;
+      s.repeats.push_back(Repeat{count, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(p)});
+      i += count * p;
+      found = true;
+      break;
+    }
+    if (!found) {
+      s.repeats.push_back(Repeat{1, static_cast<std::uint32_t>(i), 1});
+      ++i;
+    }
+  }
+}
+
+namespace {
+
+void encode_run(ByteWriter& w, const ValueRun& run)
+{
+  if (run.is_int) {
+    w.varint(((static_cast<std::uint64_t>(run.first) << 1) ^ static_cast<std::uint64_t>(run.first >> 63)) << 1);
+  } else {
+    w.varint((std::uint64_t{run.text.size()} << 1) | 1);
+    w.bytes(run.text);
+  }
+  w.varint(run.count);
+  if (run.is_int && run.count > 1)
+    w.zigzag(run.step);
+}
+
+ValueRun decode_run(ByteReader& r, std::size_t max_text)
+{
+  ValueRun run;
+  std::uint64_t head = r.varint("a value");
+  run.is_int = (head & 1) == 0;
+  std::uint64_t u = head >> 1;
+  if (run.is_int) {
+    run.first = static_cast<std::int64_t>(u >> 1) ^ -static_cast<std::int64_t>(u & 1);
+    if (run.first >= kIntLimit || run.first <= -kIntLimit)
+      r.fail(fmt::format("expected an integer value within +-2^61, found {}", run.first));
+  } else {
+    if (u == 0 || u > max_text)
+      r.fail(fmt::format("expected a value token of 1 to {} bytes, found a length of {}", max_text, u));
+    run.text = std::string(r.take(static_cast<std::size_t>(u), "a value token"));
+  }
+  run.count = r.varint("a run length");
+  if (run.count == 0)
+    r.fail("expected a run length of at least 1, found 0");
+  if (run.is_int && run.count > 1) {
+    run.step = r.zigzag("a run step");
+    // every value of the run must stay a representable integer
+    std::int64_t span = 0;
+    std::int64_t last = 0;
+    bool overflow = run.count > (std::uint64_t{1} << 62) ||
+                    __builtin_mul_overflow(run.step, static_cast<std::int64_t>(run.count - 1), &span) ||
+                    __builtin_add_overflow(run.first, span, &last);
+    if (overflow || last >= kIntLimit || last <= -kIntLimit)
+      r.fail(fmt::format("a run of {} values from {} by {} leaves the integer range", run.count, run.first, run.step));
+  }
+  return run;
+}
+
+} // namespace
+
+// A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
+// (c >= 2) a varint length L >= 1 and L runs, read c times.
+std::string encode_streams(const std::vector<Stream>& streams)
+{
+  ByteWriter w;
+  w.varint(streams.size());
+  for (const Stream& s : streams) {
+    w.varint(s.signature);
+    w.varint(s.slot);
+    w.varint(s.repeats.size());
+    for (const Repeat& rep : s.repeats) {
+      w.varint(rep.count == 1 ? 0 : rep.count);
+      if (rep.count != 1)
+        w.varint(rep.length);
+      for (std::uint32_t i = 0; i < rep.length; ++i)
+        encode_run(w, s.runs[rep.first + i]);
+    }
+  }
+  return std::move(w.out());
+}
+
+std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
+                                   std::uint32_t block)
+{
+  ByteReader r(bytes, file, fmt::format("value block {}", block));
+  std::vector<Stream> streams(table_size(r, "the number of value streams", bytes.size()));
+  for (Stream& s : streams) {
+    s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
+    std::size_t values = 0;
+    for (const Slot& slot : meta.signatures[s.signature].slots)
+      values += slot.kind == Slot::Kind::Value ? 1 : 0;
+    s.slot = static_cast<std::uint32_t>(r.below(values, "a stream's value slot"));
+    s.repeats.resize(table_size(r, "a stream's number of repeats", bytes.size()));
+    for (Repeat& rep : s.repeats) {
+      std::uint64_t count = r.varint("a repeat count");
+      if (count == 1)
+        r.fail("expected a repeat count of 0 (one run) or at least 2, found 1");
+      rep.count = count == 0 ? 1 : count;
+      rep.length = count == 0 ? 1 : static_cast<std::uint32_t>(r.below(bytes.size() + 1, "a repeat length"));
+      if (rep.length == 0)
+        r.fail("expected a repeat length of at least 1, found 0");
+      rep.first = static_cast<std::uint32_t>(s.runs.size());
+      for (std::uint32_t i = 0; i < rep.length; ++i)
+        s.runs.push_back(decode_run(r, bytes.size()));
+    }
+  }
+  if (!r.at_end())
+    r.fail("expected the end of the value block, found more bytes");
+  return streams;
+}
+
+// ---- deflate -------------------------------------------------------------------------------------------
+
+std::string_view chunk_dictionary(std::string_view chunk0)
+{
+  constexpr std::size_t kWindow = 32 * 1024;
+  return chunk0.size() > kWindow ? chunk0.substr(chunk0.size() - kWindow) : chunk0;
+}
+
+std::string deflate(std::string_view raw, std::string_view dictionary)
+{
+  z_stream z{};
+  if (deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw TraceError("error: zlib cannot start compressing");
+  if (!dictionary.empty())
+    deflateSetDictionary(&z, reinterpret_cast<const Bytef*>(dictionary.data()), static_cast<uInt>(dictionary.size()));
+  std::string out(deflateBound(&z, static_cast<uLong>(raw.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+  z.avail_in = static_cast<uInt>(raw.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  int rc = ::deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END)
+    throw TraceError(fmt::format("error: zlib cannot compress a record of {} bytes (code {})", raw.size(), rc));
+  // a record that deflate does not shrink is stored as it is: its stored size is then its size
+  return out.size() < raw.size() ? out : std::string(raw);
+}
+
+std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::string& file,
+                    std::string_view record, std::string_view dictionary)
+{
+  // a deflate stream expands at most ~1032:1; a larger claim is corrupt (and must not allocate)
+  if (raw_size > stored.size() * 1040 + 64)
+    throw TraceError(fmt::format("{}: error: {}: claims {} bytes from {} compressed ones (corrupt compressed trace)",
+                                 file, record, raw_size, stored.size()));
+  if (stored.size() == raw_size) // stored as it is
+    return std::string(stored);
+  std::string out(raw_size, '\0');
+  z_stream z{};
+  if (inflateInit2(&z, -15) != Z_OK)
+    throw TraceError(fmt::format("{}: error: {}: zlib cannot start decompressing", file, record));
+  if (!dictionary.empty())
+    inflateSetDictionary(&z, reinterpret_cast<const Bytef*>(dictionary.data()), static_cast<uInt>(dictionary.size()));
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(stored.data()));
+  z.avail_in = static_cast<uInt>(stored.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  int rc = ::inflate(&z, Z_FINISH);
+  std::uint64_t produced = z.total_out;
+  bool ended = rc == Z_STREAM_END && z.avail_in == 0;
+  inflateEnd(&z);
+  if (!ended || produced != raw_size)
+    throw TraceError(fmt::format("{}: error: {}: cannot decompress it ({}; expected {} bytes) (corrupt compressed trace)",
+                                 file, record, ended ? "wrong size" : zError(rc == Z_STREAM_END ? Z_DATA_ERROR : rc),
+                                 raw_size));
+  return out;
+}
+
+std::uint32_t crc32_of(std::string_view bytes)
+{
+  return static_cast<std::uint32_t>(
+      ::crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+}
+
+bool canonical_int(std::string_view token, std::int64_t& value)
+{
+  std::string_view digits = token.starts_with('-') ? token.substr(1) : token;
+  if (digits.empty() || digits.size() > 19 || (digits[0] == '0' && (digits.size() > 1 || token.size() > 1)))
+    return false;
+  for (char c : digits)
+    if (c < '0' || c > '9')
+      return false;
+  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  return ec == std::errc() && end == token.data() + token.size() && value < kIntLimit && value > -kIntLimit;
+}
+
+} // namespace tit::trace::cformat

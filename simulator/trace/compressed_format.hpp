@@ -1,0 +1,191 @@
+// The records of a compressed trace file (docs/compressed-format.md), shared by its writer and its reader:
+// varints, the structure (signatures, nodes, bodies, ranks) and the value blocks. Internal to the trace library.
+#pragma once
+
+#include "trace/action.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tit::trace::cformat {
+
+inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C', '\n'};
+inline constexpr unsigned kVersion = 1;
+/// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
+inline constexpr std::int64_t kIntLimit = std::int64_t{1} << 61;
+
+/// One argument of a signature.
+struct Slot {
+  enum class Kind : std::uint8_t { Literal = 0, Relative = 1, Value = 2 };
+  Kind kind = Kind::Value;
+  std::string literal;     ///< Literal: the token as written
+  std::int64_t offset = 0; ///< Relative: the partner is (rank + offset) mod ranks
+  bool operator==(const Slot&) const = default;
+};
+
+/// An action with its numbers taken out: its name and one slot per argument.
+struct Signature {
+  std::string name;
+  std::vector<Slot> slots;
+  bool operator==(const Signature&) const = default;
+};
+
+/// An item of a body: one action of a signature, or a loop repeating a body `count` times.
+struct Node {
+  bool loop = false;
+  std::uint32_t ref = 0;   ///< signature id, or body id for a loop
+  std::uint64_t count = 1; ///< loop trip count (>= 1); 1 for an action
+  bool operator==(const Node&) const = default;
+};
+
+struct RankEntry {
+  std::uint32_t root = 0;  ///< body id of the rank's whole sequence (its structure)
+  Dialect dialect = Dialect::SimGrid;
+  std::uint32_t block = 0; ///< value block id
+};
+
+/// Value blocks are grouped into chunks of about kChunkBytes, each deflated as one record (small ranks' blocks
+/// then share deflate's window and one CRC).
+struct ChunkRef {
+  std::uint64_t offset = 0; ///< from the start of the value area
+  std::uint64_t raw_size = 0;
+  std::uint64_t stored_size = 0;
+  std::uint32_t crc = 0;    ///< CRC-32 of the stored (deflated) bytes
+};
+inline constexpr std::size_t kChunkBytes = 64 * 1024;
+
+/// A rank's value block: bytes [offset, offset + raw_size) of its chunk's raw bytes.
+struct BlockRef {
+  std::uint32_t chunk = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t raw_size = 0;
+};
+
+/// Everything but the value blocks: read at open, shared by every rank.
+struct Meta {
+  int rank_count = 0;
+  std::string value_mode;
+  std::string compute_unit;
+  std::vector<Signature> signatures;
+  std::vector<Node> nodes;
+  std::vector<std::vector<std::uint32_t>> bodies; ///< node ids
+  std::vector<RankEntry> ranks;
+  std::vector<ChunkRef> chunks;
+  std::vector<BlockRef> blocks;
+};
+
+/// A run of values of one stream: `count` times the integer first, first+step, ... or the string `text`.
+struct ValueRun {
+  bool is_int = true;
+  std::int64_t first = 0;
+  std::int64_t step = 0;
+  std::string text;
+  std::uint64_t count = 1;
+  bool operator==(const ValueRun&) const = default;
+};
+
+/// runs[first .. first + length) of a stream, read `count` times in a row (count 1: once).
+struct Repeat {
+  std::uint64_t count = 1;
+  std::uint32_t first = 0;
+  std::uint32_t length = 1;
+};
+
+/// The values of one value slot of one signature, for one rank: its repeats in order.
+struct Stream {
+  std::uint32_t signature = 0;
+  std::uint32_t slot = 0; ///< ordinal among the signature's Value slots
+  std::vector<ValueRun> runs;
+  std::vector<Repeat> repeats;
+};
+
+/// Groups the runs of `s` (each a repeat of count 1) into repeats of periodic stretches: runs that the stretch
+/// before repeats exactly, up to kPeriod runs long.
+void find_repeats(Stream& s);
+inline constexpr std::size_t kPeriod = 64;
+
+// ---- bytes -----------------------------------------------------------------------------------------------
+
+class ByteWriter {
+public:
+  void varint(std::uint64_t v);
+  void zigzag(std::int64_t v) { varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63)); }
+  void byte(std::uint8_t b) { out_.push_back(static_cast<char>(b)); }
+  void string(std::string_view s);
+  void bytes(std::string_view s) { out_.append(s); }
+  void u32(std::uint32_t v);
+  std::string& out() { return out_; }
+
+private:
+  std::string out_;
+};
+
+/// Reads one record; every read past its end or of a malformed varint throws TraceError
+/// "<file>: error: <record> at byte <n>: expected <what> (truncated or corrupt file)".
+class ByteReader {
+public:
+  ByteReader(std::string_view data, const std::string& file, std::string record, std::uint64_t base = 0)
+      : data_(data), file_(file), record_(std::move(record)), base_(base)
+  {
+  }
+  std::uint64_t varint(std::string_view what);
+  std::int64_t zigzag(std::string_view what);
+  std::uint8_t byte(std::string_view what);
+  std::string string(std::string_view what);
+  std::string_view take(std::size_t n, std::string_view what);
+  std::uint32_t u32(std::string_view what);
+  /// A varint that must be < limit (an index, a count).
+  std::uint64_t below(std::uint64_t limit, std::string_view what);
+  bool at_end() const { return pos_ == data_.size(); }
+  std::size_t pos() const { return pos_; }
+  [[noreturn]] void fail(std::string_view what) const;
+
+private:
+  std::string_view data_;
+  const std::string& file_;
+  std::string record_;
+  std::uint64_t base_;
+  std::size_t pos_ = 0;
+};
+
+// ---- records ---------------------------------------------------------------------------------------------
+
+std::string encode_meta(const Meta& meta);
+/// Checks every index and count (see docs/compressed-format.md); throws TraceError naming the record.
+Meta decode_meta(std::string_view bytes, const std::string& file);
+
+std::string encode_streams(const std::vector<Stream>& streams);
+/// Checks each stream against the signatures; throws TraceError naming the block.
+std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
+                                   std::uint32_t block);
+
+/// Raw deflate (no zlib header: the CRC-32 checks the record) / inflate of a record, with an optional preset
+/// dictionary (value chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers).
+/// A record that deflate does not shrink is stored as it is, its stored size then equal to its size. inflate
+/// checks the size and throws TraceError naming the record.
+std::string deflate(std::string_view raw, std::string_view dictionary = {});
+std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::string& file,
+                    std::string_view record, std::string_view dictionary = {});
+/// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
+std::string_view chunk_dictionary(std::string_view chunk0);
+std::uint32_t crc32_of(std::string_view bytes);
+
+// ---- value modes (compressed_values.cpp) ---------------------------------------------------------------------
+
+/// Arguments of an action that are volumes (binned by `binned:R`): compute flops, sleep seconds, the sizes of
+/// point-to-point messages and sendRecv, the count and reduction volume of bcast, reduce, allreduce, scan, exscan,
+/// alltoall, gather, scatter, allgather. Not tags, partners, roots, datatypes, handles, nor count vectors.
+std::vector<std::size_t> volume_positions(const Action& a);
+/// The token of `token`'s bin: a number within relative error `r` of it, the same for every token of the bin
+/// (bins are geometric: [q^k, q^(k+1)) with q = (1 + r) / (1 - r), represented by their harmonic mean), written
+/// as an integer when the nearest integer is close enough, else with 6 significant digits; `token` itself when it
+/// is 0, negative, not a number, or when the representative is not close enough (small integers, bin edges).
+std::string bin_token(std::string_view token, double r);
+
+/// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
+bool canonical_int(std::string_view token, std::int64_t& value);
+
+} // namespace tit::trace::cformat

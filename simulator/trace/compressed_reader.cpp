@@ -1,0 +1,419 @@
+// Reading a compressed trace (docs/compressed-format.md): the structure record is read once and shared; each
+// rank's reader loads its value block and walks the structure with its own stack of loop counters, turning each
+// signature back into the action's line, which the dialect's parser reads as it reads a text trace.
+#include "trace/compressed.hpp"
+#include "trace/compressed_format.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+
+namespace tit::trace {
+
+namespace {
+
+using cformat::Meta;
+using cformat::Slot;
+
+/// The opened file: its structure and where its value blocks are.
+struct Opened {
+  std::string path;
+  unsigned version = 0;
+  Meta meta;
+  std::uint64_t value_area = 0;  ///< file offset of the first value block
+  std::uint64_t file_size = 0;
+  std::uint64_t structure_bytes = 0;
+  // value chunks, inflated on demand; ranks are usually opened in order, so the last one is kept
+  mutable std::mutex chunks_mutex;
+  mutable std::shared_ptr<const std::string> chunk0;   ///< chunk 0's raw bytes: the dictionary of the others
+  mutable std::uint32_t last_chunk = 0;
+  mutable std::shared_ptr<const std::string> last_raw; ///< the raw bytes of chunk last_chunk
+  /// decoded value blocks, shared by the ranks that have the same numbers while any of them reads
+  mutable std::vector<std::weak_ptr<const std::vector<cformat::Stream>>> decoded;
+};
+
+[[noreturn]] void fail_file(const std::string& path, std::string_view what)
+{
+  throw TraceError(fmt::format("{}: error: {}", path, what));
+}
+
+std::string read_range(std::ifstream& f, const std::string& path, std::uint64_t at, std::uint64_t n,
+                       std::string_view record)
+{
+  std::string out(n, '\0');
+  f.seekg(static_cast<std::streamoff>(at));
+  f.read(out.data(), static_cast<std::streamsize>(n));
+  if (!f || static_cast<std::uint64_t>(f.gcount()) != n)
+    fail_file(path, fmt::format("{}: expected {} bytes at byte {}, the file ends before (truncated compressed trace)",
+                                record, n, at));
+  return out;
+}
+
+std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
+{
+  auto o = std::make_shared<Opened>();
+  o->path = p.string();
+  std::ifstream f(p, std::ios::binary);
+  if (!f)
+    fail_file(o->path, "cannot open the compressed trace");
+  f.seekg(0, std::ios::end);
+  o->file_size = static_cast<std::uint64_t>(f.tellg());
+  // magic, version, then the sizes and CRC of the structure record: at most 8 + 10 + 10 + 10 + 4 bytes
+  std::string head = read_range(f, o->path, 0, std::min<std::uint64_t>(o->file_size, 42), "the header");
+  if (head.size() < cformat::kMagic.size() ||
+      std::memcmp(head.data(), cformat::kMagic.data(), cformat::kMagic.size()) != 0)
+    fail_file(o->path, "not a compressed trace (no 'TITCTRC' magic)");
+  cformat::ByteReader r(std::string_view(head).substr(cformat::kMagic.size()), o->path, "the header",
+                        cformat::kMagic.size());
+  std::uint64_t version = r.varint("the format version");
+  if (version != cformat::kVersion)
+    fail_file(o->path, fmt::format("compressed trace format version {}, but this tit-replay reads version {} only{}",
+                                   version, cformat::kVersion, version > cformat::kVersion ? " (a newer one)" : ""));
+  o->version = static_cast<unsigned>(version);
+  std::uint64_t raw_size = r.varint("the size of the structure record");
+  std::uint64_t stored_size = r.varint("the stored size of the structure record");
+  std::uint32_t crc = r.u32("the CRC-32 of the structure record");
+  std::uint64_t at = cformat::kMagic.size() + r.pos();
+  if (stored_size > o->file_size - at)
+    fail_file(o->path, fmt::format("the structure record: expected {} bytes at byte {}, the file has {} (truncated "
+                                   "compressed trace)", stored_size, at, o->file_size - at));
+  std::string stored = read_range(f, o->path, at, stored_size, "the structure record");
+  if (cformat::crc32_of(stored) != crc)
+    fail_file(o->path, "the structure record: CRC-32 mismatch (corrupt compressed trace)");
+  o->meta = cformat::decode_meta(cformat::inflate(stored, raw_size, o->path, "the structure record"), o->path);
+  o->value_area = at + stored_size;
+  o->structure_bytes = o->value_area;
+  for (std::size_t i = 0; i < o->meta.chunks.size(); ++i) {
+    const cformat::ChunkRef& c = o->meta.chunks[i];
+    std::uint64_t room = o->file_size - o->value_area;
+    if (c.offset > room || c.stored_size > room - c.offset)
+      fail_file(o->path, fmt::format("value chunk {}: expected {} bytes at byte {}, the file has {} (truncated "
+                                     "compressed trace)", i, c.stored_size, o->value_area + c.offset, o->file_size));
+  }
+  return o;
+}
+
+/// The raw bytes of value chunk `chunk`, CRC-checked and inflated.
+std::shared_ptr<const std::string> inflate_chunk(const Opened& o, std::uint32_t chunk, std::string_view dictionary)
+{
+  const cformat::ChunkRef& c = o.meta.chunks[chunk];
+  std::ifstream f(o.path, std::ios::binary);
+  if (!f)
+    fail_file(o.path, "cannot open the compressed trace");
+  std::string record = fmt::format("value chunk {}", chunk);
+  std::string stored = read_range(f, o.path, o.value_area + c.offset, c.stored_size, record);
+  if (cformat::crc32_of(stored) != c.crc)
+    fail_file(o.path, fmt::format("{}: CRC-32 mismatch (corrupt compressed trace)", record));
+  return std::make_shared<const std::string>(cformat::inflate(stored, c.raw_size, o.path, record, dictionary));
+}
+
+/// The raw bytes of value block `block` (its chunk inflated, or taken from the cache).
+std::string read_block(const Opened& o, std::uint32_t block)
+{
+  const cformat::BlockRef& b = o.meta.blocks[block];
+  std::lock_guard<std::mutex> lock(o.chunks_mutex);
+  if (!o.chunk0)
+    o.chunk0 = inflate_chunk(o, 0, {});
+  std::shared_ptr<const std::string> raw = b.chunk == 0 ? o.chunk0 : o.last_chunk == b.chunk ? o.last_raw : nullptr;
+  if (!raw) {
+    raw = inflate_chunk(o, b.chunk, cformat::chunk_dictionary(*o.chunk0));
+    o.last_chunk = b.chunk;
+    o.last_raw = raw;
+  }
+  return raw->substr(b.offset, b.raw_size); // within the chunk: decode_meta checked it
+}
+
+/// The streams of value block `block`, decoded once for all the ranks that read it at the same time.
+std::shared_ptr<const std::vector<cformat::Stream>> block_streams(const Opened& o, std::uint32_t block)
+{
+  {
+    std::lock_guard<std::mutex> lock(o.chunks_mutex);
+    if (o.decoded.size() != o.meta.blocks.size())
+      o.decoded.resize(o.meta.blocks.size());
+    if (auto shared = o.decoded[block].lock())
+      return shared;
+  }
+  auto streams = std::make_shared<const std::vector<cformat::Stream>>(
+      cformat::decode_streams(read_block(o, block), o.meta, o.path, block));
+  std::lock_guard<std::mutex> lock(o.chunks_mutex);
+  o.decoded[block] = streams;
+  return streams;
+}
+
+/// The position of a rank's walk: a body, the next item in it, and the iterations left.
+struct Frame {
+  std::uint32_t body = 0;
+  std::size_t next = 0;
+  std::uint64_t left = 1;
+};
+
+/// A value stream being read: the repeat, its iteration, the run within it, and the value within the run. The
+/// current run is copied into the cursor (value, step, values left), so that the common case (the next value of
+/// the same run) touches only the cursors of the rank, which lie together.
+struct Cursor {
+  const cformat::Stream* stream = nullptr;
+  std::int64_t value = 0;              ///< the next integer value (integer runs)
+  std::int64_t step = 0;
+  const std::string* text = nullptr;   ///< the token (token runs); nullptr for integer runs
+  std::uint64_t left = 0;              ///< values left in the current run; 0 once the stream has ended
+  std::size_t repeat = 0;
+  std::uint64_t iteration = 0;
+  std::uint32_t run = 0;
+
+  void start(const cformat::Stream& s)
+  {
+    stream = &s;
+    load();
+  }
+  bool ended() const { return left == 0; }
+  void advance()
+  {
+    value += step;
+    if (--left > 0)
+      return;
+    const cformat::Repeat& rep = stream->repeats[repeat];
+    if (++run == rep.length) {
+      run = 0;
+      if (++iteration == rep.count) {
+        iteration = 0;
+        ++repeat;
+      }
+    }
+    load();
+  }
+
+private:
+  void load()
+  {
+    if (repeat == stream->repeats.size()) {
+      left = 0;
+      return;
+    }
+    const cformat::ValueRun& r = stream->runs[stream->repeats[repeat].first + run];
+    value = r.first;
+    step = r.is_int ? r.step : 0;
+    text = r.is_int ? nullptr : &r.text;
+    left = r.count;
+  }
+};
+
+class CompressedRankReader final : public RankReader {
+public:
+  CompressedRankReader(std::shared_ptr<const Opened> file, int rank)
+      : file_(std::move(file))
+      , rank_(rank)
+      , label_(fmt::format("{} (rank {})", file_->path, rank))
+      , parser_(label_, detail::DialectGuess{file_->meta.ranks[static_cast<std::size_t>(rank)].dialect, 0, ""},
+                file_->meta.rank_count)
+  {
+    const Meta& m = file_->meta;
+    const cformat::RankEntry& e = m.ranks[static_cast<std::size_t>(rank)];
+    load_values(e.block);
+    stack_.push_back(Frame{e.root, 0, 1});
+  }
+
+  bool next(Action& out) override
+  {
+    const Meta& m = file_->meta;
+    while (!stack_.empty()) {
+      Frame& f = stack_.back();
+      const auto& body = m.bodies[f.body];
+      if (f.next == body.size()) {
+        if (--f.left > 0)
+          f.next = 0;
+        else
+          stack_.pop_back();
+        continue;
+      }
+      const cformat::Node& n = m.nodes[body[f.next++]];
+      if (n.loop) {
+        stack_.push_back(Frame{n.ref, 0, n.count});
+        continue;
+      }
+      build_line(n.ref);
+      parser_.split(line_, ++action_, out);
+      parser_.interpret(out);
+      return true;
+    }
+    if (!finished_) {
+      finished_ = true;
+      check_values_used();
+    }
+    return false;
+  }
+
+  const std::string& file() const override { return file_->path; }
+
+private:
+  void load_values(std::uint32_t block)
+  {
+    streams_ = block_streams(*file_, block);
+    std::string record = fmt::format("value block {}", block);
+    const auto& sigs = file_->meta.signatures;
+    first_cursor_.assign(sigs.size() + 1, 0);
+    for (std::size_t s = 0; s < sigs.size(); ++s) {
+      std::size_t values = 0;
+      for (const Slot& slot : sigs[s].slots)
+        values += slot.kind == Slot::Kind::Value ? 1 : 0;
+      first_cursor_[s + 1] = first_cursor_[s] + values;
+    }
+    cursors_.assign(first_cursor_.back(), Cursor{});
+    for (const cformat::Stream& st : *streams_) {
+      Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
+      if (c.stream != nullptr)
+        fail_file(file_->path, fmt::format("{}: two value streams for argument slot {} of signature {} (corrupt "
+                                           "compressed trace)", record, st.slot, st.signature));
+      c.start(st);
+    }
+  }
+
+  [[noreturn]] void fail_action(std::string_view what) const
+  {
+    throw TraceError(fmt::format("{}: error: action {} of rank {}: {} (corrupt compressed trace)", file_->path,
+                                 action_ + 1, rank_, what));
+  }
+
+  void append_value(std::uint32_t sig, std::uint32_t slot)
+  {
+    Cursor& c = cursors_[first_cursor_[sig] + slot];
+    if (c.stream == nullptr || c.ended())
+      fail_action(fmt::format("expected value {} of signature {} ('{}'), but its value stream {}", slot + 1, sig,
+                              file_->meta.signatures[sig].name, c.stream == nullptr ? "is missing" : "has ended"));
+    if (c.text == nullptr) {
+      fmt::format_int digits(c.value);
+      line_.append(digits.data(), digits.size());
+    } else {
+      line_ += *c.text;
+    }
+    c.advance();
+  }
+
+  void build_line(std::uint32_t sig)
+  {
+    const cformat::Signature& s = file_->meta.signatures[sig];
+    line_.clear();
+    line_ += fmt::format_int(rank_).str();
+    line_ += ' ';
+    line_ += s.name;
+    std::uint32_t value = 0;
+    std::int64_t n = file_->meta.rank_count;
+    for (const Slot& slot : s.slots) {
+      line_ += ' ';
+      switch (slot.kind) {
+        case Slot::Kind::Literal:
+          line_ += slot.literal;
+          break;
+        case Slot::Kind::Relative:
+          line_ += fmt::format_int(((rank_ + slot.offset) % n + n) % n).str();
+          break;
+        case Slot::Kind::Value:
+          append_value(sig, value++);
+          break;
+      }
+    }
+  }
+
+  void check_values_used() const
+  {
+    for (const cformat::Stream& st : *streams_) {
+      const Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
+      if (!c.ended())
+        fail_action(fmt::format("rank {} ended, but value stream of slot {} of signature {} ('{}') has values left",
+                                rank_, st.slot + 1, st.signature, file_->meta.signatures[st.signature].name));
+    }
+  }
+
+  std::shared_ptr<const Opened> file_;
+  int rank_;
+  std::string label_; // the Action::file of this rank's actions: "<path> (rank <r>)", line = action number
+  detail::ActionParser parser_;
+  std::shared_ptr<const std::vector<cformat::Stream>> streams_; // shared with the ranks of the same block
+  std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
+  std::vector<Cursor> cursors_;
+  std::vector<Frame> stack_;
+  std::string line_;
+  std::uint64_t action_ = 0;
+  bool finished_ = false;
+};
+
+class CompressedSet final : public TraceSet {
+public:
+  explicit CompressedSet(std::shared_ptr<const Opened> file)
+      : file_(std::move(file)), handed_out_(static_cast<std::size_t>(file_->meta.rank_count), false)
+  {
+  }
+
+  int rank_count() const override { return file_->meta.rank_count; }
+  bool has_own_rank_count() const override { return true; }
+  std::string describe() const override
+  {
+    return fmt::format("compressed trace {} ({} ranks, values {})", file_->path, rank_count(), file_->meta.value_mode);
+  }
+  const std::string& compute_unit() const override { return file_->meta.compute_unit; }
+
+  std::unique_ptr<RankReader> reader(int r) override
+  {
+    if (r < 0 || r >= rank_count() || handed_out_[static_cast<std::size_t>(r)])
+      throw std::logic_error(fmt::format("TraceSet::reader({}): no such rank or already handed out", r));
+    handed_out_[static_cast<std::size_t>(r)] = true;
+    return std::make_unique<CompressedRankReader>(file_, r);
+  }
+
+private:
+  std::shared_ptr<const Opened> file_;
+  std::vector<bool> handed_out_;
+};
+
+} // namespace
+
+bool is_compressed_trace(const std::filesystem::path& path)
+{
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return false;
+  std::ifstream f(path, std::ios::binary);
+  char head[cformat::kMagic.size()] = {};
+  f.read(head, sizeof head);
+  return f.gcount() == static_cast<std::streamsize>(sizeof head) &&
+         std::memcmp(head, cformat::kMagic.data(), sizeof head) == 0;
+}
+
+CompressedInfo compressed_info(const std::filesystem::path& path)
+{
+  std::shared_ptr<const Opened> o = open_file(path);
+  CompressedInfo info;
+  info.version = o->version;
+  info.ranks = o->meta.rank_count;
+  info.value_mode = o->meta.value_mode;
+  info.compute_unit = o->meta.compute_unit;
+  info.signatures = o->meta.signatures.size();
+  for (const cformat::Node& n : o->meta.nodes)
+    info.loops += n.loop ? 1 : 0;
+  std::vector<std::uint32_t> roots;
+  for (const auto& e : o->meta.ranks)
+    roots.push_back(e.root);
+  std::sort(roots.begin(), roots.end());
+  info.structures = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
+  info.value_blocks = o->meta.blocks.size();
+  info.structure_bytes = o->structure_bytes;
+  info.value_bytes = o->file_size - o->value_area;
+  return info;
+}
+
+namespace detail {
+
+std::unique_ptr<TraceSet> open_compressed(const std::filesystem::path& path, std::optional<int> ranks)
+{
+  auto set = std::make_unique<CompressedSet>(open_file(path));
+  if (ranks && *ranks != set->rank_count())
+    throw TraceError(fmt::format("error: rank mismatch: '{}' has {} rank traces but {} ranks are deployed",
+                                 path.string(), set->rank_count(), *ranks));
+  return set;
+}
+
+} // namespace detail
+
+} // namespace tit::trace

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# End-to-end cases of compressed traces (docs/compressed-format.md): tit-replay predicts the same on a compressed
+# trace as on the plain one, tit-trace expand gives the files back, and bad files end with exit 2 and a message.
+# Usage: run.sh BUILD_DIR CASE
+set -u
+build=$1
+case_name=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+d=$root/tests/e2e/data
+replay=$build/bin/tit-replay
+tool=$build/bin/tit-trace
+IDEAL=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e12)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out err=$tmp/err
+
+read -r -a extra <<< "${TIT_E2E_ARGS:-}"
+run() { "$@" >"$out" 2>"$err"; status=$?; }
+fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
+expect_error() { # exit status, then fixed strings the error output must contain
+  local want=$1; shift
+  [ "$status" -eq "$want" ] || fail "exit status $status, expected $want"
+  for s in "$@"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
+  ! grep -q "Simulated time" "$out" || fail "a time was printed despite the error"
+}
+compress() { # TRACES OUT
+  run "$tool" compress "$1" "$2"; [ "$status" -eq 0 ] || fail "tit-trace compress $1 failed"
+}
+same_replay() { # TRACES, then tit-replay's arguments before TRACES: the whole output is the same
+  local traces=$1; shift
+  compress "$traces" "$tmp/c.tit"
+  run "$replay" "${extra[@]}" "$@" "$traces"; [ "$status" -eq 0 ] || fail "plain replay failed"
+  cp "$out" "$tmp/plain.out"
+  run "$replay" "${extra[@]}" "$@" "$tmp/c.tit"; [ "$status" -eq 0 ] || fail "compressed replay failed"
+  grep -q "^Simulated time: " "$out" || fail "no time"
+  diff "$tmp/plain.out" "$out" > "$tmp/diff" || { cat "$tmp/diff"; fail "the compressed trace predicts otherwise"; }
+}
+ring() { compress "$root/traces/ring4" "$tmp/ring.tit"; }
+
+case $case_name in
+  replay-same)
+    same_replay "$root/traces/ring4" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml"
+    same_replay "$root/traces/halo4" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml"
+    same_replay "$d/detached-thesis.txt.gz" "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml"
+    same_replay "$d/anysource" "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml"
+    same_replay "$d/subcomm-halves" "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml"
+    same_replay "$d/ibcast4" "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml"
+    same_replay "$d/colls4/alltoallv" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" ;;
+  expand) # expand(compress(T)) gives T's files back, and the list of them
+    ring; run "$tool" expand "$tmp/ring.tit" "$tmp/x"; [ "$status" -eq 0 ] || fail "expand failed"
+    for r in 0 1 2 3; do cmp "$root/traces/ring4/rank-$r.txt" "$tmp/x/rank-$r.txt" || fail "rank $r differs"; done
+    [ "$(cat "$tmp/x/trace.list")" = "$(printf 'rank-%d.txt\n' 0 1 2 3)" ] || fail "trace.list: $(cat "$tmp/x/trace.list")" ;;
+  expand-dialect) # --dialect simgrid writes every action with trace/writer.hpp: the replay predicts the same
+    compress "$d/detached-thesis.txt.gz" "$tmp/t.tit"
+    run "$tool" expand --dialect simgrid "$tmp/t.tit" "$tmp/x"; [ "$status" -eq 0 ] || fail "expand failed"
+    grep -q "^0 send 1 0 [0-9]* 6$" "$tmp/x/rank-0.txt" || fail "no SimGrid-dialect send: $(cat "$tmp/x/rank-0.txt")"
+    run "$replay" "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/x"
+    grep -qx "Simulated time: 8 s" "$out" || fail "expected the 8 s of e2e.thesis-gz-merged"
+    run "$tool" expand --dialect thesis "$root/traces/ring4" "$tmp/y"
+    expect_error 2 "traces/ring4/rank-0.txt:5: error: cannot write 'send' in dialect 1 (thesis)" ;;
+  info) # the same counts from the plain and the compressed trace, and the compressed file's structure
+    ring; run "$tool" info "$root/traces/ring4"; sed -n '/^actions/,$p' "$out" > "$tmp/plain.info"
+    run "$tool" info "$tmp/ring.tit"; [ "$status" -eq 0 ] || fail "info failed"
+    grep -qx "format: compressed, version 1, values exact" "$out" || fail "no format line"
+    grep -qx "rank structures: 2" "$out" || fail "ring4: even and odd ranks differ, nothing else"
+    diff <(sed -n '/^actions/,$p' "$out" | grep -v -e '^format' -e '^signatures' -e '^loops' -e '^rank struct' \
+           -e '^value blocks' -e '^bytes') "$tmp/plain.info" || fail "counts differ" ;;
+  truncated) ring; head -c 100 "$tmp/ring.tit" > "$tmp/t.tit"
+    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/t.tit"
+    expect_error 2 "$tmp/t.tit: error:" "(truncated compressed trace)"
+    run "$tool" info "$tmp/t.tit"; expect_error 2 "$tmp/t.tit: error:" "(truncated compressed trace)" ;;
+  corrupt) ring; size=$(stat -c %s "$tmp/ring.tit")
+    cp "$tmp/ring.tit" "$tmp/c.tit"; printf '\xff' | dd of="$tmp/c.tit" bs=1 seek=$((size - 2)) conv=notrunc 2>/dev/null
+    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/c.tit"
+    expect_error 2 "$tmp/c.tit: error: value chunk 0: CRC-32 mismatch (corrupt compressed trace)"
+    cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x02' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
+    run "$tool" info "$tmp/v.tit"
+    expect_error 2 "compressed trace format version 2, but this tit-replay reads version 1 only (a newer one)" ;;
+  deadlock) # errors of the replay name the compressed file, the rank and the action's number
+    compress "$d/deadlock" "$tmp/dl.tit"; run "$replay" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/dl.tit"
+    expect_error 3 "deadlock" "rank 0 blocked in $tmp/dl.tit (rank 0):2: 0 recv 1 0 8" ;;
+  binned) # binned:0.01 keeps each volume within 1 %: the predicted time stays within 1 % of the plain trace's
+    python3 "$root/tests/bench/gen-trace.py" --ranks 8 --iterations 40 "$tmp/g" > /dev/null
+    for t in "$root/traces/halo4|--hostfile $root/platforms/small-hetero.hosts $root/platforms/small-hetero.xml" \
+             "$tmp/g/traces.list|--hostfile $tmp/g/hostfile $tmp/g/platform.xml"; do
+      traces=${t%%|*}; read -r -a args <<< "${t#*|}"
+      run "$tool" compress --values binned:0.01 "$traces" "$tmp/b.tit"; [ "$status" -eq 0 ] || fail "compress failed"
+      run "$replay" "${extra[@]}" "${args[@]}" "$traces"; a=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
+      run "$replay" "${extra[@]}" "${args[@]}" "$tmp/b.tit"; b=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
+      [ -n "$a" ] && [ -n "$b" ] || fail "no time for $traces"
+      awk -v a="$a" -v b="$b" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(d <= 0.01) }' ||
+        fail "$traces: binned predicts $b s, plain $a s: more than 1 % apart"
+    done
+    run "$tool" info "$tmp/b.tit"; grep -qx "format: compressed, version 1, values binned:0.01" "$out" ||
+      fail "info does not say the value mode" ;;
+  bad-values) run "$tool" compress --values lossy "$root/traces/ring4" "$tmp/r.tit"
+    expect_error 2 "unknown value mode 'lossy' (accepted: exact, binned:R)"
+    [ ! -e "$tmp/r.tit" ] || fail "a file was written" ;;
+  bad-input) run "$tool" compress "$d/unknown" "$tmp/r.tit"; expect_error 2 "$d/unknown/" ;;
+  *) echo "unknown case $case_name"; exit 2 ;;
+esac
+echo "PASS [$case_name]"

@@ -1,0 +1,474 @@
+// Compressed traces (docs/compressed-format.md): round trips action by action, loop folding, merged ranks,
+// the size of a trace without repetition, and truncated or corrupt files.
+#include "trace/compressed.hpp"
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tit::trace::test_support {
+std::filesystem::path scratch_dir();
+std::filesystem::path write_file(const std::filesystem::path& path, std::string_view content);
+std::string trace_error(const std::function<void()>& run);
+} // namespace tit::trace::test_support
+
+namespace tit::trace {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace test_support;
+
+const fs::path kData = fs::path(TIT_TEST_DATA_DIR);
+
+/// Every field an action carries once parsed (all but its file and line).
+std::string fields(const Action& a)
+{
+  return fmt::format("{} d{} r{} {} [{}] p{} p{} t{} b{} b{} s{} d{} w{} a{} root{} dt{} sc[{}] rc[{}] blk{} c{} n{} "
+                     "ca{} col{} key{} g[{}] ns{}",
+                     kind_name(a.kind), static_cast<int>(a.dialect), a.rank, a.name, fmt::join(a.args, " "),
+                     a.partner, a.partner2, a.tag, a.bytes, a.bytes2, a.src, a.dst, a.wait_last_irecv, a.amount,
+                     a.root, a.datatype_size, fmt::join(a.send_counts, " "), fmt::join(a.recv_counts, " "),
+                     kind_name(a.blocking), a.comm, a.new_comm, a.comm_args, a.color, a.key, fmt::join(a.group, " "), a.new_size);
+}
+
+/// Every rank's actions (as fields()), rank by rank.
+std::vector<std::vector<std::string>> read_all(const fs::path& traces, std::set<Kind>* kinds = nullptr)
+{
+  std::unique_ptr<TraceSet> set = TraceSet::open(traces, std::nullopt);
+  std::vector<std::vector<std::string>> out(static_cast<std::size_t>(set->rank_count()));
+  for (int r = 0; r < set->rank_count(); ++r) {
+    std::unique_ptr<RankReader> reader = set->reader(r);
+    Action a;
+    while (reader->next(a)) {
+      out[static_cast<std::size_t>(r)].push_back(fields(a));
+      if (kinds != nullptr)
+        kinds->insert(a.kind);
+    }
+  }
+  return out;
+}
+
+/// Compresses `traces` and checks that the compressed file gives back the same actions and unit.
+CompressStats expect_round_trip(const fs::path& traces, std::set<Kind>* kinds = nullptr)
+{
+  fs::path out = scratch_dir() / "out.tit";
+  std::unique_ptr<TraceSet> plain = TraceSet::open(traces, std::nullopt);
+  CompressStats stats = compress(*plain, out, ValueMode{});
+  EXPECT_TRUE(is_compressed_trace(out));
+  EXPECT_EQ(read_all(out), read_all(traces, kinds)) << traces;
+  EXPECT_EQ(TraceSet::open(out, std::nullopt)->compute_unit(), TraceSet::open(traces, std::nullopt)->compute_unit());
+  return stats;
+}
+
+std::uint64_t action_line_bytes(const fs::path& traces)
+{
+  std::unique_ptr<TraceSet> set = TraceSet::open(traces, std::nullopt);
+  std::uint64_t bytes = 0;
+  for (int r = 0; r < set->rank_count(); ++r) {
+    std::unique_ptr<RankReader> reader = set->reader(r);
+    Action a;
+    while (reader->next(a))
+      bytes += a.text.size() + 1;
+  }
+  return bytes;
+}
+
+/// The trace sets of the repository: every directory and trace file under traces/, tests/data/traces and
+/// tests/e2e/data.
+std::vector<fs::path> repository_trace_sets()
+{
+  std::vector<fs::path> sets;
+  for (const fs::path& root : {kData / ".." / ".." / "traces", kData / "traces", kData / ".." / "e2e" / "data"}) {
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      std::string name = e.path().filename().string();
+      if (e.is_directory() || name.ends_with(".txt") || name.ends_with(".gz") || name.ends_with(".list"))
+        sets.push_back(e.path());
+    }
+  }
+  std::sort(sets.begin(), sets.end());
+  return sets;
+}
+
+TEST(CompressedTrace, RoundTripOfEveryRepositoryTrace)
+{
+  int round_trips = 0, refused = 0;
+  std::set<Kind> kinds;
+  for (const fs::path& traces : repository_trace_sets()) {
+    std::string plain_error = trace_error([&] { read_all(traces); });
+    if (plain_error != "<no error>") {
+      // a trace the reader refuses is refused by compress with the same message
+      std::string error = trace_error([&] {
+        std::unique_ptr<TraceSet> set = TraceSet::open(traces, std::nullopt);
+        compress(*set, scratch_dir() / "refused.tit", ValueMode{});
+      });
+      EXPECT_EQ(error, plain_error) << traces;
+      ++refused;
+      continue;
+    }
+    expect_round_trip(traces, &kinds);
+    ++round_trips;
+  }
+  EXPECT_GE(round_trips, 60);
+  EXPECT_GE(refused, 5);
+  EXPECT_TRUE(kinds.contains(Kind::AllToAllV) && kinds.contains(Kind::NonBlockingCollective) &&
+              kinds.contains(Kind::CommSplit));
+}
+
+/// Every action kind of the SimGrid dialect and of our extensions, on 2 ranks.
+constexpr std::string_view kEverySimGridKind = R"(0 init 0
+0 comm_size 2
+0 comm_split 0 1 0 1 2
+0 comm_dup 0 2
+0 comm_create 0 3 2 0 1
+0 compute 1e+07
+0 compute 12345
+0 compute 0.5
+0 sleep 0.5
+0 location foo.c 12
+0 send 1 0 100 2
+0 isend 1 1 100
+0 Ssend 1 2 10 2
+0 ISsend 1 3 10 2
+0 bsend 1 4 10 2
+0 ibsend 1 5 10 2
+0 recv 1 0 100 2
+0 recv 1 0 -1 2
+0 irecv -333 1 100 2
+0 wait 1 0 1
+0 test 1 0 1
+0 wait -333 -333 -1
+0 waitall 2
+0 waitAny 2
+0 testany
+0 testall
+0 testsome
+0 Start 1 0 10 2
+0 Startall
+0 sendRecv 10 1 20 1 2 2
+0 barrier
+0 bcast 100 0 2
+0 reduce 100 50 0 2
+0 allreduce 100 50 2
+0 alltoall 10 10 2 2
+0 alltoallv 20 10 10 20 10 10 2 2
+0 gather 10 20 0 2 2
+0 scatter 20 10 0 2 2
+0 allgather 10 10 2 2
+0 gatherv 10 10 10 0 2 2
+0 scatterv 10 10 10 0 2 2
+0 allgatherv 10 10 10 2 2
+0 reducescatter 10 10 50 2
+0 scan 10 5 2
+0 exscan 10 5 2
+0 ibcast 100 0 2
+0 ibarrier
+0 iallreduce 100 50 2
+0 ialltoallv 20 10 10 20 10 10 2 2
+0 bcast 100 1 2 comm=1
+0 send 1 7 10 2 comm=2
+0 comm_free 3
+0 finalize
+1 init 0
+1 finalize
+)";
+
+/// Every action kind of the thesis dialect, on 2 ranks.
+constexpr std::string_view kEveryThesisKind = R"(0 init
+0 comm_size 2
+0 compute 1000
+0 send 1 100
+0 Isend 1 100
+0 recv 1
+0 recv 1 100
+0 Irecv 1 100
+0 wait
+0 waitAll
+0 barrier
+0 bcast 100 0
+0 reduce 100 50 0
+0 allReduce 100 50
+0 reduceScatter 10 10 50
+0 allToAll 10 10
+0 allToAllV 20 10 10 0 10 20 10 10 0 10
+0 gather 10 20 0
+0 allGatherV 10 10 10 0 10
+0 finalize
+1 init
+1 finalize
+)";
+
+TEST(CompressedTrace, RoundTripOfEveryActionKindOfBothDialects)
+{
+  std::set<Kind> kinds;
+  expect_round_trip(write_file(scratch_dir() / "simgrid.txt", kEverySimGridKind), &kinds);
+  std::set<Kind> thesis;
+  expect_round_trip(write_file(scratch_dir() / "thesis.txt", kEveryThesisKind), &thesis);
+  kinds.insert(thesis.begin(), thesis.end());
+  for (int k = static_cast<int>(Kind::Init); k <= static_cast<int>(Kind::CommFree); ++k)
+    EXPECT_TRUE(kinds.contains(static_cast<Kind>(k))) << kind_name(static_cast<Kind>(k));
+  EXPECT_TRUE(thesis.contains(Kind::Wait) && thesis.contains(Kind::AllToAllV));
+}
+
+TEST(CompressedTrace, TokensAreKeptAsWritten)
+{
+  // exponents, leading zeros, signs and decimals come back as written, not re-printed
+  fs::path t = write_file(scratch_dir() / "t.txt", "0 init\n0 compute 1e+07\n0 compute 007\n0 compute +5\n"
+                                                   "0 compute 2.50\n0 compute 1E3\n0 compute 9007199254740993\n"
+                                                   "0 finalize\n");
+  expect_round_trip(t);
+  // integers at the edge of the range of value runs (|v| < 2^61), steps of nearly 2^62, and beyond it
+  expect_round_trip(write_file(scratch_dir() / "big.txt", "0 init\n0 waitall 2305843009213693950\n"
+                                                          "0 waitall -2305843009213693950\n0 waitall 2305843009213693950\n"
+                                                          "0 waitall 2305843009213693951\n0 waitall -9223372036854775808\n"
+                                                          "0 waitall 99999999999999999999\n0 finalize\n"));
+  expect_round_trip(t);
+  std::unique_ptr<TraceSet> set = TraceSet::open(scratch_dir() / "out.tit", std::nullopt);
+  std::unique_ptr<RankReader> reader = set->reader(0);
+  Action a;
+  std::vector<std::string> texts;
+  while (reader->next(a))
+    texts.emplace_back(a.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"0 init", "0 compute 1e+07", "0 compute 007", "0 compute +5",
+                                              "0 compute 2.50", "0 compute 1E3", "0 compute 9007199254740993",
+                                              "0 finalize"}));
+}
+
+/// A 1-D stencil of `ranks` ranks without periodic boundary: `outer` x (`middle` x (`inner` x exchange) + compute).
+std::string stencil(int ranks, int outer, int middle, int inner)
+{
+  std::string out;
+  for (int r = 0; r < ranks; ++r) {
+    out += fmt::format("{} init\n", r);
+    for (int i = 0; i < outer; ++i) {
+      for (int j = 0; j < middle; ++j) {
+        for (int k = 0; k < inner; ++k) {
+          if (r > 0)
+            out += fmt::format("{} isend {} 0 {} 0\n{} irecv {} 1 {} 0\n", r, r - 1, 100 + k, r, r - 1, 100 + k);
+          if (r < ranks - 1)
+            out += fmt::format("{} isend {} 1 {} 0\n{} irecv {} 0 {} 0\n", r, r + 1, 100 + k, r, r + 1, 100 + k);
+          out += fmt::format("{} waitall\n", r);
+        }
+        out += fmt::format("{} compute {}\n", r, 1000 * (j + 1) + r);
+      }
+      out += fmt::format("{} allreduce 1 1 0\n", r);
+    }
+    out += fmt::format("{} finalize\n", r);
+  }
+  return out;
+}
+
+TEST(CompressedTrace, LoopsNestedThreeDeepAndBoundaryRanks)
+{
+  fs::path t = write_file(scratch_dir() / "stencil.txt", stencil(6, 7, 5, 4));
+  CompressStats s = expect_round_trip(t);
+  // the interior ranks 1..4 share one structure (partners relative to the rank); ranks 0 and 5 have their own
+  EXPECT_EQ(s.structures, 3u);
+  // each structure: loop(inner 4) inside loop(middle 5) inside loop(outer 7)
+  EXPECT_EQ(s.loops, 9u);
+  EXPECT_EQ(s.actions, 6u * (2 + 7 * (5 * (4 * 1 + 1) + 1)) + 4u * 7 * 5 * 4 * 4 + 2u * 7 * 5 * 4 * 2);
+  EXPECT_LT(s.bytes, 600u);
+}
+
+TEST(CompressedTrace, RingPartnersAreRelativeModuloTheRanks)
+{
+  // rank r sends to r + 1 mod 8 and receives from r - 1 mod 8: one structure for all ranks, wrap included
+  std::string t;
+  for (int r = 0; r < 8; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < 10; ++i)
+      t += fmt::format("{} isend {} 0 8 0\n{} recv {} 0 8 0\n{} wait {} {} 0\n", r, (r + 1) % 8, r, (r + 7) % 8, r,
+                       r, (r + 1) % 8);
+    t += fmt::format("{} finalize\n", r);
+  }
+  CompressStats s = expect_round_trip(write_file(scratch_dir() / "ring.txt", t));
+  EXPECT_EQ(s.structures, 1u);
+  EXPECT_EQ(s.value_blocks, 1u); // and the same numbers: one value block
+}
+
+TEST(CompressedTrace, TraceWithoutRepetitionGrowsAtMostByTheHeader)
+{
+  std::mt19937_64 rng(42);
+  std::string t = "0 init\n1 init\n";
+  const char* kinds[] = {"compute", "send", "recv", "isend", "sleep", "bcast"};
+  for (int i = 0; i < 3000; ++i) {
+    int r = static_cast<int>(rng() % 2);
+    std::string_view kind = kinds[rng() % 6];
+    if (kind == "compute")
+      t += fmt::format("{} compute {}\n", r, rng() % 1000000007);
+    else if (kind == "sleep")
+      t += fmt::format("{} sleep 0.{}\n", r, rng() % 1000000);
+    else if (kind == "bcast")
+      t += fmt::format("{} bcast {} 0 {}\n", r, rng() % 100000, rng() % 8);
+    else
+      t += fmt::format("{} {} {} {} {} {}\n", r, kind, 1 - r, rng() % 30000, rng() % 1000000, rng() % 8);
+  }
+  t += "0 finalize\n1 finalize\n";
+  fs::path plain = write_file(scratch_dir() / "random.txt", t);
+  CompressStats s = expect_round_trip(plain);
+  std::uint64_t text = action_line_bytes(plain);
+  constexpr std::uint64_t kHeader = 42; // magic, version, sizes and CRC of the structure record (at most)
+  EXPECT_LE(s.bytes, text + kHeader) << "plain " << text;
+  // tiny traces too
+  fs::path tiny = write_file(scratch_dir() / "tiny.txt", "0 init\n0 compute 17\n0 finalize\n");
+  EXPECT_LE(expect_round_trip(tiny).bytes, action_line_bytes(tiny) + kHeader);
+}
+
+TEST(CompressedTrace, BinnedValuesStayWithinRAndOnlyVolumesChange)
+{
+  std::mt19937_64 rng(7);
+  std::string t;
+  for (int r = 0; r < 2; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < 400; ++i) {
+      int size = 1000 + static_cast<int>(rng() % 200000);
+      t += fmt::format("{} compute {}\n{} sleep 0.{:06}\n", r, 1000000 + rng() % 1000000, r, 1 + rng() % 999999);
+      t += fmt::format("{} isend {} {} {} 0\n{} recv {} {} -1 0\n{} allreduce {} {} 0\n{} compute 7\n", r, 1 - r,
+                       i % 7, size, r, 1 - r, i % 7, r, size, size / 2, r);
+      t += fmt::format("{} waitall\n", r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "t.txt", t);
+  fs::path exact = scratch_dir() / "exact.tit", binned = scratch_dir() / "binned.tit";
+  CompressStats e = compress(*TraceSet::open(plain, std::nullopt), exact, ValueMode{});
+  CompressStats b = compress(*TraceSet::open(plain, std::nullopt), binned, parse_value_mode("binned:0.01"));
+  // random volumes: binning makes them fewer distinct values, not a handful
+  EXPECT_LT(b.bytes * 3, e.bytes * 2) << "binned " << b.bytes << ", exact " << e.bytes;
+  EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
+  auto p = TraceSet::open(plain, std::nullopt);
+  auto c = TraceSet::open(binned, std::nullopt);
+  int changed = 0;
+  for (int r = 0; r < 2; ++r) {
+    auto pr = p->reader(r), cr = c->reader(r);
+    Action pa, ca;
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      ASSERT_EQ(pa.kind, ca.kind);
+      EXPECT_EQ(pa.partner, ca.partner);
+      EXPECT_EQ(pa.tag, ca.tag);
+      EXPECT_EQ(pa.root, ca.root);
+      for (auto [x, y] : {std::pair{pa.amount, ca.amount}, {pa.bytes, ca.bytes}, {pa.bytes2, ca.bytes2}}) {
+        EXPECT_LE(std::fabs(x - y), 0.01 * std::fabs(x)) << pa.text << " -> " << ca.text;
+        changed += x != y ? 1 : 0;
+      }
+      if (pa.kind == Kind::Recv) {
+        EXPECT_EQ(ca.bytes, kUnknownSize); // -1 (the sender's size) is no volume
+      }
+      if (pa.text.ends_with("compute 7")) {
+        EXPECT_EQ(ca.text, pa.text); // too small an integer for its bin: kept
+      }
+    }
+    EXPECT_FALSE(cr->next(ca));
+  }
+  EXPECT_GT(changed, 1000);
+}
+
+// ---- bad files ----------------------------------------------------------------------------------------------
+
+std::string ring_file()
+{
+  fs::path out = scratch_dir() / "ring.tit";
+  std::unique_ptr<TraceSet> plain = TraceSet::open(kData / ".." / ".." / "traces" / "ring4", std::nullopt);
+  compress(*plain, out, ValueMode{});
+  std::ifstream f(out, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+std::string read_error(const std::string& bytes)
+{
+  fs::path p = write_file(scratch_dir() / "bad.tit", bytes);
+  return trace_error([&] { read_all(p); });
+}
+
+TEST(CompressedTrace, EveryTruncationIsAnError)
+{
+  std::string whole = ring_file();
+  ASSERT_GT(whole.size(), 100u);
+  for (std::size_t n = 9; n < whole.size(); ++n) {
+    std::string error = read_error(whole.substr(0, n));
+    EXPECT_NE(error, "<no error>") << "truncated to " << n << " bytes";
+    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
+  }
+  EXPECT_NE(read_error(whole.substr(0, 30)).find("truncated compressed trace"), std::string::npos);
+  EXPECT_NE(read_error(whole.substr(0, whole.size() - 1)).find("value chunk 0: expected"), std::string::npos)
+      << read_error(whole.substr(0, whole.size() - 1));
+}
+
+TEST(CompressedTrace, EveryCorruptByteIsAnError)
+{
+  std::string whole = ring_file();
+  for (std::size_t i = 8; i < whole.size(); ++i) {
+    std::string bad = whole;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5a);
+    std::string error = read_error(bad);
+    EXPECT_NE(error, "<no error>") << "byte " << i;
+    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
+  }
+  std::string bad = whole;
+  bad[bad.size() - 3] = static_cast<char>(bad[bad.size() - 3] ^ 1);
+  EXPECT_NE(read_error(bad).find("value chunk 0: CRC-32 mismatch (corrupt compressed trace)"), std::string::npos)
+      << read_error(bad);
+}
+
+TEST(CompressedTrace, NewerVersionIsRefusedByName)
+{
+  std::string v2 = ring_file();
+  v2[8] = 2;
+  EXPECT_NE(read_error(v2).find("compressed trace format version 2, but this tit-replay reads version 1 only (a "
+                                "newer one)"),
+            std::string::npos)
+      << read_error(v2);
+}
+
+TEST(CompressedTrace, DeployedRanksMustMatch)
+{
+  ring_file();
+  EXPECT_NE(trace_error([&] { TraceSet::open(scratch_dir() / "ring.tit", 3); }).find("rank mismatch"),
+            std::string::npos);
+  EXPECT_EQ(TraceSet::open(scratch_dir() / "ring.tit", 4)->rank_count(), 4);
+}
+
+TEST(CompressedTrace, ErrorsOfActionsNameTheRankAndTheAction)
+{
+  // a partner out of range is only seen when the trace set's rank count is known: compress a merged file of
+  // 2 ranks, whose action parses; its replay errors carry "<file> (rank r):<action number>"
+  fs::path t = write_file(scratch_dir() / "t.txt", "0 init\n0 compute 5\n0 send 1 0 8 0\n0 finalize\n1 init\n"
+                                                   "1 finalize\n");
+  expect_round_trip(t);
+  // integers at the edge of the range of value runs (|v| < 2^61), steps of nearly 2^62, and beyond it
+  expect_round_trip(write_file(scratch_dir() / "big.txt", "0 init\n0 waitall 2305843009213693950\n"
+                                                          "0 waitall -2305843009213693950\n0 waitall 2305843009213693950\n"
+                                                          "0 waitall 2305843009213693951\n0 waitall -9223372036854775808\n"
+                                                          "0 waitall 99999999999999999999\n0 finalize\n"));
+  expect_round_trip(t);
+  std::unique_ptr<TraceSet> set = TraceSet::open(scratch_dir() / "out.tit", std::nullopt);
+  std::unique_ptr<RankReader> reader = set->reader(0);
+  Action a;
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(reader->next(a));
+  EXPECT_EQ(*a.file, (scratch_dir() / "out.tit").string() + " (rank 0)");
+  EXPECT_EQ(a.line, 3u);
+}
+
+TEST(CompressedTrace, UnknownValueModeListsTheAccepted)
+{
+  EXPECT_EQ(trace_error([] { parse_value_mode("lossy"); }),
+            "error: unknown value mode 'lossy' (accepted: exact, binned:R)");
+  EXPECT_NE(trace_error([] { parse_value_mode("binned:1.5"); }).find("must be a number between 0 and 1"),
+            std::string::npos);
+  EXPECT_NE(trace_error([] { parse_value_mode("binned:x"); }).find("binned:0.01"), std::string::npos);
+  EXPECT_EQ(value_mode_name(parse_value_mode("binned:0.01")), "binned:0.01");
+}
+
+} // namespace
+} // namespace tit::trace
