@@ -70,6 +70,11 @@ int run_fit(const FitArgs& a)
              {"smpi/lat-factor", fit.lat_factor()},
              {"smpi/send-is-detached-thresh", num(fit.detached_thresh)},
              {"smpi/async-small-thresh", num(fit.detached_thresh)}};
+    if (not data.copy.empty()) {
+      auto copy = fit_local_copy(data.copy);
+      write_copy_report(report, copy);
+      props.emplace_back("tit/local-copy-bw", num(copy.rate));
+    }
     if (not a.curves.empty()) {
       std::ostringstream curves;
       write_p2p_curves(curves, data, fit);

@@ -247,3 +247,36 @@ TEST(P2pFit, BadRouteIsAnError)
     }
   }
 }
+
+TEST(LocalCopy, RateRecoveredDespiteNoiseAndOutliers)
+{
+  // 2 us per call plus 6 GB/s, 0.5% noise, one point in twenty descheduled (ten times longer).
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(0, 0.005);
+  std::vector<Point> pts;
+  int k = 0;
+  for (double s = 1; s <= 1 << 24; s *= 2.3)
+    for (int i = 0; i < 10; ++i)
+      pts.push_back({std::floor(s), (2e-6 + std::floor(s) / 6e9) * (1 + noise(rng)) * (++k % 20 == 0 ? 10 : 1)});
+  auto fit = fit_local_copy(pts);
+  EXPECT_NEAR(fit.rate, 6e9, 6e9 * 0.02);
+  EXPECT_NEAR(fit.line.offset, 2e-6, 2e-6 * 0.05);
+  EXPECT_GT(fit.line.outliers, 0U);
+}
+
+TEST(LocalCopy, Errors)
+{
+  try {
+    fit_local_copy({{100, 1e-6}, {100, 1.1e-6}});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "error: the copy experiment needs at least 2 distinct sizes, got 1");
+  }
+  try {
+    fit_local_copy({{100, 2e-6}, {1000, 1e-6}});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("error: the copy times do not grow with the size"), std::string::npos)
+        << e.what();
+  }
+}
