@@ -46,6 +46,7 @@ MpiParams MpiParams::from_config()
   p.default_overheads.ois = parse_piecewise("smpi/ois", config_value<std::string>("smpi/ois"), "");
   p.default_overheads.orecv = parse_piecewise("smpi/or", config_value<std::string>("smpi/or"), "");
   p.local_copy_bw = config_value<double>(kLocalCopyBw);
+  p.time_precision = config_value<double>("surf/precision");
   if (not std::isfinite(p.local_copy_bw) || p.local_copy_bw < 0)
     throw ModelError(fmt::format("{} '{}': expected a rate in bytes per second, a finite number >= 0 (0: local "
                                  "copies take no time, the default)",
