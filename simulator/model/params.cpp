@@ -45,6 +45,7 @@ MpiParams MpiParams::from_config()
   p.default_overheads.os = parse_piecewise("smpi/os", config_value<std::string>("smpi/os"), "");
   p.default_overheads.ois = parse_piecewise("smpi/ois", config_value<std::string>("smpi/ois"), "");
   p.default_overheads.orecv = parse_piecewise("smpi/or", config_value<std::string>("smpi/or"), "");
+  declare_config_flags(); // for engines made without it (tests): then the default, 0
   p.local_copy_bw = config_value<double>(kLocalCopyBw);
   p.time_precision = config_value<double>("surf/precision");
   if (not std::isfinite(p.local_copy_bw) || p.local_copy_bw < 0)
