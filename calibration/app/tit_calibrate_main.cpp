@@ -177,18 +177,26 @@ int run_from_trace(const InSituArgs& a)
   std::ostringstream report;
   report << "== In situ (" << a.traces << ")\n";
   write_in_situ_report(report, fit);
+  pugi::xml_document doc;
+  bool exists = not a.platform.empty() && std::filesystem::exists(a.platform);
+  if (not a.platform.empty()) {
+    if (not exists && a.template_file.empty())
+      throw InputError(fmt::format("{}: error: no such platform (give --template to create it from another)", a.platform));
+    doc = load_platform(exists ? a.platform : a.template_file);
+  }
+  // Bands where the run made no call keep the platform's value (SimGrid's default 0 without a platform).
+  auto existing = [&](const char* id) {
+    auto prop = doc.child("platform").child("config").find_child_by_attribute("prop", "id", id);
+    return std::string(prop.attribute("value").as_string());
+  };
   ConfigProps props;
   if (fit.ois.fitted())
-    props.emplace_back("smpi/ois", fit.ois.config(fit.breaks));
+    props.emplace_back("smpi/ois", fit.ois.config(fit.breaks, existing("smpi/ois")));
   if (fit.os.fitted())
-    props.emplace_back("smpi/os", fit.os.config(fit.breaks));
+    props.emplace_back("smpi/os", fit.os.config(fit.breaks, existing("smpi/os")));
   if (fit.copy)
     props.emplace_back("tit/local-copy-bw", num(fit.copy->rate));
   if (not a.platform.empty()) {
-    bool exists = std::filesystem::exists(a.platform);
-    if (not exists && a.template_file.empty())
-      throw InputError(fmt::format("{}: error: no such platform (give --template to create it from another)", a.platform));
-    auto doc = load_platform(exists ? a.platform : a.template_file);
     set_config(doc, props);
     std::string out = a.output.empty() ? a.platform : a.output;
     save_platform(doc, out);

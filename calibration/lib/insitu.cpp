@@ -1,6 +1,7 @@
 #include "insitu.hpp"
 
 #include "csv.hpp"
+#include "model/piecewise.hpp"
 
 #include <fmt/core.h>
 
@@ -29,21 +30,38 @@ bool InSituOverhead::fitted() const
   return std::any_of(bands.begin(), bands.end(), [](auto const& b) { return b.has_value(); });
 }
 
-std::string InSituOverhead::config(const std::vector<std::uint64_t>& breaks) const
+std::string InSituOverhead::config(const std::vector<std::uint64_t>& breaks, const std::string& existing) const
 {
+  model::PiecewiseLinear old;
+  try {
+    old = model::PiecewiseLinear::parse(existing.empty() ? "0:0:0" : existing);
+  } catch (const model::ModelError& e) {
+    throw InputError(fmt::format("error: the platform's overhead '{}': {}", existing, e.what()));
+  }
   std::string out;
+  auto add = [&](std::uint64_t threshold, double offset, double slope) {
+    out += fmt::format("{}{}:{}:{}", out.empty() ? "" : ";", threshold, num(offset), num(slope));
+  };
   for (std::size_t i = 0; i < bands.size(); ++i) {
-    std::size_t best = bands.size();
-    for (std::size_t d = 0; d < bands.size() && best == bands.size(); ++d) {
-      if (i >= d && bands[i - d])
-        best = i - d;
-      else if (i + d < bands.size() && bands[i + d])
-        best = i + d;
+    std::uint64_t low = i == 0 ? 0 : breaks[i - 1];
+    if (bands[i]) {
+      add(low, std::max(0.0, bands[i]->offset), std::max(0.0, bands[i]->slope));
+      continue;
     }
-    LineFit l = best < bands.size() ? *bands[best] : LineFit{};
-    std::uint64_t threshold = i == 0 ? 0 : breaks[i - 1];
-    out += fmt::format("{}{}:{}:{}", out.empty() ? "" : ";", threshold, num(std::max(0.0, l.offset)),
-                       num(std::max(0.0, l.slope)));
+    // The old function over (low, high]: its segment just above low, then every threshold inside the band.
+    auto const& segs = old.segments();
+    auto at = [&](double size) {
+      const model::PiecewiseLinear::Segment* s = &segs.front();
+      for (auto const& c : segs)
+        if (static_cast<double>(c.threshold) < size)
+          s = &c;
+      return *s;
+    };
+    auto first = at(static_cast<double>(low) + 0.5);
+    add(low, first.offset, first.slope);
+    for (auto const& c : segs)
+      if (c.threshold > low && (i + 1 == bands.size() || c.threshold < breaks[i]))
+        add(c.threshold, c.offset, c.slope);
   }
   return out;
 }
@@ -108,7 +126,7 @@ void write_in_situ_report(std::ostream& out, const InSituFit& fit)
                            name, band(i), o->calls[i], o->bands[i]->offset, o->bands[i]->slope,
                            100 * o->bands[i]->residual, o->bands[i]->outliers);
       else
-        out << fmt::format("{:<4} {:<22} {:>7} calls  (none: the nearest band's line is used)\n", name, band(i), 0);
+        out << fmt::format("{:<4} {:<22} {:>7} calls  (none: the platform's value is kept)\n", name, band(i), 0);
     }
   }
   if (fit.copy)

@@ -20,14 +20,15 @@ struct InSituOptions {
   double detached_thresh = 65536;    ///< sends of at least this size are rendez-vous: their time is not os
 };
 
-/// One overhead per band: its line, or none when the band had no call (then the nearest band's is used).
+/// One overhead per band: its line, or none when the band had no call (then the platform's value is kept).
 struct InSituOverhead {
   std::vector<std::optional<LineFit>> bands;
   std::vector<std::size_t> calls; ///< calls seen per band
   bool fitted() const;
-  /// SimGrid's "threshold:offset:slope;..." (thresholds 0 and the breaks); bands without calls take the
-  /// nearest fitted band's line.
-  std::string config(const std::vector<std::uint64_t>& breaks) const;
+  /// SimGrid's "threshold:offset:slope;..." (thresholds 0 and the breaks): the fitted line in each band with
+  /// calls; in a band without calls, the segments of `existing` (the platform's value, same form; empty: 0)
+  /// that cover it. Throws InputError when `existing` is malformed.
+  std::string config(const std::vector<std::uint64_t>& breaks, const std::string& existing = "") const;
 };
 
 struct InSituFit {

@@ -310,7 +310,11 @@ TEST(InSitu, OverheadsPerBandAndCopyRate)
   acts.push_back(timed(Kind::SendRecv, 1e6, 1, 1)); // a sendrecv with another rank: not a copy
   auto fit = fit_in_situ(acts, {{4096}, 65536});
   EXPECT_EQ(fit.ois.config(fit.breaks), "0:1e-06:1e-10;4096:2e-06:0");
-  EXPECT_EQ(fit.os.config(fit.breaks), "0:3e-06:0;4096:3e-06:0"); // the empty band takes its neighbour's line
+  EXPECT_EQ(fit.os.config(fit.breaks), "0:3e-06:0;4096:0:0"); // the empty band keeps the (default) value
+  // ... or the platform's segments over that band
+  EXPECT_EQ(fit.os.config(fit.breaks, "0:1e-7:0;1000:2e-7:1e-12;8000:5e-7:0"),
+            "0:3e-06:0;4096:2e-07:1e-12;8000:5e-07:0");
+  EXPECT_THROW(fit.os.config(fit.breaks, "0:x"), InputError);
   EXPECT_EQ(fit.os.calls, (std::vector<std::size_t>{2, 0}));
   ASSERT_TRUE(fit.copy.has_value());
   EXPECT_NEAR(fit.copy->rate, 5e9, 5e9 * 1e-6);
