@@ -69,7 +69,8 @@ else
 fi
 
 echo "== measuring ($mode, btl $btl) into $out"
-"${mpirun[@]}" "$bin/calib-p2p" "${p2p_opts[@]}" -o "$out/p2p.csv"
+# copy: rank 0's MPI_Sendrecv to itself, for the local-copy rate (tit/local-copy-bw)
+"${mpirun[@]}" "$bin/calib-p2p" "${p2p_opts[@]}" --experiments send,recv,isend,pingpong,copy -o "$out/p2p.csv"
 "${mpirun[@]}" "$bin/calib-contention" "${cont_opts[@]}" -o "$out/contention.csv"
 if [[ $cpu_from == flops ]]; then
   "${mpirun[@]}" "$bin/calib-cpu" "${cpu_opts[@]}" -o "$out/cpu.csv"

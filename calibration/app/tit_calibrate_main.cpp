@@ -2,6 +2,7 @@
 // writes it into a platform file; generates cluster platforms; extracts CPU rates from timed traces.
 #include "contention.hpp"
 #include "cpu.hpp"
+#include "insitu.hpp"
 #include "p2p.hpp"
 #include "platform.hpp"
 
@@ -70,6 +71,11 @@ int run_fit(const FitArgs& a)
              {"smpi/lat-factor", fit.lat_factor()},
              {"smpi/send-is-detached-thresh", num(fit.detached_thresh)},
              {"smpi/async-small-thresh", num(fit.detached_thresh)}};
+    if (not data.copy.empty()) {
+      auto copy = fit_local_copy(data.copy);
+      write_copy_report(report, copy);
+      props.emplace_back("tit/local-copy-bw", num(copy.rate));
+    }
     if (not a.curves.empty()) {
       std::ostringstream curves;
       write_p2p_curves(curves, data, fit);
@@ -141,6 +147,67 @@ int run_fit(const FitArgs& a)
       return 1;
     }
   }
+  return 0;
+}
+
+/// The directory of the timings of `traces`: `timings` when given, else the trace set's own directory.
+std::filesystem::path timings_dir(const std::string& traces, const std::string& timings)
+{
+  if (not timings.empty())
+    return timings;
+  return std::filesystem::is_directory(traces) ? std::filesystem::path(traces)
+                                               : std::filesystem::path(traces).parent_path();
+}
+
+struct InSituArgs {
+  std::string traces, timings, breaks, platform, template_file, output, report;
+  double detached = 65536;
+};
+
+int run_from_trace(const InSituArgs& a)
+{
+  InSituOptions opt;
+  if (not a.breaks.empty())
+    opt.breaks = parse_breaks(a.breaks);
+  opt.detached_thresh = a.detached;
+  auto actions = timed_actions(a.traces, timings_dir(a.traces, a.timings), [](const tit::trace::Action& x) {
+    return x.kind == tit::trace::Kind::Isend || x.kind == tit::trace::Kind::Send || x.kind == tit::trace::Kind::SendRecv;
+  });
+  auto fit = fit_in_situ(actions, opt);
+  std::ostringstream report;
+  report << "== In situ (" << a.traces << ")\n";
+  write_in_situ_report(report, fit);
+  pugi::xml_document doc;
+  bool exists = not a.platform.empty() && std::filesystem::exists(a.platform);
+  if (not a.platform.empty()) {
+    if (not exists && a.template_file.empty())
+      throw InputError(fmt::format("{}: error: no such platform (give --template to create it from another)", a.platform));
+    doc = load_platform(exists ? a.platform : a.template_file);
+  }
+  // Bands where the run made no call keep the platform's value (SimGrid's default 0 without a platform).
+  auto existing = [&](const char* id) {
+    auto prop = doc.child("platform").child("config").find_child_by_attribute("prop", "id", id);
+    return std::string(prop.attribute("value").as_string());
+  };
+  ConfigProps props;
+  if (fit.ois.fitted())
+    props.emplace_back("smpi/ois", fit.ois.config(fit.breaks, existing("smpi/ois")));
+  if (fit.os.fitted())
+    props.emplace_back("smpi/os", fit.os.config(fit.breaks, existing("smpi/os")));
+  if (fit.copy)
+    props.emplace_back("tit/local-copy-bw", num(fit.copy->rate));
+  if (not a.platform.empty()) {
+    set_config(doc, props);
+    std::string out = a.output.empty() ? a.platform : a.output;
+    save_platform(doc, out);
+    for (auto const& [k, v] : props)
+      report << fmt::format("set {} = {}\n", k, v);
+    report << fmt::format("Platform {}: {}\n", exists ? a.platform : a.template_file, out);
+  }
+  if (a.report.empty())
+    std::cout << report.str();
+  else
+    write_text(a.report, report.str());
   return 0;
 }
 
@@ -228,6 +295,20 @@ int main(int argc, char** argv)
   cpu->add_option("--iteration", iteration, "repetition number of this run")->capture_default_str();
   cpu->add_option("-o,--output", cpu_out, "CSV to write")->required();
 
+  InSituArgs ia;
+  auto* situ = app.add_subcommand("from-trace", "fit smpi/ois, smpi/os per size band and the local-copy rate from "
+                                                "the timings of an application's traced run (TIT_TRACE_TIMINGS=1)");
+  situ->add_option("traces", ia.traces, "trace set (directory, trace list or merged file)")->required();
+  situ->add_option("--timings", ia.timings, "directory of timings-<rank>.csv (default: the trace directory)");
+  situ->add_option("--breaks", ia.breaks, "size bands in bytes, e.g. 1420,65536 (default: one band)");
+  situ->add_option("--detached-thresh", ia.detached, "sends of at least this size are rendez-vous, left out of os")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  situ->add_option("--platform", ia.platform, "platform file whose <config> receives the fitted values");
+  situ->add_option("--template", ia.template_file, "platform to start from when --platform does not exist");
+  situ->add_option("-o,--output", ia.output, "write the platform here instead of over --platform");
+  situ->add_option("--report", ia.report, "write the report to this file instead of stdout");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -256,12 +337,10 @@ int main(int argc, char** argv)
       }
       return 0;
     }
+    if (*situ)
+      return run_from_trace(ia);
     if (*cpu) {
-      std::filesystem::path dir = timings.empty() ? (std::filesystem::is_directory(traces)
-                                                         ? std::filesystem::path(traces)
-                                                         : std::filesystem::path(traces).parent_path())
-                                                  : std::filesystem::path(timings);
-      auto bursts = bursts_from_trace(traces, dir, problem, iteration);
+      auto bursts = bursts_from_trace(traces, timings_dir(traces, timings), problem, iteration);
       std::ostringstream out;
       write_cpu_csv(out, bursts, traces, trace_compute_unit(traces));
       write_text(cpu_out, out.str());

@@ -94,11 +94,36 @@ P2pData load_p2p(const CsvTable& t)
       d.isend.push_back(p);
     else if (e == "pingpong")
       d.pingpong.push_back(p);
+    else if (e == "copy")
+      d.copy.push_back(p);
     else
-      throw InputError(fmt::format("{}: error: unknown experiment '{}' (expected send, recv, isend or pingpong)",
+      throw InputError(fmt::format("{}: error: unknown experiment '{}' (expected send, recv, isend, pingpong or copy)",
                                    t.where(row, ce), e));
   }
   return d;
+}
+
+CopyFit fit_local_copy(const std::vector<Point>& copy)
+{
+  if (medians_by_size(copy).size() < 2)
+    throw InputError(fmt::format("error: the copy experiment needs at least 2 distinct sizes, got {}",
+                                 medians_by_size(copy).size()));
+  CopyFit fit;
+  fit.line = robust_line_fit(copy);
+  if (not(fit.line.slope > 0))
+    throw InputError(fmt::format("error: the copy times do not grow with the size (slope {:.3g} s/B): no rate to "
+                                 "fit (measure larger sizes)",
+                                 fit.line.slope));
+  fit.rate = 1 / fit.line.slope;
+  return fit;
+}
+
+void write_copy_report(std::ostream& out, const CopyFit& fit)
+{
+  out << fmt::format("local copy (MPI_Sendrecv to itself): {:.4g} B/s (tit/local-copy-bw), per-call offset {:.3g} s "
+                     "(not modelled); R2 {:.4f}, residual {:.1f}%, {} of {} points rejected\n",
+                     fit.rate, fit.line.offset, fit.line.r2, 100 * fit.line.residual, fit.line.outliers,
+                     fit.line.points);
 }
 
 double P2pFit::os_at(double size) const

@@ -24,6 +24,7 @@ struct P2pData {
   std::vector<Point> recv;     ///< time in MPI_Recv, message already sent
   std::vector<Point> isend;    ///< time in MPI_Isend
   std::vector<Point> pingpong; ///< round trip
+  std::vector<Point> copy;     ///< MPI_Sendrecv of a rank to itself (optional)
 };
 
 /// Reads a calib-p2p CSV (columns experiment,size,iteration,seconds). Throws InputError.
@@ -85,6 +86,17 @@ struct P2pFit {
 
 /// Fits the model. Throws InputError when an experiment is missing or a segment has too few points.
 P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& options);
+
+/// The local-copy rate (tit-replay's tit/local-copy-bw): a line seconds = offset + bytes / rate fitted on the
+/// `copy` points. The offset (a per-call cost) is reported, not modelled.
+struct CopyFit {
+  LineFit line;
+  double rate = 0; ///< bytes per second: 1 / slope
+};
+/// Fits the copy rate. Throws InputError when fewer than two sizes were measured or the time does not grow
+/// with the size.
+CopyFit fit_local_copy(const std::vector<Point>& copy);
+void write_copy_report(std::ostream& out, const CopyFit& fit);
 
 /// Human-readable report: per segment, the fitted values, R2, residuals and outliers.
 void write_p2p_report(std::ostream& out, const P2pFit& fit);

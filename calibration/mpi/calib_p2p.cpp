@@ -3,6 +3,7 @@
 //   recv      time in MPI_Recv, the message already sent (MPI_Probe saw it)
 //   isend     time in MPI_Isend, the receiver already waiting
 //   pingpong  round trip: MPI_Send then MPI_Recv of the same size
+//   copy      time in MPI_Sendrecv from rank 0 to itself (a local copy; not run by default)
 // Sizes are sampled exponentially (log-uniform, stratified) between --min-size and --max-size and
 // visited in random order; each size runs --warmup discarded iterations, then --reps measured ones.
 #include "common.hpp"
@@ -57,10 +58,16 @@ std::vector<long> sample_sizes(const Options& o)
 
 /// One measurement of `experiment` with `size` bytes; the time seen by the rank that measures (rank 0,
 /// or rank 1 for recv), 0 on the other.
-double measure(const std::string& experiment, int rank, char* buf, int size)
+double measure(const std::string& experiment, int rank, char* buf, char* copy, int size)
 {
   double t = 0;
-  if (experiment == "send" || experiment == "isend") {
+  if (experiment == "copy") {
+    if (rank == 0) {
+      double t0 = MPI_Wtime();
+      MPI_Sendrecv(buf, size, MPI_BYTE, 0, kData, copy, size, MPI_BYTE, 0, kData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      t = MPI_Wtime() - t0;
+    }
+  } else if (experiment == "send" || experiment == "isend") {
     if (rank == 1) {
       MPI_Request req;
       MPI_Irecv(buf, size, MPI_BYTE, 0, kData, MPI_COMM_WORLD, &req);
@@ -129,7 +136,7 @@ int main(int argc, char** argv)
   app.add_option("--seed", o.seed, "random seed (sizes and their order)")->capture_default_str();
   app.add_option("--experiments", o.experiments, "experiments to run")
       ->delimiter(',')
-      ->check(CLI::IsMember({"send", "recv", "isend", "pingpong"}))
+      ->check(CLI::IsMember({"send", "recv", "isend", "pingpong", "copy"}))
       ->capture_default_str();
   app.add_option("-o,--output", o.output, "CSV file written by rank 0")->capture_default_str();
   try {
@@ -151,15 +158,19 @@ int main(int argc, char** argv)
   long max_size = *std::max_element(sizes.begin(), sizes.end());
   std::vector<char> buf(static_cast<std::size_t>(max_size));
   std::memset(buf.data(), 1, buf.size());
+  std::vector<char> copy(std::find(o.experiments.begin(), o.experiments.end(), "copy") != o.experiments.end()
+                             ? buf.size()
+                             : 0); // the destination of the local copies
+  std::memset(copy.data(), 2, copy.size());
 
   for (auto const& exp : o.experiments) {
     std::vector<double> times; // on the measuring rank, in visiting order
     if (rank < 2) {
       for (long s : sizes) {
         for (int i = 0; i < o.warmup; ++i)
-          measure(exp, rank, buf.data(), static_cast<int>(s));
+          measure(exp, rank, buf.data(), copy.data(), static_cast<int>(s));
         for (int i = 0; i < o.reps; ++i)
-          times.push_back(measure(exp, rank, buf.data(), static_cast<int>(s)));
+          times.push_back(measure(exp, rank, buf.data(), copy.data(), static_cast<int>(s)));
       }
     }
     // The recv times are rank 1's: bring them to rank 0.

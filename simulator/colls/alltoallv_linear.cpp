@@ -8,6 +8,8 @@ namespace tit::colls {
 void alltoallv_linear(mpi::PointToPoint& rank, const Call& call)
 {
   int me = rank.rank();
+  auto own = static_cast<std::size_t>(me);
+  rank.sendrecv(me, (*call.send_counts)[own], me, (*call.recv_counts)[own], kTagAlltoallv); // own block first
   std::vector<mpi::RequestPtr> reqs;
   for (int i = 0; i < call.size; ++i)
     if (i != me)

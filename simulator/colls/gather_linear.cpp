@@ -13,6 +13,8 @@ void gather_linear(mpi::PointToPoint& rank, const Call& call)
     for (int src = 0; src < call.size; ++src)
       if (src != call.root)
         reqs.push_back(rank.irecv(src, kTagGather, call.bytes2));
+      else
+        rank.sendrecv(src, call.bytes, src, call.bytes2, kTagGather); // the root's own block, in turn
   }
   rank.waitall(reqs);
 }

@@ -13,6 +13,8 @@ void gatherv_linear(mpi::PointToPoint& rank, const Call& call)
     for (int src = 0; src < call.size; ++src)
       if (src != call.root)
         reqs.push_back(rank.irecv(src, kTagGatherv, (*call.recv_counts)[static_cast<std::size_t>(src)]));
+      else // the root's own block, in turn
+        rank.sendrecv(src, call.bytes, src, (*call.recv_counts)[static_cast<std::size_t>(src)], kTagGatherv);
   }
   rank.waitall(reqs);
 }

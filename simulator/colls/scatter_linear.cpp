@@ -13,6 +13,8 @@ void scatter_linear(mpi::PointToPoint& rank, const Call& call)
     for (int dst = 0; dst < call.size; ++dst)
       if (dst != call.root)
         reqs.push_back(rank.isend(dst, kTagScatter, call.bytes));
+      else
+        rank.sendrecv(dst, call.bytes, dst, call.bytes2, kTagScatter); // the root's own block, in turn
   }
   rank.waitall(reqs);
 }

@@ -13,6 +13,8 @@ void scatterv_linear(mpi::PointToPoint& rank, const Call& call)
     for (int dst = 0; dst < call.size; ++dst)
       if (dst != call.root)
         reqs.push_back(rank.isend(dst, kTagScatterv, (*call.send_counts)[static_cast<std::size_t>(dst)]));
+      else // the root's own block, in turn
+        rank.sendrecv(dst, (*call.send_counts)[static_cast<std::size_t>(dst)], dst, call.bytes2, kTagScatterv);
   }
   rank.waitall(reqs);
 }

@@ -4,8 +4,12 @@
 #include <simgrid/s4u/Host.hpp>
 #include <xbt/config.hpp>
 
+#include <cmath>
+
 namespace tit::model {
 namespace {
+
+constexpr const char* kLocalCopyBw = "tit/local-copy-bw";
 
 template <typename T> T config_value(const char* name)
 {
@@ -41,6 +45,13 @@ MpiParams MpiParams::from_config()
   p.default_overheads.os = parse_piecewise("smpi/os", config_value<std::string>("smpi/os"), "");
   p.default_overheads.ois = parse_piecewise("smpi/ois", config_value<std::string>("smpi/ois"), "");
   p.default_overheads.orecv = parse_piecewise("smpi/or", config_value<std::string>("smpi/or"), "");
+  declare_config_flags(); // for engines made without it (tests): then the default, 0
+  p.local_copy_bw = config_value<double>(kLocalCopyBw);
+  p.time_precision = config_value<double>("surf/precision");
+  if (not std::isfinite(p.local_copy_bw) || p.local_copy_bw < 0)
+    throw ModelError(fmt::format("{} '{}': expected a rate in bytes per second, a finite number >= 0 (0: local "
+                                 "copies take no time, the default)",
+                                 kLocalCopyBw, p.local_copy_bw));
   for (const char* name : {"smpi/bw-factor", "smpi/lat-factor"}) {
     auto text = config_value<std::string>(name);
     try {
@@ -50,6 +61,16 @@ MpiParams MpiParams::from_config()
     }
   }
   return p;
+}
+
+void declare_config_flags()
+{
+  static bool declared = false;
+  if (declared)
+    return;
+  declared = true;
+  simgrid::config::declare_flag<double>(kLocalCopyBw,
+                                        "rate (bytes/s) of a rank's copies to itself; 0: free, as SimGrid", 0.0);
 }
 
 HostOverheads MpiParams::overheads_of(const simgrid::s4u::Host& host) const
@@ -81,6 +102,8 @@ const std::vector<ParamDoc>& documented_parameters()
       {"smpi/simulate-computation", "whether compute actions take time; default yes"},
       {"smpi/init", "time injected before each rank's init; default 0"},
       {"smpi/finalization-barrier", "whether ranks end with a barrier; default no"},
+      {"tit/local-copy-bw", "rate (B/s) of a rank's messages to itself (sendrecv to itself, a collective's own "
+                            "block); default 0: free, as SimGrid (not SimGrid's: off in the compatible default)"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

@@ -30,14 +30,29 @@ struct MpiParams {
   bool simulate_computation = true; ///< smpi/simulate-computation
   double init_sleep = 0;           ///< smpi/init
   bool finalization_barrier = false; ///< smpi/finalization-barrier
+  /// tit/local-copy-bw (bytes/s): a rank's message to itself (MPI_Sendrecv to itself, the own block of a
+  /// collective) takes bytes / this rate; 0 (the default, as SimGrid) makes such copies free.
+  double local_copy_bw = 0;
+  double time_precision = 1e-9; ///< surf/precision: SimGrid cannot sleep for less (it logs each attempt)
   HostOverheads default_overheads;
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings
   /// (also smpi/bw-factor and smpi/lat-factor). Throws ModelError naming the parameter.
   static MpiParams from_config();
+  /// Seconds that a copy of `bytes` to itself takes a rank: 0 when local copies are free, or when the copy is
+  /// shorter than SimGrid's time precision (a few bytes at GB/s; SimGrid would log every such sleep).
+  double local_copy_time(double bytes) const
+  {
+    double t = local_copy_bw > 0 && bytes > 0 ? bytes / local_copy_bw : 0;
+    return t >= time_precision ? t : 0;
+  }
   /// Overheads of `host`: its `smpi/os`, `smpi/or`, `smpi/ois` properties override the defaults.
   HostOverheads overheads_of(const simgrid::s4u::Host& host) const;
 };
+
+/// Declares the model parameters of tit-replay's own (not SimGrid's), such as tit/local-copy-bw, in SimGrid's
+/// configuration; call before the engine parses the command line. Idempotent.
+void declare_config_flags();
 
 /// One documented model parameter, for --help.
 struct ParamDoc {

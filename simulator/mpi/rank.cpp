@@ -553,8 +553,10 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
 
 void Rank::sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag)
 {
-  if (dst == rank_ && src == rank_)
-    return; // a local copy: no simulated time
+  if (dst == rank_ && src == rank_) { // a local copy: free as in SimGrid, unless tit/local-copy-bw is set
+    sleep_if_positive(world_.params().local_copy_time(recv_bytes < 0 ? send_bytes : std::min(send_bytes, recv_bytes)));
+    return;
+  }
   std::vector<RequestPtr> reqs{start_send(dst, tag, send_bytes, true), irecv(src, tag, recv_bytes)};
   waitall(reqs);
 }

@@ -1,5 +1,6 @@
 // The fit recovers known parameters from synthetic measurements with noise and outliers.
 #include "fit.hpp"
+#include "insitu.hpp"
 #include "p2p.hpp"
 
 #include <gtest/gtest.h>
@@ -245,5 +246,92 @@ TEST(P2pFit, BadRouteIsAnError)
     } catch (const InputError& e) {
       EXPECT_STREQ(e.what(), "error: the route needs a bandwidth > 0, a latency >= 0 and at least one link");
     }
+  }
+}
+
+TEST(LocalCopy, RateRecoveredDespiteNoiseAndOutliers)
+{
+  // 2 us per call plus 6 GB/s, 0.5% noise, one point in twenty descheduled (ten times longer).
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(0, 0.005);
+  std::vector<Point> pts;
+  int k = 0;
+  for (double s = 1; s <= 1 << 24; s *= 2.3)
+    for (int i = 0; i < 10; ++i)
+      pts.push_back({std::floor(s), (2e-6 + std::floor(s) / 6e9) * (1 + noise(rng)) * (++k % 20 == 0 ? 10 : 1)});
+  auto fit = fit_local_copy(pts);
+  EXPECT_NEAR(fit.rate, 6e9, 6e9 * 0.02);
+  EXPECT_NEAR(fit.line.offset, 2e-6, 2e-6 * 0.05);
+  EXPECT_GT(fit.line.outliers, 0U);
+}
+
+TEST(LocalCopy, Errors)
+{
+  try {
+    fit_local_copy({{100, 1e-6}, {100, 1.1e-6}});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "error: the copy experiment needs at least 2 distinct sizes, got 1");
+  }
+  try {
+    fit_local_copy({{100, 2e-6}, {1000, 1e-6}});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("error: the copy times do not grow with the size"), std::string::npos)
+        << e.what();
+  }
+}
+
+namespace {
+TimedAction timed(tit::trace::Kind kind, double bytes, double seconds, int partner = 1)
+{
+  TimedAction a;
+  a.kind = kind;
+  a.partner = a.partner2 = partner;
+  a.bytes = a.bytes2 = bytes;
+  a.seconds = seconds;
+  return a;
+}
+} // namespace
+
+TEST(InSitu, OverheadsPerBandAndCopyRate)
+{
+  using tit::trace::Kind;
+  std::vector<TimedAction> acts;
+  for (double s : {8.0, 100.0, 1000.0, 4000.0}) // ois = 1e-6 + 1e-10 s/B below 4096, 2e-6 above
+    acts.push_back(timed(Kind::Isend, s, 1e-6 + 1e-10 * s));
+  for (double s : {10000.0, 60000.0})
+    acts.push_back(timed(Kind::Isend, s, 2e-6));
+  for (double s : {16.0, 2000.0}) // os below 4096 only; the 70000-byte send is rendez-vous
+    acts.push_back(timed(Kind::Send, s, 3e-6));
+  acts.push_back(timed(Kind::Send, 70000, 1));
+  for (double s : {1e3, 1e5, 1e6}) // copies at 5 GB/s + 1e-7 s
+    acts.push_back(timed(Kind::SendRecv, s, 1e-7 + s / 5e9, 0));
+  acts.push_back(timed(Kind::SendRecv, 1e6, 1, 1)); // a sendrecv with another rank: not a copy
+  auto fit = fit_in_situ(acts, {{4096}, 65536});
+  EXPECT_EQ(fit.ois.config(fit.breaks), "0:1e-06:1e-10;4096:2e-06:0");
+  EXPECT_EQ(fit.os.config(fit.breaks), "0:3e-06:0;4096:0:0"); // the empty band keeps the (default) value
+  // ... or the platform's segments over that band
+  EXPECT_EQ(fit.os.config(fit.breaks, "0:1e-7:0;1000:2e-7:1e-12;8000:5e-7:0"),
+            "0:3e-06:0;4096:2e-07:1e-12;8000:5e-07:0");
+  EXPECT_THROW(fit.os.config(fit.breaks, "0:x"), InputError);
+  EXPECT_EQ(fit.os.calls, (std::vector<std::size_t>{2, 0}));
+  ASSERT_TRUE(fit.copy.has_value());
+  EXPECT_NEAR(fit.copy->rate, 5e9, 5e9 * 1e-6);
+  EXPECT_EQ(fit.copies, 3U);
+  ASSERT_EQ(fit.notes.size(), 1U);
+  EXPECT_EQ(fit.notes[0], "1 send(s) of at least 65536 bytes (rendez-vous) left out of os");
+}
+
+TEST(InSitu, NothingToFitIsAnError)
+{
+  using tit::trace::Kind;
+  try {
+    fit_in_situ({timed(Kind::SendRecv, 8, 1e-6, 0), timed(Kind::SendRecv, 8, 1.1e-6, 0)}, {});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "error: nothing to fit in situ: the trace has no isend, no detached send and no sendRecv "
+                           "to itself of two sizes or more with a timing; local copy rate not fitted: error: the "
+                           "copy experiment needs at least 2 distinct sizes, got 1");
   }
 }

@@ -60,6 +60,16 @@ case $case in
       "$bin/tit-calibrate" fit --p2p missing.csv --bandwidth 1e9 --latency 1e-6
     expect 2 "error: fitting --p2p needs --bandwidth and --latency" "$bin/tit-calibrate" fit --p2p bad.csv
     expect 2 "error: nothing to fit: give --p2p, --contention and/or --cpu" "$bin/tit-calibrate" fit
+    # from-trace: the 100-byte send of rank 0 took 0.5 s; rendez-vous above 50 bytes leaves nothing to fit
+    expect 2 "error: nothing to fit in situ: the trace has no isend, no detached send and no sendRecv to itself of two sizes or more with a timing; 1 send(s) of at least 50 bytes (rendez-vous) left out of os" \
+      "$bin/tit-calibrate" from-trace "$here/data/trace-timings/traces.txt" --detached-thresh 50
+    expect 2 "error: cannot open trace" "$bin/tit-calibrate" from-trace missing-traces
+    expect 2 "nope.xml: error: no such platform (give --template to create it from another)" \
+      "$bin/tit-calibrate" from-trace "$here/data/trace-timings/traces.txt" --platform nope.xml
+    "$bin/tit-calibrate" platform -o tmpl.xml >/dev/null || fail "platform generation"
+    "$bin/tit-calibrate" from-trace "$here/data/trace-timings/traces.txt" --template tmpl.xml --platform situ.xml \
+      >situ.out || fail "from-trace into a platform"
+    grep -q '<prop id="smpi/os" value="0:0.5:0" />' situ.xml || fail "from-trace did not write smpi/os 0:0.5:0"
     "$python" "$here/synthetic_p2p.py" good.csv 1.25e8 2e-5 2 || fail "generator"
     expect 2 "error: --breaks expects sizes in bytes separated by commas, got 'x'" \
       "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --breaks 10,x

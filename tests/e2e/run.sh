@@ -165,6 +165,35 @@ case $case_name in
   bad-platform) run "$d/broken.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "broken.xml" ;;
   unknown-host) run --hostfile "$d/abc.hosts" "$d/broken.xml" "$d/detached"; expect_error 2 "broken.xml" ;;
   rank-mismatch) run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/detached"; expect_error 2 "rank mismatch" ;;
+  local-copy) # compute 2 s, then two sendRecvs to itself: 500 B, then 300 B sent into 200 B (the smaller is copied)
+    run "${IDEAL[@]}" --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"; expect_time 2 # free (default)
+    run "${IDEAL[@]}" --cfg=tit/local-copy-bw:100 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
+    expect_time 9 ;; # 2 + 500 / 100 + 200 / 100
+  local-copy-alltoall) # 4 ranks, alltoall of 1000 B blocks on cluster4 (1 s, 1000 B/s per direction and node)
+    for algo in linear pairwise; do
+      run "${IDEAL[@]}" --cfg=coll/alltoall:$algo --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/local-copy-a2a"
+      case $algo in # linear: 3 flows share each node's links: 1 + 3 x 1016 / 1000; pairwise: 3 sendrecvs of 1 + 1.016
+        linear) expect_time 4.048 ;;
+        pairwise) expect_time 6.048 ;;
+      esac
+      run "${IDEAL[@]}" --cfg=coll/alltoall:$algo --cfg=tit/local-copy-bw:1000 --hostfile "$d/cluster4.hosts" \
+        "$d/cluster4.xml" "$d/local-copy-a2a"
+      case $algo in # the own block (1000 B at 1000 B/s) is copied first: 1 s more
+        linear) expect_time 5.048 ;;
+        pairwise) expect_time 7.048 ;;
+      esac
+    done ;;
+  local-copy-config) # the rate from the platform's <config> (100 B/s); --cfg wins over it
+    run "${IDEAL[@]}" --hostfile "$d/one.hosts" "$d/two-hosts-copy.xml" "$d/local-copy"; expect_time 9
+    run "${IDEAL[@]}" --cfg=tit/local-copy-bw:0 --hostfile "$d/one.hosts" "$d/two-hosts-copy.xml" "$d/local-copy"
+    expect_time 2 ;;
+  local-copy-bad) # a negative, infinite or non-numeric rate is bad input
+    run --cfg=tit/local-copy-bw:-5 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
+    expect_error 2 "error: bad model parameter: tit/local-copy-bw '-5': expected a rate in bytes per second, a finite number >= 0"
+    run --cfg=tit/local-copy-bw:inf --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
+    expect_error 2 "tit/local-copy-bw 'inf'"
+    run --cfg=tit/local-copy-bw:fast --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
+    expect_error 2 "tit/local-copy-bw" "fast" ;;
   bad-cfg-value) run --cfg=smpi/os:abc "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/os" "abc" ;;
   unknown-cfg) run --cfg=smpi/nonsense:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/nonsense" ;;
   bad-option) run --frobnicate "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "frobnicate" ;;

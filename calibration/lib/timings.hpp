@@ -1,0 +1,31 @@
+// The timings of a traced run (TIT_TRACE_TIMINGS=1): each action of the trace joined, by its line number,
+// with its measured duration from the tracer's side file timings-<rank>.csv.
+#pragma once
+
+#include "trace/action.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+namespace tit::calib {
+
+/// One action of a timed trace and how long the real call took.
+struct TimedAction {
+  int rank = 0;
+  trace::Kind kind = trace::Kind::Init;
+  int partner = -1;  ///< as trace::Action
+  int partner2 = -1;
+  double bytes = 0;
+  double bytes2 = 0;
+  double amount = 0;
+  double seconds = 0; ///< end_s - start_s of its timing row
+};
+
+/// Every action of `traces` (a trace list or merged file) for which `keep` is true, with its duration from
+/// `<timings_dir>/timings-<r>.csv` (header, then line,action,start_s,end_s). Throws InputError naming the
+/// file and line of a missing timing file, a bad row, or a kept line without a timing of the same action.
+std::vector<TimedAction> timed_actions(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
+                                       const std::function<bool(const trace::Action&)>& keep);
+
+} // namespace tit::calib
