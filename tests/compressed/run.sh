@@ -110,6 +110,15 @@ case $case_name in
     done
     run "$tool" info "$tmp/s.tit"; grep -qx "format: compressed, version 2, values stats" "$out" ||
       fail "info does not say the value mode" ;;
+  list) # a trace list naming a compressed file alone is read; with other files it is refused with its line
+    ring; printf '# whole run\nring.tit\n' > "$tmp/trace.list"
+    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$root/traces/ring4"
+    cp "$out" "$tmp/plain.out"
+    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/trace.list"
+    [ "$status" -eq 0 ] || fail "the list was not read"; diff "$tmp/plain.out" "$out" || fail "another prediction"
+    printf '%s\nring.tit\n' "$root/traces/ring4/rank-0.txt" > "$tmp/mixed.list"
+    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/mixed.list"
+    expect_error 2 "$tmp/mixed.list:2: error:" "is a compressed trace, which holds every rank: a trace list names it on its only line" ;;
   bad-values) run "$tool" compress --values lossy "$root/traces/ring4" "$tmp/r.tit"
     expect_error 2 "unknown value mode 'lossy' (accepted: exact, binned:R, stats)"
     [ ! -e "$tmp/r.tit" ] || fail "a file was written" ;;

@@ -491,6 +491,27 @@ TEST(CompressedTrace, StatsSizeStopsGrowingWithIterationsAndVolumesKeepTheirTota
   }
 }
 
+TEST(CompressedTrace, TraceListNamingACompressedFileAloneIsRead)
+{
+  fs::path ring = kData / ".." / ".." / "traces" / "ring4";
+  fs::path c = scratch_dir() / "ring.tit";
+  compress(*TraceSet::open(ring, std::nullopt), c, ValueMode{});
+  // by a relative path beside the list, after a comment
+  fs::path list = write_file(scratch_dir() / "trace.list", "# the whole run\nring.tit\n");
+  EXPECT_EQ(read_all(list), read_all(ring));
+  EXPECT_EQ(read_all(scratch_dir()), read_all(ring)); // a directory holding that trace.list
+  EXPECT_NE(trace_error([&] { TraceSet::open(list, 3); }).find("rank mismatch"), std::string::npos);
+  // with other files: refused, naming the list, the line and what a list may name
+  fs::path mixed = write_file(scratch_dir() / "mixed.list",
+                              fmt::format("{}\nring.tit\n", (ring / "rank-0.txt").string()));
+  std::string error = trace_error([&] { TraceSet::open(mixed, std::nullopt); });
+  EXPECT_NE(error.find(fmt::format("{}:2:", mixed.string())), std::string::npos) << error;
+  EXPECT_NE(error.find("is a compressed trace, which holds every rank: a trace list names it on its only line, or "
+                       "names one plain file per rank, not both (2 files listed)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
 {
   fs::path s = scratch_dir() / "s.tit";
