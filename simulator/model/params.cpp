@@ -23,8 +23,19 @@ PiecewiseLinear parse_piecewise(const char* name, const std::string& text, const
 
 } // namespace
 
+void declare_config_flags()
+{
+  static bool declared = false;
+  if (declared)
+    return;
+  declared = true;
+  simgrid::config::declare_flag<bool>("replay/traced-tests",
+                                      "whether tests and waitany take the outcome the trace implies", false);
+}
+
 MpiParams MpiParams::from_config()
 {
+  declare_config_flags();
   MpiParams p;
   p.detached_thresh = config_value<int>("smpi/send-is-detached-thresh");
   p.async_small_thresh = config_value<int>("smpi/async-small-thresh");
@@ -35,6 +46,7 @@ MpiParams MpiParams::from_config()
   p.simulate_computation = config_value<bool>("smpi/simulate-computation");
   p.init_sleep = config_value<double>("smpi/init");
   p.finalization_barrier = config_value<bool>("smpi/finalization-barrier");
+  p.traced_tests = config_value<bool>("replay/traced-tests");
   if (p.async_small_thresh > p.detached_thresh)
     throw ModelError(fmt::format("smpi/async-small-thresh ({}) must not exceed smpi/send-is-detached-thresh ({})",
                                  p.async_small_thresh, p.detached_thresh));
@@ -81,6 +93,8 @@ const std::vector<ParamDoc>& documented_parameters()
       {"smpi/simulate-computation", "whether compute actions take time; default yes"},
       {"smpi/init", "time injected before each rank's init; default 0"},
       {"smpi/finalization-barrier", "whether ranks end with a barrier; default no"},
+      {"replay/traced-tests", "whether a test the trace never follows with a wait for its request completes it, "
+                              "waiting if needed (docs/mpi-semantics.md); default no (as SimGrid's replayer)"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

@@ -30,6 +30,7 @@ struct MpiParams {
   bool simulate_computation = true; ///< smpi/simulate-computation
   double init_sleep = 0;           ///< smpi/init
   bool finalization_barrier = false; ///< smpi/finalization-barrier
+  bool traced_tests = false;       ///< replay/traced-tests: tests and waitany take their traced outcome
   HostOverheads default_overheads;
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings
@@ -38,6 +39,9 @@ struct MpiParams {
   /// Overheads of `host`: its `smpi/os`, `smpi/or`, `smpi/ois` properties override the defaults.
   HostOverheads overheads_of(const simgrid::s4u::Host& host) const;
 };
+
+/// Declares tit-replay's own model flags (replay/...) in SimGrid's configuration, before it parses options.
+void declare_config_flags();
 
 /// One documented model parameter, for --help.
 struct ParamDoc {

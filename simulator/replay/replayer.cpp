@@ -232,6 +232,7 @@ std::unique_ptr<s4u::Engine> make_engine(const Options& options)
   int argc = static_cast<int>(argv.size());
   smpi_init_options(); // declares smpi/os, smpi/or, smpi/ois before the command line is parsed
   colls::declare_config_flags();
+  model::declare_config_flags();
   try {
     return std::make_unique<s4u::Engine>(&argc, argv.data());
   } catch (const std::exception& e) {
