@@ -10,6 +10,7 @@
 #include <simgrid/s4u/Host.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace s4u = simgrid::s4u;
 using tit::trace::Action;
@@ -573,12 +574,17 @@ void RankActor::execute_any(const Action& a)
   }
   bool traced_tests = run_.world->params().traced_tests;
   mpi::Rank::TracedAll traced = nullptr;
+  std::vector<mpi::Traced> outcomes; // asked at most once, while the requests are still pending
   if (traced_tests)
-    traced = [&] { return traced_outcomes(a, reqs); };
+    traced = [&] {
+      if (outcomes.empty())
+        outcomes = traced_outcomes(a, reqs);
+      return outcomes;
+    };
   switch (a.kind) {
     case Kind::WaitAny:
       if (traced_tests && reqs.size() > 1) {
-        std::vector<mpi::Traced> outcomes = traced();
+        traced();
         mpi_.waitany(reqs, &outcomes);
       } else {
         mpi_.waitany(reqs);
@@ -593,6 +599,13 @@ void RankActor::execute_any(const Action& a)
     default:
       mpi_.test_many(reqs, mpi::Rank::TestKind::Some, traced);
       break;
+  }
+  // A request completed here that no later line names leaves no placeholder (see execute_test).
+  if (traced_tests && std::any_of(reqs.begin(), reqs.end(), [](const mpi::RequestPtr& r) { return r->done; })) {
+    traced();
+    for (std::size_t i = 0; i < reqs.size(); ++i)
+      if (reqs[i]->done && outcomes[i] == mpi::Traced::Completed)
+        std::erase(pending_, reqs[i]);
   }
   for (auto const& r : pending_)
     if (r->type == mpi::Request::Type::Group)
@@ -625,11 +638,22 @@ void RankActor::execute_test(const Action& a)
       pending_.erase(it);
     return;
   }
-  // The traced outcome is asked (if the test fails) while the request is still among the pending ones.
-  if (run_.world->params().traced_tests)
-    mpi_.test(req, [&] { return traced_outcomes(a, {req}).front(); });
-  else
-    mpi_.test(req);
+  if (run_.world->params().traced_tests) {
+    // The traced outcome is asked (if the test fails) while the request is still among the pending ones.
+    std::optional<mpi::Traced> traced;
+    auto outcome = [&] {
+      if (not traced)
+        traced = traced_outcomes(a, {req}).front();
+      return *traced;
+    };
+    bool completed = mpi_.test(req, outcome);
+    pending_.erase(std::find(pending_.begin(), pending_.end(), req));
+    if (completed && outcome() == mpi::Traced::Completed)
+      return; // no later line names it: no placeholder, which a wait for the key's next request would take
+    pending_.push_back(std::move(req));
+    return;
+  }
+  mpi_.test(req);
   pending_.erase(std::find(pending_.begin(), pending_.end(), req));
   // Like SMPI, the request (or its completed placeholder) goes back behind the others of its key.
   pending_.push_back(std::move(req));
