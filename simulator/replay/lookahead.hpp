@@ -23,8 +23,8 @@ struct TraceKey {
 
 /// What the rest of a rank's trace says of a pending request.
 enum class Fate : std::uint8_t {
-  Unknown,  ///< a waitall, waitany, testany, testall or testsome comes first (it may take the request), the
-            ///< rank has several pending requests of that key, or the window ends first: undecided
+  Unknown,  ///< a waitall, waitany, testany, testall or testsome comes first (it may take the request), or the
+            ///< window ends first: undecided
   Named,    ///< a later wait or test names the request's key: it was still pending in the traced run
   Forgotten ///< its key is posted again, or the trace ends, before any line names it: it was complete
 };
