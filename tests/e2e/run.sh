@@ -189,6 +189,8 @@ case $case_name in
     run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testany-traced"; expect_time 11.0001
     run "${IDEAL[@]}" --cfg=replay/traced-tests:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testany-traced"
     expect_time 17 ;;
+  bad-traced-tests) run --cfg=replay/traced-tests:maybe "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testall"
+    expect_error 2 "replay/traced-tests:maybe: not a boolean" ;;
   test-lookahead-window) # the wait comes 1001 actions after the test, beyond the look-ahead window: the traced
     # outcome is unknown (warned), the replay's failed test stands and the wait receives at 7
     tr=$(mktemp -d); trap 'rm -rf "$out" "$err" "$tr"' EXIT
