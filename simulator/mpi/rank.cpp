@@ -397,7 +397,7 @@ void Rank::account_test(bool completed)
     counter++;
 }
 
-bool Rank::test(const RequestPtr& req)
+bool Rank::test(const RequestPtr& req, const std::function<Traced()>& traced)
 {
   if (req->type == Request::Type::Group) { // complete when all its parts are (MPI_Test on the collective)
     test_many(req->parts, TestKind::All);
@@ -409,12 +409,44 @@ bool Rank::test(const RequestPtr& req)
   bool flag = req->done || (req->type == Request::Type::Send && not req->comm) || (req->comm && req->comm->test());
   if (flag && not req->done)
     complete(*req);
+  if (not flag && traced && traced() == Traced::Completed) { // the traced run's test succeeded: so does this one, later
+    wait(req);
+    flag = true;
+  }
   account_test(flag);
   return flag;
 }
 
-int Rank::waitany(const std::vector<RequestPtr>& reqs)
+namespace {
+/// The requests of `reqs` whose traced outcome is Completed, or none when the trace leaves some undecided.
+std::vector<RequestPtr> traced_completed(const std::vector<RequestPtr>& reqs, const std::vector<Traced>& traced)
 {
+  std::vector<RequestPtr> completed;
+  for (std::size_t i = 0; i < reqs.size() && i < traced.size(); ++i) {
+    if (traced[i] == Traced::Unknown)
+      return {};
+    if (traced[i] == Traced::Completed)
+      completed.push_back(reqs[i]);
+  }
+  return completed;
+}
+} // namespace
+
+int Rank::waitany(const std::vector<RequestPtr>& reqs, const std::vector<Traced>* traced)
+{
+  if (traced != nullptr && traced->size() == reqs.size()) {
+    // The traced waitany completed one of the requests no later line names: the replay's picks among those.
+    auto completed = traced_completed(reqs, *traced);
+    bool narrower = not completed.empty() && completed.size() < reqs.size() &&
+                    std::none_of(completed.begin(), completed.end(), [](const RequestPtr& r) { return r->done; });
+    if (narrower) {
+      int index = waitany(completed);
+      if (index < 0)
+        return -1;
+      auto it = std::find(reqs.begin(), reqs.end(), completed[static_cast<std::size_t>(index)]);
+      return static_cast<int>(it - reqs.begin());
+    }
+  }
   settle_any_source();
   bool any_bound = std::any_of(reqs.begin(), reqs.end(), [](const RequestPtr& r) {
     return r->done || r->comm || r->type == Request::Type::Send;
@@ -452,16 +484,41 @@ int Rank::waitany(const std::vector<RequestPtr>& reqs)
   return -1;
 }
 
-int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind)
+int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind, const TracedAll& traced)
 {
   settle_any_source();
   int completed = 0;
   if (kind != TestKind::Any) {
     // As SMPI: MPI_Testall and MPI_Testsome test each request in turn, each test with its own injected time.
-    for (auto const& r : reqs)
-      if (not r->done && test(r))
+    std::vector<Traced> outcomes; // asked once, at the first failed test
+    bool asked = false;
+    for (std::size_t i = 0; i < reqs.size(); ++i) {
+      if (reqs[i]->done)
+        continue;
+      auto outcome = [&] {
+        if (not asked) {
+          outcomes = traced();
+          asked = true;
+        }
+        return i < outcomes.size() ? outcomes[i] : Traced::Unknown;
+      };
+      if (test(reqs[i], traced ? std::function<Traced()>(outcome) : nullptr))
         ++completed;
+    }
     return completed;
+  }
+  if (traced) {
+    // The traced testany completed one of the requests no later line names: if the replay's completes none,
+    // it waits for the first of those to finish.
+    int done = test_many(reqs, TestKind::Any);
+    if (done > 0)
+      return done;
+    auto expected = traced_completed(reqs, traced());
+    if (expected.empty() || std::any_of(expected.begin(), expected.end(), [](const RequestPtr& r) { return r->done; }))
+      return 0;
+    waitany(expected);
+    world_.testany_counter() = 1;
+    return 1;
   }
   // MPI_Testany: one injected time, from its own counter, if any request has a transfer; then the first
   // finished one in order.

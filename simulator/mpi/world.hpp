@@ -11,6 +11,7 @@
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -123,6 +124,15 @@ private:
 };
 
 
+/// How the traced run ended a test (or which requests a waitany could have completed), as the rest of the
+/// trace implies it: a request no later line names was complete; one a later wait or test names was not
+/// (docs/mpi-semantics.md, "Traced outcomes").
+enum class Traced : std::uint8_t {
+  Unknown,   ///< the trace does not say: the replay's own outcome stands
+  Pending,   ///< still pending after the call in the traced run
+  Completed, ///< completed by the call in the traced run
+};
+
 /// MPI's send modes: standard (buffered below smpi/send-is-detached-thresh), synchronous (MPI_Ssend: never
 /// buffered) and buffered (MPI_Bsend: always).
 enum class SendMode : std::uint8_t { Standard, Synchronous, Buffered };
@@ -167,15 +177,21 @@ public:
   void recv(int src, int tag, double bytes) override;
   RequestPtr irecv(int src, int tag, double bytes) override;
   void wait(const RequestPtr& req) override;
-  /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did.
-  bool test(const RequestPtr& req);
+  /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did. A test
+  /// the traced run completed completes `req` whatever the replay's timing: it waits for it if needed. `traced`,
+  /// if given, says what the traced run's test did; it is asked only when the replay's test fails.
+  bool test(const RequestPtr& req, const std::function<Traced()>& traced = nullptr);
   /// MPI_Waitany: completes the first of `reqs` to finish (the first already finished, in order); returns its
-  /// index, or -1 when every request is already complete.
-  int waitany(const std::vector<RequestPtr>& reqs);
+  /// index, or -1 when every request is already complete. With `traced` (one entry per request), when every
+  /// request is known Pending or Completed and some are Completed, only those can be the one it completes.
+  int waitany(const std::vector<RequestPtr>& reqs, const std::vector<Traced>* traced = nullptr);
   /// MPI_Testany (one injected time, then the first finished request) and MPI_Testall / MPI_Testsome (each
-  /// request tested in turn, as SMPI does). Returns how many requests it completed.
+  /// request tested in turn, as SMPI does). Returns how many requests it completed. With `traced` (one entry
+  /// per request, asked only when a test fails), the requests the traced run completed are completed (testany:
+  /// the first of them to finish).
   enum class TestKind : std::uint8_t { Any, All, Some };
-  int test_many(const std::vector<RequestPtr>& reqs, TestKind kind);
+  using TracedAll = std::function<std::vector<Traced>()>;
+  int test_many(const std::vector<RequestPtr>& reqs, TestKind kind, const TracedAll& traced = nullptr);
   void waitall(std::vector<RequestPtr>& reqs) override;
   void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag = 0) override;
   const simgrid::s4u::Host* host_of(int r) const override;
