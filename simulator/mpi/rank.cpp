@@ -87,6 +87,10 @@ Rank::Rank(World& world, int rank, s4u::Host* host)
 void Rank::put(Request& req, s4u::Mailbox* mailbox)
 {
   auto comm = mailbox->put_init(encode_envelope(req.bytes), static_cast<std::uint64_t>(req.bytes + kEnvelopeBytes));
+  if (req.detached && buffered_.size() + delivered_.size() >= kMaxKeptBuffered) {
+    comm->detach(); // SMPI's way, for a rank that sends many messages between computations (see the header)
+    return;
+  }
   comm->start();
   if (req.detached) {
     const void* transfer = comm->get_impl();

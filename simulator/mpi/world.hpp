@@ -251,7 +251,10 @@ private:
   Origin origin_ = Origin::User;
   std::map<int, std::vector<int>> smp_layouts_;
   /// Buffered sends whose transfer may still run, by kernel activity (see put()), and those delivered since
-  /// the last reap_delivered().
+  /// the last reap_delivered(). A rank reaps only while it computes: past kMaxKeptBuffered kept (a rank
+  /// sending many messages between two computations), further ones are detached as SMPI does, so that the
+  /// activities SimGrid scans at each of this rank's completions stay few (the times are the same either way).
+  static constexpr std::size_t kMaxKeptBuffered = 256;
   struct Buffered {
     std::uint64_t seq; ///< posting order: the end of the trace waits in that order
     simgrid::s4u::CommPtr comm;
