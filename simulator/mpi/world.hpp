@@ -213,7 +213,8 @@ public:
   /// start and the wait of a computation), so that no other rank's order of acting changes (SMPI's order).
   void reap_delivered();
   /// At the end of the rank's trace: lets the buffered sends still travelling arrive, this actor then being
-  /// a daemon (the run does not wait for it, and a message never received does not keep it alive).
+  /// a daemon (the run does not wait for it, and a message never received does not keep it alive). The rank's
+  /// actor must call it last: an actor's end cancels its communications, and their receivers would fail.
   void drain_buffered();
 
   /// A sender binds this rank's oldest receive from any source with `tag` to its message (posted as number
