@@ -69,25 +69,73 @@ RequestPtr make_request(Request::Type type, int src, int dst, int tag, double by
   return req;
 }
 
-/// Puts the message of `req` into `mailbox`: a buffered one is complete at once (though pending for MPI
-/// until a wait or test returns it), another one leaves a transfer to wait for.
-void put(Request& req, s4u::Mailbox* mailbox)
-{
-  auto comm = mailbox->put_init(encode_envelope(req.bytes), static_cast<std::uint64_t>(req.bytes + kEnvelopeBytes));
-  if (req.detached) {
-    comm->detach();
-  } else {
-    comm->start();
-    req.comm = std::move(comm);
-  }
-}
-
 } // namespace
 
 Rank::Rank(World& world, int rank, s4u::Host* host)
     : world_(world), rank_(rank), host_(host), overheads_(world.params().overheads_of(*host))
 {
   world.add_rank(this);
+}
+
+/// Puts the message of `req` into `mailbox`: a buffered one is complete at once (though pending for MPI until a
+/// wait or test returns it), another one leaves a transfer to wait for.
+///
+/// A buffered message is not detached, unlike SMPI's: SimGrid 3.32 files every detached communication in one
+/// list of the engine, which each completion scans (CommImpl::finish), so a message would cost O(ranks). This
+/// rank keeps the communication instead, and reaps it once its receiver reports it delivered. The transfer
+/// (its start, its network action) is the same either way.
+void Rank::put(Request& req, s4u::Mailbox* mailbox)
+{
+  auto comm = mailbox->put_init(encode_envelope(req.bytes), static_cast<std::uint64_t>(req.bytes + kEnvelopeBytes));
+  if (req.detached && buffered_.size() + delivered_.size() >= kMaxKeptBuffered) {
+    comm->detach(); // SMPI's way, for a rank that sends many messages between computations (see the header)
+    return;
+  }
+  comm->start();
+  if (req.detached) {
+    const void* transfer = comm->get_impl();
+    buffered_.emplace(transfer, Buffered{req.seq, std::move(comm)});
+  } else {
+    req.comm = std::move(comm);
+  }
+}
+
+void Rank::delivered(const void* transfer)
+{
+  auto it = buffered_.find(transfer);
+  if (it == buffered_.end())
+    return; // not a buffered send: its sender waits for it anyway
+  delivered_.push_back(std::move(it->second.comm));
+  buffered_.erase(it);
+}
+
+void Rank::reap_delivered()
+{
+  // Over in the kernel: each wait returns at once and drops the transfer from this actor's activities (each
+  // is a simcall, hence a turn of the scheduler: see the header for where that changes nothing).
+  while (not delivered_.empty()) {
+    s4u::CommPtr comm = std::move(delivered_.back());
+    delivered_.pop_back();
+    comm->wait();
+  }
+}
+
+void Rank::drain_buffered()
+{
+  if (buffered_.empty() && delivered_.empty())
+    return;
+  // An actor's end cancels its communications: a message its receiver has not taken yet would be lost.
+  s4u::Actor::self()->daemonize();
+  reap_delivered();
+  std::vector<Buffered> travelling;
+  travelling.reserve(buffered_.size());
+  for (auto& [transfer, b] : buffered_)
+    travelling.push_back(std::move(b));
+  buffered_.clear();
+  std::sort(travelling.begin(), travelling.end(),
+            [](const Buffered& a, const Buffered& b) { return a.seq < b.seq; });
+  for (auto& b : travelling)
+    b.comm->wait();
 }
 
 RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode)
@@ -329,6 +377,7 @@ void Rank::complete(Request& req)
   if (req.type != Request::Type::Recv)
     return;
   double sent = decode_envelope(req.envelope);
+  world_.rank(req.src).delivered(req.comm->get_impl());
   if (auto* listener = world_.listener())
     listener->message_received(
         event(req.src, rank_, req.tag, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));

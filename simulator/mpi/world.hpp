@@ -220,12 +220,27 @@ public:
     Origin saved_;
   };
 
+  /// Called by the receiver of a message from this rank once its transfer is over (`transfer` is the kernel
+  /// activity both sides share): if it was one of this rank's buffered sends, it can now be reaped.
+  void delivered(const void* transfer);
+  /// Reaps the buffered sends whose transfer is over (one wait each, answered at once: no simulated time).
+  /// Each wait is a simcall, so the rank takes extra turns of the scheduler at the current date: call it only
+  /// where the rank is about to block until a later date on an activity no other rank waits for (between the
+  /// start and the wait of a computation), so that no other rank's order of acting changes (SMPI's order).
+  void reap_delivered();
+  /// At the end of the rank's trace: lets the buffered sends still travelling arrive, this actor then being
+  /// a daemon (the run does not wait for it, and a message never received does not keep it alive). The rank's
+  /// actor must call it last: an actor's end cancels its communications, and their receivers would fail.
+  void drain_buffered();
+
   /// A sender binds this rank's oldest receive from any source with `tag` to its message (posted as number
   /// `send_seq`), which travels at once to this rank's any-source mailbox. Returns that mailbox, or nullptr
   /// when no such receive waits or a receive naming `src` was posted before it (it matches first).
   simgrid::s4u::Mailbox* bind_any_source(int src, int tag, std::uint64_t first_specific_recv, std::uint64_t send_seq);
 
 private:
+  /// Puts the message of `req` into `mailbox` (see the definition).
+  void put(Request& req, simgrid::s4u::Mailbox* mailbox);
   RequestPtr start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode = SendMode::Standard);
   RequestPtr irecv_any_source(int tag, double bytes);
   /// Posts the receives of any-source requests that senders bound since, in binding order; then, while
@@ -252,6 +267,17 @@ private:
   bool sleeping_for_bind_ = false;
   Origin origin_ = Origin::User;
   std::map<int, std::vector<int>> smp_layouts_;
+  /// Buffered sends whose transfer may still run, by kernel activity (see put()), and those delivered since
+  /// the last reap_delivered(). A rank reaps only while it computes: past kMaxKeptBuffered kept (a rank
+  /// sending many messages between two computations), further ones are detached as SMPI does, so that the
+  /// activities SimGrid scans at each of this rank's completions stay few (the times are the same either way).
+  static constexpr std::size_t kMaxKeptBuffered = 256;
+  struct Buffered {
+    std::uint64_t seq; ///< posting order: the end of the trace waits in that order
+    simgrid::s4u::CommPtr comm;
+  };
+  std::unordered_map<const void*, Buffered> buffered_;
+  std::vector<simgrid::s4u::CommPtr> delivered_;
   /// The event of a message between `src` and `dst` on channel tag `channel_tag` (decoded into its identity).
   MessageEvent event(int src, int dst, int channel_tag, double bytes, std::uint64_t id, double time, Origin o) const;
 };

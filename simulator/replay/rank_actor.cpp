@@ -192,6 +192,7 @@ void RankActor::operator()()
     stats_.waiting = mpi_.waiting_time();
     finished_ = true;
     run_.world->set_activity(mpi_.rank(), mpi::World::Activity::Finished);
+    mpi_.drain_buffered();
   } catch (const trace::TraceError& e) {
     run_.fail(2, e.what());
   } catch (const mpi::DeadlockError& e) {
@@ -209,7 +210,11 @@ void RankActor::compute(double flops)
   double start = s4u::Engine::get_clock();
   // The same activity calls as SMPI (this_actor::execute would add a priority simcall): the order in which
   // ranks act at equal dates must stay SMPI's (see World::prepare).
-  s4u::this_actor::exec_init(flops)->start()->wait();
+  s4u::ExecPtr exec = s4u::this_actor::exec_init(flops);
+  exec->start();
+  if (flops > 0) // this rank is now busy until a later date: its buffered sends are reaped unseen by the others
+    mpi_.reap_delivered();
+  exec->wait();
   stats_.compute += s4u::Engine::get_clock() - start;
 }
 

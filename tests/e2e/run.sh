@@ -32,6 +32,13 @@ expect_error() { # exit status, then fixed strings the error output must contain
 }
 
 case $case_name in
+  fd-limit) # 100 per-rank files under a limit of 40 open files: stop before opening them, naming the limit
+    many=$(mktemp -d); trap 'rm -rf "$out" "$err" "$many"' EXIT
+    for r in $(seq 0 99); do printf '%s init\n%s compute 1\n%s finalize\n' "$r" "$r" "$r" >"$many/rank-$r.txt"; done
+    (ulimit -n 40 && exec "$bin" "${extra[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$many") >"$out" 2>"$err"
+    status=$?
+    expect_error 2 "error: $many: 100 per-rank trace files are read at once" "at most 40 files" \
+      "expected a limit of at least 164: raise it with \`ulimit -n 164\`" ;;
   detached) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_time 8
     grep -qE '^  1 +B +7\.0+ +0\.0+ +2\.0+ +5\.0+$' "$out" || fail "rank 1 should finish at 7 after waiting 5 s and receiving 2 s" ;;
   rendezvous) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/rendezvous"; expect_time 112 ;;
