@@ -85,12 +85,18 @@ scenario halo shm 2 50000 1000
 scenario halo shm 2 5000 10000
 scenario pingpong tcp 2 20000
 scenario halo tcp 2 10000 0
+# Arguments making each run last about half a second on 2 ranks here (the programs' defaults, used with
+# --quick, last 10-100 ms: too short to tell a 5 % overhead from the noise of one mpirun).
+declare -A app_args=([halo2d]="768 600" [halo3d]="96 200" [cg]="400000 300" [fft]="512 40"
+                     [wavefront]="2048 40 64" [subcomm]="1000000 300 4096")
+
 # run_app TRANSPORT NP TRACED APP: prints the program's span in seconds (largest over the ranks)
 run_app() {
-  local transport=$1 np=$2 traced=$3 app=$4 preload=()
+  local transport=$1 np=$2 traced=$3 app=$4 preload=() args=()
+  ((scale == 1)) && read -r -a args <<<"${app_args[$app]}"
   [[ $traced == 1 ]] && preload=(-x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE)
   timeout 300 mpirun --oversubscribe --mca btl "self,$( [[ $transport == tcp ]] && echo tcp || echo vader)" -np "$np" \
-    "${preload[@]}" "$build/bin/app-$app" 2>"$work/stderr" |
+    "${preload[@]}" "$build/bin/app-$app" "${args[@]}" 2>"$work/stderr" |
     awk '/^span / {if ($3 > s) s = $3; n++} END {if (n == 0) exit 1; printf "%.9f\n", s}' ||
     { cat "$work/stderr" >&2; echo "bench-overhead: the $transport run of app-$app on $np ranks failed" >&2; exit 1; }
 }
