@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
 # Benchmark: replay the same synthetic traces with SimGrid's `smpirun -replay` (the reference) and
-# with tit-replay, check that the predicted times agree to 1e-9 relative, and print wall time, peak
-# memory, actions per second and the throughput ratio ours/reference. Not part of the tests.
+# with tit-replay, check that the predicted times agree to 1e-9 relative, and print wall time, CPU time,
+# peak memory (also per rank), actions per CPU second and the throughput ratio ours/reference (and
+# ours/base with BENCH_BASE). Not part of the tests.
 #
 # Usage: scripts/bench-replay.sh          (build first: scripts/build.sh)
 # Environment:
-#   BENCH_CASES   space-separated RANKS:ITERATIONS[:halo|ring] cases (default
+#   BENCH_CASES   space-separated RANKS:ITERATIONS[:PATTERN] cases, PATTERN one of halo (default),
+#                 ring, ring8k, halo2d (see tests/bench/gen-trace.py; default cases
 #                 "16:5600 1024:100 1024:170:ring": about 1.0M actions on 16 ranks, 1.15M and 1.05M
 #                 on 1024 ranks). The halo pattern keeps about 4 transfers per rank in flight, so at
 #                 1024 ranks SimGrid's network solver (shared by both replayers) dominates; the ring
-#                 pattern is lighter on it.
+#                 pattern is lighter on it. ring8k and halo2d are issue 18's scaling cases (8 KiB
+#                 messages; halo2d adds an allreduce per iteration); BENCH_SCALING=1 runs them from 16
+#                 to 65,536 ranks.
 #   BENCH_QUICK=1 small cases instead ("16:200 1024:3 1024:3:ring")
 #   BENCH_SIDES   both (default), ref (reference only) or ours (tit-replay only)
+#   BENCH_BASE    another tit-replay binary (e.g. built from an older commit): replayed right after
+#                 tit-replay on every case, with the ratio ours/base (before/after in the same run)
+#   BENCH_NO_BACKBONE=1  generated clusters without a backbone (no link shared by every message)
+#   BENCH_REF_MAX_RANKS  skip the reference above this many ranks (default 16384: it takes minutes)
+#   BENCH_NOFILE  open-file limit set for the runs (default: 64 more than the largest rank count,
+#                 when above the current limit; raising the hard limit needs privileges). A case with more
+#                 ranks than the limit allows first shows tit-replay's error on its per-rank files,
+#                 then replays the same traces as one merged file (one open file)
 #   BENCH_PLATFORM, BENCH_HOSTFILE  replay on this platform and hostfile (ranks round-robin on its
 #                 slots, e.g. platforms/cluster-backbone.xml platforms/cluster-backbone.hosts)
 #                 instead of a generated cluster of RANKS hosts
@@ -32,6 +44,18 @@ if [[ ${BENCH_QUICK:-0} == 1 ]]; then
 else
   cases=${BENCH_CASES:-"16:5600 1024:100 1024:170:ring"}
 fi
+if [[ ${BENCH_SCALING:-0} == 1 && -z ${BENCH_CASES:-} ]]; then
+  cases="16:20000:ring8k 1024:300:ring8k 16384:20:ring8k 65536:5:ring8k"
+  cases+=" 16:5000:halo2d 1024:80:halo2d 16384:5:halo2d 65536:2:halo2d"
+fi
+base=${BENCH_BASE:+$(realpath -m "$BENCH_BASE")}
+if [[ -n $base && ! -x $base ]]; then
+  echo "bench-replay.sh: BENCH_BASE '$base' is not an executable" >&2
+  exit 2
+fi
+backbone_arg=()
+[[ ${BENCH_NO_BACKBONE:-0} == 1 ]] && backbone_arg=(--no-backbone)
+ref_max_ranks=${BENCH_REF_MAX_RANKS:-16384}
 platform=${BENCH_PLATFORM:+$(realpath -m "$BENCH_PLATFORM")}
 hostfile=${BENCH_HOSTFILE:+$(realpath -m "$BENCH_HOSTFILE")}
 if [[ -n $platform || -n $hostfile ]] && ! [[ -f $platform && -f $hostfile ]]; then
@@ -57,24 +81,26 @@ if ((run_ours)) && [[ ! -x $tit ]]; then
   exit 1
 fi
 
-# measure LOG CMD...: runs CMD with stdout and stderr to LOG; sets rc, wall (s) and rss (KiB).
+# measure LOG CMD...: runs CMD with stdout and stderr to LOG; sets rc, wall (s), cpu (user + system s) and
+# rss (KiB). CPU time is what the ratios use: other users of the machine stretch the wall time, not it.
 measure() {
   local log=$1
   shift
   local t0 t1
   t0=$(date +%s.%N)
   if [[ -x /usr/bin/time ]]; then
-    /usr/bin/time -f '%M' -o "$log.rss" "$@" >"$log" 2>&1 && rc=0 || rc=$?
+    /usr/bin/time -f '%M %U %S' -o "$log.rss" "$@" >"$log" 2>&1 && rc=0 || rc=$?
   else
-    # No GNU time: let Python time the command and report the children's peak RSS.
+    # No GNU time: let Python time the command and report the children's peak RSS and CPU time.
     python3 -c '
 import resource, subprocess, sys, time
 with open(sys.argv[2], "w") as log:
     t0 = time.monotonic()
     rc = subprocess.call(sys.argv[3:], stdout=log, stderr=subprocess.STDOUT)
     t1 = time.monotonic()
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
 with open(sys.argv[1], "w") as out:
-    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=out)
+    print(u.ru_maxrss, u.ru_utime, u.ru_stime, file=out)
 with open(sys.argv[1] + ".wall", "w") as out:
     print(t1 - t0, file=out)
 sys.exit(rc)' "$log.rss" "$log" "$@" && rc=0 || rc=$?
@@ -85,8 +111,25 @@ sys.exit(rc)' "$log.rss" "$log" "$@" && rc=0 || rc=$?
     t1=$(cat "$log.rss.wall")
   fi
   wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-  rss=$(tail -n 1 "$log.rss" 2>/dev/null || echo '?')
+  local last
+  last=$(tail -n 1 "$log.rss" 2>/dev/null || echo '? 0 0')
+  read -r rss u s <<<"$last"
+  cpu=$(awk -v u="${u:-0}" -v s="${s:-0}" 'BEGIN { printf "%.2f", u + s }')
 }
+
+# Per-rank files stay open during a replay: make room for the largest case (the hard limit needs root).
+max_ranks=0
+for c in $cases; do
+  r=${c%%:*}
+  [[ $r =~ ^[0-9]+$ ]] && ((r > max_ranks)) && max_ranks=$r
+done
+nofile=${BENCH_NOFILE:-$((max_ranks + 64))}
+if (($(ulimit -n) < nofile)); then
+  if ! ulimit -n "$nofile" 2>/dev/null; then
+    echo "bench-replay.sh: cannot raise the open-file limit to $nofile (hard limit $(ulimit -Hn), which only a privileged user can raise):" \
+      "cases above $(($(ulimit -Hn) - 64)) ranks show tit-replay's error, then replay one merged file" >&2
+  fi
+fi
 
 per_second() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }'; }
 
@@ -94,8 +137,8 @@ status=0
 summary=()
 mkdir -p "$bench_dir"
 for c in $cases; do
-  if [[ ! $c =~ ^([0-9]+):([0-9]+)(:(halo|ring))?$ ]]; then
-    echo "bench-replay.sh: bad case '$c' in BENCH_CASES (expected RANKS:ITERATIONS[:halo|ring])" >&2
+  if [[ ! $c =~ ^([0-9]+):([0-9]+)(:(halo|ring|ring8k|halo2d))?$ ]]; then
+    echo "bench-replay.sh: bad case '$c' in BENCH_CASES (expected RANKS:ITERATIONS[:halo|ring|ring8k|halo2d])" >&2
     exit 2
   fi
   ranks=${BASH_REMATCH[1]}
@@ -103,14 +146,22 @@ for c in $cases; do
   pattern=${BASH_REMATCH[4]:-halo}
   dir=$bench_dir/r$ranks-i$iters-$pattern
   rm -rf "$dir"
-  actions=$(python3 "$root/tests/bench/gen-trace.py" "$dir" --ranks "$ranks" --iterations "$iters" --pattern "$pattern")
-  echo "== $ranks ranks x $iters iterations, $pattern pattern: $actions actions ($dir)"
+  merged_arg=()
+  traces=$dir/traces.list
+  (($(ulimit -n) >= ranks + 64)) || merged_arg=(--merged)
+  actions=$(python3 "$root/tests/bench/gen-trace.py" "$dir" --ranks "$ranks" --iterations "$iters" --pattern "$pattern" \
+    "${backbone_arg[@]}" "${merged_arg[@]}")
+  echo "== $ranks ranks x $iters iterations, $pattern pattern: $actions actions ($dir); load average $(cut -d' ' -f1-3 /proc/loadavg)"
   plat=${platform:-$dir/platform.xml}
   hosts=${hostfile:-$dir/hostfile}
   [[ -z $platform ]] || echo "   platform $plat, hostfile $hosts"
 
-  ref_time='' ours_time='' ref_rate='' ours_rate=''
-  if ((run_ref)); then
+  ref_time='' ours_time='' ref_rate='' ours_rate='' base_rate='' base_time='' ratio_base=''
+  if ((run_ref)) && ((${#merged_arg[@]})); then
+    echo "   reference: skipped (more ranks than open files allowed)"
+  elif ((run_ref && ranks > ref_max_ranks)); then
+    echo "   reference: skipped above $ref_max_ranks ranks (BENCH_REF_MAX_RANKS)"
+  elif ((run_ref)); then
     measure "$dir/ref.log" smpirun -no-privatize -replay "$dir/traces.list" -np "$ranks" \
       -platform "$plat" -hostfile "$hosts" \
       --log=replay.thresh:critical --log=smpi_replay.fmt:'%.15d%e%m%n' "${ref_extra[@]}"
@@ -122,13 +173,30 @@ for c in $cases; do
       status=1
       ref_time=''
     else
-      ref_rate=$(per_second "$actions" "$wall")
-      printf '   reference (smpirun -replay): predicted %s s, wall %s s, peak RSS %s KiB, %s actions/s\n' \
-        "$ref_time" "$wall" "$rss" "$ref_rate"
+      ref_rate=$(per_second "$actions" "$cpu")
+      printf '   reference (smpirun -replay): predicted %s s, wall %s s, CPU %s s, peak RSS %s KiB (%s KiB per rank), %s actions per CPU s\n' \
+        "$ref_time" "$wall" "$cpu" "$rss" "$(awk -v m="$rss" -v n="$ranks" 'BEGIN { printf "%.1f", m / n }')" "$ref_rate"
     fi
   fi
+  # Each actor stack and its guard page take two memory mappings: past vm.max_map_count, tit-replay stops (and
+  # says so); the benchmark then drops the guard pages, with stacks of 64 KiB (enough for these traces).
+  case_args=("${tit_extra[@]}")
+  max_maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
+  no_guard=0
+  if ((max_maps > 0 && 2 * ranks + 4096 > max_maps)); then
+    no_guard=1
+    case_args+=(--cfg=contexts/guard-size:0 --cfg=contexts/stack-size:64)
+    echo "   $ranks ranks exceed vm.max_map_count=$max_maps with guard pages: tit-replay runs with ${case_args[*]}"
+  fi
+  if ((run_ours)) && ((${#merged_arg[@]})); then
+    measure "$dir/per-rank.log" "$tit" "${tit_extra[@]}" --hostfile "$hosts" "$plat" "$dir/traces.list"
+    echo "   tit-replay on $ranks per-rank files under a limit of $(ulimit -n) open files: exit $rc"
+    tail -n 2 "$dir/per-rank.log" | cut -c1-400 | sed 's/^/   | /'
+    traces=$dir/merged.txt
+    echo "   so tit-replay and base replay the merged file $traces"
+  fi
   if ((run_ours)); then
-    measure "$dir/ours.log" "$tit" "${tit_extra[@]}" --hostfile "$hosts" "$plat" "$dir/traces.list"
+    measure "$dir/ours.log" "$tit" "${case_args[@]}" --hostfile "$hosts" "$plat" "$traces"
     ours_time=$(awk '$1 == "Simulated" && $2 == "time:" { t = $3 } END { print t }' "$dir/ours.log")
     if ((rc != 0)) || [[ -z $ours_time ]]; then
       echo "   tit-replay: FAILED (exit $rc), see $dir/ours.log"
@@ -136,12 +204,34 @@ for c in $cases; do
       status=1
       ours_time=''
     else
-      ours_rate=$(per_second "$actions" "$wall")
-      printf '   tit-replay                 : predicted %s s, wall %s s, peak RSS %s KiB, %s actions/s\n' \
-        "$ours_time" "$wall" "$rss" "$ours_rate"
+      ours_rate=$(per_second "$actions" "$cpu")
+      printf '   tit-replay                 : predicted %s s, wall %s s, CPU %s s, peak RSS %s KiB (%s KiB per rank), %s actions per CPU s\n' \
+        "$ours_time" "$wall" "$cpu" "$rss" "$(awk -v m="$rss" -v n="$ranks" 'BEGIN { printf "%.1f", m / n }')" "$ours_rate"
     fi
   fi
-  line="$ranks ranks, $actions actions: reference ${ref_rate:--} actions/s, tit-replay ${ours_rate:--} actions/s"
+  if ((run_ours)) && [[ -n $base ]] && ((no_guard)); then
+    echo "   base: skipped (without guard pages it may overflow the main stack in SimGrid's solver at this size)"
+  elif ((run_ours)) && [[ -n $base ]]; then
+    measure "$dir/base.log" "$base" "${tit_extra[@]}" --hostfile "$hosts" "$plat" "$traces"
+    base_time=$(awk '$1 == "Simulated" && $2 == "time:" { t = $3 } END { print t }' "$dir/base.log")
+    if ((rc != 0)) || [[ -z $base_time ]]; then
+      echo "   base: FAILED (exit $rc), see $dir/base.log"
+      status=1
+      base_time=''
+    else
+      base_rate=$(per_second "$actions" "$cpu")
+      printf '   base (BENCH_BASE)          : predicted %s s, wall %s s, CPU %s s, peak RSS %s KiB (%s KiB per rank), %s actions per CPU s\n' \
+        "$base_time" "$wall" "$cpu" "$rss" "$(awk -v m="$rss" -v n="$ranks" 'BEGIN { printf "%.1f", m / n }')" "$base_rate"
+      if [[ -n $ours_time ]]; then
+        same=$([[ $base_time == "$ours_time" ]] && echo identical || echo DIFFERENT)
+        [[ $same == identical ]] || status=1
+        ratio_base=$(awk -v o="$ours_rate" -v r="$base_rate" 'BEGIN { printf "%.2f", (r > 0 ? o / r : 0) }')
+        echo "   predictions of tit-replay and base $same; throughput ratio ours/base $ratio_base"
+      fi
+    fi
+  fi
+  line="$ranks ranks $pattern, $actions actions (per CPU second): reference ${ref_rate:--}, tit-replay ${ours_rate:--}"
+  [[ -z $base ]] || line+=", base ${base_rate:--}, ours/base ${ratio_base:--}"
   if [[ -n $ref_time && -n $ours_time ]]; then
     verdict=$(awk -v a="$ref_time" -v b="$ours_time" 'BEGIN {
       d = a - b; if (d < 0) d = -d

@@ -10,6 +10,7 @@ namespace tit::model {
 namespace {
 
 constexpr const char* kLocalCopyBw = "tit/local-copy-bw";
+constexpr const char* kTracedTests = "tit/traced-tests";
 
 template <typename T> T config_value(const char* name)
 {
@@ -29,6 +30,7 @@ PiecewiseLinear parse_piecewise(const char* name, const std::string& text, const
 
 MpiParams MpiParams::from_config()
 {
+  declare_config_flags(); // for engines made without it (tests): then the defaults
   MpiParams p;
   p.detached_thresh = config_value<int>("smpi/send-is-detached-thresh");
   p.async_small_thresh = config_value<int>("smpi/async-small-thresh");
@@ -39,13 +41,13 @@ MpiParams MpiParams::from_config()
   p.simulate_computation = config_value<bool>("smpi/simulate-computation");
   p.init_sleep = config_value<double>("smpi/init");
   p.finalization_barrier = config_value<bool>("smpi/finalization-barrier");
+  p.traced_tests = config_value<bool>(kTracedTests);
   if (p.async_small_thresh > p.detached_thresh)
     throw ModelError(fmt::format("smpi/async-small-thresh ({}) must not exceed smpi/send-is-detached-thresh ({})",
                                  p.async_small_thresh, p.detached_thresh));
   p.default_overheads.os = parse_piecewise("smpi/os", config_value<std::string>("smpi/os"), "");
   p.default_overheads.ois = parse_piecewise("smpi/ois", config_value<std::string>("smpi/ois"), "");
   p.default_overheads.orecv = parse_piecewise("smpi/or", config_value<std::string>("smpi/or"), "");
-  declare_config_flags(); // for engines made without it (tests): then the default, 0
   p.local_copy_bw = config_value<double>(kLocalCopyBw);
   p.time_precision = config_value<double>("surf/precision");
   if (not std::isfinite(p.local_copy_bw) || p.local_copy_bw < 0)
@@ -71,6 +73,8 @@ void declare_config_flags()
   declared = true;
   simgrid::config::declare_flag<double>(kLocalCopyBw,
                                         "rate (bytes/s) of a rank's copies to itself; 0: free, as SimGrid", 0.0);
+  simgrid::config::declare_flag<bool>(kTracedTests, "whether tests and waitany take the outcome the trace implies",
+                                      false);
 }
 
 HostOverheads MpiParams::overheads_of(const simgrid::s4u::Host& host) const
@@ -104,6 +108,8 @@ const std::vector<ParamDoc>& documented_parameters()
       {"smpi/finalization-barrier", "whether ranks end with a barrier; default no"},
       {"tit/local-copy-bw", "rate (B/s) of a rank's messages to itself (sendrecv to itself, a collective's own "
                             "block); default 0: free, as SimGrid (not SimGrid's: off in the compatible default)"},
+      {"tit/traced-tests", "whether a test the trace never follows with a wait for its request completes it, "
+                              "waiting if needed (docs/mpi-semantics.md); default no (as SimGrid's replayer)"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

@@ -34,6 +34,7 @@ struct MpiParams {
   /// collective) takes bytes / this rate; 0 (the default, as SimGrid) makes such copies free.
   double local_copy_bw = 0;
   double time_precision = 1e-9; ///< surf/precision: SimGrid cannot sleep for less (it logs each attempt)
+  bool traced_tests = false;       ///< tit/traced-tests: tests and waitany take their traced outcome
   HostOverheads default_overheads;
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings
@@ -50,8 +51,8 @@ struct MpiParams {
   HostOverheads overheads_of(const simgrid::s4u::Host& host) const;
 };
 
-/// Declares the model parameters of tit-replay's own (not SimGrid's), such as tit/local-copy-bw, in SimGrid's
-/// configuration; call before the engine parses the command line. Idempotent.
+/// Declares the model parameters of tit-replay's own (not SimGrid's: tit/local-copy-bw, tit/traced-tests) in
+/// SimGrid's configuration; call before the engine parses the command line. Idempotent.
 void declare_config_flags();
 
 /// One documented model parameter, for --help.

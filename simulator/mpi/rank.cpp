@@ -69,25 +69,73 @@ RequestPtr make_request(Request::Type type, int src, int dst, int tag, double by
   return req;
 }
 
-/// Puts the message of `req` into `mailbox`: a buffered one is complete at once (though pending for MPI
-/// until a wait or test returns it), another one leaves a transfer to wait for.
-void put(Request& req, s4u::Mailbox* mailbox)
-{
-  auto comm = mailbox->put_init(encode_envelope(req.bytes), static_cast<std::uint64_t>(req.bytes + kEnvelopeBytes));
-  if (req.detached) {
-    comm->detach();
-  } else {
-    comm->start();
-    req.comm = std::move(comm);
-  }
-}
-
 } // namespace
 
 Rank::Rank(World& world, int rank, s4u::Host* host)
     : world_(world), rank_(rank), host_(host), overheads_(world.params().overheads_of(*host))
 {
   world.add_rank(this);
+}
+
+/// Puts the message of `req` into `mailbox`: a buffered one is complete at once (though pending for MPI until a
+/// wait or test returns it), another one leaves a transfer to wait for.
+///
+/// A buffered message is not detached, unlike SMPI's: SimGrid 3.32 files every detached communication in one
+/// list of the engine, which each completion scans (CommImpl::finish), so a message would cost O(ranks). This
+/// rank keeps the communication instead, and reaps it once its receiver reports it delivered. The transfer
+/// (its start, its network action) is the same either way.
+void Rank::put(Request& req, s4u::Mailbox* mailbox)
+{
+  auto comm = mailbox->put_init(encode_envelope(req.bytes), static_cast<std::uint64_t>(req.bytes + kEnvelopeBytes));
+  if (req.detached && buffered_.size() + delivered_.size() >= kMaxKeptBuffered) {
+    comm->detach(); // SMPI's way, for a rank that sends many messages between computations (see the header)
+    return;
+  }
+  comm->start();
+  if (req.detached) {
+    const void* transfer = comm->get_impl();
+    buffered_.emplace(transfer, Buffered{req.seq, std::move(comm)});
+  } else {
+    req.comm = std::move(comm);
+  }
+}
+
+void Rank::delivered(const void* transfer)
+{
+  auto it = buffered_.find(transfer);
+  if (it == buffered_.end())
+    return; // not a buffered send: its sender waits for it anyway
+  delivered_.push_back(std::move(it->second.comm));
+  buffered_.erase(it);
+}
+
+void Rank::reap_delivered()
+{
+  // Over in the kernel: each wait returns at once and drops the transfer from this actor's activities (each
+  // is a simcall, hence a turn of the scheduler: see the header for where that changes nothing).
+  while (not delivered_.empty()) {
+    s4u::CommPtr comm = std::move(delivered_.back());
+    delivered_.pop_back();
+    comm->wait();
+  }
+}
+
+void Rank::drain_buffered()
+{
+  if (buffered_.empty() && delivered_.empty())
+    return;
+  // An actor's end cancels its communications: a message its receiver has not taken yet would be lost.
+  s4u::Actor::self()->daemonize();
+  reap_delivered();
+  std::vector<Buffered> travelling;
+  travelling.reserve(buffered_.size());
+  for (auto& [transfer, b] : buffered_)
+    travelling.push_back(std::move(b));
+  buffered_.clear();
+  std::sort(travelling.begin(), travelling.end(),
+            [](const Buffered& a, const Buffered& b) { return a.seq < b.seq; });
+  for (auto& b : travelling)
+    b.comm->wait();
 }
 
 RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode)
@@ -329,6 +377,7 @@ void Rank::complete(Request& req)
   if (req.type != Request::Type::Recv)
     return;
   double sent = decode_envelope(req.envelope);
+  world_.rank(req.src).delivered(req.comm->get_impl());
   if (auto* listener = world_.listener())
     listener->message_received(
         event(req.src, rank_, req.tag, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
@@ -397,7 +446,7 @@ void Rank::account_test(bool completed)
     counter++;
 }
 
-bool Rank::test(const RequestPtr& req)
+bool Rank::test(const RequestPtr& req, const std::function<Traced()>& traced)
 {
   if (req->type == Request::Type::Group) { // complete when all its parts are (MPI_Test on the collective)
     test_many(req->parts, TestKind::All);
@@ -409,12 +458,44 @@ bool Rank::test(const RequestPtr& req)
   bool flag = req->done || (req->type == Request::Type::Send && not req->comm) || (req->comm && req->comm->test());
   if (flag && not req->done)
     complete(*req);
+  if (not flag && traced && traced() == Traced::Completed) { // the traced run's test succeeded: so does this one, later
+    wait(req);
+    flag = true;
+  }
   account_test(flag);
   return flag;
 }
 
-int Rank::waitany(const std::vector<RequestPtr>& reqs)
+namespace {
+/// The requests of `reqs` whose traced outcome is Completed, or none when the trace leaves some undecided.
+std::vector<RequestPtr> traced_completed(const std::vector<RequestPtr>& reqs, const std::vector<Traced>& traced)
 {
+  std::vector<RequestPtr> completed;
+  for (std::size_t i = 0; i < reqs.size() && i < traced.size(); ++i) {
+    if (traced[i] == Traced::Unknown)
+      return {};
+    if (traced[i] == Traced::Completed)
+      completed.push_back(reqs[i]);
+  }
+  return completed;
+}
+} // namespace
+
+int Rank::waitany(const std::vector<RequestPtr>& reqs, const std::vector<Traced>* traced)
+{
+  if (traced != nullptr && traced->size() == reqs.size()) {
+    // The traced waitany completed one of the requests no later line names: the replay's picks among those.
+    auto completed = traced_completed(reqs, *traced);
+    bool narrower = not completed.empty() && completed.size() < reqs.size() &&
+                    std::none_of(completed.begin(), completed.end(), [](const RequestPtr& r) { return r->done; });
+    if (narrower) {
+      int index = waitany(completed);
+      if (index < 0)
+        return -1;
+      auto it = std::find(reqs.begin(), reqs.end(), completed[static_cast<std::size_t>(index)]);
+      return static_cast<int>(it - reqs.begin());
+    }
+  }
   settle_any_source();
   bool any_bound = std::any_of(reqs.begin(), reqs.end(), [](const RequestPtr& r) {
     return r->done || r->comm || r->type == Request::Type::Send;
@@ -452,16 +533,41 @@ int Rank::waitany(const std::vector<RequestPtr>& reqs)
   return -1;
 }
 
-int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind)
+int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind, const TracedAll& traced)
 {
   settle_any_source();
   int completed = 0;
   if (kind != TestKind::Any) {
     // As SMPI: MPI_Testall and MPI_Testsome test each request in turn, each test with its own injected time.
-    for (auto const& r : reqs)
-      if (not r->done && test(r))
+    std::vector<Traced> outcomes; // asked once, at the first failed test
+    bool asked = false;
+    for (std::size_t i = 0; i < reqs.size(); ++i) {
+      if (reqs[i]->done)
+        continue;
+      auto outcome = [&] {
+        if (not asked) {
+          outcomes = traced();
+          asked = true;
+        }
+        return i < outcomes.size() ? outcomes[i] : Traced::Unknown;
+      };
+      if (test(reqs[i], traced ? std::function<Traced()>(outcome) : nullptr))
         ++completed;
+    }
     return completed;
+  }
+  if (traced) {
+    // The traced testany completed one of the requests no later line names: if the replay's completes none,
+    // it waits for the first of those to finish.
+    int done = test_many(reqs, TestKind::Any);
+    if (done > 0)
+      return done;
+    auto expected = traced_completed(reqs, traced());
+    if (expected.empty() || std::any_of(expected.begin(), expected.end(), [](const RequestPtr& r) { return r->done; }))
+      return 0;
+    waitany(expected);
+    world_.testany_counter() = 1;
+    return 1;
   }
   // MPI_Testany: one injected time, from its own counter, if any request has a transfer; then the first
   // finished one in order.

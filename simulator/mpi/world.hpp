@@ -11,6 +11,7 @@
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -123,6 +124,15 @@ private:
 };
 
 
+/// How the traced run ended a test (or which requests a waitany could have completed), as the rest of the
+/// trace implies it: a request no later line names was complete; one a later wait or test names was not
+/// (docs/mpi-semantics.md, "Traced outcomes").
+enum class Traced : std::uint8_t {
+  Unknown,   ///< the trace does not say: the replay's own outcome stands
+  Pending,   ///< still pending after the call in the traced run
+  Completed, ///< completed by the call in the traced run
+};
+
 /// MPI's send modes: standard (buffered below smpi/send-is-detached-thresh), synchronous (MPI_Ssend: never
 /// buffered) and buffered (MPI_Bsend: always).
 enum class SendMode : std::uint8_t { Standard, Synchronous, Buffered };
@@ -167,15 +177,21 @@ public:
   void recv(int src, int tag, double bytes) override;
   RequestPtr irecv(int src, int tag, double bytes) override;
   void wait(const RequestPtr& req) override;
-  /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did.
-  bool test(const RequestPtr& req);
+  /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did. A test
+  /// the traced run completed completes `req` whatever the replay's timing: it waits for it if needed. `traced`,
+  /// if given, says what the traced run's test did; it is asked only when the replay's test fails.
+  bool test(const RequestPtr& req, const std::function<Traced()>& traced = nullptr);
   /// MPI_Waitany: completes the first of `reqs` to finish (the first already finished, in order); returns its
-  /// index, or -1 when every request is already complete.
-  int waitany(const std::vector<RequestPtr>& reqs);
+  /// index, or -1 when every request is already complete. With `traced` (one entry per request), when every
+  /// request is known Pending or Completed and some are Completed, only those can be the one it completes.
+  int waitany(const std::vector<RequestPtr>& reqs, const std::vector<Traced>* traced = nullptr);
   /// MPI_Testany (one injected time, then the first finished request) and MPI_Testall / MPI_Testsome (each
-  /// request tested in turn, as SMPI does). Returns how many requests it completed.
+  /// request tested in turn, as SMPI does). Returns how many requests it completed. With `traced` (one entry
+  /// per request, asked only when a test fails), the requests the traced run completed are completed (testany:
+  /// the first of them to finish).
   enum class TestKind : std::uint8_t { Any, All, Some };
-  int test_many(const std::vector<RequestPtr>& reqs, TestKind kind);
+  using TracedAll = std::function<std::vector<Traced>()>;
+  int test_many(const std::vector<RequestPtr>& reqs, TestKind kind, const TracedAll& traced = nullptr);
   void waitall(std::vector<RequestPtr>& reqs) override;
   void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag = 0) override;
   const simgrid::s4u::Host* host_of(int r) const override;
@@ -204,12 +220,27 @@ public:
     Origin saved_;
   };
 
+  /// Called by the receiver of a message from this rank once its transfer is over (`transfer` is the kernel
+  /// activity both sides share): if it was one of this rank's buffered sends, it can now be reaped.
+  void delivered(const void* transfer);
+  /// Reaps the buffered sends whose transfer is over (one wait each, answered at once: no simulated time).
+  /// Each wait is a simcall, so the rank takes extra turns of the scheduler at the current date: call it only
+  /// where the rank is about to block until a later date on an activity no other rank waits for (between the
+  /// start and the wait of a computation), so that no other rank's order of acting changes (SMPI's order).
+  void reap_delivered();
+  /// At the end of the rank's trace: lets the buffered sends still travelling arrive, this actor then being
+  /// a daemon (the run does not wait for it, and a message never received does not keep it alive). The rank's
+  /// actor must call it last: an actor's end cancels its communications, and their receivers would fail.
+  void drain_buffered();
+
   /// A sender binds this rank's oldest receive from any source with `tag` to its message (posted as number
   /// `send_seq`), which travels at once to this rank's any-source mailbox. Returns that mailbox, or nullptr
   /// when no such receive waits or a receive naming `src` was posted before it (it matches first).
   simgrid::s4u::Mailbox* bind_any_source(int src, int tag, std::uint64_t first_specific_recv, std::uint64_t send_seq);
 
 private:
+  /// Puts the message of `req` into `mailbox` (see the definition).
+  void put(Request& req, simgrid::s4u::Mailbox* mailbox);
   RequestPtr start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode = SendMode::Standard);
   RequestPtr irecv_any_source(int tag, double bytes);
   /// Posts the receives of any-source requests that senders bound since, in binding order; then, while
@@ -236,6 +267,17 @@ private:
   bool sleeping_for_bind_ = false;
   Origin origin_ = Origin::User;
   std::map<int, std::vector<int>> smp_layouts_;
+  /// Buffered sends whose transfer may still run, by kernel activity (see put()), and those delivered since
+  /// the last reap_delivered(). A rank reaps only while it computes: past kMaxKeptBuffered kept (a rank
+  /// sending many messages between two computations), further ones are detached as SMPI does, so that the
+  /// activities SimGrid scans at each of this rank's completions stay few (the times are the same either way).
+  static constexpr std::size_t kMaxKeptBuffered = 256;
+  struct Buffered {
+    std::uint64_t seq; ///< posting order: the end of the trace waits in that order
+    simgrid::s4u::CommPtr comm;
+  };
+  std::unordered_map<const void*, Buffered> buffered_;
+  std::vector<simgrid::s4u::CommPtr> delivered_;
   /// The event of a message between `src` and `dst` on channel tag `channel_tag` (decoded into its identity).
   MessageEvent event(int src, int dst, int channel_tag, double bytes, std::uint64_t id, double time, Origin o) const;
 };

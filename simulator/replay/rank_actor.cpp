@@ -12,6 +12,7 @@
 #include <simgrid/s4u/Host.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace s4u = simgrid::s4u;
 using tit::trace::Action;
@@ -145,7 +146,7 @@ void RankActor::execute_comm_creation(const Action& a)
 std::string RankActor::where() const
 {
   if (current_file_ == nullptr)
-    return fmt::format("{}: before its first action", reader_->file());
+    return fmt::format("{}: before its first action", reader_.file());
   return fmt::format("{}:{}: {}", *current_file_, current_line_, current_text_);
 }
 
@@ -169,7 +170,7 @@ void RankActor::operator()()
     // traces amplify that: only on request, and never with a per-action log.
     bool merge = run_.merge_computations && run_.actions_log == nullptr && run_.observer == nullptr;
     bool have_pending = false;
-    while (reader_->next(a)) {
+    while (reader_.next(a)) {
       remember(a);
       stats_.actions++;
       if (merge && a.kind == Kind::Compute) {
@@ -191,12 +192,13 @@ void RankActor::operator()()
     stats_.waiting = mpi_.waiting_time();
     finished_ = true;
     run_.world->set_activity(mpi_.rank(), mpi::World::Activity::Finished);
+    mpi_.drain_buffered();
   } catch (const trace::TraceError& e) {
     run_.fail(2, e.what());
   } catch (const mpi::DeadlockError& e) {
     run_.fail(3, fmt::format("{}\n  (rank {}: {})", run_.deadlock_report(), mpi_.rank(), e.what()));
   } catch (const mpi::MpiError& e) {
-    run_.fail(2, fmt::format("{}:{}: error: {}\n  {}", current_file_ ? *current_file_ : reader_->file(), current_line_,
+    run_.fail(2, fmt::format("{}:{}: error: {}\n  {}", current_file_ ? *current_file_ : reader_.file(), current_line_,
                              e.what(), current_text_));
   }
 }
@@ -208,7 +210,11 @@ void RankActor::compute(double flops)
   double start = s4u::Engine::get_clock();
   // The same activity calls as SMPI (this_actor::execute would add a priority simcall): the order in which
   // ranks act at equal dates must stay SMPI's (see World::prepare).
-  s4u::this_actor::exec_init(flops)->start()->wait();
+  s4u::ExecPtr exec = s4u::this_actor::exec_init(flops);
+  exec->start();
+  if (flops > 0) // this rank is now busy until a later date: its buffered sends are reaped unseen by the others
+    mpi_.reap_delivered();
+  exec->wait();
   stats_.compute += s4u::Engine::get_clock() - start;
 }
 
@@ -540,17 +546,44 @@ void RankActor::execute_any(const Action& a)
           run_.warnings.add(key, fmt::format("{}:{}: warning: rank {} waits for any of no pending request (ignored)\n  {}",
                                              *a.file, a.line, mpi_.rank(), a.text));
       }
-      mpi_.waitany(reqs);
-      break;
-    case Kind::TestAny:
-      mpi_.test_many(reqs, mpi::Rank::TestKind::Any);
-      break;
-    case Kind::TestAll:
-      mpi_.test_many(reqs, mpi::Rank::TestKind::All);
       break;
     default:
-      mpi_.test_many(reqs, mpi::Rank::TestKind::Some);
       break;
+  }
+  bool traced_tests = run_.world->params().traced_tests;
+  mpi::Rank::TracedAll traced = nullptr;
+  std::vector<mpi::Traced> outcomes; // asked at most once, while the requests are still pending
+  if (traced_tests)
+    traced = [&] {
+      if (outcomes.empty())
+        outcomes = traced_outcomes(a, reqs);
+      return outcomes;
+    };
+  switch (a.kind) {
+    case Kind::WaitAny:
+      if (traced_tests && reqs.size() > 1) {
+        traced();
+        mpi_.waitany(reqs, &outcomes);
+      } else {
+        mpi_.waitany(reqs);
+      }
+      break;
+    case Kind::TestAny:
+      mpi_.test_many(reqs, mpi::Rank::TestKind::Any, traced);
+      break;
+    case Kind::TestAll:
+      mpi_.test_many(reqs, mpi::Rank::TestKind::All, traced);
+      break;
+    default:
+      mpi_.test_many(reqs, mpi::Rank::TestKind::Some, traced);
+      break;
+  }
+  // A request completed here that no later line names leaves no placeholder (see execute_test).
+  if (traced_tests && std::any_of(reqs.begin(), reqs.end(), [](const mpi::RequestPtr& r) { return r->done; })) {
+    traced();
+    for (std::size_t i = 0; i < reqs.size(); ++i)
+      if (reqs[i]->done && outcomes[i] == mpi::Traced::Completed)
+        std::erase(pending_, reqs[i]);
   }
   for (auto const& r : pending_)
     if (r->type == mpi::Request::Type::Group)
@@ -576,12 +609,72 @@ void RankActor::execute_test(const Action& a)
   if (it == pending_.end())
     return;
   mpi::RequestPtr req = *it;
-  pending_.erase(it);
-  if (req->done)
-    return; // completed by an earlier test: SMPI ignores the extra calls
+  if (req->done) {
+    // Completed by an earlier test: SMPI ignores the extra calls. The completed request stays for a later wait
+    // or test that names it (the traced run's test failed; the replay's succeeded): no "never posted" warning.
+    if (traced_outcomes(a, {req}).front() != mpi::Traced::Pending)
+      pending_.erase(it);
+    return;
+  }
+  if (run_.world->params().traced_tests) {
+    // The traced outcome is asked (if the test fails) while the request is still among the pending ones.
+    std::optional<mpi::Traced> traced;
+    auto outcome = [&] {
+      if (not traced)
+        traced = traced_outcomes(a, {req}).front();
+      return *traced;
+    };
+    bool completed = mpi_.test(req, outcome);
+    pending_.erase(std::find(pending_.begin(), pending_.end(), req));
+    if (completed && outcome() == mpi::Traced::Completed)
+      return; // no later line names it: no placeholder, which a wait for the key's next request would take
+    pending_.push_back(std::move(req));
+    return;
+  }
   mpi_.test(req);
+  pending_.erase(std::find(pending_.begin(), pending_.end(), req));
   // Like SMPI, the request (or its completed placeholder) goes back behind the others of its key.
   pending_.push_back(std::move(req));
+}
+
+// A test (or waitany) completed in the traced run the requests that no later line of the trace names before
+// their key is posted again or the trace ends; a request a later wait or test names was still pending. Several
+// pending requests of one key, a waitall or test/wait of several requests coming first, or no decision within
+// the look-ahead window leave the outcome Unknown: the replay's own outcome then stands.
+std::vector<mpi::Traced> RankActor::traced_outcomes(const Action& a, const std::vector<mpi::RequestPtr>& reqs)
+{
+  std::vector<mpi::Traced> traced(reqs.size(), mpi::Traced::Unknown);
+  std::vector<TraceKey> keys;
+  std::vector<std::size_t> asked;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    const mpi::Request& r = *reqs[i];
+    if (r.type == mpi::Request::Type::Group || r.origin != mpi::Origin::User)
+      continue;
+    auto same_key = [&](const mpi::RequestPtr& p) {
+      return p->key_src == r.key_src && p->dst == r.dst && p->tag == r.tag;
+    };
+    if (std::count_if(pending_.begin(), pending_.end(), same_key) > 1)
+      continue;
+    keys.push_back({r.key_src, r.dst, run_.world->context_of(r.tag).second});
+    asked.push_back(i);
+  }
+  if (keys.empty())
+    return traced;
+  std::vector<Fate> fates = reader_.fates(mpi_.rank(), keys);
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    traced[asked[k]] = fates[k] == Fate::Named       ? mpi::Traced::Pending
+                       : fates[k] == Fate::Forgotten ? mpi::Traced::Completed
+                                                     : mpi::Traced::Unknown;
+  // Only with tit/traced-tests does an unknown outcome change anything (by default it is SimGrid's rule).
+  if (reader_.window_exhausted() && run_.world->params().traced_tests) {
+    std::string key = fmt::format("lookahead {}", mpi_.rank());
+    if (not run_.warnings.repeat(key))
+      run_.warnings.add(key, fmt::format("{}:{}: warning: rank {}: the next {} actions neither name nor post again "
+                                         "a request this line tests or waits for: its traced outcome is unknown, "
+                                         "the replay's own stands\n  {}",
+                                         *a.file, a.line, mpi_.rank(), reader_.window(), a.text));
+  }
+  return traced;
 }
 
 void RankActor::finish_pending()

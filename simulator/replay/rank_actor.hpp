@@ -4,6 +4,7 @@
 #include "colls/colls.hpp"
 #include "mpi/world.hpp"
 #include "replay/communicators.hpp"
+#include "replay/lookahead.hpp"
 #include "replay/replayer.hpp"
 #include "replay/warnings.hpp"
 #include "timeline/observer.hpp"
@@ -95,10 +96,13 @@ private:
   std::vector<mpi::RequestPtr>::iterator find_request(int src, int dst, int tag);
   /// The request a wait or test line names (see rank_actor.cpp), or pending_.end().
   std::vector<mpi::RequestPtr>::iterator find_request(const trace::Action& a);
+  /// The traced outcome of a test or waitany for each of `reqs` (see docs/mpi-semantics.md), from the rest of
+  /// this rank's trace.
+  std::vector<mpi::Traced> traced_outcomes(const trace::Action& a, const std::vector<mpi::RequestPtr>& reqs);
 
   RunState& run_;
   mpi::Rank mpi_;
-  std::unique_ptr<trace::RankReader> reader_;
+  Lookahead reader_;
   std::vector<mpi::RequestPtr> pending_; ///< posted requests in post order; done ones stand for SMPI's null ones
   RankStats stats_;
   bool finished_ = false;

@@ -3,6 +3,7 @@
 #include "colls/registry.hpp"
 #include "model/params.hpp"
 #include "mpi/world.hpp"
+#include "replay/limits.hpp"
 #include "replay/placement.hpp"
 #include "replay/platform_gate.hpp"
 #include "replay/rank_actor.hpp"
@@ -13,6 +14,7 @@
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <xbt/config.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <smpi/smpi.h>
 
@@ -156,7 +158,7 @@ colls::Selector selector_of(const Job& job)
 
 /// Builds a job's MPI world and creates its rank actors (they start at the job's start time).
 void launch(s4u::Engine& engine, JobRun& jr, const Options& options, const platform::Topology& topology, int index,
-            bool named)
+            bool named, std::size_t& total_actors)
 {
   const Job& job = *jr.job;
   trace::TraceSet* traces = nullptr;
@@ -179,6 +181,11 @@ void launch(s4u::Engine& engine, JobRun& jr, const Options& options, const platf
       host_names.push_back(h->get_name());
     job.observer->begin_run(host_names);
   }
+  // SimGrid aborts when the actors' stacks exceed the memory mappings a process may hold: stop before, saying so.
+  total_actors += static_cast<std::size_t>(n);
+  if (auto limit = max_map_count())
+    if (auto problem = mapping_problem(total_actors, simgrid::config::get_value<int>("contexts/guard-size"), *limit))
+      throw InputError(*problem);
   for (int r = 0; r < n; ++r) {
     jr.actors.push_back(std::make_unique<RankActor>(run, r, jr.hosts[r], traces->reader(r)));
     run.actors.push_back(jr.actors.back().get());
@@ -332,11 +339,12 @@ Result run(const Options& options)
       throw InputError(fmt::format("{}: error: cannot load the platform: {}", options.platform.string(), e.what()));
     }
 
+    std::size_t total_actors = 0;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       runs.push_back(std::make_unique<JobRun>());
       runs.back()->job = &jobs[j];
       try {
-        launch(engine, *runs.back(), options, topology, static_cast<int>(j), workload);
+        launch(engine, *runs.back(), options, topology, static_cast<int>(j), workload, total_actors);
       } catch (const trace::TraceError& e) {
         if (not workload)
           throw;
@@ -358,6 +366,7 @@ Result run(const Options& options)
                         (workload ? fmt::format("job '{}': ", jr->job->name) : std::string()) +
                         jr->run.deadlock_report();
     });
+    make_room_for_solver(total_actors);
     engine.run();
 
     for (auto const& jr : runs) {

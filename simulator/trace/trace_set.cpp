@@ -120,16 +120,30 @@ private:
 
 [[noreturn]] void fail_set(std::string_view what) { throw TraceError(fmt::format("error: {}", what)); }
 
-/// Many ranks keep many files open: raise the soft limit of open files to the hard one, once.
-void make_room_for_open_files(std::size_t count)
+/// Files a replay keeps open besides the rank traces: standard streams, the platform, timelines, SimGrid's own.
+constexpr std::size_t kOtherOpenFiles = 64;
+
+/// Every rank reads its own file, all of them at once: raise the soft limit of open files to the hard one when
+/// it is too low, or stop before opening any, saying which limit to raise.
+void make_room_for_open_files(std::size_t count, const std::string& where)
 {
-  static bool raised = false;
   rlimit lim{};
-  if (raised || getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= count + 64 || lim.rlim_cur >= lim.rlim_max)
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0)
+    return; // opening then reports the file that could not be opened
+  const std::size_t need = count + kOtherOpenFiles;
+  if (lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur >= need)
     return;
-  raised = true;
-  lim.rlim_cur = lim.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &lim); // on failure, opening reports which file could not be opened
+  rlimit raised = lim;
+  raised.rlim_cur = lim.rlim_max == RLIM_INFINITY ? need : lim.rlim_max;
+  if (raised.rlim_cur >= need && setrlimit(RLIMIT_NOFILE, &raised) == 0)
+    return;
+  auto hard = lim.rlim_max == RLIM_INFINITY ? std::string("unlimited") : std::to_string(lim.rlim_max);
+  throw TraceError(fmt::format(
+      "error: {}: {} per-rank trace files are read at once, one open file each, but this process may open at most "
+      "{} files (hard limit {}); expected a limit of at least {}: raise it with `ulimit -n {}` in the shell that "
+      "starts tit-replay (above the hard limit: as root, or `nofile` in /etc/security/limits.conf), or replay the "
+      "traces as one merged file",
+      where, count, static_cast<unsigned long long>(lim.rlim_cur), hard, need, need));
 }
 
 void check_deployed(std::size_t traces, std::optional<int> ranks, const std::string& where)
@@ -224,7 +238,7 @@ std::unique_ptr<TraceSet> open_directory(const fs::path& dir, std::optional<int>
     scans.push_back(std::move(scan));
   }
   check_deployed(files.size(), ranks, where);
-  make_room_for_open_files(files.size());
+  make_room_for_open_files(files.size(), where);
   for (std::size_t i = scans.size(); i < files.size(); ++i)
     scans.push_back(detail::scan_file(files[i], ScanDepth::FirstRank));
   std::vector<RankFile> placed = place_by_rank(files, scans, where);
@@ -298,7 +312,7 @@ std::unique_ptr<TraceSet> open_list(const std::string& path, std::optional<int> 
   if (entries.size() == 1)
     return open_merged(entries[0].path, ranks, fmt::format("merged file {} (listed in {})", entries[0].path, path));
   check_deployed(entries.size(), ranks, path);
-  make_room_for_open_files(entries.size());
+  make_room_for_open_files(entries.size(), path);
   std::vector<RankFile> files;
   files.reserve(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i)

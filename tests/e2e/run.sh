@@ -32,6 +32,13 @@ expect_error() { # exit status, then fixed strings the error output must contain
 }
 
 case $case_name in
+  fd-limit) # 100 per-rank files under a limit of 40 open files: stop before opening them, naming the limit
+    many=$(mktemp -d); trap 'rm -rf "$out" "$err" "$many"' EXIT
+    for r in $(seq 0 99); do printf '%s init\n%s compute 1\n%s finalize\n' "$r" "$r" "$r" >"$many/rank-$r.txt"; done
+    (ulimit -n 40 && exec "$bin" "${extra[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$many") >"$out" 2>"$err"
+    status=$?
+    expect_error 2 "error: $many: 100 per-rank trace files are read at once" "at most 40 files" \
+      "expected a limit of at least 164: raise it with \`ulimit -n 164\`" ;;
   detached) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_time 8
     grep -qE '^  1 +B +7\.0+ +0\.0+ +2\.0+ +5\.0+$' "$out" || fail "rank 1 should finish at 7 after waiting 5 s and receiving 2 s" ;;
   rendezvous) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/rendezvous"; expect_time 112 ;;
@@ -203,6 +210,38 @@ case $case_name in
     expect_error 3 "deadlock" "rank 0 blocked in $d/probe-deadlock/rank-0.txt:2: 0 recv 1 0 -1" "rank-1.txt:2: 1 recv 0 0 8" ;;
   deadlock-pending) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/pending"
     expect_error 3 "deadlock" "rank 0 blocked in" "end of its trace, waiting for 1 request(s)" ;;
+  test-traced-pending) # the replay's first test completes the receive (arrived at 2); the trace tests it again and
+    # waits for it (its traced test failed): both find the completed request, without a "never posted" warning
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/test-pending"; expect_time 10.0001
+    ! grep -q "never posted" "$err" || fail "warned of a request never posted" ;;
+  test-traced-repost) # the test at 0 fails in the replay; the trace posts the same key again before naming it,
+    # so its traced test succeeded: with tit/traced-tests it waits for the message (sent at 5, in at 7), computes
+    # to 17, and the wait takes the second message (sent at 25, in at 27), then 10 s: 37. By default (as SimGrid)
+    # that wait takes the first request (done) and the second one is waited for at the end: 10.0001 + 10 -> 27.
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/test-repost"; expect_time 27
+    run "${IDEAL[@]}" --cfg=tit/traced-tests:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/test-repost"
+    expect_time 37 ;;
+  waitany-traced) # tag 0 is in at 2, tag 1 at 12; the trace waits for tag 0 after waitAny, so waitAny took tag 1:
+    # with tit/traced-tests it waits for tag 1 (12), then computes 10: 22; by default it takes tag 0: 12
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/waitany-traced"; expect_time 12
+    run "${IDEAL[@]}" --cfg=tit/traced-tests:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/waitany-traced"
+    expect_time 22 ;;
+  testany-traced) # testany at 1 fails (message in at 7); nothing names the request later, so the traced testany
+    # completed it: with tit/traced-tests it waits until 7, then computes 10: 17; by default 1.0001 + 10
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testany-traced"; expect_time 11.0001
+    run "${IDEAL[@]}" --cfg=tit/traced-tests:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testany-traced"
+    expect_time 17 ;;
+  bad-traced-tests) run --cfg=tit/traced-tests:maybe "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testall"
+    expect_error 2 "tit/traced-tests:maybe: not a boolean" ;;
+  test-lookahead-window) # the wait comes 1001 actions after the test, beyond the look-ahead window: the traced
+    # outcome is unknown (warned), the replay's failed test stands and the wait receives at 7
+    tr=$(mktemp -d); trap 'rm -rf "$out" "$err" "$tr"' EXIT
+    { printf '0 init\n0 irecv 1 0 984\n0 test 1 0 0\n'; for _ in $(seq 1001); do echo "0 compute 0"; done
+      printf '0 wait 1 0 0\n0 finalize\n'; } >"$tr/rank-0.txt"
+    printf '1 init\n1 compute 5\n1 send 0 0 984\n1 finalize\n' >"$tr/rank-1.txt"
+    run "${IDEAL[@]}" --cfg=tit/traced-tests:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$tr"; expect_time 7
+    grep -qF "rank-0.txt:3: warning: rank 0: the next 1000 actions neither name nor post again a request this line tests or waits for" "$err" ||
+      fail "no look-ahead warning" ;;
   determinism) run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; first=$(cat "$out")
     run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; [ "$first" = "$(cat "$out")" ] || fail "two runs differ" ;;
   *) echo "unknown case $case_name"; exit 2 ;;

@@ -3,9 +3,11 @@ foreach(case detached rendezvous thesis-gz-merged hostfile nonblocking overheads
         merge-computations
         no-trailing-newline rank-gone deadlock deadlock-rendezvous unsupported-action unknown-action missing-traces
         missing-platform bad-platform unknown-host rank-mismatch bad-cfg-value unknown-cfg bad-option determinism probe deadlock-probe deadlock-pending platform-config host-property bcast-binomial scatter-linear every-algorithm coll-errors ssend bsend waitany testall coll-mismatch coll-root-mismatch coll-never-reached any-source any-source-pending any-source-deadlock ibcast
+        fd-limit
         subcomm-halves subcomm-keys subcomm-dup-create subcomm-context subcomm-missing subcomm-errors
         subcomm-wait subcomm-wait-legacy warnings-repeated speed-units speed-units-mixed
-        local-copy local-copy-alltoall local-copy-config local-copy-bad)
+        local-copy local-copy-alltoall local-copy-config local-copy-bad
+        test-traced-pending test-traced-repost waitany-traced testany-traced test-lookahead-window bad-traced-tests)
   add_test(NAME e2e.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
   set_tests_properties(e2e.${case} PROPERTIES TIMEOUT 60 LABELS e2e)
 endforeach()

@@ -365,6 +365,8 @@ case $case_name in
     bash "$here/bench-overhead.sh" "$build" --quick | tee "$work/bench.txt"
     [[ $(grep -c " ratio [0-9.]*  added [-+][0-9]* ns per call  \(within\|above\) 5%$" "$work/bench.txt") -eq 7 ]] ||
       die "expected 7 scenario lines with a ratio"
+    [[ $(grep -c "^halo2d .* np=2  plain [0-9.]* s  traced [0-9.]* s  ratio [0-9.]*  \(within\|above\) 5%$" "$work/bench.txt") -eq 2 ]] ||
+      die "expected the halo2d application line of each transport"
     ;;
 
   *) die "unknown case (see the case statement)" ;;

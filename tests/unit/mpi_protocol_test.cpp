@@ -65,8 +65,9 @@ std::string simulate(const std::vector<std::string>& cfg, Body rank0, Body rank1
     tit::mpi::World world(tit::model::MpiParams::from_config(), 2);
     Rank r0(world, 0, engine.host_by_name("A"));
     Rank r1(world, 1, engine.host_by_name("B"));
-    world.prepare({s4u::Actor::create("0", engine.host_by_name("A"), [&] { rank0(r0); }),
-                   s4u::Actor::create("1", engine.host_by_name("B"), [&] { rank1(r1); })});
+    // As the replay's rank actors: a rank lets its buffered messages arrive before its actor ends.
+    world.prepare({s4u::Actor::create("0", engine.host_by_name("A"), [&] { rank0(r0); r0.drain_buffered(); }),
+                   s4u::Actor::create("1", engine.host_by_name("B"), [&] { rank1(r1); r1.drain_buffered(); })});
     engine.run();
     std::remove(platform.c_str());
     std::fflush(stdout);

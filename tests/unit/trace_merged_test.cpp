@@ -183,7 +183,7 @@ TEST(TraceManyRanks, RaisesTheOpenFileLimit)
   EXPECT_EQ(e, "<no error>");
 }
 
-TEST(TraceManyRanksDeathTest, TooManyOpenFilesNamesTheFile)
+TEST(TraceManyRanksDeathTest, TooManyOpenFilesSaysWhichLimitToRaise)
 {
   auto dir = write_per_rank_dir(100);
   auto run = [&] {
@@ -200,9 +200,11 @@ TEST(TraceManyRanksDeathTest, TooManyOpenFilesNamesTheFile)
     }
     std::exit(0);
   };
+  // Stopped before any file is opened, with the limit to raise.
   EXPECT_EXIT(run(), ::testing::ExitedWithCode(3),
-              "error: cannot open trace '.*r-[0-9]+\\.txt': Too many open files \\(this process may keep at most 64 "
-              "files open");
+              "error: .*many: 100 per-rank trace files are read at once, one open file each, but this process may "
+              "open at most 64 files \\(hard limit 64\\); expected a limit of at least 164: raise it with `ulimit -n "
+              "164`");
 }
 
 } // namespace

@@ -1,0 +1,47 @@
+#include "replay/limits.hpp"
+
+#include <fmt/format.h>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <fstream>
+
+namespace tit::replay {
+
+std::optional<std::string> mapping_problem(std::size_t actors, int guard_pages, long max_map_count)
+{
+  if (guard_pages <= 0 || max_map_count <= 0)
+    return std::nullopt;
+  long need = 2 * static_cast<long>(actors) + kOtherMappings;
+  if (need <= max_map_count)
+    return std::nullopt;
+  return fmt::format(
+      "error: {} ranks need about {} memory mappings (each rank's stack and its guard page take two), but a process "
+      "may hold {} (vm.max_map_count); expected a limit of at least {}: raise it with `sysctl -w "
+      "vm.max_map_count={}` (as root), or drop the stacks' guard pages with --cfg=contexts/guard-size:0 and "
+      "smaller stacks such as --cfg=contexts/stack-size:64 (KiB; a stack overflow then goes undetected)",
+      actors, need, max_map_count, need, need);
+}
+
+std::optional<long> max_map_count()
+{
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  long value = 0;
+  if (in >> value)
+    return value;
+  return std::nullopt;
+}
+
+void make_room_for_solver(std::size_t actors)
+{
+  constexpr rlim_t kMiB = rlim_t{1} << 20;
+  rlim_t want = std::min<rlim_t>(120 * kMiB, 8 * kMiB + 512 * static_cast<rlim_t>(actors));
+  rlimit lim{};
+  if (getrlimit(RLIMIT_STACK, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur >= want)
+    return;
+  lim.rlim_cur = lim.rlim_max == RLIM_INFINITY ? want : std::min(want, lim.rlim_max);
+  setrlimit(RLIMIT_STACK, &lim); // best effort: on failure the solver has the stack it had
+}
+
+} // namespace tit::replay
