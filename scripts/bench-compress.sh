@@ -3,12 +3,16 @@
 # same run. For each trace set: the bytes of its action lines, of `xz -6` on them and of `tit-trace compress`
 # (exact values), both compression times, a lossless check (tit-trace expand gives every rank file back), and,
 # for sets with a platform, tit-replay's predicted time and wall time from the plain and the compressed trace
-# (the times must be identical), and the size and predicted-time error of binned:0.01. Not part of the tests.
+# (the times must be identical), and the size and predicted-time error of binned:0.01 and of stats. Then the growth
+# of stats files with ranks (16 to 64) and with iterations (x4) of one application. Not part of the tests.
 #
 # Usage: scripts/bench-compress.sh          (build first: scripts/build.sh)
 # Environment:
-#   BENCH_CASES  space-separated RANKS:ITERATIONS:PATTERN cases of tests/bench/gen-trace.py
-#                (default "16:2000:halo 64:500:halo 64:1000:ring 256:200:halo")
+#   BENCH_CASES  space-separated RANKS:ITERATIONS:PATTERN[:noisy] cases of tests/bench/gen-trace.py; `noisy`:
+#                the same base compute volume everywhere, jittered by +-20 % (--uniform --noise 0.2), as measured
+#                volumes are (default "16:2000:halo 64:500:halo 64:1000:ring 256:200:halo 16:1000:halo:noisy
+#                64:250:halo:noisy 64:500:ring:noisy")
+#   BENCH_GROWTH  RANKS:ITERATIONS:PATTERN of the growth lines (default 16:300:halo; noisy; 0: none)
 #   BENCH_REPLAY_MAX  replay only cases of at most this many actions (default 400000; 0: no replay)
 #   BENCH_DIR    where traces go (default $BUILD_DIR/bench-compress; regenerated each run)
 #   BUILD_DIR    build directory (default: build/ at the repository root)
@@ -20,7 +24,8 @@ build_dir=$(realpath -m "${BUILD_DIR:-$root/build}")
 bench_dir=$(realpath -m "${BENCH_DIR:-$build_dir/bench-compress}")
 tool=$build_dir/bin/tit-trace
 replay=$build_dir/bin/tit-replay
-cases=${BENCH_CASES:-"16:2000:halo 64:500:halo 64:1000:ring 256:200:halo"}
+cases=${BENCH_CASES:-"16:2000:halo 64:500:halo 64:1000:ring 256:200:halo 16:1000:halo:noisy 64:250:halo:noisy 64:500:ring:noisy"}
+growth=${BENCH_GROWTH:-16:300:halo}
 replay_max=${BENCH_REPLAY_MAX:-400000}
 rm -rf "$bench_dir"
 mkdir -p "$bench_dir"
@@ -46,34 +51,64 @@ bench() {
   xz=$(stat -c %s "$dir/all.txt.xz"); ours=$(stat -c %s "$dir/c.tit")
   "$tool" compress --values binned:0.01 "$traces" "$dir/b.tit" > /dev/null
   local binned; binned=$(stat -c %s "$dir/b.tit")
+  "$tool" compress --values stats "$traces" "$dir/s.tit" > /dev/null
+  local stats; stats=$(stat -c %s "$dir/s.tit")
   "$tool" expand "$dir/c.tit" "$dir/back" > /dev/null
   local lossless=yes
   diff -r "$dir/plain" "$dir/back" > /dev/null || { lossless=NO; status=1; }
-  local same="-" replay_s="-" binned_err="-"
+  local same="-" replay_s="-" binned_err="-" stats_err="-"
   if [[ $# -gt 0 && $actions -le $replay_max ]]; then
-    local a b c
+    local a b c s
     t0=$(now); a=$("$replay" "$@" "$traces" | sed -n 's/^Simulated time: \(.*\) s$/\1/p'); t1=$(now)
     b=$("$replay" "$@" "$dir/c.tit" | sed -n 's/^Simulated time: \(.*\) s$/\1/p'); t2=$(now)
     c=$("$replay" "$@" "$dir/b.tit" | sed -n 's/^Simulated time: \(.*\) s$/\1/p')
     replay_s="$(seconds "$t0" "$t1") / $(seconds "$t1" "$t2")"
     if [[ -n $a && $a == "$b" ]]; then same="yes ($a s)"; else same="NO ($a vs $b)"; status=1; fi
     binned_err=$(awk -v a="$a" -v c="$c" 'BEGIN { printf "%+.4f %%", 100 * (c - a) / a }')
+    s=$("$replay" "$@" "$dir/s.tit" | sed -n 's/^Simulated time: \(.*\) s$/\1/p')
+    stats_err=$(awk -v a="$a" -v c="$s" 'BEGIN { printf "%+.2f %%", 100 * (c - a) / a }')
   fi
-  printf "| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s) | %s |\n" "$name" "$actions" "$text" "$xz" \
+  printf "| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s) | %s | %s | %s |\n" "$name" "$actions" "$text" "$xz" \
     "$ours" "$(awk -v a="$ours" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$xz_s" "$ours_s" "$lossless" "$same" \
-    "$replay_s" "$binned" "$(awk -v a="$binned" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$binned_err"
+    "$replay_s" "$binned" "$(awk -v a="$binned" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$binned_err" \
+    "$stats" "$stats_err"
   rm -rf "$dir/plain" "$dir/back" "$dir/all.txt"
 }
 
-printf "| trace | actions | text bytes | xz -6 bytes | exact bytes | exact / xz | xz s / compress s | lossless | same predicted time | replay s: plain / exact | binned:0.01 bytes (/ xz) | binned time error |\n"
-printf "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+printf "| trace | actions | text bytes | xz -6 bytes | exact bytes | exact / xz | xz s / compress s | lossless | same predicted time | replay s: plain / exact | binned:0.01 bytes (/ xz) | binned time error | stats bytes | stats time error |\n"
+printf "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
 bench ring4 "$root/traces/ring4" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml"
 bench halo4 "$root/traces/halo4" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml"
+# generate RANKS ITERATIONS PATTERN NOISY DIR
+generate() {
+  local noise=(); [[ $4 == noisy ]] && noise=(--uniform --noise 0.2)
+  python3 "$root/tests/bench/gen-trace.py" --ranks "$1" --iterations "$2" --pattern "$3" "${noise[@]}" "$5" > /dev/null
+}
 for c in $cases; do
-  IFS=: read -r ranks iterations pattern <<< "$c"
+  IFS=: read -r ranks iterations pattern noisy <<< "$c"
   gen=$bench_dir/gen-$ranks-$iterations-$pattern
-  python3 "$root/tests/bench/gen-trace.py" --ranks "$ranks" --iterations "$iterations" --pattern "$pattern" "$gen" > /dev/null
-  bench "$pattern-$ranks-$iterations" "$gen/traces.list" --hostfile "$gen/hostfile" "$gen/platform.xml"
+  generate "$ranks" "$iterations" "$pattern" "${noisy:-}" "$gen"
+  bench "$pattern${noisy:+-$noisy}-$ranks-$iterations" "$gen/traces.list" --hostfile "$gen/hostfile" "$gen/platform.xml"
   rm -rf "$gen"
 done
+
+# stats size of one noisy application at R, 4R ranks and at I, 4I iterations: the targets are under 200 KiB up to
+# 64 ranks, at most 2x from 16 to 64 ranks, and (the point of the mode) no growth with iterations
+if [[ $growth != 0 ]]; then
+  IFS=: read -r ranks iterations pattern <<< "$growth"
+  stats_bytes() { # RANKS ITERATIONS
+    local gen=$bench_dir/growth-$1-$2
+    generate "$1" "$2" "$pattern" noisy "$gen"
+    "$tool" compress --values stats "$gen/traces.list" "$gen.s.tit" > /dev/null
+    "$tool" compress "$gen/traces.list" "$gen.e.tit" > /dev/null
+    echo "$(stat -c %s "$gen.s.tit") $(stat -c %s "$gen.e.tit")"
+    rm -rf "$gen" "$gen.s.tit" "$gen.e.tit"
+  }
+  read -r s1 e1 <<< "$(stats_bytes "$ranks" "$iterations")"
+  read -r s4 e4 <<< "$(stats_bytes $((4 * ranks)) "$iterations")"
+  read -r si ei <<< "$(stats_bytes "$ranks" $((4 * iterations)))"
+  printf "\nstats growth, noisy %s: %s ranks %s B (exact %s B); %s ranks %s B (exact %s B): x%s; %s iterations %s B (exact %s B): x%s\n" \
+    "$pattern" "$ranks" "$s1" "$e1" $((4 * ranks)) "$s4" "$e4" "$(awk -v a="$s4" -v b="$s1" 'BEGIN { printf "%.2f", a / b }')" \
+    $((4 * iterations)) "$si" "$ei" "$(awk -v a="$si" -v b="$s1" 'BEGIN { printf "%.2f", a / b }')"
+fi
 exit $status

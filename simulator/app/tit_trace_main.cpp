@@ -1,4 +1,5 @@
-// tit-trace: compress, expand and describe trace sets (docs/compressed-format.md).
+// tit-trace: compress, expand, describe and convert trace sets (docs/compressed-format.md, tracer/README.md).
+#include "tracetool/convert.hpp"
 #include "tracetool/tools.hpp"
 
 #include <CLI/CLI.hpp>
@@ -12,7 +13,11 @@ int main(int argc, char** argv)
   std::string traces, out, values = "exact";
 
   CLI::App* compress = app.add_subcommand("compress", "fold a trace set into one compressed file");
-  compress->add_option("--values", values, "how numbers are kept: exact, or binned:R (volumes within relative error R)")->capture_default_str();
+  compress
+      ->add_option("--values", values,
+                   "how numbers are kept: exact, binned:R (volumes within relative error R), or stats (volumes as a "
+                   "distribution per action of a loop body)")
+      ->capture_default_str();
   compress->add_option("TRACES", traces, "any trace set tit-replay reads")->required();
   compress->add_option("OUT", out, "the compressed file to write")->required();
 
@@ -26,8 +31,24 @@ int main(int argc, char** argv)
   CLI::App* info = app.add_subcommand("info", "ranks, actions per kind, loops, sizes");
   info->add_option("TRACES", traces, "a trace set (compressed or not)")->required();
 
+  CLI::App* convert = app.add_subcommand(
+      "convert", "rewrite a trace set in the other dialect, or with measured durations (tit-convert is an alias)");
+  std::string to, from = "thesis";
+  bool durations = false;
+  convert->add_option("--to", to, "the dialect to write")->check(CLI::IsMember({"simgrid", "thesis"}));
+  convert->add_option("--from", from, "how a dialect-1 wait reads: thesis or pre3.20 (SimGrid <= 3.19)")
+      ->check(CLI::IsMember({"thesis", "pre3.20"}))
+      ->capture_default_str();
+  convert->add_flag("--durations", durations,
+                    "INPUT is a directory traced with TIT_TRACE_TIMINGS=1: every compute becomes a sleep of its "
+                    "measured duration");
+  convert->add_option("INPUT", traces, "a trace list, a directory of per-rank files, or a merged file")->required();
+  convert->add_option("OUTDIR", out, "receives rank-<r>.txt and trace.list")->required();
+
   try {
     app.parse(argc, argv);
+    if (convert->parsed() && durations == !to.empty())
+      throw CLI::ValidationError("convert: give exactly one of --to simgrid, --to thesis, --durations");
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
@@ -41,9 +62,18 @@ int main(int argc, char** argv)
                              : dialect == "thesis" ? std::optional(tit::trace::Dialect::Thesis)
                                                    : std::optional(tit::trace::Dialect::SimGrid),
                              std::cout);
+    else if (convert->parsed())
+      tit::convert::convert_into(traces, out,
+                                 durations     ? std::nullopt
+                                 : to == "thesis" ? std::optional(tit::trace::Dialect::Thesis)
+                                                  : std::optional(tit::trace::Dialect::SimGrid),
+                                 from == "pre3.20" ? tit::convert::Source::Pre320 : tit::convert::Source::Thesis);
     else
       tit::tracetool::info(traces, std::cout);
   } catch (const tit::trace::TraceError& e) {
+    std::cerr << "tit-trace: " << e.what() << "\n";
+    return 2;
+  } catch (const tit::convert::ConvertError& e) {
     std::cerr << "tit-trace: " << e.what() << "\n";
     return 2;
   }

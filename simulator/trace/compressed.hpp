@@ -20,14 +20,16 @@ struct ValueMode {
   enum class Kind : std::uint8_t {
     Exact,  ///< every token as written
     Binned, ///< volumes (flops, seconds, message and collective sizes) within relative error `bin` of the original
+    Stats,  ///< volumes as a distribution per action of a loop body, drawn from in a fixed order (size independent
+            ///< of the number of iterations)
   };
   Kind kind = Kind::Exact;
   double bin = 0;        ///< Binned: the relative error R, 0 < R < 1
   std::string bin_text;  ///< Binned: R as written
 };
-/// "exact" or "binned:R" (0 < R < 1); throws TraceError naming the accepted modes otherwise.
+/// "exact", "binned:R" (0 < R < 1) or "stats"; throws TraceError naming the accepted modes otherwise.
 ValueMode parse_value_mode(std::string_view text);
-/// "exact", "binned:0.01".
+/// "exact", "binned:0.01", "stats".
 std::string value_mode_name(const ValueMode& mode);
 
 /// What compress() made.

@@ -105,10 +105,12 @@ std::string encode_meta(const Meta& m)
 {
   ByteWriter w;
   w.varint(static_cast<std::uint64_t>(m.rank_count));
-  // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01")
+  // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01"); 2 stats (version 2)
   if (m.value_mode.starts_with("binned:")) {
     w.byte(1);
     w.string(std::string_view(m.value_mode).substr(7));
+  } else if (m.value_mode == "stats") {
+    w.byte(2);
   } else {
     w.byte(0);
   }
@@ -180,9 +182,11 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
   if (m.rank_count == 0)
     r.fail("expected at least one rank, found 0");
   std::uint8_t mode = r.byte("the value mode");
-  if (mode > 1)
-    r.fail(fmt::format("expected a value mode (0 exact, 1 binned), found {}", mode));
-  m.value_mode = mode == 0 ? "exact" : "binned:" + r.string("the bin width of the binned value mode");
+  if (mode > 2)
+    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats), found {}", mode));
+  m.value_mode = mode == 0   ? "exact"
+                 : mode == 2 ? "stats"
+                             : "binned:" + r.string("the bin width of the binned value mode");
   m.compute_unit = r.string("the compute unit");
   m.signatures.resize(table_size(r, "the number of signatures", bytes.size()));
   for (Signature& s : m.signatures) {

@@ -13,7 +13,13 @@
 namespace tit::trace::cformat {
 
 inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C', '\n'};
-inline constexpr unsigned kVersion = 1;
+/// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2) and nothing
+/// else: a file is written with the lowest version that can say it (1 unless its values are `stats`), and version 1
+/// files stay readable.
+inline constexpr unsigned kVersion = 2;
+inline constexpr unsigned kOldestVersion = 1;
+/// The version a file of `value_mode` is written with.
+inline unsigned version_for(std::string_view value_mode) { return value_mode == "stats" ? 2 : 1; }
 /// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
 inline constexpr std::int64_t kIntLimit = std::int64_t{1} << 61;
 
@@ -184,6 +190,17 @@ std::vector<std::size_t> volume_positions(const Action& a);
 /// as an integer when the nearest integer is close enough, else with 6 significant digits; `token` itself when it
 /// is 0, negative, not a number, or when the representative is not close enough (small integers, bin edges).
 std::string bin_token(std::string_view token, double r);
+
+/// `stats`: the schedule that stands for the volumes `values` (in their order) of one value slot of one action of a
+/// loop body: the values sorted and cut into kStatsSlots groups of (nearly) equal count, each group represented by
+/// its mean (rounded when `integers`), in bit-reversed group order so that consecutive draws spread over the
+/// distribution. Occurrence i then reads schedule[i % size]. Fewer than 2 * kStatsSlots values: the values
+/// themselves (nothing to gain). Tokens as written by format_stat.
+std::vector<std::string> stats_schedule(const std::vector<double>& values, bool integers);
+inline constexpr std::size_t kStatsSlots = 16;
+/// `stats`: the kStatsSlots draws of `schedule` in rank `rank`'s own order, a fixed pseudo-random permutation per
+/// rank (the same for every slot of the rank, so that its volumes that rose or fell together still do).
+std::vector<std::string> stats_shuffle(const std::vector<std::string>& schedule, int rank);
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);

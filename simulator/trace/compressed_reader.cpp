@@ -69,9 +69,10 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   cformat::ByteReader r(std::string_view(head).substr(cformat::kMagic.size()), o->path, "the header",
                         cformat::kMagic.size());
   std::uint64_t version = r.varint("the format version");
-  if (version != cformat::kVersion)
-    fail_file(o->path, fmt::format("compressed trace format version {}, but this tit-replay reads version {} only{}",
-                                   version, cformat::kVersion, version > cformat::kVersion ? " (a newer one)" : ""));
+  if (version < cformat::kOldestVersion || version > cformat::kVersion)
+    fail_file(o->path, fmt::format("compressed trace format version {}, but this tit-replay reads versions {} to {} "
+                                   "only{}", version, cformat::kOldestVersion, cformat::kVersion,
+                                   version > cformat::kVersion ? " (a newer one)" : ""));
   o->version = static_cast<unsigned>(version);
   std::uint64_t raw_size = r.varint("the size of the structure record");
   std::uint64_t stored_size = r.varint("the stored size of the structure record");
@@ -84,6 +85,10 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   if (cformat::crc32_of(stored) != crc)
     fail_file(o->path, "the structure record: CRC-32 mismatch (corrupt compressed trace)");
   o->meta = cformat::decode_meta(cformat::inflate(stored, raw_size, o->path, "the structure record"), o->path);
+  if (o->version < cformat::version_for(o->meta.value_mode))
+    fail_file(o->path, fmt::format("the structure record: value mode '{}' in a version {} file (it needs version {}; "
+                                   "corrupt compressed trace)", o->meta.value_mode, o->version,
+                                   cformat::version_for(o->meta.value_mode)));
   o->value_area = at + stored_size;
   o->structure_bytes = o->value_area;
   for (std::size_t i = 0; i < o->meta.chunks.size(); ++i) {

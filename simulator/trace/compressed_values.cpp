@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tit::trace {
@@ -12,6 +13,8 @@ ValueMode parse_value_mode(std::string_view text)
 {
   if (text == "exact")
     return ValueMode{};
+  if (text == "stats")
+    return ValueMode{ValueMode::Kind::Stats, 0, {}};
   if (text.starts_with("binned:")) {
     std::string_view r = text.substr(7);
     std::optional<double> v = detail::parse_double(r);
@@ -21,12 +24,19 @@ ValueMode parse_value_mode(std::string_view text)
                                  "between 0 and 1 (exclusive), e.g. binned:0.01",
                                  text));
   }
-  throw TraceError(fmt::format("error: unknown value mode '{}' (accepted: exact, binned:R)", text));
+  throw TraceError(fmt::format("error: unknown value mode '{}' (accepted: exact, binned:R, stats)", text));
 }
 
 std::string value_mode_name(const ValueMode& mode)
 {
-  return mode.kind == ValueMode::Kind::Binned ? "binned:" + mode.bin_text : "exact";
+  switch (mode.kind) {
+    case ValueMode::Kind::Binned:
+      return "binned:" + mode.bin_text;
+    case ValueMode::Kind::Stats:
+      return "stats";
+    default:
+      return "exact";
+  }
 }
 
 namespace cformat {
@@ -84,6 +94,55 @@ std::string bin_token(std::string_view token, double r)
   std::string text = fmt::format("{:.6g}", rep);
   std::optional<double> back = detail::parse_double(text);
   return back && close(*back) ? text : std::string(token);
+}
+
+std::vector<std::string> stats_shuffle(const std::vector<std::string>& schedule, int rank)
+{
+  // Fisher-Yates driven by splitmix64 seeded with the rank: a fixed function, the same on every machine
+  std::uint64_t state = static_cast<std::uint64_t>(rank) * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
+  auto next = [&state] {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  std::vector<std::string> out = schedule;
+  for (std::size_t i = out.size(); i > 1; --i)
+    std::swap(out[i - 1], out[next() % i]);
+  return out;
+}
+
+std::vector<std::string> stats_schedule(const std::vector<double>& values, bool integers)
+{
+  auto token = [integers](double v) {
+    return integers ? fmt::format("{}", static_cast<std::int64_t>(std::llround(v))) : fmt::format("{}", v);
+  };
+  std::vector<std::string> out;
+  if (values.size() < 2 * kStatsSlots) {
+    for (double v : values)
+      out.push_back(token(v));
+    return out;
+  }
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  std::size_t n = sorted.size();
+  std::vector<std::string> groups;
+  for (std::size_t g = 0; g < kStatsSlots; ++g) {
+    std::size_t from = g * n / kStatsSlots;
+    std::size_t to = (g + 1) * n / kStatsSlots;
+    double sum = 0;
+    for (std::size_t i = from; i < to; ++i)
+      sum += sorted[i];
+    groups.push_back(token(sum / static_cast<double>(to - from)));
+  }
+  // bit-reversed order of the 16 groups: 0, 8, 4, 12, 2, ... (low, high, middle, ...), so that any 2^k
+  // consecutive draws take one value from each of 2^k equal parts of the distribution
+  static_assert(kStatsSlots == 16);
+  for (std::size_t i = 0; i < kStatsSlots; ++i) {
+    std::size_t r = ((i & 1) << 3) | ((i & 2) << 1) | ((i & 4) >> 1) | ((i & 8) >> 3);
+    out.push_back(groups[r]);
+  }
+  return out;
 }
 
 } // namespace cformat

@@ -230,12 +230,13 @@ private:
   std::vector<Stream> streams_;
 };
 
-/// The signature of `a` (its value tokens go to `values` once the signature id is known; binned when `mode` bins
-/// and the token is a volume).
-Signature signature_of(const Action& a, int rank_count, const ValueMode& mode, std::vector<std::string>& value_tokens)
+/// The signature of `a`; its value tokens go to `value_tokens` (binned when `mode` bins and the token is a volume),
+/// and `volume[j]` says whether value token j is a volume.
+Signature signature_of(const Action& a, int rank_count, const ValueMode& mode, std::vector<std::string>& value_tokens,
+                       std::vector<bool>& volume)
 {
-  std::vector<std::size_t> volumes =
-      mode.kind == ValueMode::Kind::Binned ? cformat::volume_positions(a) : std::vector<std::size_t>{};
+  std::vector<std::size_t> volumes = cformat::volume_positions(a);
+  bool bin = mode.kind == ValueMode::Kind::Binned;
   Signature s;
   s.name = std::string(a.name);
   std::string_view rest = a.text;
@@ -243,6 +244,7 @@ Signature signature_of(const Action& a, int rank_count, const ValueMode& mode, s
   detail::next_field(rest); // name
   std::vector<std::size_t> partners = partner_positions(a);
   value_tokens.clear();
+  volume.clear();
   for (std::size_t i = 0; !rest.empty(); ++i) {
     std::string_view token = detail::next_field(rest);
     Slot slot;
@@ -257,8 +259,9 @@ Signature signature_of(const Action& a, int rank_count, const ValueMode& mode, s
       slot.offset = k;
     } else if (detail::parse_double(token)) {
       slot.kind = Slot::Kind::Value;
-      bool volume = std::find(volumes.begin(), volumes.end(), i) != volumes.end();
-      value_tokens.push_back(volume ? cformat::bin_token(token, mode.bin) : std::string(token));
+      bool is_volume = std::find(volumes.begin(), volumes.end(), i) != volumes.end();
+      value_tokens.push_back(is_volume && bin ? cformat::bin_token(token, mode.bin) : std::string(token));
+      volume.push_back(is_volume);
     } else {
       slot.kind = Slot::Kind::Literal;
       slot.literal = std::string(token);
@@ -267,6 +270,97 @@ Signature signature_of(const Action& a, int rank_count, const ValueMode& mode, s
   }
   return s;
 }
+
+/// `stats`: a rank's actions are kept until its structure is folded, then their volumes are replaced, per value slot
+/// of each action of a loop body (a body and a position in it), by that slot's schedule (cformat::stats_schedule).
+class StatsValues {
+public:
+  void add(const Action& a, std::uint32_t signature, const std::vector<std::string>& tokens,
+           const std::vector<bool>& volume)
+  {
+    actions_.push_back(Pending{signature, tokens, volume, a.kind == Kind::Compute || a.kind == Kind::Sleep});
+  }
+
+  /// Walks the structure of body `root` twice (its actions are those added, in order): gathers each slot's volumes,
+  /// then gives `out` each action's tokens, volumes drawn from their schedules. For compute and sleep volumes, rank
+  /// `rank` starts each schedule at its own place (a hash of the rank and the slot), so that ranks with the same
+  /// distribution do not draw the same value at the same time: their fluctuations stay uncorrelated, as measured
+  /// ones mostly are. Message sizes start at the schedule's start on every rank, so that a sender and its receiver,
+  /// which saw the same sizes, draw the same ones.
+  void finish(const Tables& tables, std::uint32_t root, int rank, Values& out)
+  {
+    next_ = 0;
+    walk(tables, root, [this](std::uint64_t site, const Pending& a) {
+      for (std::size_t j = 0; j < a.tokens.size(); ++j) {
+        if (!a.volume[j])
+          continue;
+        SlotValues& slot = slots_[{site, j}];
+        slot.local = a.local;
+        std::optional<double> v = detail::parse_double(a.tokens[j]);
+        std::int64_t i = 0;
+        slot.usable = slot.usable && v && *v > 0;
+        slot.integers = slot.integers && cformat::canonical_int(a.tokens[j], i);
+        if (slot.usable)
+          slot.values.push_back(*v);
+      }
+    });
+    for (auto& [key, slot] : slots_) {
+      if (slot.usable)
+        slot.schedule = cformat::stats_schedule(slot.values, slot.integers);
+      if (slot.local && slot.values.size() >= 2 * cformat::kStatsSlots)
+        slot.schedule = cformat::stats_shuffle(slot.schedule, rank);
+      slot.values = {};
+    }
+    next_ = 0;
+    walk(tables, root, [this, &out](std::uint64_t site, const Pending& a) {
+      for (std::size_t j = 0; j < a.tokens.size(); ++j) {
+        auto it = a.volume[j] ? slots_.find({site, j}) : slots_.end();
+        if (it != slots_.end() && it->second.usable) {
+          SlotValues& slot = it->second;
+          out.add(a.signature, static_cast<std::uint32_t>(j), slot.schedule[slot.drawn++ % slot.schedule.size()]);
+        } else {
+          out.add(a.signature, static_cast<std::uint32_t>(j), a.tokens[j]);
+        }
+      }
+    });
+  }
+
+private:
+  struct Pending {
+    std::uint32_t signature;
+    std::vector<std::string> tokens;
+    std::vector<bool> volume;
+    bool local; ///< compute or sleep
+  };
+  struct SlotValues {
+    bool usable = true;   ///< every value a positive number (else kept as it is)
+    bool integers = true; ///< every value a canonical integer (then so are the drawn values)
+    bool local = false;   ///< a compute or sleep volume (else a message size, which its partner must agree with)
+    std::vector<double> values;
+    std::vector<std::string> schedule;
+    std::uint64_t drawn = 0;
+  };
+
+  /// Calls visit(site, action) for each action of body `body`'s depth-first walk, `site` naming the body and the
+  /// position of the action in it.
+  template <typename Visit> void walk(const Tables& tables, std::uint32_t body, const Visit& visit)
+  {
+    const std::vector<std::uint32_t>& ids = tables.body_nodes(body);
+    for (std::size_t pos = 0; pos < ids.size(); ++pos) {
+      const Node& n = tables.node_at(ids[pos]);
+      if (n.loop) {
+        for (std::uint64_t c = 0; c < n.count; ++c)
+          walk(tables, n.ref, visit);
+      } else {
+        visit((std::uint64_t{body} << 32) | pos, actions_.at(next_++));
+      }
+    }
+  }
+
+  std::vector<Pending> actions_;
+  std::size_t next_ = 0;
+  std::map<std::pair<std::uint64_t, std::size_t>, SlotValues> slots_;
+};
 
 /// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
 class Chunker {
@@ -309,14 +403,15 @@ private:
   std::uint64_t offset_ = 0;
 };
 
-void write_file(const std::filesystem::path& out, const std::string& meta, const std::vector<std::string>& blocks)
+void write_file(const std::filesystem::path& out, unsigned version, const std::string& meta,
+                const std::vector<std::string>& blocks)
 {
   std::ofstream f(out, std::ios::binary | std::ios::trunc);
   if (!f)
     throw TraceError(fmt::format("error: cannot write compressed trace '{}'", out.string()));
   cformat::ByteWriter head;
   head.bytes(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
-  head.varint(cformat::kVersion);
+  head.varint(version);
   std::string stored = cformat::deflate(meta);
   head.varint(meta.size());
   head.varint(stored.size());
@@ -343,10 +438,13 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
   Chunker chunker;
   std::unordered_map<std::string, std::uint32_t> block_ids;
   std::vector<std::string> tokens;
+  std::vector<bool> volume;
+  bool stats_mode = values.kind == ValueMode::Kind::Stats;
   for (int r = 0; r < meta.rank_count; ++r) {
     std::unique_ptr<RankReader> reader = in.reader(r);
     Folder folder(tables);
     Values rank_values;
+    StatsValues stats_values;
     cformat::RankEntry entry;
     Action a;
     bool first = true;
@@ -354,13 +452,18 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
       if (first)
         entry.dialect = a.dialect;
       first = false;
-      std::uint32_t sig = tables.signature(signature_of(a, meta.rank_count, values, tokens));
-      for (std::size_t i = 0; i < tokens.size(); ++i)
-        rank_values.add(sig, static_cast<std::uint32_t>(i), tokens[i]);
+      std::uint32_t sig = tables.signature(signature_of(a, meta.rank_count, values, tokens, volume));
+      if (stats_mode)
+        stats_values.add(a, sig, tokens, volume);
+      else
+        for (std::size_t i = 0; i < tokens.size(); ++i)
+          rank_values.add(sig, static_cast<std::uint32_t>(i), tokens[i]);
       folder.push(sig);
       ++stats.actions;
     }
     entry.root = tables.body(folder.items());
+    if (stats_mode)
+      stats_values.finish(tables, entry.root, r, rank_values);
     std::string raw = cformat::encode_streams(rank_values.take());
     auto [it, added] = block_ids.try_emplace(raw, static_cast<std::uint32_t>(meta.blocks.size()));
     if (added)
@@ -380,7 +483,7 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
   stats.value_blocks = meta.blocks.size();
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, cformat::encode_meta(meta), chunks);
+  write_file(out, cformat::version_for(meta.value_mode), cformat::encode_meta(meta), chunks);
   std::error_code ec;
   stats.bytes = std::filesystem::file_size(out, ec);
   return stats;

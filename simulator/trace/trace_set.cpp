@@ -300,6 +300,15 @@ RankFile listed_rank_file(const ListEntry& entry, int rank, const std::string& l
 std::unique_ptr<TraceSet> open_list(const std::string& path, std::optional<int> ranks)
 {
   std::vector<ListEntry> entries = read_trace_list(path);
+  // a compressed trace holds every rank: a list may name one, alone (docs/compressed-format.md)
+  for (const ListEntry& e : entries)
+    if (is_compressed_trace(e.path) && entries.size() > 1)
+      detail::fail_at(path, e.line, e.path,
+                      fmt::format("'{}' is a compressed trace, which holds every rank: a trace list names it on "
+                                  "its only line, or names one plain file per rank, not both ({} files listed)",
+                                  e.path, entries.size()));
+  if (entries.size() == 1 && is_compressed_trace(entries[0].path))
+    return detail::open_compressed(entries[0].path, ranks);
   if (entries.size() == 1)
     return open_merged(entries[0].path, ranks, fmt::format("merged file {} (listed in {})", entries[0].path, path));
   check_deployed(entries.size(), ranks, path);

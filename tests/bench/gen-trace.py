@@ -22,6 +22,10 @@ Two more patterns follow issue 18's scaling study:
   halo2d   an NPB-like 2-D halo on a near-square grid of ranks (periodic): compute, irecv and isend of
            8 KiB with each of the 4 neighbours, waitall, then an allreduce of one double.
 
+With --noise F (halo and ring patterns), each compute volume is also multiplied by 1 + F*u, u in [-1, 1) a fixed hash of the
+rank, the iteration and the action, as measured volumes jitter (the `stats` value mode of compressed
+traces is for such traces). The default, 0, writes the traces as before.
+
 Standard library only; output is deterministic for given arguments.
 """
 
@@ -37,14 +41,28 @@ HALO_COUNTS = (64, 1024, 4096, 16384, 65536)
 SHIFT_COUNTS = (1000, 10000, 100)
 
 
+NOISE = 0.0  # --noise
+UNIFORM = False  # --uniform
+
+
+def jitter(flops, rank, it, which):
+    """flops * (1 + NOISE * u), u in [-1, 1) from a fixed hash (no random module: the same on every machine)."""
+    if NOISE == 0:
+        return flops
+    h = (rank * 1_000_003 + it * 7919 + which * 104_729 + 12_345) * 2_654_435_761 % 2**32
+    h = (h ^ (h >> 15)) * 2_246_822_519 % 2**32
+    u = (h ^ (h >> 13)) / 2**31 - 1
+    return int(flops * (1 + NOISE * u))
+
+
 def rank_lines(rank, nranks, iterations):
     left = (rank - 1) % nranks
     right = (rank + 1) % nranks
     yield f"{rank} init"
     for it in range(iterations):
         # Deterministic load imbalance: 1e6 .. 2.9e6 flops.
-        flops = 1_000_000 + 100_000 * ((rank * 7 + it * 13) % 20)
-        yield f"{rank} compute {flops}"
+        flops = 2_000_000 if UNIFORM else 1_000_000 + 100_000 * ((rank * 7 + it * 13) % 20)
+        yield f"{rank} compute {jitter(flops, rank, it, 0)}"
         count = HALO_COUNTS[it % len(HALO_COUNTS)]
         yield f"{rank} irecv {left} 1 {count} {DOUBLE}"
         yield f"{rank} irecv {right} 2 {count} {DOUBLE}"
@@ -57,7 +75,7 @@ def rank_lines(rank, nranks, iterations):
             yield f"{rank} wait {right} {rank} 2"
             yield f"{rank} wait {rank} {right} 1"
             yield f"{rank} wait {rank} {left} 2"
-        yield f"{rank} compute {flops // 2}"
+        yield f"{rank} compute {jitter(flops // 2, rank, it, 1)}"
         shift = SHIFT_COUNTS[it % len(SHIFT_COUNTS)]
         send = f"{rank} send {right} 3 {shift} {DOUBLE}"
         recv = f"{rank} recv {left} 3 {shift} {DOUBLE}"
@@ -77,13 +95,13 @@ def ring_lines(rank, nranks, iterations):
     right = (rank + 1) % nranks
     yield f"{rank} init"
     for it in range(iterations):
-        flops = 1_000_000 + 100_000 * ((rank * 7 + it * 13) % 20)
+        flops = 2_000_000 if UNIFORM else 1_000_000 + 100_000 * ((rank * 7 + it * 13) % 20)
         count = HALO_COUNTS[it % len(HALO_COUNTS)]
         tag = it % 5
-        yield f"{rank} compute {flops}"
+        yield f"{rank} compute {jitter(flops, rank, it, 0)}"
         yield f"{rank} irecv {left} {tag} {count} {DOUBLE}"
         yield f"{rank} isend {right} {tag} {count} {DOUBLE}"
-        yield f"{rank} compute {flops // 5}"
+        yield f"{rank} compute {jitter(flops // 5, rank, it, 1)}"
         yield f"{rank} wait {left} {rank} {tag}"
         yield f"{rank} wait {rank} {right} {tag}"
     yield f"{rank} finalize"
@@ -159,10 +177,19 @@ def main():
     parser.add_argument("--ranks", type=int, required=True)
     parser.add_argument("--iterations", type=int, required=True)
     parser.add_argument("--pattern", choices=sorted(PATTERNS), default="halo")
+    parser.add_argument("--noise", type=float, default=0.0,
+                        help="relative jitter of compute volumes, 0 <= F < 1 (default 0: none)")
+    parser.add_argument("--uniform", action="store_true",
+                        help="halo, ring: the same base compute volume on every rank and iteration (no imbalance pattern)")
     parser.add_argument("--merged", action="store_true", help="also write merged.txt (see above)")
     parser.add_argument("--no-backbone", action="store_true",
                         help="a cluster without a backbone: no link shared by all the ranks' messages")
     args = parser.parse_args()
+    if not 0 <= args.noise < 1:
+        parser.error("need 0 <= --noise < 1")
+    global NOISE, UNIFORM
+    NOISE = args.noise
+    UNIFORM = args.uniform
     if args.ranks < 2 or args.iterations < 1:
         parser.error("need --ranks >= 2 and --iterations >= 1")
 

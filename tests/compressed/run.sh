@@ -74,9 +74,9 @@ case $case_name in
     cp "$tmp/ring.tit" "$tmp/c.tit"; printf '\xff' | dd of="$tmp/c.tit" bs=1 seek=$((size - 2)) conv=notrunc 2>/dev/null
     run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/c.tit"
     expect_error 2 "$tmp/c.tit: error: value chunk 0: CRC-32 mismatch (corrupt compressed trace)"
-    cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x02' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
+    cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x03' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
     run "$tool" info "$tmp/v.tit"
-    expect_error 2 "compressed trace format version 2, but this tit-replay reads version 1 only (a newer one)" ;;
+    expect_error 2 "compressed trace format version 3, but this tit-replay reads versions 1 to 2 only (a newer one)" ;;
   deadlock) # errors of the replay name the compressed file, the rank and the action's number
     compress "$d/deadlock" "$tmp/dl.tit"; run "$replay" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/dl.tit"
     expect_error 3 "deadlock" "rank 0 blocked in $tmp/dl.tit (rank 0):2: 0 recv 1 0 8" ;;
@@ -94,8 +94,33 @@ case $case_name in
     done
     run "$tool" info "$tmp/b.tit"; grep -qx "format: compressed, version 1, values binned:0.01" "$out" ||
       fail "info does not say the value mode" ;;
+  stats) # stats draws each volume from a distribution per action of the loop body: on traces whose volumes jitter
+    # (generated, +-20 % compute), the predicted time stays within 3 % of the plain trace's, and info says the mode
+    for p in halo ring; do
+      python3 "$root/tests/bench/gen-trace.py" --ranks 8 --iterations 200 --pattern $p --uniform --noise 0.2 \
+        "$tmp/$p" > /dev/null
+      run "$tool" compress --values stats "$tmp/$p/traces.list" "$tmp/s.tit"; [ "$status" -eq 0 ] || fail "compress failed"
+      args=(--hostfile "$tmp/$p/hostfile" "$tmp/$p/platform.xml")
+      run "$replay" "${extra[@]}" "${args[@]}" "$tmp/$p/traces.list"; a=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
+      run "$replay" "${extra[@]}" "${args[@]}" "$tmp/s.tit"; b=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
+      [ -n "$a" ] && [ -n "$b" ] || fail "no time for $p"
+      [ "$a" != "$b" ] || fail "$p: the same time to the last digit: were any volumes drawn?"
+      awk -v a="$a" -v b="$b" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(d <= 0.03) }' ||
+        fail "$p: stats predicts $b s, plain $a s: more than 3 % apart"
+    done
+    run "$tool" info "$tmp/s.tit"; grep -qx "format: compressed, version 2, values stats" "$out" ||
+      fail "info does not say the value mode" ;;
+  list) # a trace list naming a compressed file alone is read; with other files it is refused with its line
+    ring; printf '# whole run\nring.tit\n' > "$tmp/trace.list"
+    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$root/traces/ring4"
+    cp "$out" "$tmp/plain.out"
+    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/trace.list"
+    [ "$status" -eq 0 ] || fail "the list was not read"; diff "$tmp/plain.out" "$out" || fail "another prediction"
+    printf '%s\nring.tit\n' "$root/traces/ring4/rank-0.txt" > "$tmp/mixed.list"
+    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/mixed.list"
+    expect_error 2 "$tmp/mixed.list:2: error:" "is a compressed trace, which holds every rank: a trace list names it on its only line" ;;
   bad-values) run "$tool" compress --values lossy "$root/traces/ring4" "$tmp/r.tit"
-    expect_error 2 "unknown value mode 'lossy' (accepted: exact, binned:R)"
+    expect_error 2 "unknown value mode 'lossy' (accepted: exact, binned:R, stats)"
     [ ! -e "$tmp/r.tit" ] || fail "a file was written" ;;
   bad-input) run "$tool" compress "$d/unknown" "$tmp/r.tit"; expect_error 2 "$d/unknown/" ;;
   *) echo "unknown case $case_name"; exit 2 ;;

@@ -250,6 +250,21 @@ case $case_name in
     replay "$work/perfect/trace.list"
     ;;
 
+  convert-tit-trace) # tit-trace convert writes what tit-convert (its alias) writes, byte for byte, and refuses the same
+    for args in "--to simgrid $here/convert/thesis-waits.txt" "--to simgrid --from pre3.20 $here/convert/pre320.txt" \
+                "--to thesis $here/convert/thesis-waits.txt" "--to thesis $here/../../traces/ring4"; do
+      read -r -a a <<< "$args"
+      rm -rf "$work/alias" "$work/sub"
+      "$build/bin/tit-convert" "${a[@]}" "$work/alias" || die "tit-convert $args failed"
+      "$build/bin/tit-trace" convert "${a[@]}" "$work/sub" || die "tit-trace convert $args failed"
+      diff -r "$work/alias" "$work/sub" || die "tit-trace convert $args writes otherwise than tit-convert"
+    done
+    rc=0; "$build/bin/tit-trace" convert "$here/convert/thesis-waits.txt" "$work/x" 2>"$work/err" || rc=$?
+    [[ $rc -eq 2 ]] && grep -q "give exactly one of --to simgrid, --to thesis, --durations" "$work/err" ||
+      { cat "$work/err" >&2; die "tit-trace convert without --to: exit $rc"; }
+    rc=0; "$build/bin/tit-trace" convert --to thesis "$here/convert/pre320.txt" "$work/x" 2>"$work/err" || rc=$?
+    [[ $rc -eq 2 ]] && grep -q "^tit-trace: .*pre320.txt:[0-9]*: error: " "$work/err" ||
+      { cat "$work/err" >&2; die "a bad input: exit $rc"; } ;;
   convert-errors) # every error message of tit-convert, with its exit code 2
     conv=$build/bin/tit-convert
     check_error() { # check_error EXPECTED-REGEX ARGS...

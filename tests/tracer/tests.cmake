@@ -43,7 +43,7 @@ foreach(c ring:4 halo:4 nbmix:4 wildcard:3 persistent:3 colls:4 subcomm:4)
   add_test(NAME tracer.smpi.${p}.np${n} COMMAND ${TIT_TRACER_RUN} smpi ${p} ${n})
 endforeach()
 foreach(c timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
-          convert-thesis convert-pre320 convert-traced convert-roundtrip convert-durations convert-errors exports bench-overhead
+          convert-thesis convert-pre320 convert-traced convert-roundtrip convert-durations convert-tit-trace convert-errors exports bench-overhead
           subcomm-requests comm-note)
   add_test(NAME tracer.${c} COMMAND ${TIT_TRACER_RUN} ${c})
 endforeach()

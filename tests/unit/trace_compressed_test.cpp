@@ -1,6 +1,7 @@
 // Compressed traces (docs/compressed-format.md): round trips action by action, loop folding, merged ranks,
 // the size of a trace without repetition, and truncated or corrupt files.
 #include "trace/compressed.hpp"
+#include "trace/compressed_format.hpp"
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <cmath>
 #include <functional>
@@ -373,6 +375,157 @@ TEST(CompressedTrace, BinnedValuesStayWithinRAndOnlyVolumesChange)
   EXPECT_GT(changed, 1000);
 }
 
+std::string read_error(const std::string& bytes);
+
+/// Two ranks exchanging messages of jittered sizes after jittered computations, `iterations` times.
+std::string noisy_trace(int iterations)
+{
+  std::mt19937_64 rng(11);
+  std::string t;
+  for (int r = 0; r < 2; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < iterations; ++i) {
+      int size = 40000 + static_cast<int>(rng() % 20000);
+      t += fmt::format("{} compute {}\n{} isend {} 5 {} 0\n{} recv {} 5 -1 0\n{} waitall\n", r,
+                       (r + 1) * 1000000 + rng() % 400000, r, 1 - r, size, r, 1 - r, r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  return t;
+}
+
+TEST(CompressedTrace, StatsScheduleIsDeterministicAndKeepsTheDistribution)
+{
+  std::vector<double> v;
+  for (int i = 0; i < 1000; ++i)
+    v.push_back(1000 + (i * 7919) % 1000); // 1000 .. 1999, each once, in a scrambled order
+  std::vector<std::string> s = cformat::stats_schedule(v, true);
+  ASSERT_EQ(s.size(), cformat::kStatsSlots);
+  EXPECT_EQ(s, cformat::stats_schedule(v, true));
+  double sum = 0;
+  for (const std::string& x : s) {
+    double d = std::stod(x);
+    EXPECT_GE(d, 1000);
+    EXPECT_LE(d, 1999);
+    sum += d;
+  }
+  EXPECT_NEAR(sum / 16, 1499.5, 1);
+  // quantile groups in bit-reversed order: the lowest group first, then the middle one, ...
+  EXPECT_EQ(s[0], "1031");
+  EXPECT_EQ(s[1], "1531");
+  EXPECT_EQ(s[15], "1968");
+  // a rank's own order: a permutation of the same draws, fixed per rank, different between ranks
+  std::vector<std::string> a = cformat::stats_shuffle(s, 1), b = cformat::stats_shuffle(s, 2);
+  EXPECT_EQ(a, cformat::stats_shuffle(s, 1));
+  EXPECT_NE(a, b);
+  std::sort(a.begin(), a.end());
+  std::vector<std::string> sorted = s;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(a, sorted);
+  // too few values for a distribution: kept as they are, in order; fractions stay fractions
+  EXPECT_EQ(cformat::stats_schedule({3, 1, 2}, true), (std::vector<std::string>{"3", "1", "2"}));
+  EXPECT_EQ(cformat::stats_schedule({0.5, 0.25}, false), (std::vector<std::string>{"0.5", "0.25"}));
+}
+
+TEST(CompressedTrace, StatsSizeStopsGrowingWithIterationsAndVolumesKeepTheirTotals)
+{
+  fs::path p1 = write_file(scratch_dir() / "n1.txt", noisy_trace(500));
+  fs::path p4 = write_file(scratch_dir() / "n4.txt", noisy_trace(2000));
+  fs::path s1 = scratch_dir() / "s1.tit", s4 = scratch_dir() / "s4.tit", e4 = scratch_dir() / "e4.tit";
+  ValueMode stats = parse_value_mode("stats");
+  CompressStats c1 = compress(*TraceSet::open(p1, std::nullopt), s1, stats);
+  CompressStats c4 = compress(*TraceSet::open(p4, std::nullopt), s4, stats);
+  CompressStats x4 = compress(*TraceSet::open(p4, std::nullopt), e4, ValueMode{});
+  // random volumes: exact grows with the iterations, stats does not (a distribution per action of the loop body)
+  EXPECT_LT(c4.bytes, c1.bytes + 64) << "stats: " << c1.bytes << " B at 500 iterations, " << c4.bytes << " at 2000";
+  EXPECT_LT(c4.bytes * 20, x4.bytes) << "stats " << c4.bytes << ", exact " << x4.bytes;
+  // the file says which mode made it, in the version that can say it
+  EXPECT_EQ(compressed_info(s4).value_mode, "stats");
+  EXPECT_EQ(compressed_info(s4).version, 2u);
+  EXPECT_EQ(compressed_info(e4).version, 1u);
+  // deterministic: the same file, and the same draws, every time
+  fs::path again = scratch_dir() / "again.tit";
+  compress(*TraceSet::open(p4, std::nullopt), again, stats);
+  auto bytes = [](const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(bytes(again), bytes(s4));
+  EXPECT_EQ(read_all(s4), read_all(again));
+  // only volumes change; per rank, their totals stay within 0.5 %, each within the range of the traced ones
+  auto p = TraceSet::open(p4, std::nullopt);
+  auto c = TraceSet::open(s4, std::nullopt);
+  for (int r = 0; r < 2; ++r) {
+    auto pr = p->reader(r), cr = c->reader(r);
+    Action pa, ca;
+    double flops[2] = {0, 0}, bytes_sent[2] = {0, 0};
+    double lo = 1e300, hi = 0, drawn_lo = 1e300, drawn_hi = 0;
+    int changed = 0;
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      ASSERT_EQ(pa.kind, ca.kind);
+      EXPECT_EQ(pa.partner, ca.partner);
+      EXPECT_EQ(pa.tag, ca.tag);
+      EXPECT_EQ(pa.bytes == kUnknownSize, ca.bytes == kUnknownSize);
+      if (pa.kind == Kind::Compute) {
+        flops[0] += pa.amount;
+        flops[1] += ca.amount;
+        lo = std::min(lo, pa.amount);
+        hi = std::max(hi, pa.amount);
+        drawn_lo = std::min(drawn_lo, ca.amount);
+        drawn_hi = std::max(drawn_hi, ca.amount);
+        changed += pa.amount != ca.amount ? 1 : 0;
+      }
+      if (pa.kind == Kind::Isend) {
+        bytes_sent[0] += pa.bytes;
+        bytes_sent[1] += ca.bytes;
+      }
+    }
+    EXPECT_FALSE(cr->next(ca));
+    EXPECT_GE(drawn_lo, lo);
+    EXPECT_LE(drawn_hi, hi);
+    EXPECT_GT(drawn_hi - drawn_lo, 0.8 * (hi - lo)) << "a distribution, not a mean";
+    EXPECT_NEAR(flops[1] / flops[0], 1, 0.005) << "rank " << r;
+    EXPECT_NEAR(bytes_sent[1] / bytes_sent[0], 1, 0.005) << "rank " << r;
+    EXPECT_GT(changed, 1900);
+  }
+}
+
+TEST(CompressedTrace, TraceListNamingACompressedFileAloneIsRead)
+{
+  fs::path ring = kData / ".." / ".." / "traces" / "ring4";
+  fs::path c = scratch_dir() / "ring.tit";
+  compress(*TraceSet::open(ring, std::nullopt), c, ValueMode{});
+  // by a relative path beside the list, after a comment
+  fs::path list = write_file(scratch_dir() / "trace.list", "# the whole run\nring.tit\n");
+  EXPECT_EQ(read_all(list), read_all(ring));
+  EXPECT_EQ(read_all(scratch_dir()), read_all(ring)); // a directory holding that trace.list
+  EXPECT_NE(trace_error([&] { TraceSet::open(list, 3); }).find("rank mismatch"), std::string::npos);
+  // with other files: refused, naming the list, the line and what a list may name
+  fs::path mixed = write_file(scratch_dir() / "mixed.list",
+                              fmt::format("{}\nring.tit\n", (ring / "rank-0.txt").string()));
+  std::string error = trace_error([&] { TraceSet::open(mixed, std::nullopt); });
+  EXPECT_NE(error.find(fmt::format("{}:2:", mixed.string())), std::string::npos) << error;
+  EXPECT_NE(error.find("is a compressed trace, which holds every rank: a trace list names it on its only line, or "
+                       "names one plain file per rank, not both (2 files listed)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
+{
+  fs::path s = scratch_dir() / "s.tit";
+  compress(*TraceSet::open(write_file(scratch_dir() / "n.txt", noisy_trace(40)), std::nullopt), s,
+           parse_value_mode("stats"));
+  std::ifstream in(s, std::ios::binary);
+  std::string v1(std::istreambuf_iterator<char>(in), {});
+  ASSERT_EQ(v1[8], 2);
+  v1[8] = 1;
+  EXPECT_NE(read_error(v1).find("value mode 'stats' in a version 1 file (it needs version 2; corrupt compressed trace)"),
+            std::string::npos)
+      << read_error(v1);
+}
+
 // ---- bad files ----------------------------------------------------------------------------------------------
 
 std::string ring_file()
@@ -422,12 +575,13 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
 
 TEST(CompressedTrace, NewerVersionIsRefusedByName)
 {
-  std::string v2 = ring_file();
-  v2[8] = 2;
-  EXPECT_NE(read_error(v2).find("compressed trace format version 2, but this tit-replay reads version 1 only (a "
-                                "newer one)"),
+  std::string v3 = ring_file();
+  ASSERT_EQ(v3[8], 1); // exact values: written as version 1, which older readers read
+  v3[8] = 3;
+  EXPECT_NE(read_error(v3).find("compressed trace format version 3, but this tit-replay reads versions 1 to 2 only "
+                                "(a newer one)"),
             std::string::npos)
-      << read_error(v2);
+      << read_error(v3);
 }
 
 TEST(CompressedTrace, DeployedRanksMustMatch)
@@ -463,7 +617,8 @@ TEST(CompressedTrace, ErrorsOfActionsNameTheRankAndTheAction)
 TEST(CompressedTrace, UnknownValueModeListsTheAccepted)
 {
   EXPECT_EQ(trace_error([] { parse_value_mode("lossy"); }),
-            "error: unknown value mode 'lossy' (accepted: exact, binned:R)");
+            "error: unknown value mode 'lossy' (accepted: exact, binned:R, stats)");
+  EXPECT_EQ(value_mode_name(parse_value_mode("stats")), "stats");
   EXPECT_NE(trace_error([] { parse_value_mode("binned:1.5"); }).find("must be a number between 0 and 1"),
             std::string::npos);
   EXPECT_NE(trace_error([] { parse_value_mode("binned:x"); }).find("binned:0.01"), std::string::npos);

@@ -1,5 +1,6 @@
-// tit-convert: rewrites time-independent traces (see tracer/README.md "tit-convert").
-#include "convert.hpp"
+// tit-convert: rewrites time-independent traces; an alias of `tit-trace convert` with its own option syntax
+// (see tracer/README.md "tit-convert"). The conversions live in simulator/tracetool/convert.hpp.
+#include "tracetool/convert.hpp"
 
 #include "trace/reader.hpp"
 
@@ -57,10 +58,10 @@ int main(int argc, char** argv)
   if (from != "thesis" && from != "pre3.20")
     return usage_error("--from '" + from + "': expected thesis or pre3.20");
   try {
-    RankFiles out = durations ? with_durations(std::filesystem::path(pos[0]) / "trace.list")
-                              : convert(pos[0], to == "simgrid" ? tit::trace::Dialect::SimGrid : tit::trace::Dialect::Thesis,
-                                        from == "thesis" ? Source::Thesis : Source::Pre320);
-    write_traces(pos[1], out);
+    std::optional<tit::trace::Dialect> dialect;
+    if (!durations)
+      dialect = to == "simgrid" ? tit::trace::Dialect::SimGrid : tit::trace::Dialect::Thesis;
+    convert_into(pos[0], pos[1], dialect, from == "thesis" ? Source::Thesis : Source::Pre320);
   } catch (const std::exception& e) { // ConvertError and the reader's TraceError say file and line
     std::string what = e.what();
     std::cerr << (what.find("error: ") == std::string::npos ? "tit-convert: error: " : "") << what << "\n";

@@ -1,5 +1,6 @@
-// tit-convert's library: rewrites time-independent traces between the two dialects of
-// docs/trace-format.md, from SimGrid's pre-3.20 format, and into "perfect computation" traces.
+// The conversions of `tit-trace convert` (and of `tit-convert`, its alias): rewrites time-independent traces
+// between the two dialects of docs/trace-format.md, from SimGrid's pre-3.20 format, and into "perfect
+// computation" traces.
 // Reads with the trace reader (simulator/trace, tit-trace) into typed actions, translates what one
 // dialect says differently from the other (waits, tags), and writes with its writer
 // (trace/writer.hpp). Knows nothing of SimGrid.
@@ -8,6 +9,7 @@
 #include "trace/action.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -43,5 +45,11 @@ RankFiles with_durations(const std::filesystem::path& trace_list);
 
 /// Writes OUTDIR/rank-<r>.txt for each rank and OUTDIR/trace.list.
 void write_traces(const std::filesystem::path& outdir, const RankFiles& ranks);
+
+/// What `tit-trace convert` and `tit-convert` do: `input` converted to dialect `to` (read as `source` says), or,
+/// without `to`, the trace directory `input` with measured durations (with_durations on input/trace.list),
+/// written into `outdir`. Returns the number of ranks written. Throws ConvertError or trace::TraceError.
+std::size_t convert_into(const std::filesystem::path& input, const std::filesystem::path& outdir,
+                         std::optional<trace::Dialect> to, Source source);
 
 } // namespace tit::convert

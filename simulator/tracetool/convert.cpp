@@ -1,4 +1,4 @@
-#include "convert.hpp"
+#include "tracetool/convert.hpp"
 
 #include "trace/reader.hpp"
 #include "trace/writer.hpp"
@@ -255,6 +255,13 @@ void write_traces(const fs::path& outdir, const RankFiles& ranks)
   list.close();
   if (!list)
     throw ConvertError((outdir / "trace.list").string() + ": error: writing failed");
+}
+
+std::size_t convert_into(const fs::path& input, const fs::path& outdir, std::optional<Dialect> to, Source source)
+{
+  RankFiles out = to ? convert(input, *to, source) : with_durations(input / "trace.list");
+  write_traces(outdir, out);
+  return out.size();
 }
 
 } // namespace tit::convert
