@@ -1,4 +1,6 @@
-// tit-trace: compress, expand and describe trace sets (docs/compressed-format.md).
+// tit-trace: compress, expand and describe trace sets (docs/compressed-format.md), and write proxy programs
+// from them (docs/proxy.md).
+#include "tracetool/proxy.hpp"
 #include "tracetool/tools.hpp"
 
 #include <CLI/CLI.hpp>
@@ -26,6 +28,13 @@ int main(int argc, char** argv)
   CLI::App* info = app.add_subcommand("info", "ranks, actions per kind, loops, sizes");
   info->add_option("TRACES", traces, "a trace set (compressed or not)")->required();
 
+  CLI::App* proxy = app.add_subcommand("proxy", "write a standalone MPI program in C that replays the trace");
+  double rate = 0;
+  proxy->add_option("--rate", rate, "compute volume units per second to reproduce (default: the trace's rate, else "
+                                    "one kernel flop per unit)");
+  proxy->add_option("TRACES", traces, "a trace set (compressed or not)")->required();
+  proxy->add_option("OUT.c", out, "the C file to write")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -41,6 +50,9 @@ int main(int argc, char** argv)
                              : dialect == "thesis" ? std::optional(tit::trace::Dialect::Thesis)
                                                    : std::optional(tit::trace::Dialect::SimGrid),
                              std::cout);
+    else if (proxy->parsed())
+      tit::tracetool::proxy(traces, out,
+                            {proxy->count("--rate") > 0 ? std::optional<double>(rate) : std::nullopt}, std::cout);
     else
       tit::tracetool::info(traces, std::cout);
   } catch (const tit::trace::TraceError& e) {
