@@ -42,6 +42,20 @@ Loaded load(const fs::path& traces)
   return trace::cformat::load_compressed(tmp.string());
 }
 
+/// A value of a stream as a C double: an integer run's value, or a token run's number.
+std::string c_number(const trace::cformat::ValueRun& r, const std::string& file, bool first)
+{
+  if (r.is_int)
+    return fmt::format("{}", first ? r.first : r.step);
+  if (!first)
+    return "0";
+  double v = 0;
+  auto [end, ec] = std::from_chars(r.text.data(), r.text.data() + r.text.size(), v);
+  if (ec != std::errc() || end != r.text.data() + r.text.size())
+    throw trace::TraceError(fmt::format("{}: error: value '{}' is not a number", file, r.text));
+  return fmt::format("{}", v);
+}
+
 /// Writes one signature as a C statement; throws TraceError naming it when the proxy cannot say it.
 class StatementWriter {
 public:
@@ -54,6 +68,14 @@ public:
         values += slot.kind == Slot::Kind::Value ? 1 : 0;
       first_cursor_[s + 1] = first_cursor_[s] + values;
     }
+    find_constants();
+  }
+  /// The value of cursor k when it is the same number everywhere (every value of every block): then written
+  /// into the statement, and its stream left out of the tables.
+  const std::string* constant(std::size_t k) const
+  {
+    auto c = constants_.find(k);
+    return c == constants_.end() ? nullptr : &c->second;
   }
   std::size_t cursor(std::uint32_t sig, std::uint32_t slot) const { return first_cursor_[sig] + slot; }
   std::size_t cursors() const { return first_cursor_.back(); }
@@ -77,9 +99,12 @@ public:
         case Slot::Kind::Relative:
           a.push_back(fmt::format("R({})", slot.offset));
           break;
-        case Slot::Kind::Value:
-          a.push_back(fmt::format("V({})", cursor(sig, value++)));
+        case Slot::Kind::Value: {
+          std::size_t k = cursor(sig, value++);
+          const std::string* c = constant(k);
+          a.push_back(c ? *c : fmt::format("V({})", k));
           break;
+        }
       }
     }
     auto arg = [&](std::size_t i, const char* absent) { return i < a.size() ? a[i] : std::string(absent); };
@@ -106,30 +131,87 @@ public:
     if (n == "sendRecv")
       return need(4, 6), fmt::format("sendrecv_({}, {}, {}, {}, {}, {});", a[0], a[1], a[2], a[3], arg(4, "6"),
                                      arg(5, "6"));
+    return collective(s, a);
+  }
+
+private:
+  /// A collective, blocking or not (`ibcast` is `bcast` with nb = 1): its C call, or fails.
+  std::string collective(const Signature& s, const std::vector<std::string>& a) const
+  {
+    static const std::set<std::string> kNonblocking = {
+        "ibarrier", "ibcast", "ireduce", "iallreduce", "ialltoall", "ialltoallv", "igather", "iscatter",
+        "iallgather", "igatherv", "iscatterv", "iallgatherv", "ireducescatter", "iscan", "iexscan"};
+    int nb = kNonblocking.count(s.name) ? 1 : 0;
+    std::string n = nb ? s.name.substr(1) : s.name;
+    auto arg = [&](std::size_t i, const char* absent) { return i < a.size() ? a[i] : std::string(absent); };
+    auto need = [&](std::size_t lo, std::size_t hi) {
+      if (a.size() < lo || a.size() > hi)
+        fail(s, fmt::format("expected {} to {} arguments, found {}", lo, hi, a.size()));
+    };
+    auto size_t_n = static_cast<std::size_t>(t_.meta.rank_count);
+    auto vec = [&](std::size_t from) { // the count vector a[from .. from + ranks)
+      std::string v = "(const double[]){";
+      for (std::size_t i = 0; i < size_t_n; ++i)
+        v += (i ? ", " : "") + a[from + i];
+      return v + "}";
+    };
     if (n == "barrier")
-      return need(0, 0), "barrier();";
+      return need(0, 0), fmt::format("barrier_({});", nb);
     if (n == "bcast")
-      return need(1, 3), fmt::format("bcast({}, {}, {});", a[0], arg(1, "0"), arg(2, "6"));
+      return need(1, 3), fmt::format("bcast_({}, {}, {}, {});", nb, a[0], arg(1, "0"), arg(2, "6"));
     if (n == "reduce")
-      return need(2, 4), fmt::format("reduce_(0, {}, {}, {});", a[0], arg(2, "0"), arg(3, "6"));
+      return need(2, 4), fmt::format("reduce_(0, {}, {}, {}, {});", nb, a[0], arg(2, "0"), arg(3, "6"));
     static const std::map<std::string, int> kAllReduce = {{"allreduce", 1}, {"scan", 2}, {"exscan", 3}};
     if (auto k = kAllReduce.find(n); k != kAllReduce.end())
-      return need(2, 3), fmt::format("reduce_({}, {}, 0, {});", k->second, a[0], arg(2, "6"));
+      return need(2, 3), fmt::format("reduce_({}, {}, {}, 0, {});", k->second, nb, a[0], arg(2, "6"));
     static const std::map<std::string, int> kAllToAll = {{"alltoall", 0}, {"gather", 1}, {"scatter", 2},
                                                          {"allgather", 3}};
     if (auto k = kAllToAll.find(n); k != kAllToAll.end()) {
       bool rooted = n == "gather" || n == "scatter";
       need(2, rooted ? 5 : 4);
       std::size_t dt = rooted ? 3 : 2;
-      return fmt::format("alltoall_({}, {}, {}, {}, {}, {});", k->second, a[0], a[1], rooted ? arg(2, "0") : "0",
-                         arg(dt, "6"), arg(dt + 1, "6"));
+      return fmt::format("alltoall_({}, {}, {}, {}, {}, {}, {});", k->second, nb, a[0], a[1],
+                         rooted ? arg(2, "0") : "0", arg(dt, "6"), arg(dt + 1, "6"));
     }
+    std::size_t r = size_t_n;
+    if (n == "gatherv" || n == "allgatherv") { // SENDCOUNT RECVCOUNTS×n [root [dt1 dt2]] / [dt1 dt2 [DISPLS×n]]
+      bool g = n == "gatherv";
+      need(1 + r, g ? 4 + r : 3 + 2 * r);
+      std::size_t dt = g ? 2 + r : 1 + r;
+      return fmt::format("gatherv_({}, {}, {}, NULL, 0, {}, {}, {}, {});", g ? 0 : 2, nb, a[0], vec(1),
+                         g ? arg(1 + r, "0") : "0", arg(dt, "6"), arg(dt + 1, "6"));
+    }
+    if (n == "scatterv") // SENDCOUNTS×n RECVCOUNT [root [dt1 dt2]]
+      return need(1 + r, 4 + r), fmt::format("gatherv_(1, {}, 0, {}, {}, NULL, {}, {}, {});", nb, vec(0), a[r],
+                                             arg(r + 1, "0"), arg(r + 2, "6"), arg(r + 3, "6"));
+    if (n == "alltoallv") // SENDSUM SENDCOUNTS×n RECVSUM RECVCOUNTS×n [dt1 dt2]
+      return need(2 + 2 * r, 4 + 2 * r), fmt::format("alltoallv_({}, {}, {}, {}, {});", nb, vec(1), vec(2 + r),
+                                                     arg(2 + 2 * r, "6"), arg(3 + 2 * r, "6"));
+    if (n == "reducescatter") // RECVCOUNTS×n COMP [dt]
+      return need(1 + r, 2 + r), fmt::format("reducescatter_({}, {}, {});", nb, vec(0), arg(r + 1, "6"));
     fail(s, "this action is not supported by the proxy generator yet (supported: compute, send, Ssend, isend, "
-            "ISsend, recv, irecv, wait, waitall, sendRecv, barrier, bcast, reduce, allreduce, scan, exscan, "
-            "alltoall, gather, scatter, allgather)");
+            "ISsend, recv, irecv, wait, waitall, sendRecv and every collective of MPI_COMM_WORLD, blocking or not)");
   }
 
-private:
+  void find_constants()
+  {
+    std::map<std::size_t, std::optional<std::string>> seen; // nullopt: varies
+    for (const auto& block : t_.blocks)
+      for (const auto& st : block) {
+        std::size_t k = cursor(st.signature, st.slot);
+        for (const auto& r : st.runs) {
+          std::string v = c_number(r, file_, true);
+          bool steady = !r.is_int || r.step == 0 || r.count == 1;
+          auto [it, fresh] = seen.emplace(k, v);
+          if (!steady || (!fresh && it->second != v))
+            it->second.reset();
+        }
+      }
+    for (const auto& [k, v] : seen)
+      if (v)
+        constants_.emplace(k, *v);
+  }
+
   [[noreturn]] void fail(const Signature& s, std::string_view what) const
   {
     throw trace::TraceError(fmt::format("{}: error: action '{}': {}", file_, s.name, what));
@@ -137,21 +219,8 @@ private:
   const Loaded& t_;
   const std::string& file_;
   std::vector<std::size_t> first_cursor_;
+  std::map<std::size_t, std::string> constants_;
 };
-
-/// A value of a stream as a C double: an integer run's value, or a token run's number.
-std::string c_number(const trace::cformat::ValueRun& r, const std::string& file, bool first)
-{
-  if (r.is_int)
-    return fmt::format("{}", first ? r.first : r.step);
-  if (!first)
-    return "0";
-  double v = 0;
-  auto [end, ec] = std::from_chars(r.text.data(), r.text.data() + r.text.size(), v);
-  if (ec != std::errc() || end != r.text.data() + r.text.size())
-    throw trace::TraceError(fmt::format("{}: error: value '{}' is not a number", file, r.text));
-  return fmt::format("{}", v);
-}
 
 /// The trace's rate in its compute unit ("cpu-time x 1e+09"), if it says one.
 std::optional<double> unit_rate(const std::string& unit)
@@ -236,9 +305,13 @@ private:
     fmt::print(out, "\n/* Value streams, one set per value block (ranks with the same numbers share one): each run is\n"
                     " * {{first, step, count}}, each repeat {{count, first run, runs}}. */\n");
     for (std::size_t b = 0; b < t_.blocks.size(); ++b) {
-      const auto& streams = t_.blocks[b];
+      std::vector<const trace::cformat::Stream*> streams;
+      for (const auto& st : t_.blocks[b])
+        if (!s_.constant(s_.cursor(st.signature, st.slot)))
+          streams.push_back(&st);
+      nstreams_.push_back(streams.size());
       for (std::size_t i = 0; i < streams.size(); ++i) {
-        const auto& st = streams[i];
+        const auto& st = *streams[i];
         fmt::print(out, "static const tp_run b{}s{}_runs[] = {{", b, i);
         for (const auto& r : st.runs)
           fmt::print(out, "{{{}, {}, {}}},", c_number(r, file_, true), c_number(r, file_, false), r.count);
@@ -249,8 +322,8 @@ private:
       }
       fmt::print(out, "static const tp_stream b{}_streams[] = {{\n", b);
       for (std::size_t i = 0; i < streams.size(); ++i)
-        fmt::print(out, "  {{{}, b{}s{}_runs, b{}s{}_reps, {}}},\n", s_.cursor(streams[i].signature, streams[i].slot),
-                   b, i, b, i, streams[i].repeats.size());
+        fmt::print(out, "  {{{}, b{}s{}_runs, b{}s{}_reps, {}}},\n", s_.cursor(streams[i]->signature, streams[i]->slot),
+                   b, i, b, i, streams[i]->repeats.size());
       fmt::print(out, "  {{0, 0, 0, 0}}}};\n");
     }
   }
@@ -287,8 +360,8 @@ private:
     for (std::size_t b = 0; b < t_.blocks.size(); ++b)
       fmt::print(out, "b{}_streams,", b);
     fmt::print(out, "}};\nstatic const int block_nstreams[] = {{");
-    for (const auto& b : t_.blocks)
-      fmt::print(out, "{},", b.size());
+    for (std::size_t n : nstreams_)
+      fmt::print(out, "{},", n);
     fmt::print(out, "}};\n\n"
                     "int main(int argc, char** argv)\n{{\n"
                     "  /* calibration before MPI_Init, so that a tracer does not see it */\n"
@@ -323,6 +396,7 @@ private:
   const ProxyOptions& o_;
   StatementWriter s_;
   std::map<std::uint32_t, std::uint64_t> counts_;
+  std::vector<std::size_t> nstreams_; ///< per block: the streams in its table
 };
 
 } // namespace
