@@ -5,6 +5,7 @@
 #include "trace/compressed_format.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fmt/ostream.h>
 
 #include <charconv>
@@ -277,6 +278,8 @@ public:
                out_name_, m.rank_count);
     out << kRuntime;
     fmt::print(out, "\n/* ---- the trace ---------------------------------------------------------------------- */\n");
+    fmt::print(out, "static const int tp_id_size[60] = {{{}}}; /* bytes of each datatype id */\n",
+               fmt::join(trace::detail::kDatatypeSizes, ","));
     fmt::print(out, "#define RANKS {}\n#define RATE {} /* volume units per second; 0: one flop per unit */\n",
                m.rank_count, rate ? fmt::format("{:g}", *rate) : "0");
     write_values(out);
