@@ -134,6 +134,15 @@ case $case_name in
     expect_error "^proxy: made for 2 ranks, running on 3: use mpirun -np 2$" timeout 60 mpirun --oversubscribe -np 3 "$work/two.x"
     ;;
 
+  proxy-example) # the README's example: the proxy of traces/ring4 builds and runs on 4 ranks
+    "$build/bin/tit-trace" proxy "$root/traces/ring4" "$work/ring4-proxy.c" >/dev/null || die "tit-trace proxy failed"
+    mpicc -O2 -o "$work/ring4-proxy" "$work/ring4-proxy.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 4 "$work/ring4-proxy" >"$work/out" 2>"$work/err" ||
+      { cat "$work/err" >&2; die "the proxy failed"; }
+    grep -q "^proxy time: [0-9.]* s$" "$work/out" || die "the proxy printed no run time"
+    grep -q "^ \*   mpicc -O2 -o proxy ring4-proxy.c$" "$work/ring4-proxy.c" || die "the header does not say how to build it"
+    ;;
+
   smpi)
     prog=$1 np=$2
     command -v smpicc >/dev/null || die "smpicc not found (libsimgrid-dev)"
