@@ -1,6 +1,7 @@
 // tit-trace: compress, expand and describe trace sets (docs/compressed-format.md), and write proxy programs
 // from them (docs/proxy.md).
 #include "tracetool/proxy.hpp"
+#include "tracetool/proxy_check.hpp"
 #include "tracetool/tools.hpp"
 
 #include <CLI/CLI.hpp>
@@ -52,9 +53,13 @@ int main(int argc, char** argv)
                              std::cout);
     else if (proxy->parsed())
       tit::tracetool::proxy(traces, out,
-                            {proxy->count("--rate") > 0 ? std::optional<double>(rate) : std::nullopt}, std::cout);
+                            {proxy->count("--rate") > 0 ? std::optional<double>(rate) : std::nullopt}, std::cout,
+                            std::cerr);
     else
       tit::tracetool::info(traces, std::cout);
+  } catch (const tit::tracetool::ProxyDeadlock& e) {
+    std::cerr << "tit-trace: " << e.what() << "\n";
+    return 3;
   } catch (const tit::trace::TraceError& e) {
     std::cerr << "tit-trace: " << e.what() << "\n";
     return 2;

@@ -1,5 +1,6 @@
 // `tit-trace proxy`: walks the compressed structure of a trace (docs/compressed-format.md) and writes it as C.
 #include "proxy.hpp"
+#include "proxy_check.hpp"
 
 #include "trace/compressed.hpp"
 #include "trace/compressed_format.hpp"
@@ -403,11 +404,16 @@ private:
 
 } // namespace
 
-void proxy(const fs::path& traces, const fs::path& out, const ProxyOptions& options, std::ostream& report)
+void proxy(const fs::path& traces, const fs::path& out, const ProxyOptions& options, std::ostream& report,
+           std::ostream& warnings)
 {
   if (options.rate && !(*options.rate > 0))
     throw trace::TraceError(fmt::format("error: --rate {}: expected a positive number of volume units per second",
                                         *options.rate));
+  {
+    std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
+    check_balance(*set, warnings);
+  }
   Loaded t = load(traces);
   std::ofstream f(out, std::ios::trunc);
   if (!f)

@@ -17,8 +17,9 @@ struct ProxyOptions {
 };
 
 /// Writes the proxy program of `traces` (any trace set TraceSet::open reads; a plain one is compressed first, into
-/// a temporary file) to `out` and reports its size. Throws TraceError for a trace it cannot turn into a program.
+/// a temporary file) to `out` and reports its size. Checks the trace's balance first (proxy_check.hpp): throws
+/// ProxyDeadlock for a trace whose proxy would wait forever, TraceError for one it cannot turn into a program.
 void proxy(const std::filesystem::path& traces, const std::filesystem::path& out, const ProxyOptions& options,
-           std::ostream& report);
+           std::ostream& report, std::ostream& warnings);
 
 } // namespace tit::tracetool

@@ -127,6 +127,28 @@ case $case_name in
       "$build/bin/tit-trace" proxy "$work/thesis/trace.list" "$work/p.c"
     expect_error "^tit-trace: error: --rate 0: expected a positive number" \
       "$build/bin/tit-trace" proxy --rate 0 "$root/tests/tracer/golden/ring-np2.txt" "$work/p.c"
+    # traces whose proxy would wait forever: exit 3, as tit-replay's deadlocks; a message never received: a warning
+    expect_code() { # expect_code CODE MESSAGE-REGEX COMMAND...
+      local code=$1 re=$2 rc=0
+      shift 2
+      "$@" >"$work/out" 2>"$work/err" || rc=$?
+      [[ $rc -eq $code ]] || { cat "$work/err" >&2; die "$*: exit $rc, expected $code"; }
+      grep -Eq "$re" "$work/err" || { cat "$work/err" >&2; die "$*: expected a message matching '$re'"; }
+    }
+    mkdir -p "$work/unmatched" "$work/colls" "$work/unreceived"
+    printf '0 init\n0 send 1 5 10 0\n0 finalize\n' >"$work/unmatched/rank-0.txt"
+    printf '1 init\n1 recv 0 5 10 0\n1 recv 0 5 10 0\n1 finalize\n' >"$work/unmatched/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' | tee "$work/colls/trace.list" "$work/unreceived/trace.list" >"$work/unmatched/trace.list"
+    expect_code 3 "error: the trace deadlocks: rank 1 receives 1 more message\(s\) from rank 0 with tag 5 than rank 0 sends it" \
+      "$build/bin/tit-trace" proxy "$work/unmatched/trace.list" "$work/p.c"
+    printf '0 init\n0 barrier\n0 barrier\n0 finalize\n' >"$work/colls/rank-0.txt"
+    printf '1 init\n1 barrier\n1 finalize\n' >"$work/colls/rank-1.txt"
+    expect_code 3 "error: the trace deadlocks: rank 1 makes 1 collective\(s\) on MPI_COMM_WORLD, rank 0 makes 2" \
+      "$build/bin/tit-trace" proxy "$work/colls/trace.list" "$work/p.c"
+    printf '0 init\n0 send 1 5 10 0\n0 send 1 5 10 0\n0 finalize\n' >"$work/unreceived/rank-0.txt"
+    printf '1 init\n1 recv -333 5 10 0\n1 finalize\n' >"$work/unreceived/rank-1.txt"
+    expect_code 0 "^tit-trace: warning: rank 0 sends 1 message\(s\) with tag 5 to rank 1 that it never receives$" \
+      "$build/bin/tit-trace" proxy "$work/unreceived/trace.list" "$work/p.c"
     # a proxy made for 2 ranks, run on 3
     "$build/bin/tit-trace" expand --dialect simgrid "$work/thesis/trace.list" "$work/two" >/dev/null
     "$build/bin/tit-trace" proxy "$work/two/trace.list" "$work/two.c" >/dev/null || die "tit-trace proxy failed"
