@@ -119,17 +119,24 @@ public:
       return fmt::format("/* {}: in main */", n);
     if (n == "compute")
       return need(1, 1), fmt::format("compute({});", a[0]);
-    if (n == "send" || n == "Ssend" || n == "isend" || n == "ISsend") {
-      need(3, 4);
-      return fmt::format("{}({}, {}, {}, {}, {});", n[0] == 'i' || n[0] == 'I' ? "isend_" : "send_",
-                         n == "Ssend" || n == "ISsend" ? 1 : 0, a[0], a[1], a[2], arg(3, "6"));
-    }
+    static const std::map<std::string, std::pair<const char*, int>> kSends = {
+        {"send", {"send_", 0}},   {"Ssend", {"send_", 1}},   {"bsend", {"send_", 2}},
+        {"isend", {"isend_", 0}}, {"ISsend", {"isend_", 1}}, {"ibsend", {"isend_", 2}}};
+    if (auto k = kSends.find(n); k != kSends.end())
+      return need(3, 4), fmt::format("{}({}, {}, {}, {}, {});", k->second.first, k->second.second, a[0], a[1], a[2],
+                                     arg(3, "6"));
     if (n == "recv" || n == "irecv")
       return need(3, 4), fmt::format("{}_({}, {}, {}, {});", n, a[0], a[1], a[2], arg(3, "6"));
     if (n == "wait")
       return need(3, 3), fmt::format("wait_({}, {}, {});", a[0], a[1], a[2]);
     if (n == "waitall")
       return need(0, 1), "waitall_();";
+    if (n == "test")
+      return need(3, 3), fmt::format("test_({}, {}, {});", a[0], a[1], a[2]);
+    if (n == "waitAny")
+      return need(1, 1), fmt::format("waitany_({});", a[0]);
+    if (n == "testall" || n == "testany" || n == "testsome")
+      return fmt::format("{}_();", n);
     if (n == "sendRecv")
       return need(4, 6), fmt::format("sendrecv_({}, {}, {}, {}, {}, {});", a[0], a[1], a[2], a[3], arg(4, "6"),
                                      arg(5, "6"));
@@ -191,8 +198,9 @@ private:
                                                      arg(2 + 2 * r, "6"), arg(3 + 2 * r, "6"));
     if (n == "reducescatter") // RECVCOUNTS×n COMP [dt]
       return need(1 + r, 2 + r), fmt::format("reducescatter_({}, {}, {});", nb, vec(0), arg(r + 1, "6"));
-    fail(s, "this action is not supported by the proxy generator yet (supported: compute, send, Ssend, isend, "
-            "ISsend, recv, irecv, wait, waitall, sendRecv and every collective of MPI_COMM_WORLD, blocking or not)");
+    fail(s, "this action is not supported by the proxy generator yet (supported: compute, send, Ssend, bsend, "
+            "isend, ISsend, ibsend, recv, irecv, wait, waitall, waitAny, test, testall, testany, testsome, sendRecv "
+            "and every collective of MPI_COMM_WORLD, blocking or not)");
   }
 
   void find_constants()
@@ -237,8 +245,9 @@ std::optional<double> unit_rate(const std::string& unit)
 
 class ProgramWriter {
 public:
-  ProgramWriter(const Loaded& t, std::string file, std::string out_name, const ProxyOptions& o)
-      : t_(t), file_(std::move(file)), out_name_(std::move(out_name)), o_(o), s_(t, file_)
+  ProgramWriter(const Loaded& t, std::string file, std::string out_name, const ProxyOptions& o,
+                const TraceFacts& facts)
+      : t_(t), file_(std::move(file)), out_name_(std::move(out_name)), o_(o), facts_(facts), s_(t, file_)
   {
   }
 
@@ -281,6 +290,9 @@ public:
     fmt::print(out, "\n/* ---- the trace ---------------------------------------------------------------------- */\n");
     fmt::print(out, "static const int tp_id_size[60] = {{{}}}; /* bytes of each datatype id */\n",
                fmt::join(trace::detail::kDatatypeSizes, ","));
+    fmt::print(out, "/* MPI_Bsend's buffer: every byte the busiest rank sends buffered, as if none were delivered */\n"
+                    "#define BSEND_BYTES ({:.0f} + {} * (double)MPI_BSEND_OVERHEAD)\n",
+               facts_.bsend_bytes, facts_.bsend_count);
     fmt::print(out, "#define RANKS {}\n#define RATE {} /* volume units per second; 0: one flop per unit */\n",
                m.rank_count, rate ? fmt::format("{:g}", *rate) : "0");
     write_values(out);
@@ -380,6 +392,7 @@ private:
                     "  if (me == 0 && RATE > 0)\n"
                     "    fprintf(stderr, \"proxy: kernel calibration: %.4g flop/s; a compute volume V lasts V / %g s\\n\", 2 * iters_per_second, (double)RATE);\n"
                     "  tp_start({}, block_streams[rank_block[me]], block_nstreams[rank_block[me]]);\n"
+                    "  if (BSEND_BYTES > 0) tp_bsend_attach(BSEND_BYTES);\n"
                     "  double t0 = MPI_Wtime();\n"
                     "  switch (rank_structure[me]) {{\n",
                s_.cursors());
@@ -397,6 +410,7 @@ private:
   std::string file_;
   std::string out_name_;
   const ProxyOptions& o_;
+  TraceFacts facts_;
   StatementWriter s_;
   std::map<std::uint32_t, std::uint64_t> counts_;
   std::vector<std::size_t> nstreams_; ///< per block: the streams in its table
@@ -410,15 +424,16 @@ void proxy(const fs::path& traces, const fs::path& out, const ProxyOptions& opti
   if (options.rate && !(*options.rate > 0))
     throw trace::TraceError(fmt::format("error: --rate {}: expected a positive number of volume units per second",
                                         *options.rate));
+  TraceFacts facts;
   {
     std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
-    check_balance(*set, warnings);
+    facts = check_balance(*set, warnings);
   }
   Loaded t = load(traces);
   std::ofstream f(out, std::ios::trunc);
   if (!f)
     throw trace::TraceError(fmt::format("error: cannot write '{}'", out.string()));
-  ProgramWriter(t, traces.string(), out.filename().string(), options).write(f);
+  ProgramWriter(t, traces.string(), out.filename().string(), options, facts).write(f);
   if (!f.flush())
     throw trace::TraceError(fmt::format("error: cannot write '{}'", out.string()));
   f.close();

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -13,23 +14,33 @@ namespace {
 
 using trace::Kind;
 
-bool is_send(Kind k) { return k == Kind::Send || k == Kind::Isend || k == Kind::Ssend || k == Kind::Issend; }
+bool is_buffered(Kind k) { return k == Kind::Bsend || k == Kind::Ibsend; }
+bool is_send(Kind k)
+{
+  return k == Kind::Send || k == Kind::Isend || k == Kind::Ssend || k == Kind::Issend || is_buffered(k);
+}
 bool is_recv(Kind k) { return k == Kind::Recv || k == Kind::Irecv; }
 
 } // namespace
 
-std::uint64_t check_balance(trace::TraceSet& set, std::ostream& warnings)
+TraceFacts check_balance(trace::TraceSet& set, std::ostream& warnings)
 {
   using Key = std::tuple<int, int, int>; // source, destination, tag
   std::map<Key, std::int64_t> balance;   // sends minus receives
   std::map<std::pair<int, int>, std::int64_t> any_source; // (destination, tag) -> receives from any source
   std::vector<std::uint64_t> collectives(static_cast<std::size_t>(set.rank_count()), 0);
-  std::uint64_t actions = 0;
+  TraceFacts facts;
   for (int r = 0; r < set.rank_count(); ++r) {
     std::unique_ptr<trace::RankReader> reader = set.reader(r);
     trace::Action a;
+    double bsend_bytes = 0;
+    std::uint64_t bsend_count = 0;
     while (reader->next(a)) {
-      ++actions;
+      ++facts.actions;
+      if (is_buffered(a.kind)) {
+        bsend_bytes += a.bytes;
+        ++bsend_count;
+      }
       if (a.comm != 0)
         continue; // refused by the generator anyway
       if (is_send(a.kind)) {
@@ -49,6 +60,8 @@ std::uint64_t check_balance(trace::TraceSet& set, std::ostream& warnings)
         ++collectives[static_cast<std::size_t>(r)];
       }
     }
+    facts.bsend_bytes = std::max(facts.bsend_bytes, bsend_bytes);
+    facts.bsend_count = std::max(facts.bsend_count, bsend_count);
   }
   for (auto& [key, left] : balance) {
     auto [src, dst, tag] = key;
@@ -81,7 +94,7 @@ std::uint64_t check_balance(trace::TraceSet& set, std::ostream& warnings)
       throw ProxyDeadlock(fmt::format("{}: error: the trace deadlocks: rank {} makes {} collective(s) on "
                                       "MPI_COMM_WORLD, rank 0 makes {}", set.describe(), r, collectives[r],
                                       collectives[0]));
-  return actions;
+  return facts;
 }
 
 } // namespace tit::tracetool

@@ -15,10 +15,17 @@ public:
   using trace::TraceError::TraceError;
 };
 
+/// What the balance pass also finds out.
+struct TraceFacts {
+  std::uint64_t actions = 0;
+  double bsend_bytes = 0;       ///< the most bytes a rank sends with bsend/ibsend over the run
+  std::uint64_t bsend_count = 0;///< and the most bsend/ibsend calls a rank makes
+};
+
 /// Reads every rank of `set` once. Throws ProxyDeadlock when a rank receives more messages from a rank with a
 /// tag than that rank sends it (receives from any source counted against what is left), or when the ranks make
 /// different numbers of collectives on MPI_COMM_WORLD; warns on `warnings` about messages sent but never received
-/// (tit-replay warns too). Returns the number of actions read.
-std::uint64_t check_balance(trace::TraceSet& set, std::ostream& warnings);
+/// (tit-replay warns too).
+TraceFacts check_balance(trace::TraceSet& set, std::ostream& warnings);
 
 } // namespace tit::tracetool
