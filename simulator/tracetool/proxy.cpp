@@ -86,15 +86,24 @@ public:
   {
     const Signature& s = t_.meta.signatures[sig];
     std::vector<std::string> a;
+    std::optional<std::string> comm; // `comm=H`: the action runs on the trace's communicator H
     std::uint32_t value = 0;
     for (const Slot& slot : s.slots) {
       switch (slot.kind) {
         case Slot::Kind::Literal: {
+          int h = 0;
+          std::string_view lit = slot.literal;
+          if (lit.substr(0, 5) == "comm=") {
+            auto [end, ec] = std::from_chars(lit.data() + 5, lit.data() + lit.size(), h);
+            if (ec != std::errc() || end != lit.data() + lit.size() || h < 0)
+              fail(s, fmt::format("'{}': expected comm=HANDLE, a communicator handle of the rank", lit));
+            comm = std::to_string(h);
+            break;
+          }
           double v = 0;
-          auto [end, ec] = std::from_chars(slot.literal.data(), slot.literal.data() + slot.literal.size(), v);
-          if (ec != std::errc() || end != slot.literal.data() + slot.literal.size())
-            fail(s, fmt::format("argument '{}' is not a number (communicators other than MPI_COMM_WORLD are not "
-                                "supported yet)", slot.literal));
+          auto [end, ec] = std::from_chars(lit.data(), lit.data() + lit.size(), v);
+          if (ec != std::errc() || end != lit.data() + lit.size())
+            fail(s, fmt::format("argument '{}' is not a number", lit));
           a.push_back(slot.literal);
           break;
         }
@@ -109,12 +118,38 @@ public:
         }
       }
     }
+    std::string call = call_of(s, a, comm.has_value());
+    if (!comm || *comm == "0")
+      return call;
+    return fmt::format("ON({}, {});", *comm, call.substr(0, call.size() - 1));
+  }
+
+private:
+  /// The C call of an action with arguments `a` (comm: on another communicator than MPI_COMM_WORLD).
+  std::string call_of(const Signature& s, const std::vector<std::string>& a, bool comm) const
+  {
     auto arg = [&](std::size_t i, const char* absent) { return i < a.size() ? a[i] : std::string(absent); };
     auto need = [&](std::size_t lo, std::size_t hi) {
       if (a.size() < lo || a.size() > hi)
         fail(s, fmt::format("expected {} to {} arguments, found {}", lo, hi, a.size()));
     };
     const std::string& n = s.name;
+    if (n == "comm_split" || n == "comm_dup") {
+      if (a.empty()) // SimGrid's traces: no arguments, no effect (as in tit-replay)
+        return fmt::format("/* {} without arguments: no effect */", n);
+      if (n == "comm_dup")
+        return need(2, 2), fmt::format("comm_dup_({}, {});", a[0], a[1]);
+      return need(4, 5), fmt::format("comm_split_({}, {}, {}, {});", a[0], a[1], a[2], a[3]);
+    }
+    if (n == "comm_create") {
+      need(3, 3 + static_cast<std::size_t>(t_.meta.rank_count));
+      std::string members = "(const double[]){";
+      for (std::size_t i = 3; i < a.size(); ++i)
+        members += (i > 3 ? ", " : "") + a[i];
+      return fmt::format("comm_create_({}, {}, {}, {}{}}});", a[0], a[1], a[2], members, a.size() == 3 ? "0" : "");
+    }
+    if (n == "comm_free")
+      return need(1, 1), fmt::format("comm_free_({});", a[0]);
     if (n == "init" || n == "finalize" || n == "comm_size")
       return fmt::format("/* {}: in main */", n);
     if (n == "compute")
@@ -140,12 +175,11 @@ public:
     if (n == "sendRecv")
       return need(4, 6), fmt::format("sendrecv_({}, {}, {}, {}, {}, {});", a[0], a[1], a[2], a[3], arg(4, "6"),
                                      arg(5, "6"));
-    return collective(s, a);
+    return collective(s, a, comm);
   }
 
-private:
   /// A collective, blocking or not (`ibcast` is `bcast` with nb = 1): its C call, or fails.
-  std::string collective(const Signature& s, const std::vector<std::string>& a) const
+  std::string collective(const Signature& s, const std::vector<std::string>& a, bool comm) const
   {
     static const std::set<std::string> kNonblocking = {
         "ibarrier", "ibcast", "ireduce", "iallreduce", "ialltoall", "ialltoallv", "igather", "iscatter",
@@ -158,9 +192,10 @@ private:
         fail(s, fmt::format("expected {} to {} arguments, found {}", lo, hi, a.size()));
     };
     auto size_t_n = static_cast<std::size_t>(t_.meta.rank_count);
-    auto vec = [&](std::size_t from) { // the count vector a[from .. from + ranks)
+    std::size_t vector_size = size_t_n;
+    auto vec = [&](std::size_t from) { // the count vector a[from .. from + vector_size)
       std::string v = "(const double[]){";
-      for (std::size_t i = 0; i < size_t_n; ++i)
+      for (std::size_t i = 0; i < vector_size; ++i)
         v += (i ? ", " : "") + a[from + i];
       return v + "}";
     };
@@ -182,7 +217,16 @@ private:
       return fmt::format("alltoall_({}, {}, {}, {}, {}, {}, {});", k->second, nb, a[0], a[1],
                          rooted ? arg(2, "0") : "0", arg(dt, "6"), arg(dt + 1, "6"));
     }
+    // count vectors have the communicator's size: the trace's ranks on MPI_COMM_WORLD; on another communicator,
+    // what the arguments leave (our tracer writes every optional root and datatype there)
     std::size_t r = size_t_n;
+    if (comm) {
+      std::size_t fixed = n == "gatherv" || n == "scatterv" ? 4 : n == "allgatherv" ? 3 : n == "reducescatter" ? 2 : 4;
+      r = n == "alltoallv" ? (a.size() >= 4 ? (a.size() - 4) / 2 : 0) : (a.size() >= fixed ? a.size() - fixed : 0);
+      if (r == 0 && (n == "gatherv" || n == "scatterv" || n == "allgatherv" || n == "reducescatter" || n == "alltoallv"))
+        fail(s, "expected a count vector and every optional argument on a communicator other than MPI_COMM_WORLD");
+    }
+    vector_size = r;
     if (n == "gatherv" || n == "allgatherv") { // SENDCOUNT RECVCOUNTS×n [root [dt1 dt2]] / [dt1 dt2 [DISPLS×n]]
       bool g = n == "gatherv";
       need(1 + r, g ? 4 + r : 3 + 2 * r);
@@ -199,8 +243,8 @@ private:
     if (n == "reducescatter") // RECVCOUNTS×n COMP [dt]
       return need(1 + r, 2 + r), fmt::format("reducescatter_({}, {}, {});", nb, vec(0), arg(r + 1, "6"));
     fail(s, "this action is not supported by the proxy generator yet (supported: compute, send, Ssend, bsend, "
-            "isend, ISsend, ibsend, recv, irecv, wait, waitall, waitAny, test, testall, testany, testsome, sendRecv "
-            "and every collective of MPI_COMM_WORLD, blocking or not)");
+            "isend, ISsend, ibsend, recv, irecv, wait, waitall, waitAny, test, testall, testany, testsome, sendRecv, "
+            "every collective, blocking or not, comm_split, comm_dup, comm_create, comm_free)");
   }
 
   void find_constants()
@@ -388,6 +432,7 @@ private:
                     "  if (np != RANKS) {{\n"
                     "    if (me == 0) fprintf(stderr, \"proxy: made for %d ranks, running on %d: use mpirun -np %d\\n\", RANKS, np, RANKS);\n"
                     "    MPI_Finalize();\n    return 2;\n  }}\n"
+                    "  tp_use(0);\n"
                     "  tp_iters_per_unit = RATE > 0 ? iters_per_second / RATE : 0.5;\n"
                     "  if (me == 0 && RATE > 0)\n"
                     "    fprintf(stderr, \"proxy: kernel calibration: %.4g flop/s; a compute volume V lasts V / %g s\\n\", 2 * iters_per_second, (double)RATE);\n"

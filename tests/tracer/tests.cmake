@@ -43,7 +43,7 @@ foreach(c ring:4 halo:4 nbmix:4 wildcard:3 persistent:3 colls:4 subcomm:4)
   add_test(NAME tracer.smpi.${p}.np${n} COMMAND ${TIT_TRACER_RUN} smpi ${p} ${n})
 endforeach()
 # tit-trace proxy: the proxy of a trace, traced, gives back the trace's action sequence (docs/proxy.md).
-foreach(c ring:5 halo:4 colls:7 wildcard:3 nbmix:4)
+foreach(c ring:5 halo:4 colls:7 wildcard:3 nbmix:4 subcomm:4 subreq:4)
   string(REPLACE ":" ";" pn ${c})
   list(GET pn 0 p)
   list(GET pn 1 n)
