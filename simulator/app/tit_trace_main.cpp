@@ -1,5 +1,8 @@
-// tit-trace: compress, expand, describe and convert trace sets (docs/compressed-format.md, tracer/README.md).
+// tit-trace: compress, expand, describe and convert trace sets (docs/compressed-format.md, tracer/README.md), and
+// write proxy programs from them (docs/proxy.md).
 #include "tracetool/convert.hpp"
+#include "tracetool/proxy.hpp"
+#include "tracetool/proxy_check.hpp"
 #include "tracetool/tools.hpp"
 
 #include <CLI/CLI.hpp>
@@ -44,6 +47,12 @@ int main(int argc, char** argv)
                     "measured duration");
   convert->add_option("INPUT", traces, "a trace list, a directory of per-rank files, or a merged file")->required();
   convert->add_option("OUTDIR", out, "receives rank-<r>.txt and trace.list")->required();
+  CLI::App* proxy = app.add_subcommand("proxy", "write a standalone MPI program in C that replays the trace");
+  double rate = 0;
+  proxy->add_option("--rate", rate, "compute volume units per second to reproduce (default: the trace's rate, else "
+                                    "one kernel flop per unit)");
+  proxy->add_option("TRACES", traces, "a trace set (compressed or not)")->required();
+  proxy->add_option("OUT.c", out, "the C file to write")->required();
 
   try {
     app.parse(argc, argv);
@@ -68,8 +77,15 @@ int main(int argc, char** argv)
                                  : to == "thesis" ? std::optional(tit::trace::Dialect::Thesis)
                                                   : std::optional(tit::trace::Dialect::SimGrid),
                                  from == "pre3.20" ? tit::convert::Source::Pre320 : tit::convert::Source::Thesis);
+    else if (proxy->parsed())
+      tit::tracetool::proxy(traces, out,
+                            {proxy->count("--rate") > 0 ? std::optional<double>(rate) : std::nullopt}, std::cout,
+                            std::cerr);
     else
       tit::tracetool::info(traces, std::cout);
+  } catch (const tit::tracetool::ProxyDeadlock& e) {
+    std::cerr << "tit-trace: " << e.what() << "\n";
+    return 3;
   } catch (const tit::trace::TraceError& e) {
     std::cerr << "tit-trace: " << e.what() << "\n";
     return 2;

@@ -113,6 +113,14 @@ struct Stream {
 void find_repeats(Stream& s);
 inline constexpr std::size_t kPeriod = 64;
 
+/// A whole compressed trace in memory: its structure and every value block decoded (for tools that walk the
+/// structure itself rather than the actions, like `tit-trace proxy`). Throws TraceError on a bad file.
+struct Loaded {
+  Meta meta;
+  std::vector<std::vector<Stream>> blocks; ///< per value block id
+};
+Loaded load_compressed(const std::string& path);
+
 // ---- bytes -----------------------------------------------------------------------------------------------
 
 class ByteWriter {

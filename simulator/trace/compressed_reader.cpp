@@ -408,6 +408,17 @@ CompressedInfo compressed_info(const std::filesystem::path& path)
   return info;
 }
 
+cformat::Loaded cformat::load_compressed(const std::string& path)
+{
+  std::shared_ptr<const Opened> o = open_file(path);
+  cformat::Loaded out;
+  out.blocks.reserve(o->meta.blocks.size());
+  for (std::uint32_t b = 0; b < o->meta.blocks.size(); ++b)
+    out.blocks.push_back(*block_streams(*o, b));
+  out.meta = o->meta;
+  return out;
+}
+
 namespace detail {
 
 std::unique_ptr<TraceSet> open_compressed(const std::filesystem::path& path, std::optional<int> ranks)

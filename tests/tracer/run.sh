@@ -84,6 +84,87 @@ case $case_name in
     if [[ $REPLAYABLE == *" $prog "* ]]; then replay "$work/trace/trace.list"; fi
     ;;
 
+  proxy) # tit-trace proxy: the proxy of a trace, built with mpicc and traced, has the trace's action sequence
+    prog=$1 np=$2
+    traced "$work/trace" "$np" "$bin/$prog" 2>"$work/stderr" || { cat "$work/stderr" >&2; die "traced run failed"; }
+    "$build/bin/tit-trace" proxy "$work/trace/trace.list" "$work/proxy.c" >"$work/gen.out" || die "tit-trace proxy failed"
+    grep -q "^ \*   mpirun -np $np ./proxy$" "$work/proxy.c" || die "the header does not say how to run the proxy"
+    # from the compressed form of the same trace: the same program (but for the trace's name in the header)
+    "$build/bin/tit-trace" compress "$work/trace/trace.list" "$work/trace.tcz" >/dev/null
+    mkdir -p "$work/from-tcz"
+    "$build/bin/tit-trace" proxy "$work/trace.tcz" "$work/from-tcz/proxy.c" >/dev/null || die "tit-trace proxy of the compressed trace failed"
+    diff <(sed 2d "$work/proxy.c") <(sed 2d "$work/from-tcz/proxy.c") >/dev/null || die "proxies of the plain and compressed trace differ"
+    mpicc -O2 -Wall -Werror -o "$work/proxy" "$work/proxy.c" 2>"$work/mpicc.log" || { cat "$work/mpicc.log" >&2; die "mpicc failed"; }
+    (cd "$work" && traced "$work/ptrace" "$np" ./proxy) >"$work/proxy.out" 2>"$work/proxy.err" ||
+      { cat "$work/proxy.err" >&2; die "traced proxy run failed"; }
+    grep -q "^proxy time: [0-9.]* s$" "$work/proxy.out" || die "the proxy printed no run time"
+    grep -q "^proxy: kernel calibration: .* flop/s; a compute volume V lasts V / 1e+09 s$" "$work/proxy.err" ||
+      die "the proxy reported no calibration"
+    "${tool[@]}" actions "$work/trace/trace.list" >"$work/trace.txt"
+    "${tool[@]}" actions "$work/ptrace/trace.list" >"$work/proxy.txt"
+    diff -u "$work/trace.txt" "$work/proxy.txt" || die "the proxy's action sequence differs from the trace's"
+    # compute volumes: printed, not checked (CPU time under load; scripts/proxy-roundtrip.sh measures them)
+    "${tool[@]}" computes "$work/trace/trace.list" "$work/ptrace/trace.list" 1e5 1e9 | tail -1
+    ;;
+
+  proxy-errors) # traces the proxy generator refuses, and a proxy run on the wrong number of ranks: exit 2, said
+    mkdir -p "$work/sleep" "$work/thesis"
+    printf '0 init\n0 sleep 0.5\n0 finalize\n' >"$work/sleep/rank-0.txt"
+    echo rank-0.txt >"$work/sleep/trace.list"
+    expect_error() { # expect_error MESSAGE-REGEX COMMAND...
+      local re=$1 rc=0
+      shift
+      "$@" >"$work/out" 2>"$work/err" || rc=$?
+      [[ $rc -eq 2 ]] || die "$*: exit $rc, expected 2"
+      grep -Eq "$re" "$work/err" || { cat "$work/err" >&2; die "$*: expected a message matching '$re'"; }
+    }
+    expect_error "^tit-trace: .*/sleep/trace.list: error: action 'sleep': this action is not supported by the proxy generator yet" \
+      "$build/bin/tit-trace" proxy "$work/sleep/trace.list" "$work/p.c"
+    printf '0 init\n0 send 1 100\n0 finalize\n' >"$work/thesis/rank-0.txt"
+    printf '1 init\n1 recv 0 100\n1 finalize\n' >"$work/thesis/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/thesis/trace.list"
+    expect_error "error: a dialect 1 \(thesis\) rank: the proxy generator reads dialect 2 only" \
+      "$build/bin/tit-trace" proxy "$work/thesis/trace.list" "$work/p.c"
+    expect_error "^tit-trace: error: --rate 0: expected a positive number" \
+      "$build/bin/tit-trace" proxy --rate 0 "$root/tests/tracer/golden/ring-np2.txt" "$work/p.c"
+    # traces whose proxy would wait forever: exit 3, as tit-replay's deadlocks; a message never received: a warning
+    expect_code() { # expect_code CODE MESSAGE-REGEX COMMAND...
+      local code=$1 re=$2 rc=0
+      shift 2
+      "$@" >"$work/out" 2>"$work/err" || rc=$?
+      [[ $rc -eq $code ]] || { cat "$work/err" >&2; die "$*: exit $rc, expected $code"; }
+      grep -Eq "$re" "$work/err" || { cat "$work/err" >&2; die "$*: expected a message matching '$re'"; }
+    }
+    mkdir -p "$work/unmatched" "$work/colls" "$work/unreceived"
+    printf '0 init\n0 send 1 5 10 0\n0 finalize\n' >"$work/unmatched/rank-0.txt"
+    printf '1 init\n1 recv 0 5 10 0\n1 recv 0 5 10 0\n1 finalize\n' >"$work/unmatched/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' | tee "$work/colls/trace.list" "$work/unreceived/trace.list" >"$work/unmatched/trace.list"
+    expect_code 3 "error: the trace deadlocks: rank 1 receives 1 more message\(s\) from rank 0 with tag 5 than rank 0 sends it" \
+      "$build/bin/tit-trace" proxy "$work/unmatched/trace.list" "$work/p.c"
+    printf '0 init\n0 barrier\n0 barrier\n0 finalize\n' >"$work/colls/rank-0.txt"
+    printf '1 init\n1 barrier\n1 finalize\n' >"$work/colls/rank-1.txt"
+    expect_code 3 "error: the trace deadlocks: rank 1 makes 1 collective\(s\) on MPI_COMM_WORLD, rank 0 makes 2" \
+      "$build/bin/tit-trace" proxy "$work/colls/trace.list" "$work/p.c"
+    printf '0 init\n0 send 1 5 10 0\n0 send 1 5 10 0\n0 finalize\n' >"$work/unreceived/rank-0.txt"
+    printf '1 init\n1 recv -333 5 10 0\n1 finalize\n' >"$work/unreceived/rank-1.txt"
+    expect_code 0 "^tit-trace: warning: rank 0 sends 1 message\(s\) with tag 5 to rank 1 that it never receives$" \
+      "$build/bin/tit-trace" proxy "$work/unreceived/trace.list" "$work/p.c"
+    # a proxy made for 2 ranks, run on 3
+    "$build/bin/tit-trace" expand --dialect simgrid "$work/thesis/trace.list" "$work/two" >/dev/null
+    "$build/bin/tit-trace" proxy "$work/two/trace.list" "$work/two.c" >/dev/null || die "tit-trace proxy failed"
+    mpicc -O2 -o "$work/two.x" "$work/two.c" || die "mpicc failed"
+    expect_error "^proxy: made for 2 ranks, running on 3: use mpirun -np 2$" timeout 60 mpirun --oversubscribe -np 3 "$work/two.x"
+    ;;
+
+  proxy-example) # the README's example: the proxy of traces/ring4 builds and runs on 4 ranks
+    "$build/bin/tit-trace" proxy "$root/traces/ring4" "$work/ring4-proxy.c" >/dev/null || die "tit-trace proxy failed"
+    mpicc -O2 -o "$work/ring4-proxy" "$work/ring4-proxy.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 4 "$work/ring4-proxy" >"$work/out" 2>"$work/err" ||
+      { cat "$work/err" >&2; die "the proxy failed"; }
+    grep -q "^proxy time: [0-9.]* s$" "$work/out" || die "the proxy printed no run time"
+    grep -q "^ \*   mpicc -O2 -o proxy ring4-proxy.c$" "$work/ring4-proxy.c" || die "the header does not say how to build it"
+    ;;
+
   smpi)
     prog=$1 np=$2
     command -v smpicc >/dev/null || die "smpicc not found (libsimgrid-dev)"

@@ -20,6 +20,11 @@
                                       3% + 0.2 ms of it; MODE "wall" requires their total to exceed
                                       1.5 x the measured total (ranks folded on one core: wall time
                                       counts the other rank's time)
+  trace_tool.py computes LIST PROXYLIST MIN TOL
+                                      compute volume between consecutive non-compute actions, rank by
+                                      rank, of a trace and of its proxy's trace (same action sequence
+                                      assumed): prints the ratio of every segment whose original volume
+                                      is at least MIN; fails if one differs by more than TOL (relative)
 Exit 0 when fine, 1 with a message otherwise.
 """
 import os
@@ -154,6 +159,37 @@ def bursts(list_path, out_path, rate, mode):
              "were the ranks folded on one core?")
 
 
+def segments(path):
+    """Compute volume summed between consecutive non-compute action lines."""
+    out, acc = [], 0.0
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if len(words) > 2 and words[1] == "compute":
+                acc += float(words[2])
+            else:
+                out.append(acc)
+                acc = 0.0
+    out.append(acc)
+    return out
+
+
+def computes(list_path, proxy_list, minimum, tol):
+    worst, n = 0.0, 0
+    for rank, (a, b) in enumerate(zip(rank_files(list_path), rank_files(proxy_list))):
+        for i, (x, y) in enumerate(zip(segments(a), segments(b))):
+            if x >= minimum:
+                n += 1
+                err = abs(y - x) / x
+                worst = max(worst, err)
+                print("rank %d segment %d: trace %.0f proxy %.0f ratio %.3f" % (rank, i, x, y, y / x))
+                if err > tol:
+                    fail("rank %d segment %d: proxy compute %.0f, trace %.0f: off by more than %g" % (rank, i, y, x, tol))
+    print("compute segments >= %g: %d, worst relative difference %.3f" % (minimum, n, worst))
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "actions":
         for path in rank_files(argv[1]):
@@ -163,6 +199,8 @@ def main(argv):
         check(argv[1], int(float(argv[2])))
     elif len(argv) == 5 and argv[0] == "bursts":
         bursts(argv[1], argv[2], float(argv[3]), argv[4])
+    elif len(argv) == 5 and argv[0] == "computes":
+        computes(argv[1], argv[2], float(argv[3]), float(argv[4]))
     elif len(argv) == 2 and argv[0] == "timings":
         timings(argv[1])
     else:

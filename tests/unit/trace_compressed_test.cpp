@@ -297,6 +297,38 @@ TEST(CompressedTrace, RingPartnersAreRelativeModuloTheRanks)
   EXPECT_EQ(s.value_blocks, 1u); // and the same numbers: one value block
 }
 
+TEST(CompressedTrace, LoadCompressedGivesTheStructureAndEveryDecodedBlock)
+{
+  // what `tit-trace proxy` walks: walking the loaded structure gives the rank's actions (counted here)
+  std::string t;
+  for (int r = 0; r < 4; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < 25; ++i)
+      t += fmt::format("{} compute {}\n{} send {} 0 8 0\n{} recv {} 0 8 0\n", r, 1000 + r, r, (r + 1) % 4, r,
+                       (r + 3) % 4);
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "load.txt", t), packed = scratch_dir() / "load.tcz";
+  std::unique_ptr<TraceSet> set = TraceSet::open(plain, std::nullopt);
+  compress(*set, packed, ValueMode{});
+  cformat::Loaded l = cformat::load_compressed(packed.string());
+  ASSERT_EQ(l.meta.rank_count, 4);
+  ASSERT_EQ(l.blocks.size(), l.meta.blocks.size());
+  EXPECT_EQ(l.blocks.size(), 4u); // each rank its own compute volume
+  std::function<std::uint64_t(std::uint32_t)> count = [&](std::uint32_t body) {
+    std::uint64_t n = 0;
+    for (std::uint32_t id : l.meta.bodies[body])
+      n += l.meta.nodes[id].loop ? l.meta.nodes[id].count * count(l.meta.nodes[id].ref) : 1;
+    return n;
+  };
+  for (const auto& rank : l.meta.ranks) {
+    EXPECT_EQ(count(rank.root), 77u);
+    EXPECT_FALSE(l.blocks[rank.block].empty());
+  }
+  EXPECT_NE(trace_error([&] { cformat::load_compressed(plain.string()); }).find("not a compressed trace"),
+            std::string::npos);
+}
+
 TEST(CompressedTrace, TraceWithoutRepetitionGrowsAtMostByTheHeader)
 {
   std::mt19937_64 rng(42);

@@ -1,0 +1,25 @@
+// `tit-trace proxy`: a standalone MPI program in C generated from a trace (docs/proxy.md). The trace's loops
+// (its compressed structure) become `for` loops, ranks of the same structure share code, and each action becomes
+// the MPI call it records.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+
+namespace tit::tracetool {
+
+struct ProxyOptions {
+  /// Compute volume units per second the proxy reproduces (a volume V then lasts V / rate seconds, the kernel's
+  /// speed being calibrated at start-up); nothing: the trace's own rate (`cpu-time x RATE`), else each unit of
+  /// volume is one floating-point operation of the kernel.
+  std::optional<double> rate;
+};
+
+/// Writes the proxy program of `traces` (any trace set TraceSet::open reads; a plain one is compressed first, into
+/// a temporary file) to `out` and reports its size. Checks the trace's balance first (proxy_check.hpp): throws
+/// ProxyDeadlock for a trace whose proxy would wait forever, TraceError for one it cannot turn into a program.
+void proxy(const std::filesystem::path& traces, const std::filesystem::path& out, const ProxyOptions& options,
+           std::ostream& report, std::ostream& warnings);
+
+} // namespace tit::tracetool
