@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
+#include <vector>
 
 namespace tit::trace::detail {
 
@@ -77,6 +79,7 @@ FileScan scan_file(const std::string& path, ScanDepth depth)
 {
   LineSource src(path, 64 * 1024);
   FileScan scan;
+  std::unordered_set<int> seen; // AllRanks: the ranks that have lines (a merged file must hold every rank's)
   bool decided = false;
   std::string mode, rate; // the header's, before the first action line
   std::string_view line;
@@ -100,6 +103,8 @@ FileScan scan_file(const std::string& path, ScanDepth depth)
       }
       scan.several_ranks = scan.several_ranks || rank != *scan.first_rank;
       scan.max_rank = std::max(scan.max_rank, rank);
+      if (depth == ScanDepth::AllRanks)
+        seen.insert(rank);
     }
     if (!decided) {
       std::string_view name = next_field(rest);
@@ -110,6 +115,17 @@ FileScan scan_file(const std::string& path, ScanDepth depth)
     }
     if (decided && depth == ScanDepth::FirstRank)
       break;
+  }
+  scan.distinct_ranks = seen.size();
+  if (depth == ScanDepth::AllRanks && seen.size() < static_cast<std::size_t>(scan.max_rank) + 1) {
+    std::vector<int> ranks(seen.begin(), seen.end());
+    std::sort(ranks.begin(), ranks.end());
+    scan.first_missing_rank = 0;
+    for (int r : ranks) { // the first gap: ranks are >= 0 and sorted
+      if (r != scan.first_missing_rank)
+        break;
+      ++scan.first_missing_rank;
+    }
   }
   return scan;
 }

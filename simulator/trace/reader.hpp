@@ -159,6 +159,8 @@ struct FileScan {
   std::uint64_t first_line = 0;  ///< its line number
   std::string first_text;        ///< its text, trimmed
   int max_rank = -1;             ///< highest rank seen (AllRanks only)
+  std::size_t distinct_ranks = 0; ///< how many different ranks have lines (AllRanks only)
+  int first_missing_rank = -1;    ///< the lowest rank below max_rank without a line, -1 if none (AllRanks only)
   std::string compute_unit;      ///< from the comment lines before the first action (see compute_unit())
   bool several_ranks = false;    ///< whether lines of more than one rank were seen
 };

@@ -158,6 +158,12 @@ std::unique_ptr<TraceSet> open_merged(const std::string& path, std::optional<int
   int count = ranks.value_or(scan.max_rank + 1);
   if (count <= 0)
     fail_set(fmt::format("merged trace '{}' holds no action line, so its number of ranks is unknown", path));
+  // Without a rank count, the file's highest rank gives it: every rank below must have lines (each rank's trace
+  // starts with init), or a stray large rank (a typo, a damaged file) would make millions of empty ranks.
+  if (!ranks && scan.first_missing_rank >= 0)
+    fail_set(fmt::format("merged trace '{}' has lines of rank {} but none of rank {} ({} ranks have lines): a merged "
+                         "trace holds the lines of every rank from 0 to its highest",
+                         path, scan.max_rank, scan.first_missing_rank, scan.distinct_ranks));
   return std::make_unique<MergedSet>(path, std::move(scan.dialect), count, std::move(description),
                                      std::move(scan.compute_unit));
 }

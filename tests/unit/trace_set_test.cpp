@@ -340,6 +340,19 @@ TEST(TraceSetMerged, NoActionLine)
   EXPECT_TRUE(lines_of(*set, 1).empty());
 }
 
+// A fuzz finding: one stray rank of 100000006 made the reader allocate a queue per rank (4 GB) before any check.
+TEST(TraceSetMerged, RanksWithoutLinesBelowTheHighest)
+{
+  auto dir = scratch_dir();
+  auto file = write_file(dir / "all.txt", "0 init\n1 init\n100000006 init\n3 init\n0 finalize\n");
+  EXPECT_EQ(trace_error([&] { TraceSet::open(file, std::nullopt); }),
+            "error: merged trace '" + file.string() +
+                "' has lines of rank 100000006 but none of rank 2 (4 ranks have lines): a merged trace holds the "
+                "lines of every rank from 0 to its highest");
+  auto dense = write_file(dir / "dense.txt", "1 init\n0 init\n2 init\n");
+  EXPECT_EQ(TraceSet::open(dense, std::nullopt)->rank_count(), 3);
+}
+
 TEST(TraceSetMerged, Gzip)
 {
   auto p = write_gz(scratch_dir() / "m.txt.gz", "0 init\n1 init\n0 send 1 0 10\n1 recv 0 0 10\n");
