@@ -121,7 +121,7 @@ std::optional<std::pair<std::string, std::string>> Topology::find_unrouted(const
   std::set<std::string> seen;
   for (auto const& h : hosts) {
     auto it = zone_of_.find(h);
-    if (it == zone_of_.end())
+    if (it == zone_of_.end() || it->second < 0) // outside any zone: SimGrid's parser refuses it, not routes
       continue;
     std::string place = zones_[it->second].wired ? zones_[it->second].name : h;
     if (seen.insert(place).second)
@@ -135,7 +135,7 @@ std::optional<std::pair<std::string, std::string>> Topology::find_unrouted(const
     if (zone_index_.count(place) == 0)
       return place;
     for (auto const& h : hosts) // the first host of the deployment inside that wired zone
-      if (auto it = zone_of_.find(h); it != zone_of_.end() && zones_[it->second].name == place)
+      if (auto it = zone_of_.find(h); it != zone_of_.end() && it->second >= 0 && zones_[it->second].name == place)
         return h;
     return place;
   };
