@@ -7,6 +7,10 @@
 # Usage: scripts/fuzz.sh [TARGET...]      (targets: trace compressed platform placement; default all)
 # Environment:
 #   FUZZ_SECONDS    seconds of fuzzing per target (default 60)
+#   FUZZ_RUNS=fixed a fixed number of inputs per target from a fixed seed (FUZZ_SEED, default 1), about 20-30 s
+#                   each on a quiet 2-core machine, FUZZ_SECONDS being only a cap: libFuzzer's mutations then follow
+#                   one sequence, so a run finds the same inputs every time (CI's `fuzz` test), and a slower machine
+#                   stopped by the cap has run a prefix of that sequence: a finding is never a matter of chance.
 #   FUZZ_BUILD_DIR  build directory (default build-fuzz/ at the root of the repository)
 #   JOBS            parallel build jobs (default 2)
 set -euo pipefail
@@ -14,6 +18,12 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(realpath -m "${FUZZ_BUILD_DIR:-$root/build-fuzz}")
 seconds=${FUZZ_SECONDS:-60}
+# Inputs per target with FUZZ_RUNS=fixed (trace about 2.5 k inputs/s here, compressed and platform 20-27 k, placement 0.35-2 k).
+declare -A fixed_runs=([trace]=60000 [compressed]=600000 [platform]=600000 [placement]=20000)
+if [[ ${FUZZ_RUNS:-} != "" && ${FUZZ_RUNS:-} != fixed ]]; then
+  echo "fuzz.sh: FUZZ_RUNS is 'fixed' or unset, not '$FUZZ_RUNS'" >&2
+  exit 2
+fi
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(trace compressed platform placement)
 
@@ -76,9 +86,17 @@ for t in "${targets[@]}"; do
     "$bin" -runs=0 "$regressions" >"$build/$t-regressions.log" 2>&1 || {
       status=1; echo "fuzz.sh: $t: a regression input fails again:"; tail -30 "$build/$t-regressions.log"; }
   fi
+  # A fixed run starts from the seeds alone (a corpus kept from earlier runs would change the sequence).
+  [[ ${FUZZ_RUNS:-} == fixed ]] && rm -rf "$build/corpus/$t"
   mkdir -p "$build/corpus/$t"
-  echo "fuzz.sh: $t: fuzzing for $seconds s"
-  if ! "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+  budget=(-max_total_time="$seconds")
+  if [[ ${FUZZ_RUNS:-} == fixed ]]; then
+    budget+=(-runs="${fixed_runs[$t]}" -seed="${FUZZ_SEED:-1}")
+    echo "fuzz.sh: $t: fuzzing ${fixed_runs[$t]} inputs from seed ${FUZZ_SEED:-1} (at most $seconds s)"
+  else
+    echo "fuzz.sh: $t: fuzzing for $seconds s"
+  fi
+  if ! "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$t-" "$build/corpus/$t" "$seeds/$t" >"$build/$t.log" 2>&1; then
     status=1
     echo "fuzz.sh: $t: FAILED (input in $build/artifacts/, log $build/$t.log):"
