@@ -380,8 +380,13 @@ case $case_name in
     printf '0 init 1\n0 Isend 1 10\n' >"$work/pre.txt"
     check_error "pre.txt:1: error: a pre-3.20 'init' with arguments makes double the default datatype" \
       --to simgrid --from pre3.20 "$work/pre.txt" "$work/o13"
-    printf '1 init\n' >"$work/norank0.txt"
-    check_error "norank0.txt: error: no line of rank 0" --to simgrid "$work/norank0.txt" "$work/o8"
+    printf '1 init\n' >"$work/norank0.txt" # a merged file: the reader finds the missing rank
+    check_error "norank0.txt' has lines of rank 1 but none of rank 0" --to simgrid "$work/norank0.txt" "$work/o8"
+    printf '0 init\n' >"$work/r0.txt"
+    printf '# nothing\n' >"$work/r1.txt"
+    printf 'r0.txt\nr1.txt\n' >"$work/list.txt" # a trace list: rank 1's file has no line
+    check_error "list.txt: error: no line of rank 1 \(every rank 0..1 needs its lines\)" --to simgrid "$work/list.txt" \
+      "$work/o14"
     check_error "missing.txt: error: cannot read this file" --to simgrid "$work/missing.txt" "$work/o9"
     check_error "tit-convert: error: expected INPUT and OUTDIR" --to simgrid
     check_error "tit-convert: error: --to 'xml': expected simgrid or thesis" --to xml a b
