@@ -22,8 +22,8 @@ if [[ ! -f $dir/CMakeCache.txt ]]; then
   args+=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 fi
 cmake "${args[@]}" >/dev/null
-echo "sanitize.sh: building tit-replay and tit-unit-tests with ASan+UBSan in $dir"
-cmake --build "$dir" -j "$jobs" --target tit-replay tit-unit-tests
+echo "sanitize.sh: building tit-replay, tit-trace and tit-unit-tests with ASan+UBSan in $dir"
+cmake --build "$dir" -j "$jobs" --target tit-replay tit-trace-tool tit-unit-tests
 
 export TIT_E2E_ARGS=--cfg=contexts/factory:thread
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
