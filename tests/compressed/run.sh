@@ -55,7 +55,7 @@ case $case_name in
     compress "$d/detached-thesis.txt.gz" "$tmp/t.tit"
     run "$tool" expand --dialect simgrid "$tmp/t.tit" "$tmp/x"; [ "$status" -eq 0 ] || fail "expand failed"
     grep -q "^0 send 1 0 [0-9]* 6$" "$tmp/x/rank-0.txt" || fail "no SimGrid-dialect send: $(cat "$tmp/x/rank-0.txt")"
-    run "$replay" "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/x"
+    run "$replay" "${extra[@]}" "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/x"
     grep -qx "Simulated time: 8 s" "$out" || fail "expected the 8 s of e2e.thesis-gz-merged"
     run "$tool" expand --dialect thesis "$root/traces/ring4" "$tmp/y"
     expect_error 2 "traces/ring4/rank-0.txt:5: error: cannot write 'send' in dialect 1 (thesis)" ;;
@@ -67,18 +67,18 @@ case $case_name in
     diff <(sed -n '/^actions/,$p' "$out" | grep -v -e '^format' -e '^signatures' -e '^loops' -e '^rank struct' \
            -e '^value blocks' -e '^bytes') "$tmp/plain.info" || fail "counts differ" ;;
   truncated) ring; head -c 100 "$tmp/ring.tit" > "$tmp/t.tit"
-    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/t.tit"
+    run "$replay" "${extra[@]}" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/t.tit"
     expect_error 2 "$tmp/t.tit: error:" "(truncated compressed trace)"
     run "$tool" info "$tmp/t.tit"; expect_error 2 "$tmp/t.tit: error:" "(truncated compressed trace)" ;;
   corrupt) ring; size=$(stat -c %s "$tmp/ring.tit")
     cp "$tmp/ring.tit" "$tmp/c.tit"; printf '\xff' | dd of="$tmp/c.tit" bs=1 seek=$((size - 2)) conv=notrunc 2>/dev/null
-    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/c.tit"
+    run "$replay" "${extra[@]}" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/c.tit"
     expect_error 2 "$tmp/c.tit: error: value chunk 0: CRC-32 mismatch (corrupt compressed trace)"
     cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x03' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
     run "$tool" info "$tmp/v.tit"
     expect_error 2 "compressed trace format version 3, but this tit-replay reads versions 1 to 2 only (a newer one)" ;;
   deadlock) # errors of the replay name the compressed file, the rank and the action's number
-    compress "$d/deadlock" "$tmp/dl.tit"; run "$replay" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/dl.tit"
+    compress "$d/deadlock" "$tmp/dl.tit"; run "$replay" "${extra[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/dl.tit"
     expect_error 3 "deadlock" "rank 0 blocked in $tmp/dl.tit (rank 0):2: 0 recv 1 0 8" ;;
   binned) # binned:0.01 keeps each volume within 1 %: the predicted time stays within 1 % of the plain trace's
     python3 "$root/tests/bench/gen-trace.py" --ranks 8 --iterations 40 "$tmp/g" > /dev/null
@@ -112,12 +112,12 @@ case $case_name in
       fail "info does not say the value mode" ;;
   list) # a trace list naming a compressed file alone is read; with other files it is refused with its line
     ring; printf '# whole run\nring.tit\n' > "$tmp/trace.list"
-    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$root/traces/ring4"
+    run "$replay" "${extra[@]}" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$root/traces/ring4"
     cp "$out" "$tmp/plain.out"
-    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/trace.list"
+    run "$replay" "${extra[@]}" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/trace.list"
     [ "$status" -eq 0 ] || fail "the list was not read"; diff "$tmp/plain.out" "$out" || fail "another prediction"
     printf '%s\nring.tit\n' "$root/traces/ring4/rank-0.txt" > "$tmp/mixed.list"
-    run "$replay" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/mixed.list"
+    run "$replay" "${extra[@]}" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/mixed.list"
     expect_error 2 "$tmp/mixed.list:2: error:" "is a compressed trace, which holds every rank: a trace list names it on its only line" ;;
   bad-values) run "$tool" compress --values lossy "$root/traces/ring4" "$tmp/r.tit"
     expect_error 2 "unknown value mode 'lossy' (accepted: exact, binned:R, stats)"
