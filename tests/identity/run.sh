@@ -31,6 +31,31 @@ on_comm() {
   done
 }
 
+# same_as_world WHAT: with body RANK SUFFIX writing a rank's actions, ranks {2, 3} of 4 running them on a
+# sub-communicator (hosts atlas, boreas, dorado:2) end when a 2-rank world running them on dorado does, under each
+# selector (the per-rank table has 9 decimals).
+same_as_world() {
+  mkdir -p "$work/sub" "$work/world"
+  for r in 0 1 2 3; do
+    { echo "$r init"
+      if [ "$r" -ge 2 ]; then echo "$r comm_split 0 1 $r 1 2"; body "$r" " comm=1"; else echo "$r comm_split 0 -1 0 -1"; fi
+      echo "$r finalize"; } >"$work/sub/rank-$r.txt"
+  done
+  for r in 0 1; do { echo "$r init"; body "$r" ""; echo "$r finalize"; } >"$work/world/rank-$r.txt"; done
+  printf 'atlas\nboreas\ndorado:2\n' >"$work/h4"; printf 'dorado:2\n' >"$work/h2"
+  P=$root/platforms/small-hetero.xml
+  for set in smpi ompi mpich; do
+    run --cfg=coll/selector:$set --hostfile "$work/h4" "$P" "$work/sub"
+    ok
+    sub=$(awk '$1 == "2" || $1 == "3" { print $3 }' "$out" | sort -g | tail -1)
+    run --cfg=coll/selector:$set --hostfile "$work/h2" "$P" "$work/world"
+    ok
+    world=$(time_of)
+    awk -v s="$sub" -v w="$world" 'BEGIN { d = s - w; if (d < 0) d = -d; exit !(s != "" && w > 0 && d <= 1e-9 * w + 6e-10) }' ||
+      fail "$set: $1 on a sub-communicator end at $sub, on a world of the same ranks at $world"
+  done
+}
+
 case $case_name in
   subcomm-analysis) # tests/analysis's chain, its messages on a duplicate of MPI_COMM_WORLD: the same answers
     on_comm "$work/chain"
@@ -74,7 +99,6 @@ case $case_name in
     world=$(awk '$1 ~ /^[012]$/ { print $3 }' "$out" | sort -g | tail -1)
     [ -n "$sub" ] && [ "$sub" = "$world" ] || fail "sub-communicator ibarrier ends at $sub, on a world of 3 at $world" ;;
   selectors-subcomm) # every collective on ranks {2, 3} (one host) = the same collectives of a 2-rank world there
-    mkdir -p "$work/sub" "$work/world"
     body() { echo "$1 bcast 3000000 0$2"; echo "$1 allreduce 2000000 1000$2"; echo "$1 reduce 1000000 1000 1$2"
       echo "$1 barrier$2"; echo "$1 alltoall 700000 700000$2"; echo "$1 allgather 90000 90000$2"
       echo "$1 bcast 3000 1$2"; echo "$1 allreduce 200 10$2"; echo "$1 gather 50000 50000 1$2"
@@ -83,27 +107,9 @@ case $case_name in
       echo "$1 allgatherv $(((l + 1) * 3000)) 3000 6000$2"
       echo "$1 alltoallv $(((l + 1) * 3000)) $(((l + 1) * 1000)) $(((l + 1) * 2000)) $(((l + 1) * 3000)) $(((l + 1) * 1000)) $(((l + 1) * 2000))$2"
       echo "$1 reducescatter 5000 7000 300$2"; echo "$1 scan 4000 50$2"; echo "$1 exscan 4000 50$2"; }
-    for r in 0 1 2 3; do
-      { echo "$r init"
-        if [ "$r" -ge 2 ]; then echo "$r comm_split 0 1 $r 1 2"; body "$r" " comm=1"; else echo "$r comm_split 0 -1 0 -1"; fi
-        echo "$r finalize"; } >"$work/sub/rank-$r.txt"
-    done
-    for r in 0 1; do { echo "$r init"; body "$r" ""; echo "$r finalize"; } >"$work/world/rank-$r.txt"; done
-    printf 'atlas\nboreas\ndorado:2\n' >"$work/h4"; printf 'dorado:2\n' >"$work/h2"
-    P=$root/platforms/small-hetero.xml
-    for set in smpi ompi mpich; do
-      run --cfg=coll/selector:$set --hostfile "$work/h4" "$P" "$work/sub"
-      ok
-      sub=$(awk '$1 == "2" || $1 == "3" { print $3 }' "$out" | sort -g | tail -1)
-      run --cfg=coll/selector:$set --hostfile "$work/h2" "$P" "$work/world"
-      ok
-      world=$(time_of)
-      # the per-rank table has 9 decimals
-      awk -v s="$sub" -v w="$world" 'BEGIN { d = s - w; if (d < 0) d = -d; exit !(s != "" && d <= 1e-9 * w + 6e-10) }' ||
-        fail "$set: collectives on a sub-communicator end at $sub, on a world of the same ranks at $world"
-    done ;;
+    same_as_world "collectives"
+    ;;
   nonblocking-subcomm) # every nonblocking collective on ranks {2, 3} (one host) = the same on a 2-rank world there
-    mkdir -p "$work/sub" "$work/world"
     body() { local k=$(($1 % 2 + 1)) # 1 + the rank within the pair: counts that agree
       for c in "ibcast 3000000 0" "iallreduce 2000000 1000" "ireduce 1000000 1000 1" "ibarrier" \
         "ialltoall 700000 700000" "ialltoallv $((k * 300)) $((k * 100)) $((k * 200)) $((k * 300)) $((k * 100)) $((k * 200))" \
@@ -111,24 +117,8 @@ case $case_name in
         "iscatterv 100 200 $((k * 100)) 0" "iallgatherv $((k * 100)) 100 200" "ireducescatter 100 200 10" \
         "iscan 100 10" "iexscan 100 10"; do
         echo "$1 $c$2"; echo "$1 compute $((1000 * ($1 % 2 + 1)))"; echo "$1 waitall"; done; }
-    for r in 0 1 2 3; do
-      { echo "$r init"
-        if [ "$r" -ge 2 ]; then echo "$r comm_split 0 1 $r 1 2"; body "$r" " comm=1"; else echo "$r comm_split 0 -1 0 -1"; fi
-        echo "$r finalize"; } >"$work/sub/rank-$r.txt"
-    done
-    for r in 0 1; do { echo "$r init"; body "$r" ""; echo "$r finalize"; } >"$work/world/rank-$r.txt"; done
-    printf 'atlas\nboreas\ndorado:2\n' >"$work/h4"; printf 'dorado:2\n' >"$work/h2"
-    P=$root/platforms/small-hetero.xml
-    for set in smpi ompi mpich; do
-      run --cfg=coll/selector:$set --hostfile "$work/h4" "$P" "$work/sub"
-      ok
-      sub=$(awk '$1 == "2" || $1 == "3" { print $3 }' "$out" | sort -g | tail -1)
-      run --cfg=coll/selector:$set --hostfile "$work/h2" "$P" "$work/world"
-      ok
-      world=$(time_of)
-      awk -v s="$sub" -v w="$world" 'BEGIN { d = s - w; if (d < 0) d = -d; exit !(s != "" && w > 0 && d <= 1e-9 * w + 6e-10) }' ||
-        fail "$set: nonblocking collectives on a sub-communicator end at $sub, on a world of the same ranks at $world"
-    done ;;
+    same_as_world "nonblocking collectives"
+    ;;
   negative-tags)
     mkdir -p "$work/t"
     printf '0 init\n0 send 1 -5 8\n0 finalize\n' >"$work/t/rank-0.txt"
