@@ -7,10 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace tit::trace::test_support {
-std::filesystem::path scratch_dir();
-std::filesystem::path write_file(const std::filesystem::path& path, std::string_view content);
-} // namespace tit::trace::test_support
+#include "trace_test_support.hpp"
 
 namespace {
 

@@ -8,12 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace tit::trace::test_support {
-std::filesystem::path scratch_dir();
-std::filesystem::path write_file(const std::filesystem::path& path, std::string_view content);
-std::filesystem::path write_gz(const std::filesystem::path& path, std::string_view content);
-std::string trace_error(const std::function<void()>& run);
-} // namespace tit::trace::test_support
+#include "trace_test_support.hpp"
 
 namespace tit::trace {
 namespace {

@@ -1,4 +1,5 @@
 // Scratch files for the trace reader's tests: one fresh directory per test, removed at exit.
+#include "trace_test_support.hpp"
 #include "trace/reader.hpp"
 
 #include <gtest/gtest.h>
