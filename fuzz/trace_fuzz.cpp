@@ -1,5 +1,6 @@
-// Trace sets: the first byte chooses the layout (per-rank directory, merged file, trace list) and gzip; the rest is
-// split at NUL bytes into up to 4 files. Every action of every rank is read; the reader must either return actions
+// Trace sets: the first byte chooses the layout (per-rank directory, merged file, trace list), gzip, and whether the
+// files are read as SimGrid <= 3.19's format (tit-trace convert --from pre3.20); the rest is split at NUL bytes into
+// up to 4 files. Every action of every rank is read; the reader must either return actions
 // or throw a TraceError.
 #include "fuzz_files.hpp"
 #include "trace/reader.hpp"
@@ -32,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   int layout = data[0] % 3;
   bool gzip = (data[0] & 4) != 0;
+  bool pre320 = (data[0] & 8) != 0;
   std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::vector<std::string_view> parts;
   while (parts.size() < 3) {
@@ -67,7 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tit::fuzz::write_file(target, std::string(parts[0]) + list);
   }
   try {
-    auto set = tit::trace::TraceSet::open(target, ranks);
+    auto set = pre320 ? tit::trace::TraceSet::open(target, ranks, tit::trace::Dialect::Pre320)
+                      : tit::trace::TraceSet::open(target, ranks);
     int n = set->rank_count();
     if (n > 64) // a merged file may name huge ranks; reading 64 streams is enough
       n = 64;

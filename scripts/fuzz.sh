@@ -65,6 +65,10 @@ for f in "$root"/traces/ring4/* "$root"/traces/halo4/* "$root"/tests/data/traces
   { printf '\000'; head -c 4096 "$f"; } > "$seeds/trace/ranks-$n"    # as a rank's file
 done
 { printf '\002'; printf 'x\n'; printf '\000'; cat "$root/traces/ring4/"* | head -c 2000; } > "$seeds/trace/list-1"
+for f in "$root"/tests/tracer/convert/pre320*.txt; do # merged, read as SimGrid <= 3.19's format
+  [[ $f == *.simgrid.txt ]] && continue
+  { printf '\011'; head -c 4096 "$f"; } > "$seeds/trace/pre320-$(basename "$f")"
+done
 { printf '\005'; cat "$root/traces/ring4-merged.txt" | head -c 4096; } > "$seeds/trace/merged-gzip"
 for f in "$root"/platforms/*.xml "$root"/tests/*/data/*.xml; do
   case $f in

@@ -39,7 +39,8 @@ int main(int argc, char** argv)
   std::string to, from = "thesis";
   bool durations = false;
   convert->add_option("--to", to, "the dialect to write")->check(CLI::IsMember({"simgrid", "thesis"}));
-  convert->add_option("--from", from, "how a dialect-1 wait reads: thesis or pre3.20 (SimGrid <= 3.19)")
+  convert
+      ->add_option("--from", from, "the input: thesis (either dialect, detected) or pre3.20 (SimGrid <= 3.19's format)")
       ->check(CLI::IsMember({"thesis", "pre3.20"}))
       ->capture_default_str();
   convert->add_flag("--durations", durations,

@@ -11,10 +11,12 @@
 
 namespace tit::trace {
 
-/// The two trace dialects of docs/trace-format.md.
+/// The two trace dialects of docs/trace-format.md, and SimGrid <= 3.19's format, which only tit-trace convert reads.
 enum class Dialect : std::uint8_t {
   Thesis,  ///< dialect 1: Markomanolis' format (bytes, `Isend`, `waitAll`, no tags)
   SimGrid, ///< dialect 2: what `smpirun -trace-ti` writes (counts x datatype, tags)
+  Pre320,  ///< SimGrid <= 3.19 (dialect 1's names, counts x datatype, no tags, `wait` pops the most recent request):
+           ///< never detected, read only when asked (TraceSet::open's `read_as`; `tit-trace convert --from pre3.20`)
 };
 
 enum class Kind : std::uint8_t {
@@ -173,7 +175,8 @@ struct Action {
   // wait / test (dialect 2): the request key, world ranks
   int src = -1;
   int dst = -1;
-  bool wait_last_irecv = false; ///< dialect 1 `wait`: completes the most recent pending Irecv
+  bool wait_last_irecv = false; ///< a `wait` (or pre-3.20 `test`) naming no request: dialect 1's completes the most
+                                ///< recent pending Irecv, pre-3.20's the most recent pending request of either kind
 
   double amount = 0;        ///< compute: flops; sleep: seconds; comm_size: the size;
                             ///< reductions (reduce, allreduce, reducescatter, scan, exscan): flops of the reduction

@@ -1,4 +1,6 @@
-// Dialect 2, what `smpirun -trace-ti` writes: element counts of a datatype, tags, (src, dst, tag) waits.
+// SimGrid's formats: dialect 2, what `smpirun -trace-ti` writes since 3.20 (element counts of a datatype, tags,
+// (src, dst, tag) waits), and the format of SimGrid <= 3.19 ("pre-3.20"), which tit-trace convert reads on request:
+// the same arguments for collectives, dialect 1's names, no tags, waits and tests naming no request.
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>
@@ -132,9 +134,19 @@ void compute(Action& a, RankState&) { a.amount = amount_arg(a, 0, "amount"); }
 void sleep(Action& a, RankState&) { a.amount = amount_arg(a, 0, "duration"); }
 void location(Action& a, RankState&) { int_arg(a, a.args.size() - 1, "line number"); }
 
+/// SimGrid 3.19's replayer knew ids 0..6 (the sizes of dialect 2's); any other id (its tracer wrote -1 for a derived
+/// type, with the count in bytes) meant the default datatype (`decode_datatype` in 3.19's smpi_replay.cpp).
+int pre320_datatype(const Action& a, std::size_t i, const RankState& s)
+{
+  int id = int_arg(a, i, "datatype");
+  return id >= 0 && id <= kByteDatatype ? datatype_size(id) : s.default_datatype_size;
+}
+
 int datatype_or_default(const Action& a, std::size_t i, const RankState& s)
 {
-  return i < a.args.size() ? datatype_arg(a, i, "datatype") : s.default_datatype_size;
+  if (i >= a.args.size())
+    return s.default_datatype_size;
+  return a.dialect == Dialect::Pre320 ? pre320_datatype(a, i, s) : datatype_arg(a, i, "datatype");
 }
 
 double send_bytes(const Action& a, std::size_t count_i, std::size_t dt_i, const RankState& s,
@@ -187,7 +199,7 @@ void wait(Action& a, RankState&)
 void send_recv(Action& a, RankState& s)
 {
   if (a.args.size() == 5)
-    fail_arg_count(a, *find_action(Dialect::SimGrid, "sendRecv"));
+    fail_arg_count(a, spec_of(a));
   a.bytes = send_bytes(a, 0, 4, s, "send count");
   a.partner = rank_arg(a, 1, "destination", s, false);
   a.bytes2 = send_bytes(a, 2, 5, s, "receive count");
@@ -365,6 +377,59 @@ void reduce_scatter(Action& a, RankState& s)
   scale(a.recv_counts, size);
 }
 
+// ---- SimGrid <= 3.19 (pre-3.20): the point-to-point lines without tags, the other lines as in dialect 2 ----
+
+// send, Isend, Ssend, ISsend: <dst> <count> [dt]
+void pre320_send(Action& a, RankState& s)
+{
+  a.partner = rank_arg(a, 0, "destination", s, false);
+  a.bytes = send_bytes(a, 1, 2, s, "count");
+}
+
+// recv, Irecv: <src> <count> [dt]; a count <= 0 is "take the sender's" (3.19 probed the message then)
+void pre320_recv(Action& a, RankState& s)
+{
+  a.partner = rank_arg(a, 0, "source", s, true);
+  double count = count_arg(a, 1, "count");
+  a.bytes = count <= 0 ? kUnknownSize : count * datatype_or_default(a, 2, s);
+}
+
+// wait, test: no arguments; the most recent pending request of either kind
+void pre320_wait(Action& a, RankState&) { a.wait_last_irecv = true; }
+
+// waitAny <count>: written by 3.19's tracer, which its replayer did not read
+void pre320_wait_any(Action& a, RankState&)
+{
+  fail(a, "'waitAny' has no equivalent: the line does not say which request completed, so the waits that follow "
+          "cannot be told which requests are still pending (SimGrid 3.19's replayer did not read 'waitAny' either)");
+}
+
+// scan, exscan: <count> [dt], as 3.19's tracer wrote them (no computation amount)
+void pre320_scan(Action& a, RankState& s)
+{
+  double count = size_arg(a, 0, "count");
+  a.bytes = count * datatype_or_default(a, 1, s);
+  a.datatype_size = datatype_or_default(a, 1, s);
+}
+
+// allGatherV <sendcount> <recvcounts x n> [dt1 dt2]: no displacements before 3.20
+void pre320_all_gather_v(Action& a, RankState& s)
+{
+  int n = known_size(a, communicator_size_of(a, s));
+  auto un = static_cast<std::size_t>(n);
+  if (a.args.size() != un + 1 && a.args.size() != un + 3)
+    fail_arg_count(a, spec_of(a), n);
+  double send = size_arg(a, 0, "sendcount");
+  sizes_arg(a, 1, n, "recvcounts", a.recv_counts);
+  int send_size = datatype_or_default(a, un + 1, s);
+  a.bytes = send * send_size;
+  a.datatype_size = send_size;
+  scale(a.recv_counts, datatype_or_default(a, un + 2, s));
+}
+
+// comm_split, comm_dup: 3.19 ignored their arguments
+void ignored(Action& a, RankState&) { a.args.clear(); }
+
 constexpr std::uint16_t kAny = kAnyArgs;
 
 /// A nonblocking collective: the arguments of its blocking form (as SimGrid's tracer writes them).
@@ -443,6 +508,49 @@ const std::vector<ActionSpec>& simgrid_action_specs()
       {nonblocking_name(Kind::ReduceScatter), Kind::NonBlockingCollective, 0, kAny, "<recvcounts x n> <comp> [dt]", nonblocking<Kind::ReduceScatter, reduce_scatter>},
       {nonblocking_name(Kind::Scan), Kind::NonBlockingCollective, 2, 3, "<count> <comp> [dt]", nonblocking<Kind::Scan, reduction>},
       {nonblocking_name(Kind::Exscan), Kind::NonBlockingCollective, 2, 3, "<count> <comp> [dt]", nonblocking<Kind::Exscan, reduction>},
+  };
+  return specs;
+}
+
+const std::vector<ActionSpec>& pre320_action_specs()
+{
+  // What SimGrid 3.19's replayer read (smpi_replay.cpp's xbt_replay_action_register calls), and what its tracer wrote
+  // besides (sleep, Ssend, ISsend, sendRecv, scan, exscan; waitAny is refused).
+  static const std::vector<ActionSpec> specs = {
+      {"init", Kind::Init, 0, kAny, "[anything]", init},
+      {"finalize", Kind::Finalize, 0, 0, "", keep_raw},
+      {"comm_size", Kind::CommSize, 1, 1, "<n>", comm_size},
+      {"comm_split", Kind::CommSplit, 0, kAny, "[ignored]", ignored},
+      {"comm_dup", Kind::CommDup, 0, kAny, "[ignored]", ignored},
+      {"compute", Kind::Compute, 1, 1, "<flops>", compute},
+      {"sleep", Kind::Sleep, 1, 1, "<seconds>", sleep},
+      {"send", Kind::Send, 2, 3, "<dst> <count> [dt]", pre320_send},
+      {"Isend", Kind::Isend, 2, 3, "<dst> <count> [dt]", pre320_send},
+      {"Ssend", Kind::Ssend, 2, 3, "<dst> <count> [dt]", pre320_send},
+      {"ISsend", Kind::Issend, 2, 3, "<dst> <count> [dt]", pre320_send},
+      {"recv", Kind::Recv, 2, 3, "<src> <count> [dt]", pre320_recv},
+      {"Irecv", Kind::Irecv, 2, 3, "<src> <count> [dt]", pre320_recv},
+      {"test", Kind::Test, 0, 0, "", pre320_wait},
+      {"wait", Kind::Wait, 0, 0, "", pre320_wait},
+      {"waitAny", Kind::WaitAny, 0, kAny, "[count]", pre320_wait_any},
+      {"waitAll", Kind::WaitAll, 0, 1, "[count]", keep_raw},
+      {"sendRecv", Kind::SendRecv, 4, 6, "<sendcount> <dst> <recvcount> <src> [dt1 dt2]", send_recv},
+      {"barrier", Kind::Barrier, 0, 0, "", keep_raw},
+      {"bcast", Kind::Bcast, 1, 3, "<count> [root [dt]]", bcast},
+      {"reduce", Kind::Reduce, 2, 4, "<count> <comp> [root [dt]]", reduce},
+      {"allReduce", Kind::AllReduce, 2, 3, "<count> <comp> [dt]", reduction},
+      {"allToAll", Kind::AllToAll, 2, 4, "<sendcount> <recvcount> [dt1 dt2]", all_to_all},
+      {"allToAllV", Kind::AllToAllV, 0, kAny, "<sendbufsize> <sendcounts x n> <recvbufsize> <recvcounts x n> [dt1 dt2]",
+       all_to_all_v},
+      {"gather", Kind::Gather, 2, 5, "<sendcount> <recvcount> [root [dt1 dt2]]", rooted_gather},
+      {"scatter", Kind::Scatter, 2, 5, "<sendcount> <recvcount> [root [dt1 dt2]]", rooted_gather},
+      {"gatherV", Kind::GatherV, 0, kAny, "<sendcount> <recvcounts x n> [root [dt1 dt2]]", gather_v},
+      {"scatterV", Kind::ScatterV, 0, kAny, "<sendcounts x n> <recvcount> [root [dt1 dt2]]", scatter_v},
+      {"allGather", Kind::AllGather, 2, 4, "<sendcount> <recvcount> [dt1 dt2]", all_to_all},
+      {"allGatherV", Kind::AllGatherV, 0, kAny, "<sendcount> <recvcounts x n> [dt1 dt2]", pre320_all_gather_v},
+      {"reduceScatter", Kind::ReduceScatter, 0, kAny, "<recvcounts x n> <comp> [dt]", reduce_scatter},
+      {"scan", Kind::Scan, 1, 2, "<count> [dt]", pre320_scan},
+      {"exscan", Kind::Exscan, 1, 2, "<count> [dt]", pre320_scan},
   };
   return specs;
 }

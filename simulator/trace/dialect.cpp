@@ -11,7 +11,14 @@ namespace tit::trace::detail {
 
 std::string_view dialect_name(Dialect dialect)
 {
-  return dialect == Dialect::Thesis ? "dialect 1 (thesis)" : "dialect 2 (SimGrid)";
+  switch (dialect) {
+  case Dialect::Thesis:
+    return "dialect 1 (thesis)";
+  case Dialect::Pre320:
+    return "SimGrid <= 3.19's format (pre-3.20)";
+  default:
+    return "dialect 2 (SimGrid)";
+  }
 }
 
 namespace {

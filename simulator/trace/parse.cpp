@@ -13,7 +13,14 @@ namespace tit::trace::detail {
 
 const std::vector<ActionSpec>& action_specs(Dialect dialect)
 {
-  return dialect == Dialect::Thesis ? thesis_action_specs() : simgrid_action_specs();
+  switch (dialect) {
+  case Dialect::Thesis:
+    return thesis_action_specs();
+  case Dialect::Pre320:
+    return pre320_action_specs();
+  default:
+    return simgrid_action_specs();
+  }
 }
 
 const ActionSpec* find_action(Dialect dialect, std::string_view name)
@@ -244,7 +251,7 @@ void ActionParser::interpret(Action& out)
   std::size_t n = out.args.size();
   if (n < spec->min_args || (spec->max_args != kAnyArgs && n > spec->max_args)) {
     std::string what = arg_count_message(out, *spec);
-    std::optional<Dialect> other = line_dialect(out.name, n);
+    std::optional<Dialect> other = dialect_.dialect == Dialect::Pre320 ? std::nullopt : line_dialect(out.name, n);
     if (other && *other != dialect_.dialect) // say why the other dialect's form is refused
       what += fmt::format(" (the {} form{})", dialect_name(*other), mixing_hint());
     fail(out, what);
@@ -255,6 +262,8 @@ void ActionParser::interpret(Action& out)
 
 std::string ActionParser::mixing_hint() const
 {
+  if (dialect_.dialect == Dialect::Pre320)
+    return fmt::format(", but this file is read as {}, as asked", dialect_name(dialect_.dialect));
   if (dialect_.line == 0)
     return fmt::format(", but this file is in {}", dialect_name(dialect_.dialect));
   return fmt::format(", but line {} ('{}') shows that this file is in {}", dialect_.line, dialect_.name,
@@ -278,6 +287,8 @@ bool same_ignoring_case(std::string_view a, std::string_view b)
 void ActionParser::fail_unknown(const Action& at) const
 {
   Dialect other = dialect_.dialect == Dialect::Thesis ? Dialect::SimGrid : Dialect::Thesis;
+  if (dialect_.dialect == Dialect::Pre320)
+    other = Dialect::SimGrid; // pre-3.20 has dialect 1's names: a name of dialect 2 is the likely mix-up
   if (find_action(other, at.name) != nullptr)
     fail(at, fmt::format("'{}' is an action of {}{}; one file cannot mix the two dialects", at.name,
                          dialect_name(other), mixing_hint()));

@@ -47,6 +47,11 @@ public:
   /// when the trace set says it and `ranks` is given, the two must agree.
   /// Throws TraceError on a missing file, an unreadable or inconsistent trace set.
   static std::unique_ptr<TraceSet> open(const std::filesystem::path& path, std::optional<int> ranks);
+  /// The same, every plain file read in `read_as` instead of the dialect detected from its lines (the only way to
+  /// read Dialect::Pre320, which no line tells from dialect 1). A compressed trace records its ranks' dialects:
+  /// asking for another one is an error.
+  static std::unique_ptr<TraceSet> open(const std::filesystem::path& path, std::optional<int> ranks,
+                                        Dialect read_as);
 
   virtual ~TraceSet() = default;
   /// Number of ranks of the trace set (for a merged file without `ranks`: the ranks found in the file).
@@ -139,7 +144,7 @@ int rank_field(const std::string& file, std::uint64_t line, std::string_view tex
 /// The same, for the line an action comes from.
 [[noreturn]] void fail(const Action& at, std::string_view what);
 
-/// "dialect 1 (thesis)" or "dialect 2 (SimGrid)".
+/// "dialect 1 (thesis)", "dialect 2 (SimGrid)" or "SimGrid <= 3.19's format (pre-3.20)".
 std::string_view dialect_name(Dialect dialect);
 /// The dialect a line belongs to when only one dialect knows its action name, or, for names both
 /// dialects share (send, recv, wait), when only one accepts its number of arguments.
@@ -195,6 +200,7 @@ inline constexpr std::uint16_t kAnyArgs = 0xffff;
 /// The actions of a dialect, in the order messages list them.
 const std::vector<ActionSpec>& action_specs(Dialect dialect);
 const std::vector<ActionSpec>& simgrid_action_specs(); // actions_simgrid.cpp
+const std::vector<ActionSpec>& pre320_action_specs();  // actions_simgrid.cpp
 const std::vector<ActionSpec>& thesis_action_specs();  // actions_thesis.cpp
 /// The spec of `name` in `dialect`, or nullptr.
 const ActionSpec* find_action(Dialect dialect, std::string_view name);

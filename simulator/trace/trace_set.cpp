@@ -45,7 +45,22 @@ std::string common_unit(const std::vector<RankFile>& files)
   return first != nullptr ? first->unit : std::string();
 }
 
-class PerRankSet final : public TraceSet {
+/// A trace set of text files, whose dialect a caller may choose instead of the detected one.
+class PlainSet : public TraceSet {
+public:
+  void read_as(Dialect dialect) { read_as_ = dialect; }
+
+protected:
+  DialectGuess dialect_of(const DialectGuess& detected) const
+  {
+    return read_as_ ? DialectGuess{*read_as_, 0, ""} : detected;
+  }
+
+private:
+  std::optional<Dialect> read_as_;
+};
+
+class PerRankSet final : public PlainSet {
 public:
   PerRankSet(std::vector<RankFile> files, std::string description)
       : files_(std::move(files))
@@ -67,7 +82,7 @@ public:
     std::size_t buffer = std::clamp<std::size_t>((std::size_t{16} << 20) / files_.size(), std::size_t{8} << 10,
                                                  detail::LineSource::kDefaultBuffer);
     RankFile& f = files_[static_cast<std::size_t>(r)];
-    return detail::make_file_reader(f.path, r, f.rank_origin, f.dialect, rank_count(), buffer);
+    return detail::make_file_reader(f.path, r, f.rank_origin, dialect_of(f.dialect), rank_count(), buffer);
   }
 
 private:
@@ -84,7 +99,7 @@ private:
   std::string unit_;
 };
 
-class MergedSet final : public TraceSet {
+class MergedSet final : public PlainSet {
 public:
   MergedSet(std::string path, DialectGuess dialect, int rank_count, std::string description, std::string unit)
       : source_(detail::make_merged_source(std::move(path), rank_count))
@@ -106,7 +121,7 @@ public:
     if (r < 0 || r >= rank_count_ || handed_out_[static_cast<std::size_t>(r)])
       throw std::logic_error(fmt::format("TraceSet::reader({}): no such rank or already handed out", r));
     handed_out_[static_cast<std::size_t>(r)] = true;
-    return detail::make_merged_reader(source_, r, dialect_, rank_count_);
+    return detail::make_merged_reader(source_, r, dialect_of(dialect_), rank_count_);
   }
 
 private:
@@ -363,6 +378,17 @@ std::unique_ptr<TraceSet> TraceSet::open(const fs::path& path, std::optional<int
   if (holds_trace_lines(file))
     return open_merged(file, ranks, fmt::format("merged file {}", file));
   return open_list(file, ranks);
+}
+
+std::unique_ptr<TraceSet> TraceSet::open(const fs::path& path, std::optional<int> ranks, Dialect read_as)
+{
+  std::unique_ptr<TraceSet> set = open(path, ranks);
+  auto* plain = dynamic_cast<PlainSet*>(set.get());
+  if (plain == nullptr)
+    fail_set(fmt::format("'{}' is a compressed trace, which records the dialect of each rank: it cannot be read as {}",
+                         path.string(), detail::dialect_name(read_as)));
+  plain->read_as(read_as);
+  return set;
 }
 
 } // namespace tit::trace

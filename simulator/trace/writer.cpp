@@ -294,6 +294,8 @@ void thesis_arguments(Args& w, const Action& a)
 
 std::string_view name_or_fail(const Action& a, Dialect d)
 {
+  if (d == Dialect::Pre320)
+    cannot_say(a, d, "traces are written in dialect 1 or 2 (SimGrid <= 3.19's format is only read)");
   std::optional<std::string_view> name = action_name(a.kind, d, a.blocking);
   if (!name)
     cannot_say(a, d, a.kind == Kind::NonBlockingCollective && d == Dialect::Thesis

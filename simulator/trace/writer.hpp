@@ -34,7 +34,7 @@ std::string_view display_name(const Action& action);
 /// Throws TraceError ("<file>:<line>: error: ...\n  <text>" when the action has a file, else "error: ...")
 /// when `dialect` cannot say the action: dialect 1 has no tags, no sleep, no communicators, no wait on a
 /// named request and no nonblocking collectives; dialect 2 has no wait on the last Irecv. tit-convert
-/// translates those before writing.
+/// translates those before writing. Dialect::Pre320 is only read, never written.
 void append_action(std::string& out, const Action& action, Dialect dialect);
 
 /// The line of `action` in `dialect` (see append_action).

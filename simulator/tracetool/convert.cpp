@@ -52,15 +52,12 @@ struct Pending {
 /// the target dialect says it.
 class RankConverter {
 public:
-  RankConverter(Dialect to, Source source) : to_(to), source_(source) {}
+  explicit RankConverter(Dialect to) : to_(to) {}
 
   /// Appends the line(s) of `a` to `out` (none for a wait dialect 1 has no form of).
   void convert(const Action& a, std::vector<std::string>& out)
   {
     Action b = a; // the typed action to write; views stay those of the reader's line
-    if (a.dialect == Dialect::Thesis && source_ == Source::Pre320 && a.kind == Kind::Init && !a.args.empty())
-      fail(a, "a pre-3.20 'init' with arguments makes double the default datatype, which dialect 1's sizes (bytes) "
-              "cannot say; tit-convert reads pre-3.20 traces whose sizes are bytes (an 'init' without arguments)");
     if (a.kind == Kind::Isend || a.kind == Kind::Issend || a.kind == Kind::Ibsend)
       pending_.push_back({a.rank, a.partner, a.tag, false});
     if (a.kind == Kind::Irecv)
@@ -84,11 +81,11 @@ private:
   bool complete(const Action& a, Action& b)
   {
     auto it = pending_.end();
-    if (a.wait_last_irecv) { // dialect 1: which request depends on the source format
-      bool any = source_ == Source::Pre320;
+    if (a.wait_last_irecv) { // which request: the most recent Irecv (dialect 1) or request (pre-3.20)
+      bool any = a.dialect == Dialect::Pre320;
       auto r = std::find_if(pending_.rbegin(), pending_.rend(), [&](const Pending& p) { return any || p.recv; });
       if (r == pending_.rend())
-        fail(a, any ? "'wait' with no pending Isend or Irecv to complete" : "'wait' with no pending Irecv to complete");
+        fail(a, any ? fmt_no_request(a) : "'wait' with no pending Irecv to complete");
       it = std::next(r).base();
       b.wait_last_irecv = false;
       b.src = it->src;
@@ -122,16 +119,22 @@ private:
     return to_ == Dialect::SimGrid || recv;
   }
 
+  static std::string fmt_no_request(const Action& a)
+  {
+    return "'" + std::string(a.name) + "' with no pending Isend or Irecv to " + (a.kind == Kind::Wait ? "complete" : "test");
+  }
+
   Dialect to_;
-  Source source_;
   std::vector<Pending> pending_;
 };
 
-std::unique_ptr<trace::TraceSet> open_set(const fs::path& input)
+std::unique_ptr<trace::TraceSet> open_set(const fs::path& input, Source source = Source::Thesis)
 {
   std::error_code ec;
   if (!fs::exists(input, ec))
     throw ConvertError(input.string() + ": error: cannot read this file");
+  if (source == Source::Pre320) // no line tells SimGrid <= 3.19's format from dialect 1: the caller says it
+    return trace::TraceSet::open(input, std::nullopt, Dialect::Pre320);
   return trace::TraceSet::open(input, std::nullopt);
 }
 
@@ -139,12 +142,12 @@ std::unique_ptr<trace::TraceSet> open_set(const fs::path& input)
 
 RankFiles convert(const fs::path& input, Dialect to, Source source)
 {
-  std::unique_ptr<trace::TraceSet> set = open_set(input);
+  std::unique_ptr<trace::TraceSet> set = open_set(input, source);
   RankFiles out;
   for (int r = 0; r < set->rank_count(); ++r) {
     std::unique_ptr<trace::RankReader> reader = set->reader(r);
     std::vector<std::string> lines = header_lines(reader->file());
-    RankConverter converter(to, source);
+    RankConverter converter(to);
     Action a;
     bool any = false;
     while (reader->next(a)) {

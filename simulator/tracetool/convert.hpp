@@ -24,8 +24,10 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// How a dialect-1 `wait` reads: Markomanolis' thesis format completes the most recent pending Irecv,
-/// SimGrid <= 3.19's replayer the most recent pending request of either kind.
+/// What the input is: either dialect, detected from its lines (dialect 1 being Markomanolis' thesis format, whose
+/// `wait` completes the most recent pending Irecv), or SimGrid <= 3.19's format, which no line tells from dialect 1
+/// (trace::Dialect::Pre320: counts of a datatype that init's arguments choose, `wait` and `test` on the most recent
+/// pending request of either kind, scatter, allGather, gatherV, scatterV, ...).
 enum class Source { Thesis, Pre320 };
 
 /// The lines of each rank, in rank order: rank, then its lines (header first).

@@ -286,11 +286,25 @@ case $case_name in
     [[ $(wc -l <"$work/times.txt") -eq 1 ]] || { cat "$work/times.txt" >&2; die "the conversions replay to different times"; }
     ;;
 
-  convert-pre320) # SimGrid 3.19's wait: the most recent request, Isend or Irecv
-    "$build/bin/tit-convert" --to simgrid --from pre3.20 "$here/convert/pre320.txt" "$work/simgrid"
-    cat "$work/simgrid"/rank-*.txt >"$work/simgrid.txt"
-    expect_file "$here/convert/pre320.simgrid.txt" "$work/simgrid.txt"
-    replay "$work/simgrid/trace.list"
+  convert-pre320) # SimGrid <= 3.19's format: wait (and test) on the most recent request, Isend or Irecv; every
+    # action of 3.19's replayer and tracer converts and replays; init's argument and 3.19's datatype ids
+    for t in pre320 pre320-all pre320-double; do
+      "$build/bin/tit-convert" --to simgrid --from pre3.20 "$here/convert/$t.txt" "$work/$t" || die "$t does not convert"
+      cat "$work/$t"/rank-*.txt >"$work/$t.simgrid.txt"
+      expect_file "$here/convert/$t.simgrid.txt" "$work/$t.simgrid.txt"
+      replay "$work/$t/trace.list"
+    done
+    # every action name of the input is in the converted trace, as dialect 2 names it
+    for name in $(grep -v '^#' "$here/convert/pre320-all.txt" | awk '{print $2}' | sort -u); do
+      lower=$(tr '[:upper:]' '[:lower:]' <<<"$name")
+      case $name in Ssend | ISsend | sendRecv) lower=$name ;; esac
+      grep -q "^[0-9]* $lower\( \|$\)" "$work/pre320-all.simgrid.txt" || die "no '$lower' line for pre-3.20 '$name'"
+    done
+    # a per-rank directory reads the same
+    mkdir -p "$work/dir"
+    for r in 0 1 2 3; do grep "^$r " "$here/convert/pre320-all.txt" >"$work/dir/r$r.txt"; done
+    "$build/bin/tit-trace" convert --to simgrid --from pre3.20 "$work/dir" "$work/fromdir" || die "the directory does not convert"
+    diff -r "$work/pre320-all" "$work/fromdir" || die "the per-rank files convert otherwise than the merged file"
     ;;
 
   convert-traced) # a trace of ours -> dialect 1 -> replays to the same time (tags do not matter in ring)
@@ -377,9 +391,21 @@ case $case_name in
     printf '0 init\n1 init\n0 send 1 7 10\n' >"$work/tagged.txt" # tags are dropped, not refused
     "$conv" --to thesis "$work/tagged.txt" "$work/o12" || die "a tagged send does not convert to dialect 1"
     grep -qx "0 send 1 10" "$work/o12/rank-0.txt" || die "the tagged send is not 'send 1 10' in dialect 1"
-    printf '0 init 1\n0 Isend 1 10\n' >"$work/pre.txt"
-    check_error "pre.txt:1: error: a pre-3.20 'init' with arguments makes double the default datatype" \
+    printf '0 init\n1 init\n0 Isend 1 10\n0 waitAny 1\n' >"$work/pre.txt" # pre-3.20: what has no equivalent
+    check_error "pre.txt:4: error: 'waitAny' has no equivalent: the line does not say which request completed" \
       --to simgrid --from pre3.20 "$work/pre.txt" "$work/o13"
+    printf '0 init\n0 test\n' >"$work/pretest.txt"
+    check_error "pretest.txt:2: error: 'test' with no pending Isend or Irecv to test" \
+      --to simgrid --from pre3.20 "$work/pretest.txt" "$work/o15"
+    printf '0 init\n1 init\n0 isend 1 0 10\n' >"$work/pre2.txt" # a dialect-2 trace is not pre-3.20
+    check_error "pre2.txt:3: error: 'isend' is an action of dialect 2 \(SimGrid\), but this file is read as SimGrid <= 3.19's format \(pre-3.20\), as asked" \
+      --to simgrid --from pre3.20 "$work/pre2.txt" "$work/o16"
+    printf '0 init\n1 init\n0 allGatherV 1 1 1 0 1 2\n' >"$work/pre3.txt" # no displacements before 3.20
+    check_error "pre3.txt:3: error: 'allGatherV' needs <sendcount> <recvcounts x 2> \[dt1 dt2\], got 6 fields" \
+      --to simgrid --from pre3.20 "$work/pre3.txt" "$work/o17"
+    "$build/bin/tit-trace" compress "$here/convert/pre320.txt" "$work/pre.tit" >/dev/null || die "compress failed"
+    check_error "pre.tit' is a compressed trace, which records the dialect of each rank: it cannot be read as SimGrid <= 3.19's format" \
+      --to simgrid --from pre3.20 "$work/pre.tit" "$work/o18"
     printf '1 init\n' >"$work/norank0.txt" # a merged file: the reader finds the missing rank
     check_error "norank0.txt' has lines of rank 1 but none of rank 0" --to simgrid "$work/norank0.txt" "$work/o8"
     printf '0 init\n' >"$work/r0.txt"
