@@ -1,4 +1,5 @@
 #include "analysis/recorder.hpp"
+#include "trace/action.hpp"
 #include "trace/writer.hpp"
 
 namespace tit::analysis {
@@ -32,7 +33,8 @@ void Recorder::action_end(const timeline::ActionRecord& r)
   act.start = r.start;
   act.end = r.end;
   act.kind = a.kind;
-  act.name = name_id(trace::display_name(a));
+  // one name per kind, whatever the dialect's spelling; the replay's own end-of-trace waits keep theirs
+  act.name = name_id(r.end_of_trace ? trace::display_name(a) : trace::canonical_name(a));
   act.line = a.line;
   act.root = r.peer;
   if (a.kind == Kind::Compute || a.kind == Kind::Sleep)

@@ -206,4 +206,12 @@ struct Action {
   std::vector<std::string_view> args; ///< raw arguments after the name (collectives and not-yet-replayed kinds)
 };
 
+/// The name outputs group actions by: the name of its kind as dialect 2 spells it, whatever the dialect or spelling
+/// it was read in (dialect 1's `Isend` and dialect 2's `isend` are both "isend"), a nonblocking collective's own
+/// name ("ibcast"). Action::name, as written, is for quoting the line.
+constexpr std::string_view canonical_name(const Action& action)
+{
+  return action.kind == Kind::NonBlockingCollective ? nonblocking_name(action.blocking) : kind_name(action.kind);
+}
+
 } // namespace tit::trace

@@ -93,7 +93,7 @@ void info(const fs::path& traces, std::ostream& report)
     std::unique_ptr<trace::RankReader> reader = set->reader(r);
     trace::Action a;
     while (reader->next(a)) {
-      ++per_kind[std::string(a.name)];
+      ++per_kind[std::string(trace::canonical_name(a))]; // by kind: dialect 1's Isend and dialect 2's isend together
       ++actions;
       text += line_bytes(a);
     }

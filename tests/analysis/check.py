@@ -9,6 +9,8 @@
   check.py csv-vs-paje TIMELINE.csv PJ_DUMP   the Paje states are exactly the CSV's actions
   check.py csv-vs-chrome TIMELINE.csv TRACE.json  the Chrome slices are exactly the CSV's actions, and every
                                               flow start has its end
+  check.py same-actions A.json B.json NAME...  both analyses have exactly the actions NAME... (by kind), with
+                                              the same busy, communication, waiting and critical-path times
 """
 import csv
 import json
@@ -142,6 +144,19 @@ def csv_vs_chrome(csv_path, trace_path):
     print(f"Chrome trace matches the CSV: {len(slices)} slices, {len(ends)} flows")
 
 
+def same_actions(a_path, b_path, *names):
+    a, b = (json.load(open(p))["actions"] for p in (a_path, b_path))
+    for path, d in ((a_path, a), (b_path, b)):
+        if sorted(d) != sorted(names):
+            fail(f"{path}: actions {sorted(d)}, expected {sorted(names)}")
+    for name in names:
+        for k in ("busy", "communication", "waiting", "critical_path"):
+            if not close(a[name][k], b[name][k]):
+                fail(f"action {name}: {k} {a[name][k]!r} in {a_path}, {b[name][k]!r} in {b_path}")
+    print(f"the same {len(names)} actions with the same times")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"invariants": invariants, "value": value, "csv-vs-paje": csv_vs_paje, "csv-vs-chrome": csv_vs_chrome}[cmd](*args)
+    {"invariants": invariants, "value": value, "csv-vs-paje": csv_vs_paje, "csv-vs-chrome": csv_vs_chrome,
+     "same-actions": same_actions}[cmd](*args)

@@ -142,6 +142,20 @@ case $case_name in
     [ "$status" -eq 0 ] || fail "exit status $status"
     grep -qE '^prediction: 6 s .* -> 11 s .*: \+5 s \(\+83\.33%\)' "$out" || fail "prediction line"
     grep -qE 'of which late_sender +\+10 s on rank 1 \+5 s, rank 2 \+5 s' "$out" || fail "late sender line" ;;
+  dialects) # one program in both dialects: the same actions (Isend and isend are one kind), the same times, counts
+    "$build/bin/tit-trace" convert --to simgrid "$d/dialect1.txt" "$work/d2" >/dev/null || fail "convert failed"
+    grep -q "^0 isend " "$work/d2/rank-0.txt" || fail "the conversion wrote no dialect-2 isend"
+    for t in "$d/dialect1.txt" "$work/d2/trace.list"; do
+      n=$((${n:-0} + 1))
+      ideal "$d/ideal4.xml" "$t" --analysis-json "$work/a$n.json"
+      check invariants "$work/a$n.json"
+      "$build/bin/tit-trace" info "$t" | sed -n '/^actions per kind/,/^[^ ]/p' >"$work/info$n" ||
+        fail "tit-trace info $t failed"
+    done
+    check same-actions "$work/a1.json" "$work/a2.json" init compute irecv isend wait waitall send barrier alltoall finalize
+    awk '$1 == "isend" && $2 == 1 { found = 1 } END { exit !found }' "$work/info1" ||
+      { cat "$work/info1"; fail "tit-trace info does not count dialect 1's Isend as isend"; }
+    diff "$work/info1" "$work/info2" || fail "tit-trace info counts the two dialects' actions apart" ;;
   errors) # every message of this part, with its exit status
     run --compare "$work/none.json" "$work/none2.json"; expect_error 2 "none.json: error: cannot read this analysis file"
     echo '{"a":' > "$work/bad.json"; echo '{}' > "$work/foreign.json"
