@@ -161,6 +161,25 @@ case $case_name in
     grep -qF "1 message(s) from rank 0 to rank 1 with tag 0 were sent but never received" "$err" || fail "no warning" ;;
   deadlock) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/deadlock"
     expect_error 3 "deadlock" "rank 0 blocked in $d/deadlock/rank-0.txt:2: 0 recv 1 0 8" "rank 1 blocked in $d/deadlock/rank-1.txt:2: 1 recv 0 0 8" ;;
+  deadlock-sources) # the deadlock report names the file and line of each blocked rank's action whatever the form of
+    # the trace set: merged (the merged file's line), gzip, a trace list; a compressed trace: the rank and the action's
+    # number, which is its line in the rank's file that tit-trace expand writes
+    tmp=$(mktemp -d); trap 'rm -rf "$out" "$err" "$tmp"' EXIT
+    printf '# merged\n0 init\n1 init\n\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n' >"$tmp/m.txt"
+    gzip -c "$tmp/m.txt" >"$tmp/m.txt.gz"
+    for t in m.txt m.txt.gz; do
+      run "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/$t"
+      expect_error 3 "rank 0 blocked in $tmp/$t:5: 0 recv 1 0 8" "rank 1 blocked in $tmp/$t:6: 1 recv 0 0 8"
+    done
+    for r in 0 1; do gzip -c "$d/deadlock/rank-$r.txt" >"$tmp/rank-$r.txt.gz"; done
+    printf 'rank-0.txt.gz\nrank-1.txt.gz\n' >"$tmp/gz.list"
+    run "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/gz.list"
+    expect_error 3 "rank 0 blocked in $tmp/rank-0.txt.gz:2: 0 recv 1 0 8" "rank 1 blocked in $tmp/rank-1.txt.gz:2: 1 recv 0 0 8"
+    "$build/bin/tit-trace" compress "$tmp/m.txt" "$tmp/m.tit" >/dev/null || fail "tit-trace compress failed"
+    run "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/m.tit"
+    expect_error 3 "rank 0 blocked in $tmp/m.tit (rank 0):2: 0 recv 1 0 8" "rank 1 blocked in $tmp/m.tit (rank 1):2: 1 recv 0 0 8"
+    "$build/bin/tit-trace" expand "$tmp/m.tit" "$tmp/x" >/dev/null || fail "tit-trace expand failed"
+    [ "$(sed -n 2p "$tmp/x/rank-1.txt")" = "1 recv 0 0 8" ] || fail "action 2 of rank 1 is not line 2 of its expanded file" ;;
   deadlock-rendezvous) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/circular"
     expect_error 3 "deadlock" "rank-0.txt:2: 0 send 1 0 1e6" "rank-1.txt:2: 1 send 0 0 1e6" ;;
   unsupported-action) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/unsupported"
