@@ -1,9 +1,8 @@
-// Deployments and hostfiles: the first byte chooses the reader and the rank count; every input is either placed or
-// refused with an InputError.
+// Deployments and hostfiles: the first byte chooses the reader and the rank count of a hostfile (1..64, as the traces
+// or --np give it); every input is either placed or refused with an InputError.
 #include "fuzz_files.hpp"
 #include "replay/placement.hpp"
 
-#include <optional>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -16,10 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       auto p = tit::replay::read_deployment(file);
       (void)p;
     } else {
-      std::optional<int> ranks;
-      if (data[0] & 2)
-        ranks = 1 + (data[0] >> 2); // 1..64 ranks, as --np gives
-      auto p = tit::replay::read_hostfile(file, ranks);
+      auto p = tit::replay::read_hostfile(file, 1 + (data[0] >> 2)); // 1..64 ranks
       (void)p;
     }
   } catch (const tit::replay::InputError&) {

@@ -18,8 +18,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(realpath -m "${FUZZ_BUILD_DIR:-$root/build-fuzz}")
 seconds=${FUZZ_SECONDS:-60}
-# Inputs per target with FUZZ_RUNS=fixed (trace about 2.5 k inputs/s here, compressed and platform 20-27 k, placement 0.35-2 k).
-declare -A fixed_runs=([trace]=60000 [compressed]=600000 [platform]=600000 [placement]=20000)
+# Inputs per target with FUZZ_RUNS=fixed (trace about 2.5 k inputs/s here, compressed and platform 20-27 k, placement 8 k).
+declare -A fixed_runs=([trace]=60000 [compressed]=600000 [platform]=600000 [placement]=60000)
 if [[ ${FUZZ_RUNS:-} != "" && ${FUZZ_RUNS:-} != fixed ]]; then
   echo "fuzz.sh: FUZZ_RUNS is 'fixed' or unset, not '$FUZZ_RUNS'" >&2
   exit 2

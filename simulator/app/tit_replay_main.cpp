@@ -18,7 +18,7 @@ int main(int argc, char** argv)
   auto& r = c.replay;
   app.add_option("files", c.files, "PLATFORM.xml [DEPLOYMENT.xml] TRACES")->expected(1, 3);
   app.add_option("--hostfile", r.hostfile, "place ranks round-robin on the hosts listed (host or host:N lines)");
-  app.add_option("--np", c.np, "number of ranks (default: from the traces, else the hostfile's slots)")
+  app.add_option("--np", c.np, "number of ranks (default: from the traces)")
       ->check(CLI::PositiveNumber);
   app.add_option("--workload", c.workload, "replay the jobs of WORKLOAD (SimGrid's replay_multiple_manual form, or "
                                            "JSON) together on PLATFORM.xml");

@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <pugixml.hpp>
 
 namespace tit::replay {
@@ -70,15 +71,16 @@ Placement read_deployment(const std::filesystem::path& file)
   return p;
 }
 
-Placement read_hostfile(const std::filesystem::path& file, std::optional<int> ranks)
+Placement read_hostfile(const std::filesystem::path& file, int ranks)
 {
+  if (ranks < 1)
+    throw InputError(fmt::format("error: {} ranks to place on hostfile '{}': expected at least 1", ranks,
+                                 file.string()));
   // Slots are kept as (host, count): a line "host:1000000000" must not unroll a billion names.
-  constexpr long long max_slots = 1LL << 24;
   std::ifstream in(file);
   if (not in)
     throw InputError(fmt::format("error: cannot open hostfile '{}'", file.string()));
   std::vector<std::pair<std::string, long long>> slots;
-  long long total = 0;
   std::string line;
   int lineno = 0;
   while (std::getline(in, line)) {
@@ -100,19 +102,15 @@ Placement read_hostfile(const std::filesystem::path& file, std::optional<int> ra
     if (entry.find_first_of(" \t") != std::string::npos)
       throw InputError(fmt::format("{}:{}: error: expected one host name per line, got '{}'", file.string(),
                                    lineno, entry));
-    total += count;
-    if (not ranks && total > max_slots)
-      throw InputError(fmt::format("{}:{}: error: the hostfile offers more than {} slots; give the number of ranks "
-                                   "with --np",
-                                   file.string(), lineno, max_slots));
     slots.emplace_back(entry, count);
   }
   if (slots.empty())
     throw InputError(fmt::format("{}: error: the hostfile lists no host", file.string()));
   Placement p;
   p.source = file.string();
-  long long n = ranks ? *ranks : total;
+  long long n = ranks;
   // Round-robin over the unrolled slots: rank r takes slot r mod total.
+  p.hosts.reserve(static_cast<std::size_t>(n));
   for (long long r = 0; r < n;)
     for (auto it = slots.begin(); it != slots.end() && r < n; ++it)
       for (long long k = 0; k < it->second && r < n; ++k, ++r)

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <filesystem>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,8 +25,9 @@ struct Placement {
 /// rank number (digits, optionally after a prefix such as "p" or "rank"). Ranks must be 0..n-1, once each.
 Placement read_deployment(const std::filesystem::path& file);
 
-/// Reads an MPI hostfile (`host` or `host:N` lines, '#' comments) and places `ranks` ranks round-robin
-/// over its slots like smpirun. Without `ranks`, one rank per slot.
-Placement read_hostfile(const std::filesystem::path& file, std::optional<int> ranks);
+/// Reads an MPI hostfile (`host` or `host:N` lines, '#' comments) and places `ranks` ranks (> 0) round-robin
+/// over its slots like smpirun. The rank count comes from the traces or --np, never from the slots: a line
+/// `host:16000000` offers slots, it does not make ranks (one host name per rank is the cost of a placement).
+Placement read_hostfile(const std::filesystem::path& file, int ranks);
 
 } // namespace tit::replay

@@ -134,7 +134,7 @@ std::vector<s4u::Host*> place_job(const s4u::Engine& engine, const Job& job, con
   } else if (not job.deployment.empty()) {
     placement = read_deployment(job.deployment);
   } else {
-    placement = read_hostfile(job.hostfile, job.ranks ? job.ranks : std::optional<int>(n));
+    placement = read_hostfile(job.hostfile, job.ranks.value_or(n));
   }
   if (static_cast<int>(placement.hosts.size()) != n)
     throw InputError(fmt::format("error: rank mismatch: {} places {} ranks but {} holds {} ranks", placement.source,
