@@ -360,6 +360,16 @@ void message(std::vector<TimedAction>& acts, tit::trace::Kind kind, double bytes
   acts.push_back(s);
   acts.push_back(r);
 }
+
+/// 2 links of 1 us, 10 GB/s.
+Route two_links()
+{
+  Route route;
+  route.bandwidth = 1e10;
+  route.latency = 1e-6;
+  route.links = 2;
+  return route;
+}
 } // namespace
 
 TEST(InSitu, NetworkFactorsFromMatchedMessages)
@@ -367,10 +377,6 @@ TEST(InSitu, NetworkFactorsFromMatchedMessages)
   using tit::trace::Kind;
   // Route: 2 links of 1 us, 10 GB/s. Below 4096 bytes lat-factor 0.5 and bw-factor 0.8; above, 0.25 and 0.6.
   // Overheads os 1 us, ois 0.5 us, or 0.2 us (applied to eager messages, below 65536 bytes).
-  Route route;
-  route.bandwidth = 1e10;
-  route.latency = 1e-6;
-  route.links = 2;
   auto network = [&](double size) {
     bool low = size <= 4096;
     return 2e-6 * (low ? 0.5 : 0.25) + (size + 16) / (1e10 * (low ? 0.8 : 0.6));
@@ -389,7 +395,7 @@ TEST(InSitu, NetworkFactorsFromMatchedMessages)
   message(acts, Kind::Send, 500, 1e-6, t, t + 1e-3, t + 2e-3); // the receive was late: not measured
   InSituOptions options;
   options.breaks = {4096};
-  options.route = route;
+  options.route = two_links();
   options.os = "0:1e-6:0";
   options.ois = "0:5e-7:0";
   options.orecv = "0:2e-7:0";
@@ -412,10 +418,6 @@ TEST(InSitu, NetworkFactorsFromMatchedMessages)
 TEST(InSitu, NetworkOneSizeKeepsTheBandwidthFactorAndUnorderedChannelsAreLeftOut)
 {
   using tit::trace::Kind;
-  Route route;
-  route.bandwidth = 1e10;
-  route.latency = 1e-6;
-  route.links = 2;
   std::vector<TimedAction> acts;
   // 1000-byte messages taking 2e-6 x 0.5 + 1016 / (1e10 x 0.8) on the network, no overheads.
   for (int i = 0; i < 5; ++i)
@@ -430,7 +432,7 @@ TEST(InSitu, NetworkOneSizeKeepsTheBandwidthFactorAndUnorderedChannelsAreLeftOut
   far.host = 1;
   acts.push_back(far);
   InSituOptions options;
-  options.route = route;
+  options.route = two_links();
   options.bw_factor = "0:0.8";
   auto fit = fit_in_situ(acts, options);
   EXPECT_EQ(fit.matched, 5U);
