@@ -216,6 +216,17 @@ case $case_name in
     mpicc -O2 -Wall -Werror -o "$work/d1.x" "$work/d1.c" || die "mpicc failed"
     timeout 60 mpirun --oversubscribe -np 2 "$work/d1.x" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; die "the proxy failed"; }
     grep -q "^proxy time: [0-9.]* s$" "$work/out" || die "the proxy printed no run time"
+    # --from pre3.20: a wait completes the most recent request of either kind (here the Isend, not the Irecv)
+    mkdir -p "$work/t3" "$work/p3" "$work/p4"
+    printf '0 init\n0 Irecv 1 800\n0 Isend 1 100\n0 wait\n0 waitAll\n0 finalize\n' >"$work/t3/rank-0.txt"
+    printf '1 init\n1 Isend 0 800\n1 recv 0 100\n1 waitAll\n1 finalize\n' >"$work/t3/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/t3/trace.list"
+    "$build/bin/tit-trace" proxy --from pre3.20 "$work/t3/trace.list" "$work/p3/proxy.c" >/dev/null || die "proxy --from pre3.20 failed"
+    "$build/bin/tit-trace" convert --to simgrid --from pre3.20 "$work/t3/trace.list" "$work/d3" >/dev/null || die "convert --from pre3.20 failed"
+    "$build/bin/tit-trace" proxy "$work/d3/trace.list" "$work/p4/proxy.c" >/dev/null || die "tit-trace proxy of the conversion failed"
+    diff <(sed 2d "$work/p3/proxy.c") <(sed 2d "$work/p4/proxy.c") || die "--from pre3.20: not the proxy of the conversion"
+    "$build/bin/tit-trace" proxy "$work/t3/trace.list" "$work/p4/proxy.c" >/dev/null || die "tit-trace proxy failed"
+    ! diff -q "$work/p3/proxy.c" "$work/p4/proxy.c" >/dev/null || die "--from pre3.20 made the same proxy as --from thesis"
     # a wait with no Irecv to complete means nothing: the converter's message, exit 2
     printf '0 init\n0 wait\n0 finalize\n' >"$work/t/rank-0.txt"
     printf 'rank-0.txt\n' >"$work/t/trace.list"
