@@ -70,6 +70,8 @@ struct Rank {
   std::unordered_map<int, std::uint32_t> handles{{0, 0}}; ///< the trace's communicator handles -> global ids
   double bsend_bytes = 0;
   std::uint64_t bsend_count = 0;
+  std::uint64_t unnamed = 0;  ///< waits and tests naming no pending request
+  std::string first_unnamed; ///< the first of them
 };
 
 class Execution {
@@ -106,6 +108,11 @@ public:
                                       "more are rendez-vous). Blocked ranks and their action:{}",
                                       set_.describe(), o_.detached_thresh, blocked));
     warn_unreceived(warnings);
+    for (std::size_t r = 0; r < ranks_.size(); ++r)
+      if (ranks_[r].unnamed > 0)
+        fmt::print(warnings, "tit-trace: warning: rank {} waits or tests {} time(s) for a request it has not pending "
+                             "(first at {}); the proxy does nothing there, as tit-replay\n",
+                   r, ranks_[r].unnamed, ranks_[r].first_unnamed);
     TraceFacts facts;
     facts.actions = actions_;
     for (const Rank& k : ranks_) {
@@ -310,13 +317,21 @@ private:
     return fmt::format("{}:{}: {}", a.file ? *a.file : std::string("<trace>"), a.line, a.text);
   }
 
-  /// The oldest request of rank k named (src, dst, tag), untested ones first (as the proxy's runtime finds it).
+  /// The oldest request of rank k named (src, dst, tag), untested ones first; with a negative tag and no such
+  /// request, the oldest nonblocking collective (SimGrid's tracer names theirs so; tit-replay and the proxy's
+  /// runtime find them so).
   std::size_t find(const Rank& k, int src, int dst, int tag) const
   {
     for (int tested = 0; tested < 2; ++tested)
       for (std::size_t i = 0; i < k.pending.size(); ++i) {
         const Req& x = reqs_[k.pending[i]];
         if ((x.src == src || x.src == trace::kAnySource) && x.dst == dst && x.tag == tag && x.tested == (tested == 1))
+          return i;
+      }
+    for (int tested = 0; tested < 2 && tag < 0; ++tested)
+      for (std::size_t i = 0; i < k.pending.size(); ++i) {
+        const Req& x = reqs_[k.pending[i]];
+        if (x.type == Req::Type::Coll && x.tested == (tested == 1))
           return i;
       }
     return k.pending.size();
@@ -372,10 +387,12 @@ private:
       case Kind::Wait:
       case Kind::Test: {
         std::size_t i = find(k, a.src, a.dst, a.tag);
-        if (i == k.pending.size())
-          trace::detail::fail(a, fmt::format("rank {} has no pending request {} {} {} to {}: the proxy would stop here "
-                                             "(MPI_Abort)", r, a.src, a.dst, a.tag, a.name));
         k.temporary = false;
+        if (i == k.pending.size()) { // nothing to wait for, as in tit-replay and the proxy: warned
+          if (k.unnamed++ == 0)
+            k.first_unnamed = where(a);
+          break;
+        }
         if (a.kind == Kind::Wait)
           k.waits.assign(1, k.pending[i]);
         else if (complete(k.pending[i]))

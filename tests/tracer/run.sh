@@ -277,6 +277,26 @@ PY
     done
     ;;
 
+  proxy-agreement) # every trace of tests/e2e/data: tit-trace proxy accepts it (0), refuses it (2) or finds it deadlocks
+    # (3) exactly when tit-replay replays it, refuses it or finds it deadlocks
+    # (subcomm-size: tit-replay refuses a count vector longer than the communicator that comm_split announced; the
+    # proxy's check does not compare the announced size)
+    n=0
+    for d in "$root"/tests/e2e/data/*; do
+      [[ -d $d || $d == *.gz ]] || continue
+      name=$(basename "$d")
+      [[ $name != subcomm-size ]] || continue
+      p=0 r=0
+      "$build/bin/tit-trace" proxy "$d" "$work/p.c" >/dev/null 2>"$work/proxy.err" || p=$?
+      "$build/bin/tit-replay" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml" "$d" \
+        >/dev/null 2>"$work/replay.err" || r=$?
+      [[ $p -eq $r ]] || { cat "$work/proxy.err" "$work/replay.err" >&2; die "$name: tit-trace proxy exit $p, tit-replay exit $r"; }
+      n=$((n + 1))
+    done
+    echo "$n traces: the same exit code"
+    [[ $n -ge 45 ]] || die "only $n traces found"
+    ;;
+
   proxy-example) # the README's example: the proxy of traces/ring4 builds and runs on 4 ranks
     "$build/bin/tit-trace" proxy "$root/traces/ring4" "$work/ring4-proxy.c" >/dev/null || die "tit-trace proxy failed"
     mpicc -O2 -o "$work/ring4-proxy" "$work/ring4-proxy.c" || die "mpicc failed"

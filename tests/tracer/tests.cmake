@@ -51,7 +51,7 @@ foreach(c ring:5 halo:4 colls:7 wildcard:3 nbmix:4 subcomm:4 subreq:4 persistent
 endforeach()
 foreach(c timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
           convert-thesis convert-pre320 convert-traced convert-roundtrip convert-durations convert-tit-trace convert-errors exports bench-overhead
-          subcomm-requests comm-note proxy-errors proxy-example proxy-sleep proxy-dialect1 proxy-hygiene)
+          subcomm-requests comm-note proxy-errors proxy-example proxy-sleep proxy-dialect1 proxy-hygiene proxy-agreement)
   add_test(NAME tracer.${c} COMMAND ${TIT_TRACER_RUN} ${c})
 endforeach()
 get_property(TIT_TRACER_TESTS DIRECTORY PROPERTY TESTS)
