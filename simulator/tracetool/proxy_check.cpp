@@ -462,6 +462,11 @@ private:
           bool nb = a.kind == Kind::NonBlockingCollective;
           Kind c = nb ? a.blocking : a.kind;
           std::uint32_t comm = comm_of(r, a, a.comm);
+          std::size_t n = comms_[comm].members.size(); // count vectors: one entry per member (as tit-replay checks)
+          for (const auto* counts : {&a.send_counts, &a.recv_counts})
+            if (!counts->empty() && counts->size() != n)
+              trace::detail::fail(a, fmt::format("{} counts for a communicator of {} ranks (communicator {} of this "
+                                                 "rank)", counts->size(), n, a.comm));
           std::string name = std::string(trace::kind_name(c));
           std::uint64_t seq = arrive(r, comm, a, nb ? "i" + name : name, trace::is_rooted(c) ? a.root : 0);
           std::uint32_t q = new_req({Req::Type::Coll, trace::kAnySource, trace::kAnySource, -1, comm, seq, 0, false,

@@ -279,13 +279,10 @@ PY
 
   proxy-agreement) # every trace of tests/e2e/data: tit-trace proxy accepts it (0), refuses it (2) or finds it deadlocks
     # (3) exactly when tit-replay replays it, refuses it or finds it deadlocks
-    # (subcomm-size: tit-replay refuses a count vector longer than the communicator that comm_split announced; the
-    # proxy's check does not compare the announced size)
     n=0
     for d in "$root"/tests/e2e/data/*; do
       [[ -d $d || $d == *.gz ]] || continue
       name=$(basename "$d")
-      [[ $name != subcomm-size ]] || continue
       p=0 r=0
       "$build/bin/tit-trace" proxy "$d" "$work/p.c" >/dev/null 2>"$work/proxy.err" || p=$?
       "$build/bin/tit-replay" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml" "$d" \

@@ -200,6 +200,10 @@ TEST(ProxyCheck, WhatTheProxyCannotRun)
   EXPECT_NE(check("start", "0 Start 1 5 10\n").error.find(":1: error: SimGrid's Start and Startall lines name too "
                                                            "little"),
             std::string::npos);
+  EXPECT_NE(check("counts", "0 comm_split 0 0 0 1 3\n0 gatherv 1 1 1 1 0 comm=1\n1 comm_split 0 0 1 1 3\n"
+                            "1 gatherv 1 1 1 1 0 comm=1\n")
+                .error.find(":4: error: 3 counts for a communicator of 2 ranks (communicator 1 of this rank)"),
+            std::string::npos);
   EXPECT_NE(check("nocomm", "0 barrier comm=4\n").error.find("communicator 4 does not exist on rank 0"),
             std::string::npos);
   EXPECT_NE(check("disagree", "0 bcast 10 0 6\n1 bcast 10 1 6\n").error.find("ranks disagree on their collective "
