@@ -98,7 +98,7 @@ case $case_name in
     (cd "$work" && traced "$work/ptrace" "$np" ./proxy) >"$work/proxy.out" 2>"$work/proxy.err" ||
       { cat "$work/proxy.err" >&2; die "traced proxy run failed"; }
     grep -q "^proxy time: [0-9.]* s$" "$work/proxy.out" || die "the proxy printed no run time"
-    grep -q "^proxy: kernel calibration: .* flop/s; a compute volume V lasts V / 1e+09 s$" "$work/proxy.err" ||
+    grep -q "^proxy: kernel calibration (median of 5 runs of 0.02 s per rank): .* flop/s; a compute volume V lasts V / 1e+09 s$" "$work/proxy.err" ||
       die "the proxy reported no calibration"
     "${tool[@]}" actions "$work/trace/trace.list" >"$work/trace.txt"
     "${tool[@]}" actions "$work/ptrace/trace.list" >"$work/proxy.txt"
@@ -107,27 +107,7 @@ case $case_name in
     "${tool[@]}" computes "$work/trace/trace.list" "$work/ptrace/trace.list" 1e5 1e9 | tail -1
     ;;
 
-  proxy-errors) # traces the proxy generator refuses, and a proxy run on the wrong number of ranks: exit 2, said
-    mkdir -p "$work/sleep" "$work/thesis"
-    printf '0 init\n0 sleep 0.5\n0 finalize\n' >"$work/sleep/rank-0.txt"
-    echo rank-0.txt >"$work/sleep/trace.list"
-    expect_error() { # expect_error MESSAGE-REGEX COMMAND...
-      local re=$1 rc=0
-      shift
-      "$@" >"$work/out" 2>"$work/err" || rc=$?
-      [[ $rc -eq 2 ]] || die "$*: exit $rc, expected 2"
-      grep -Eq "$re" "$work/err" || { cat "$work/err" >&2; die "$*: expected a message matching '$re'"; }
-    }
-    expect_error "^tit-trace: .*/sleep/trace.list: error: action 'sleep': this action is not supported by the proxy generator yet" \
-      "$build/bin/tit-trace" proxy "$work/sleep/trace.list" "$work/p.c"
-    printf '0 init\n0 send 1 100\n0 finalize\n' >"$work/thesis/rank-0.txt"
-    printf '1 init\n1 recv 0 100\n1 finalize\n' >"$work/thesis/rank-1.txt"
-    printf 'rank-0.txt\nrank-1.txt\n' >"$work/thesis/trace.list"
-    expect_error "error: a dialect 1 \(thesis\) rank: the proxy generator reads dialect 2 only" \
-      "$build/bin/tit-trace" proxy "$work/thesis/trace.list" "$work/p.c"
-    expect_error "^tit-trace: error: --rate 0: expected a positive number" \
-      "$build/bin/tit-trace" proxy --rate 0 "$root/tests/tracer/golden/ring-np2.txt" "$work/p.c"
-    # traces whose proxy would wait forever: exit 3, as tit-replay's deadlocks; a message never received: a warning
+  proxy-errors) # traces the proxy generator refuses (exit 2) or that would deadlock (exit 3), said; warnings
     expect_code() { # expect_code CODE MESSAGE-REGEX COMMAND...
       local code=$1 re=$2 rc=0
       shift 2
@@ -135,25 +115,183 @@ case $case_name in
       [[ $rc -eq $code ]] || { cat "$work/err" >&2; die "$*: exit $rc, expected $code"; }
       grep -Eq "$re" "$work/err" || { cat "$work/err" >&2; die "$*: expected a message matching '$re'"; }
     }
-    mkdir -p "$work/unmatched" "$work/colls" "$work/unreceived"
-    printf '0 init\n0 send 1 5 10 0\n0 finalize\n' >"$work/unmatched/rank-0.txt"
-    printf '1 init\n1 recv 0 5 10 0\n1 recv 0 5 10 0\n1 finalize\n' >"$work/unmatched/rank-1.txt"
-    printf 'rank-0.txt\nrank-1.txt\n' | tee "$work/colls/trace.list" "$work/unreceived/trace.list" >"$work/unmatched/trace.list"
-    expect_code 3 "error: the trace deadlocks: rank 1 receives 1 more message\(s\) from rank 0 with tag 5 than rank 0 sends it" \
+    expect_error() { expect_code 2 "$@"; }
+    mkdir -p "$work/start"
+    printf '0 init\n0 Start 1 5 10\n0 finalize\n' >"$work/start/rank-0.txt"
+    printf '1 init\n1 finalize\n' >"$work/start/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/start/trace.list"
+    expect_error "^tit-trace: .*/start/rank-0.txt:2: error: SimGrid's Start and Startall lines name too little" \
+      "$build/bin/tit-trace" proxy "$work/start/trace.list" "$work/p.c"
+    expect_error "^tit-trace: error: --rate 0: expected a positive number" \
+      "$build/bin/tit-trace" proxy --rate 0 "$root/tests/tracer/golden/ring-np2.txt" "$work/p.c"
+    expect_error "^tit-trace: error: --detached-thresh -1: expected a number of bytes >= 0" \
+      "$build/bin/tit-trace" proxy --detached-thresh -1 "$root/tests/tracer/golden/ring-np2.txt" "$work/p.c"
+    # traces whose proxy would wait forever: exit 3, as tit-replay's deadlocks, each blocked rank with its action
+    # and what it waits for; a message never received: a warning
+    mkline() { printf '%s\n' "$@"; }
+    mkdir -p "$work/unmatched" "$work/colls" "$work/unreceived" "$work/circular" "$work/small" "$work/subcomm"
+    mkline '0 init' '0 send 1 5 10 0' '0 finalize' >"$work/unmatched/rank-0.txt"
+    mkline '1 init' '1 recv 0 5 10 0' '1 recv 0 5 10 0' '1 finalize' >"$work/unmatched/rank-1.txt"
+    mkline rank-0.txt rank-1.txt | tee "$work/colls/trace.list" "$work/unreceived/trace.list" "$work/subcomm/trace.list" \
+      >"$work/unmatched/trace.list"
+    expect_code 3 "^tit-trace: .*: error: the trace deadlocks: no rank can progress" \
       "$build/bin/tit-trace" proxy "$work/unmatched/trace.list" "$work/p.c"
-    printf '0 init\n0 barrier\n0 barrier\n0 finalize\n' >"$work/colls/rank-0.txt"
-    printf '1 init\n1 barrier\n1 finalize\n' >"$work/colls/rank-1.txt"
-    expect_code 3 "error: the trace deadlocks: rank 1 makes 1 collective\(s\) on MPI_COMM_WORLD, rank 0 makes 2" \
+    grep -Fxq "  rank 1 blocked in $work/unmatched/rank-1.txt:3: 1 recv 0 5 10 0" "$work/err" &&
+      grep -Fxq "    waits for a message from rank 0 with tag 5 on MPI_COMM_WORLD" "$work/err" ||
+      { cat "$work/err" >&2; die "unmatched: the blocked receive is not named"; }
+    mkline '0 init' '0 barrier' '0 barrier' '0 finalize' >"$work/colls/rank-0.txt"
+    mkline '1 init' '1 barrier' '1 finalize' >"$work/colls/rank-1.txt"
+    expect_code 3 "^    waits for collective number 2 on MPI_COMM_WORLD, which rank\(s\) 1 \(ended its trace\) have not reached$" \
       "$build/bin/tit-trace" proxy "$work/colls/trace.list" "$work/p.c"
-    printf '0 init\n0 send 1 5 10 0\n0 send 1 5 10 0\n0 finalize\n' >"$work/unreceived/rank-0.txt"
-    printf '1 init\n1 recv -333 5 10 0\n1 finalize\n' >"$work/unreceived/rank-1.txt"
+    mkline '0 init' '0 send 1 5 10 0' '0 send 1 5 10 0' '0 finalize' >"$work/unreceived/rank-0.txt"
+    mkline '1 init' '1 recv -333 5 10 0' '1 finalize' >"$work/unreceived/rank-1.txt"
     expect_code 0 "^tit-trace: warning: rank 0 sends 1 message\(s\) with tag 5 to rank 1 that it never receives$" \
       "$build/bin/tit-trace" proxy "$work/unreceived/trace.list" "$work/p.c"
+    # a circular rendez-vous: each rank sends 100000 bytes (>= 65536) to its right before receiving from its left
+    for r in 0 1 2; do
+      mkline "$r init" "$r send $(((r + 1) % 3)) 0 100000 6" "$r recv $(((r + 2) % 3)) 0 100000 6" "$r finalize" \
+        >"$work/circular/rank-$r.txt"
+      sed 's/100000/1000/' "$work/circular/rank-$r.txt" >"$work/small/rank-$r.txt"
+    done
+    mkline rank-0.txt rank-1.txt rank-2.txt | tee "$work/small/trace.list" >"$work/circular/trace.list"
+    expect_code 3 "^tit-trace: .*/circular/trace.list: error: the trace deadlocks: no rank can progress \(messages of 65536 bytes or more are rendez-vous\)" \
+      "$build/bin/tit-trace" proxy "$work/circular/trace.list" "$work/p.c"
+    for r in 0 1 2; do
+      grep -Fxq "  rank $r blocked in $work/circular/rank-$r.txt:2: $r send $(((r + 1) % 3)) 0 100000 6" "$work/err" &&
+        grep -Fxq "    waits for rank $(((r + 1) % 3)) to receive its message of 100000 bytes with tag 0 on MPI_COMM_WORLD" "$work/err" ||
+        { cat "$work/err" >&2; die "circular: rank $r's blocked send is not named"; }
+    done
+    # the same with 1000-byte messages: the sends return at once; the proxy builds and runs
+    "$build/bin/tit-trace" proxy "$work/small/trace.list" "$work/small.c" >/dev/null 2>"$work/err" ||
+      { cat "$work/err" >&2; die "small: tit-trace proxy failed"; }
+    [[ ! -s $work/err ]] || { cat "$work/err" >&2; die "small: unexpected messages"; }
+    mpicc -O2 -Wall -Werror -o "$work/small.x" "$work/small.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 3 "$work/small.x" >"$work/small.out" 2>&1 || { cat "$work/small.out" >&2; die "the small ring's proxy failed"; }
+    # ... unless the check takes Open MPI's shared-memory eager limit as the threshold
+    expect_code 3 "error: the trace deadlocks: no rank can progress \(messages of 512 bytes or more are rendez-vous\)" \
+      "$build/bin/tit-trace" proxy --detached-thresh 512 "$work/small/trace.list" "$work/p.c"
+    # unbalanced messages on a sub-communicator: rank 1 receives twice on {0, 1} what rank 0 sends once there
+    mkline '0 init' '0 comm_split 0 0 0 1' '0 send 1 5 10 0 comm=1' '0 send 1 5 10 0' '0 finalize' >"$work/subcomm/rank-0.txt"
+    mkline '1 init' '1 comm_split 0 0 1 1' '1 recv 0 5 10 0 comm=1' '1 recv 0 5 10 0 comm=1' '1 finalize' >"$work/subcomm/rank-1.txt"
+    expect_code 3 "^    waits for a message from rank 0 with tag 5 on the communicator of world ranks \{0, 1\}$" \
+      "$build/bin/tit-trace" proxy "$work/subcomm/trace.list" "$work/p.c"
+    grep -Fxq "  rank 1 blocked in $work/subcomm/rank-1.txt:4: 1 recv 0 5 10 0 comm=1" "$work/err" ||
+      { cat "$work/err" >&2; die "subcomm: the blocked receive is not named"; }
     # a proxy made for 2 ranks, run on 3
-    "$build/bin/tit-trace" expand --dialect simgrid "$work/thesis/trace.list" "$work/two" >/dev/null
-    "$build/bin/tit-trace" proxy "$work/two/trace.list" "$work/two.c" >/dev/null || die "tit-trace proxy failed"
+    mkdir -p "$work/thesis"
+    mkline '0 init' '0 send 1 100' '0 finalize' >"$work/thesis/rank-0.txt"
+    mkline '1 init' '1 recv 0 100' '1 finalize' >"$work/thesis/rank-1.txt"
+    mkline rank-0.txt rank-1.txt >"$work/thesis/trace.list"
+    "$build/bin/tit-trace" proxy "$work/thesis/trace.list" "$work/two.c" >/dev/null || die "tit-trace proxy failed"
     mpicc -O2 -o "$work/two.x" "$work/two.c" || die "mpicc failed"
     expect_error "^proxy: made for 2 ranks, running on 3: use mpirun -np 2$" timeout 60 mpirun --oversubscribe -np 3 "$work/two.x"
+    ;;
+
+  proxy-sleep) # sleep: a timed sleep in the proxy, which lasts at least the trace's seconds
+    mkdir -p "$work/t"
+    printf '0 init\n0 sleep 0.3\n0 send 1 0 10 6\n0 finalize\n' >"$work/t/rank-0.txt"
+    printf '1 init\n1 recv 0 0 10 6\n1 sleep 0.3\n1 finalize\n' >"$work/t/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/t/trace.list"
+    "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/sleep.c" >/dev/null || die "tit-trace proxy failed"
+    [[ $(grep -c "^  sleep_(0.3);$" "$work/sleep.c") -eq 2 ]] || die "the proxy does not sleep the trace's seconds"
+    mpicc -O2 -Wall -Werror -o "$work/sleep.x" "$work/sleep.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 2 "$work/sleep.x" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; die "the proxy failed"; }
+    # a sleep never ends early: each rank's time is at least its 0.3 s of sleep
+    awk '/^proxy time: / { exit !($3 >= 0.3) }' "$work/out" || { cat "$work/out" >&2; die "the proxy's time is below the 0.3 s it sleeps"; }
+    ;;
+
+  proxy-dialect1) # a dialect-1 trace: its proxy is the proxy of its conversion to dialect 2 (tit-trace convert), and runs
+    mkdir -p "$work/t"
+    printf '0 init\n0 compute 1000\n0 Irecv 1 800\n0 send 1 100\n0 wait\n0 bcast 64\n0 Isend 1 200\n0 waitAll\n0 finalize\n' >"$work/t/rank-0.txt"
+    printf '1 init\n1 Isend 0 800\n1 recv 0 100\n1 bcast 64\n1 Irecv 0 200\n1 wait\n1 waitAll\n1 finalize\n' >"$work/t/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/t/trace.list"
+    mkdir -p "$work/p1" "$work/p2"
+    "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/p1/proxy.c" >/dev/null || die "tit-trace proxy of a dialect-1 trace failed"
+    "$build/bin/tit-trace" convert --to simgrid "$work/t/trace.list" "$work/d2" >/dev/null || die "tit-trace convert failed"
+    "$build/bin/tit-trace" proxy "$work/d2/trace.list" "$work/p2/proxy.c" >/dev/null || die "tit-trace proxy of the conversion failed"
+    diff <(sed 2d "$work/p1/proxy.c") <(sed 2d "$work/p2/proxy.c") || die "the proxy of the dialect-1 trace is not the proxy of its conversion"
+    cp "$work/p1/proxy.c" "$work/d1.c"
+    grep -q "^  irecv_(R(1), 0, " "$work/d1.c" && grep -q "^  wait_(" "$work/d1.c" ||
+      die "the dialect-1 Irecv and its wait are not in the proxy"
+    mpicc -O2 -Wall -Werror -o "$work/d1.x" "$work/d1.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 2 "$work/d1.x" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; die "the proxy failed"; }
+    grep -q "^proxy time: [0-9.]* s$" "$work/out" || die "the proxy printed no run time"
+    # --from pre3.20: a wait completes the most recent request of either kind (here the Isend, not the Irecv)
+    mkdir -p "$work/t3" "$work/p3" "$work/p4"
+    printf '0 init\n0 Irecv 1 800\n0 Isend 1 100\n0 wait\n0 waitAll\n0 finalize\n' >"$work/t3/rank-0.txt"
+    printf '1 init\n1 Isend 0 800\n1 recv 0 100\n1 waitAll\n1 finalize\n' >"$work/t3/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/t3/trace.list"
+    "$build/bin/tit-trace" proxy --from pre3.20 "$work/t3/trace.list" "$work/p3/proxy.c" >/dev/null || die "proxy --from pre3.20 failed"
+    "$build/bin/tit-trace" convert --to simgrid --from pre3.20 "$work/t3/trace.list" "$work/d3" >/dev/null || die "convert --from pre3.20 failed"
+    "$build/bin/tit-trace" proxy "$work/d3/trace.list" "$work/p4/proxy.c" >/dev/null || die "tit-trace proxy of the conversion failed"
+    diff <(sed 2d "$work/p3/proxy.c") <(sed 2d "$work/p4/proxy.c") || die "--from pre3.20: not the proxy of the conversion"
+    "$build/bin/tit-trace" proxy "$work/t3/trace.list" "$work/p4/proxy.c" >/dev/null || die "tit-trace proxy failed"
+    ! diff -q "$work/p3/proxy.c" "$work/p4/proxy.c" >/dev/null || die "--from pre3.20 made the same proxy as --from thesis"
+    # a wait with no Irecv to complete means nothing: the converter's message, exit 2
+    printf '0 init\n0 wait\n0 finalize\n' >"$work/t/rank-0.txt"
+    printf 'rank-0.txt\n' >"$work/t/trace.list"
+    rc=0
+    "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/p.c" >/dev/null 2>"$work/err" || rc=$?
+    [[ $rc -eq 2 ]] && grep -q "rank-0.txt:2: error: 'wait' with no pending Irecv to complete" "$work/err" ||
+      { cat "$work/err" >&2; die "a dialect-1 wait without Irecv: exit $rc"; }
+    ;;
+
+  proxy-hygiene) # the proxy frees what it creates: requests, communicators, buffers (LeakSanitizer; what Open MPI
+    # itself leaves at exit is counted apart: leak records without a frame in the proxy's source)
+    for g in colls:2 nbmix:4 subcomm:4; do
+      IFS=: read -r prog np <<<"$g"
+      # the golden trace, its nonblocking collectives' waits written back as the tracer writes them
+      sed 's/ wait NBC$/ wait -333 -333 -1/' "$here/golden/$prog-np$np.txt" >"$work/$prog.txt"
+      "$build/bin/tit-trace" proxy "$work/$prog.txt" "$work/$prog.c" >/dev/null || die "tit-trace proxy failed"
+      mpicc -g -O1 -fsanitize=address -fno-omit-frame-pointer -o "$work/$prog.x" "$work/$prog.c" || die "mpicc -fsanitize=address failed"
+      # use_globals=0: memory that only a global still points to at exit counts as leaked (the proxy's tables and
+      # shared buffers are globals: without it, forgetting to free them would pass)
+      ASAN_OPTIONS=log_path=$work/asan-$prog:detect_leaks=1 LSAN_OPTIONS=exitcode=0:use_globals=0 \
+        timeout 120 mpirun --oversubscribe -np "$np" -x ASAN_OPTIONS -x LSAN_OPTIONS "$work/$prog.x" >"$work/$prog.out" 2>&1 ||
+        { cat "$work/$prog.out" >&2; cat "$work"/asan-"$prog".* >&2 2>/dev/null; die "$prog: the proxy failed under AddressSanitizer"; }
+      grep -q "^proxy time: " "$work/$prog.out" || die "$prog: the proxy printed no run time"
+      logs=$(find "$work" -maxdepth 1 -name "asan-$prog.*" | sort)
+      # shellcheck disable=SC2086 # one log per process that had something to report
+      python3 - "$work/$prog.c" $logs <<'PY' || die "$prog: the proxy leaks (above)"
+import re, sys
+source, logs = sys.argv[1], sys.argv[2:]
+ours, theirs, theirs_bytes = [], 0, 0
+for log in logs:
+    text = open(log).read()
+    if re.search(r"ERROR: AddressSanitizer", text):
+        print(text); sys.exit(1)
+    for record in re.split(r"\n\s*\n", text):
+        m = re.search(r"(Direct|Indirect) leak of (\d+) byte", record)
+        if not m:
+            continue
+        if source in record:
+            ours.append(record)
+        else:
+            theirs += 1
+            theirs_bytes += int(m.group(2))
+print(f"leak records: {len(ours)} in the proxy, {theirs} elsewhere (Open MPI and its libraries, {theirs_bytes} bytes)")
+for r in ours:
+    print(r)
+sys.exit(1 if ours else 0)
+PY
+    done
+    ;;
+
+  proxy-agreement) # every trace of tests/e2e/data: tit-trace proxy accepts it (0), refuses it (2) or finds it deadlocks
+    # (3) exactly when tit-replay replays it, refuses it or finds it deadlocks
+    n=0
+    for d in "$root"/tests/e2e/data/*; do
+      [[ -d $d || $d == *.gz ]] || continue
+      name=$(basename "$d")
+      p=0 r=0
+      "$build/bin/tit-trace" proxy "$d" "$work/p.c" >/dev/null 2>"$work/proxy.err" || p=$?
+      "$build/bin/tit-replay" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml" "$d" \
+        >/dev/null 2>"$work/replay.err" || r=$?
+      [[ $p -eq $r ]] || { cat "$work/proxy.err" "$work/replay.err" >&2; die "$name: tit-trace proxy exit $p, tit-replay exit $r"; }
+      n=$((n + 1))
+    done
+    echo "$n traces: the same exit code"
+    [[ $n -ge 45 ]] || die "only $n traces found"
     ;;
 
   proxy-example) # the README's example: the proxy of traces/ring4 builds and runs on 4 ranks
