@@ -52,12 +52,42 @@ public:
 
   void push(std::uint32_t signature)
   {
-    seq_.push_back(Node{false, signature, 1});
-    while (fold_into_previous_loop() || fold_repeated_tail()) {
+    Node x{false, signature, 1};
+    // The common case first: the items after the last loop are the start of its body, and x is the next item of
+    // that body. Then x is appended without trying other folds, and when it completes the body the loop grows by one
+    // iteration, the other folds being tried only when an action breaks the repetition (a shortcut: the full search,
+    // up to 2 x 64 comparisons per action, was most of the tracer's cost per call; it also keeps a loop whole rather
+    // than folding it into an outer pattern at some intermediate count).
+    if (tail_loop_ < seq_.size()) {
+      const std::vector<std::uint32_t>& body = tables_.body_nodes(seq_[tail_loop_].ref);
+      std::size_t p = seq_.size() - 1 - tail_loop_;
+      if (p < body.size() && tables_.node_at(body[p]) == x) {
+        if (p + 1 < body.size()) {
+          seq_.push_back(x);
+        } else {
+          seq_.resize(tail_loop_ + 1);
+          seq_.back().count += 1;
+          unsettled_ = true;
+        }
+        return;
+      }
     }
+    if (unsettled_)
+      settle();
+    seq_.push_back(x);
+    settle();
   }
 
-  std::vector<Node>& items() { return seq_; }
+  /// Items of the sequence now (without folding what is pending: that would change the folds to come).
+  std::size_t size() const { return seq_.size(); }
+
+  /// The folded sequence (the rank's structure once every action is pushed).
+  std::vector<Node>& items()
+  {
+    if (unsettled_)
+      settle();
+    return seq_;
+  }
 
 private:
   bool body_equals_tail(std::uint32_t body, std::size_t k) const
@@ -107,8 +137,20 @@ private:
     return false;
   }
 
+  /// Folds the tail until nothing folds; the last item, when it is a loop, is the one the next actions may repeat.
+  void settle()
+  {
+    while (fold_into_previous_loop() || fold_repeated_tail()) {
+    }
+    tail_loop_ = !seq_.empty() && seq_.back().loop ? seq_.size() - 1 : kNoLoop;
+    unsettled_ = false;
+  }
+
+  static constexpr std::size_t kNoLoop = ~std::size_t{0};
   Tables& tables_;
   std::vector<Node> seq_;
+  std::size_t tail_loop_ = kNoLoop; ///< position of the loop whose body the items after it start, or kNoLoop
+  bool unsettled_ = false;          ///< that loop grew: folds not tried since
 };
 
 /// One value stream built as its values arrive, in memory bounded by a look-ahead of runs (not by the number of
@@ -121,6 +163,12 @@ public:
   {
     std::int64_t v = 0;
     bool is_int = canonical_int(token, v);
+    add_parsed(is_int, v, token);
+  }
+
+  /// add() of a token already classified: `is_int` whether it is a canonical integer, then `v` its value.
+  void add_parsed(bool is_int, std::int64_t v, std::string_view token)
+  {
     if (open_) {
       ValueRun& last = *open_;
       if (is_int && last.is_int) {
@@ -244,7 +292,8 @@ private:
 /// One rank's value streams, one per (signature, value slot).
 class Values {
 public:
-  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token)
+  /// The stream of (signature, slot), created empty when new; its address stays valid until encode().
+  StreamBuilder& builder(std::uint32_t signature, std::uint32_t slot)
   {
     if (signature >= index_.size())
       index_.resize(signature + 1);
@@ -255,8 +304,10 @@ public:
       slots[slot] = static_cast<std::uint32_t>(streams_.size());
       streams_.push_back(Entry{signature, slot, std::make_unique<StreamBuilder>()});
     }
-    streams_[slots[slot]].builder->add(token);
+    return *streams_[slots[slot]].builder;
   }
+
+  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token) { builder(signature, slot).add(token); }
 
   /// The value block (as encode_streams writes it): streams in (signature, slot) order, so that equal ranks give
   /// equal blocks.
@@ -557,18 +608,74 @@ struct RankCompressor::Impl {
       sig = tables.add_signature(key, std::move(s));
     }
     bool bin = mode.kind == ValueMode::Kind::Binned;
+    last.sig = sig;
+    last.values.clear();
     if (mode.kind == ValueMode::Kind::Stats) {
       owned.assign(value_tokens.begin(), value_tokens.end());
       stats_values.add(a, sig, owned, volume);
     } else {
       for (std::size_t j = 0; j < value_tokens.size(); ++j) {
-        if (bin && volume[j])
-          values.add(sig, static_cast<std::uint32_t>(j), bin_token(value_tokens[j], mode.bin));
-        else
-          values.add(sig, static_cast<std::uint32_t>(j), value_tokens[j]);
+        CachedValue v{&values.builder(sig, static_cast<std::uint32_t>(j)), false, 0,
+                      bin && volume[j] ? bin_token(value_tokens[j], mode.bin) : std::string(value_tokens[j])};
+        v.is_int = canonical_int(v.token, v.value);
+        v.builder->add_parsed(v.is_int, v.value, v.token);
+        last.values.push_back(std::move(v));
       }
     }
     folder.push(sig);
+  }
+
+  // add_line's shortcuts (exact and binned values): an action line seen before (its text after the rank field)
+  // gives the same signature and value tokens; a `compute <integer>` line has the one compute signature. They skip
+  // the classification of the tokens and the signature's lookup, which cost more than the tracer's own work per call.
+  struct CachedValue {
+    StreamBuilder* builder;
+    bool is_int;
+    std::int64_t value;
+    std::string token;
+  };
+  struct CachedLine {
+    std::uint32_t sig = 0;
+    std::vector<CachedValue> values;
+  };
+  static constexpr std::size_t kLineCache = 4096; ///< distinct lines remembered (memory stays bounded)
+  std::unordered_map<std::string, CachedLine, StringHash, std::equal_to<>> lines;
+  CachedLine last;             ///< what the last add() did
+  std::int64_t compute_sig = -1;
+  StreamBuilder* compute_values = nullptr;
+
+  /// The shortcuts of add_line, for `rest` (the line after its rank field); false when neither applies.
+  bool add_known(std::string_view rest)
+  {
+    if (auto it = lines.find(rest); it != lines.end()) {
+      for (const CachedValue& v : it->second.values)
+        v.builder->add_parsed(v.is_int, v.value, v.token);
+      folder.push(it->second.sig);
+      return true;
+    }
+    std::int64_t v = 0;
+    if (compute_sig >= 0 && rest.starts_with("compute ") && canonical_int(rest.substr(8), v)) {
+      compute_values->add_parsed(true, v, rest.substr(8));
+      folder.push(static_cast<std::uint32_t>(compute_sig));
+      return true;
+    }
+    return false;
+  }
+
+  /// After add() of a line whose shortcut did not apply: remembers it.
+  void remember(std::string_view rest, Kind kind)
+  {
+    if (kind == Kind::Compute) {
+      std::int64_t v = 0;
+      if (compute_sig < 0 && mode.kind == ValueMode::Kind::Exact && last.values.size() == 1 &&
+          canonical_int(last.values[0].token, v)) {
+        compute_sig = last.sig;
+        compute_values = last.values[0].builder;
+      }
+      return; // compute volumes vary: their lines are not remembered
+    }
+    if (lines.size() < kLineCache)
+      lines.emplace(std::string(rest), last);
   }
 };
 
@@ -587,12 +694,19 @@ void RankCompressor::add(const Action& a)
 
 void RankCompressor::add_line(std::string_view line)
 {
+  std::string_view text = detail::trim(line);
+  std::string_view rest = text;
+  detail::next_field(rest);
+  std::string_view after_rank = rest;
+  bool shortcuts = impl_->mode.kind != ValueMode::Kind::Stats && !impl_->first;
+  if (shortcuts && impl_->add_known(after_rank)) {
+    ++actions_;
+    return;
+  }
   Action a;
   a.dialect = Dialect::SimGrid;
-  a.text = detail::trim(line);
+  a.text = text;
   a.rank = impl_->rank;
-  std::string_view rest = a.text;
-  detail::next_field(rest);
   a.name = detail::next_field(rest);
   auto it = impl_->kinds.find(a.name);
   if (it == impl_->kinds.end()) {
@@ -603,11 +717,13 @@ void RankCompressor::add_line(std::string_view line)
   }
   a.kind = it->second;
   add(a);
+  if (impl_->mode.kind != ValueMode::Kind::Stats)
+    impl_->remember(after_rank, a.kind);
 }
 
 std::uint64_t RankCompressor::structure_items() const
 {
-  std::uint64_t n = impl_->folder.items().size();
+  std::uint64_t n = impl_->folder.size();
   for (const auto& b : impl_->tables.bodies())
     n += b.size();
   return n;
