@@ -4,7 +4,7 @@
 # of the repository's traces, platforms, deployments and hostfiles. Exits non-zero when a target crashes, hangs,
 # leaks, trips a sanitizer or lets an exception escape; the input is then in $FUZZ_BUILD_DIR/artifacts/.
 #
-# Usage: scripts/fuzz.sh [TARGET...]      (targets: trace compressed platform placement; default all)
+# Usage: scripts/fuzz.sh [TARGET...]      (targets: trace compressed platform placement inputs; default all)
 # Environment:
 #   FUZZ_SECONDS    seconds of fuzzing per target (default 60)
 #   FUZZ_RUNS=fixed a fixed number of inputs per target from a fixed seed (FUZZ_SEED, default 1), about 20-30 s
@@ -19,13 +19,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(realpath -m "${FUZZ_BUILD_DIR:-$root/build-fuzz}")
 seconds=${FUZZ_SECONDS:-60}
 # Inputs per target with FUZZ_RUNS=fixed (trace about 2.5 k inputs/s here, compressed and platform 20-27 k, placement 0.35-2 k).
-declare -A fixed_runs=([trace]=60000 [compressed]=600000 [platform]=600000 [placement]=20000)
+declare -A fixed_runs=([trace]=60000 [compressed]=600000 [platform]=600000 [placement]=20000 [inputs]=40000)
 if [[ ${FUZZ_RUNS:-} != "" && ${FUZZ_RUNS:-} != fixed ]]; then
   echo "fuzz.sh: FUZZ_RUNS is 'fixed' or unset, not '$FUZZ_RUNS'" >&2
   exit 2
 fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace compressed platform placement)
+[ ${#targets[@]} -gt 0 ] || targets=(trace compressed platform placement inputs)
 
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is missing (scripts/install-deps.sh installs clang)"; exit 2; }
 launcher=()
@@ -47,7 +47,7 @@ echo "fuzz.sh: built in $((SECONDS - start)) s"
 # Seed corpora: one file per input, in the target's input encoding (first byte: layout or reader).
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds/trace" "$seeds/compressed" "$seeds/platform" "$seeds/placement"
+mkdir -p "$seeds/trace" "$seeds/compressed" "$seeds/platform" "$seeds/placement" "$seeds/inputs"
 if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even)
   for t in "$root"/traces/ring4 "$root"/traces/halo4 "$root"/tests/e2e/data/detached-thesis.txt.gz \
            "$root"/tests/e2e/data/subcomm-halves "$root"/tests/e2e/data/colls4/alltoallv; do
@@ -74,6 +74,22 @@ for f in "$root"/platforms/*.xml "$root"/tests/*/data/*.xml; do
 done
 for f in "$root"/platforms/*.hosts "$root"/tests/*/data/*.hosts; do
   { printf '\012'; cat "$f"; } > "$seeds/placement/$(basename "$f")"
+done
+# inputs: the first byte % 4 chooses workload (0), sweep file (1), calibration CSV (2; / 4 % 3: p2p, cpu,
+# contention) or timings (3)
+printf '\000a compute.list 2 0\nb flow.list 2 1.5\n' > "$seeds/inputs/workload-manual"
+printf '\000{"jobs": [{"name": "a", "traces": "flow.list", "hosts": ["h0", "h1"], "start": 0, "cfg": ["smpi/os:1"]}]}\n' \
+  > "$seeds/inputs/workload-json"
+for f in "$root"/sweep/examples/*.yaml; do
+  { printf '\001'; cat "$f"; } > "$seeds/inputs/sweep-$(basename "$f")"
+done
+printf '\002# tit-calibrate p2p v1\nexperiment,size,iteration,seconds\nsend,8,0,1e-6\nrecv,8,0,1e-6\nisend,8,0,1e-7\npingpong,8,0,4e-6\nsend,80,0,2e-6\nrecv,80,0,2e-6\nisend,80,0,2e-7\npingpong,80,0,5e-6\n' \
+  > "$seeds/inputs/p2p"
+printf '\006# tit-calibrate cpu v1\n# unit: flops\nrank,problem,iteration,burst,volume,seconds\n0,1,0,0,1e9,1\n' > "$seeds/inputs/cpu"
+printf '\012# tit-calibrate contention v1\nexperiment,concurrency,pair,rank,size,iteration,seconds\nping,1,0,0,1000000,0,1e-3\nsendrecv,1,0,0,1000000,0,1.5e-3\n' \
+  > "$seeds/inputs/contention"
+for f in "$root"/tests/calibration/data/*/timings-0.csv; do
+  { printf '\003'; cat "$f"; } > "$seeds/inputs/timings-$(basename "$(dirname "$f")")"
 done
 
 status=0

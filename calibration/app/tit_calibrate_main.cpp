@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -162,7 +164,23 @@ std::filesystem::path timings_dir(const std::string& traces, const std::string& 
 struct InSituArgs {
   std::string traces, timings, breaks, platform, template_file, output, report;
   double detached = 65536;
+  Route route; ///< bandwidth 0: no network factors
 };
+
+/// Adds the options describing the route between the measured ranks (fit and from-trace take the same).
+void add_route_options(CLI::App* app, Route& route, const std::string& between)
+{
+  app->add_option("--bandwidth", route.bandwidth, "nominal bandwidth of the links between " + between + " (B/s)")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--latency", route.latency, "nominal latency of each link (s)")->check(CLI::NonNegativeNumber);
+  app->add_option("--links", route.links, "links of that latency between " + between)
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app->add_flag("--shared-bottleneck", route.shared_bottleneck,
+                "the narrowest link is SHARED, so it also carries the 5% reverse cross-traffic (a lone flow gets "
+                "bandwidth/1.05); off for split-duplex node links as in generated clusters");
+  app->add_option("--tcp-gamma", route.tcp_gamma, "network/TCP-gamma of the replay")->capture_default_str();
+}
 
 int run_from_trace(const InSituArgs& a)
 {
@@ -170,13 +188,6 @@ int run_from_trace(const InSituArgs& a)
   if (not a.breaks.empty())
     opt.breaks = parse_breaks(a.breaks);
   opt.detached_thresh = a.detached;
-  auto actions = timed_actions(a.traces, timings_dir(a.traces, a.timings), [](const tit::trace::Action& x) {
-    return x.kind == tit::trace::Kind::Isend || x.kind == tit::trace::Kind::Send || x.kind == tit::trace::Kind::SendRecv;
-  });
-  auto fit = fit_in_situ(actions, opt);
-  std::ostringstream report;
-  report << "== In situ (" << a.traces << ")\n";
-  write_in_situ_report(report, fit);
   pugi::xml_document doc;
   bool exists = not a.platform.empty() && std::filesystem::exists(a.platform);
   if (not a.platform.empty()) {
@@ -189,6 +200,27 @@ int run_from_trace(const InSituArgs& a)
     auto prop = doc.child("platform").child("config").find_child_by_attribute("prop", "id", id);
     return std::string(prop.attribute("value").as_string());
   };
+  if (a.route.bandwidth > 0) {
+    opt.route = a.route;
+    opt.os = existing("smpi/os");
+    opt.ois = existing("smpi/ois");
+    opt.orecv = existing("smpi/or");
+    opt.bw_factor = existing("smpi/bw-factor");
+  }
+  auto actions = timed_actions(a.traces, timings_dir(a.traces, a.timings), [](const tit::trace::Action& x) {
+    using tit::trace::Kind;
+    switch (x.kind) {
+    case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: case Kind::SendRecv: case Kind::Ssend:
+    case Kind::Issend: case Kind::Bsend: case Kind::Ibsend: case Kind::Start: case Kind::Startall:
+      return true;
+    default:
+      return false;
+    }
+  });
+  auto fit = fit_in_situ(actions, opt);
+  std::ostringstream report;
+  report << "== In situ (" << a.traces << ")\n";
+  write_in_situ_report(report, fit);
   ConfigProps props;
   if (fit.ois.fitted())
     props.emplace_back("smpi/ois", fit.ois.config(fit.breaks, existing("smpi/ois")));
@@ -196,6 +228,22 @@ int run_from_trace(const InSituArgs& a)
     props.emplace_back("smpi/os", fit.os.config(fit.breaks, existing("smpi/os")));
   if (fit.copy)
     props.emplace_back("tit/local-copy-bw", num(fit.copy->rate));
+  if (fit.network.fitted()) {
+    // A band without messages keeps the platform's factors; without them in the platform it would get 1.0
+    // rather than SimGrid's defaults, so the factors are then written only when every band was fitted.
+    bool all = std::all_of(fit.network.lat_factor.begin(), fit.network.lat_factor.end(),
+                           [](auto const& f) { return f.has_value(); });
+    for (auto [id, lat] : {std::pair{"smpi/lat-factor", true}, std::pair{"smpi/bw-factor", false}}) {
+      std::string old = existing(id);
+      bool bw_all = lat || std::all_of(fit.network.bw_factor.begin(), fit.network.bw_factor.end(),
+                                       [](auto const& f) { return f.has_value(); });
+      if (old.empty() && not(all && bw_all)) {
+        report << fmt::format("note: {} not written: the platform has none for the bands without a fit\n", id);
+        continue;
+      }
+      props.emplace_back(id, fit.network.config(lat, fit.breaks, old));
+    }
+  }
   if (not a.platform.empty()) {
     set_config(doc, props);
     std::string out = a.output.empty() ? a.platform : a.output;
@@ -233,16 +281,7 @@ int main(int argc, char** argv)
       ->check(CLI::Range(1, 20))
       ->capture_default_str();
   fit->add_option("--detached-thresh", fa.detached, "protocol threshold in bytes (default: detected from the data)");
-  fit->add_option("--bandwidth", fa.route.bandwidth, "nominal bandwidth of the links between the nodes measured (B/s)")
-      ->check(CLI::PositiveNumber);
-  fit->add_option("--latency", fa.route.latency, "nominal latency of each link (s)")->check(CLI::NonNegativeNumber);
-  fit->add_option("--links", fa.route.links, "links of that latency between the nodes measured")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  fit->add_flag("--shared-bottleneck", fa.route.shared_bottleneck,
-                "the narrowest link is SHARED, so it also carries the 5% reverse cross-traffic (a lone flow gets "
-                "bandwidth/1.05); off for split-duplex node links as in generated clusters");
-  fit->add_option("--tcp-gamma", fa.route.tcp_gamma, "network/TCP-gamma of the replay")->capture_default_str();
+  add_route_options(fit, fa.route, "the nodes measured");
   fit->add_option("--cpu-problem", fa.cpu_problem, "problem size whose CPU rate to use (default: the largest)");
   fit->add_option("--platform", fa.platform, "platform file to update (created when it does not exist)");
   fit->add_option("--template", fa.template_file, "platform to start from when --platform does not exist (default: "
@@ -296,8 +335,9 @@ int main(int argc, char** argv)
   cpu->add_option("-o,--output", cpu_out, "CSV to write")->required();
 
   InSituArgs ia;
-  auto* situ = app.add_subcommand("from-trace", "fit smpi/ois, smpi/os per size band and the local-copy rate from "
-                                                "the timings of an application's traced run (TIT_TRACE_TIMINGS=1)");
+  auto* situ = app.add_subcommand("from-trace", "fit smpi/ois, smpi/os, the local-copy rate and (with --bandwidth) "
+                                                "smpi/lat-factor and smpi/bw-factor per size band from the timings of "
+                                                "an application's traced run (TIT_TRACE_TIMINGS=1)");
   situ->add_option("traces", ia.traces, "trace set (directory, trace list or merged file)")->required();
   situ->add_option("--timings", ia.timings, "directory of timings-<rank>.csv (default: the trace directory)");
   situ->add_option("--breaks", ia.breaks, "size bands in bytes, e.g. 1420,65536 (default: one band)");
@@ -308,6 +348,9 @@ int main(int argc, char** argv)
   situ->add_option("--template", ia.template_file, "platform to start from when --platform does not exist");
   situ->add_option("-o,--output", ia.output, "write the platform here instead of over --platform");
   situ->add_option("--report", ia.report, "write the report to this file instead of stdout");
+  add_route_options(situ, ia.route,
+                    "the traced ranks' hosts in the replay (with --bandwidth: smpi/lat-factor and smpi/bw-factor fitted "
+                    "from the messages between ranks that ran on one host)");
 
   try {
     app.parse(argc, argv);

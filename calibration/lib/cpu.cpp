@@ -89,17 +89,19 @@ CpuFit fit_cpu(const std::vector<CpuBurst>& bursts, std::optional<double> proble
     CpuProblem cp;
     cp.problem = p;
     for (auto const& [r, iters] : ranks) {
-      double total = 0;
-      int n = 0;
+      // The median over repetitions: a repetition slowed by the system (a rank descheduled inside its bursts)
+      // is an outlier on one side, which a mean would follow.
+      std::vector<double> rates;
       for (auto const& [i, vs] : iters) {
         if (vs.second <= 0)
           throw InputError(fmt::format("error: rank {} problem {} repetition {}: compute bursts of zero duration", r,
                                        p, i));
-        total += vs.first / vs.second;
-        ++n;
+        rates.push_back(vs.first / vs.second);
       }
-      cp.rank_rate.push_back(total / n);
-      cp.repetitions = std::max(cp.repetitions, n);
+      std::sort(rates.begin(), rates.end());
+      std::size_t n = rates.size();
+      cp.rank_rate.push_back(n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2);
+      cp.repetitions = std::max(cp.repetitions, static_cast<int>(n));
     }
     double sum = 0;
     for (double v : cp.rank_rate)

@@ -1,5 +1,5 @@
 // CPU calibration: the rate (flops or instructions per second) the application's compute bursts run at,
-// per process: sum of the bursts' volumes / sum of their durations (a weighted average), then averaged
+// per process: sum of the bursts' volumes / sum of their durations (a weighted average), then the median
 // over repetitions, per problem size so that a cache-dependent rate can be chosen.
 #pragma once
 
@@ -44,7 +44,7 @@ void write_cpu_csv(std::ostream& out, const std::vector<CpuBurst>& bursts, const
 
 struct CpuProblem {
   double problem = 0;
-  std::vector<double> rank_rate; ///< per rank: mean over repetitions of the weighted rate
+  std::vector<double> rank_rate; ///< per rank: median over repetitions of the weighted rate
   double mean = 0, min = 0, max = 0;
   int repetitions = 0;
 };

@@ -6,6 +6,11 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
 
 namespace tit::calib {
 namespace {
@@ -15,15 +20,232 @@ InSituOverhead fit_bands(const std::vector<std::vector<Point>>& bands)
   InSituOverhead o;
   for (auto const& pts : bands) {
     o.calls.push_back(pts.size());
-    if (pts.empty())
+    if (pts.empty()) {
       o.bands.emplace_back(std::nullopt);
-    else
+    } else if (std::all_of(pts.begin(), pts.end(), [](Point p) { return p.y <= 0; })) {
+      LineFit zero; // calls too short for the clock: no overhead (relative residuals have no meaning at 0)
+      zero.points = pts.size();
+      o.bands.emplace_back(zero);
+    } else {
       o.bands.emplace_back(robust_line_fit(pts)); // one distinct size: a constant (slope 0)
+    }
   }
   return o;
 }
 
+model::PiecewiseLinear parse_overhead(const std::string& name, const std::string& text)
+{
+  try {
+    return model::PiecewiseLinear::parse(text.empty() ? "0:0:0" : text);
+  } catch (const model::ModelError& e) {
+    throw InputError(fmt::format("error: the platform's {} '{}': {}", name, text, e.what()));
+  }
+}
+
+model::FactorTable parse_factors(const std::string& name, const std::string& text)
+{
+  try {
+    return model::FactorTable::parse(text);
+  } catch (const model::ModelError& e) {
+    throw InputError(fmt::format("error: the platform's {} '{}': {}", name, text, e.what()));
+  }
+}
+
+/// One message between two ranks of one host: its send and the blocking receive that matched it.
+struct Message {
+  const TimedAction* send = nullptr;
+  const TimedAction* recv = nullptr;
+};
+
+/// Pairs each send with its receive, channel by channel (source, destination, tag, communicator) in the order
+/// of each rank's trace, as MPI's non-overtaking rule does. Channels it cannot order are left out: receives
+/// from any source or with any tag, sendRecvs (whose two halves the trace times as one), and the sends of a
+/// rank that uses sends the trace keeps unparsed (Ssend, bsend, Start, ...). Only pairs whose receive is a
+/// blocking recv and whose two ranks share a host clock are returned.
+std::vector<Message> match_messages(const std::vector<TimedAction>& actions, std::vector<std::string>& notes)
+{
+  using Key = std::tuple<int, int, int, int>; // source, destination, tag, communicator
+  std::map<Key, std::vector<const TimedAction*>> sends, recvs;
+  std::set<int> wildcard_receivers, unparsed_senders;
+  std::set<std::pair<int, int>> sendrecv_pairs;
+  for (auto const& a : actions) {
+    switch (a.kind) {
+    case trace::Kind::Send:
+    case trace::Kind::Isend:
+      sends[{a.rank, a.partner, a.tag, a.comm}].push_back(&a);
+      break;
+    case trace::Kind::Recv:
+    case trace::Kind::Irecv:
+      if (a.partner == trace::kAnySource || a.tag < 0)
+        wildcard_receivers.insert(a.rank);
+      else
+        recvs[{a.partner, a.rank, a.tag, a.comm}].push_back(&a);
+      break;
+    case trace::Kind::SendRecv:
+      sendrecv_pairs.insert({a.rank, a.partner});
+      sendrecv_pairs.insert({a.partner2, a.rank});
+      break;
+    case trace::Kind::Ssend:
+    case trace::Kind::Issend:
+    case trace::Kind::Bsend:
+    case trace::Kind::Ibsend:
+    case trace::Kind::Start:
+    case trace::Kind::Startall:
+      unparsed_senders.insert(a.rank);
+      break;
+    default:
+      break;
+    }
+  }
+  std::vector<Message> out;
+  std::size_t unequal = 0;
+  for (auto const& [key, s] : sends) {
+    auto [src, dst, tag, comm] = key;
+    if (src == dst || wildcard_receivers.contains(dst) || unparsed_senders.contains(src) ||
+        sendrecv_pairs.contains({src, dst}))
+      continue;
+    auto it = recvs.find(key);
+    if (it == recvs.end())
+      continue;
+    auto const& r = it->second;
+    if (r.size() != s.size())
+      ++unequal;
+    for (std::size_t i = 0; i < std::min(s.size(), r.size()); ++i)
+      if (r[i]->kind == trace::Kind::Recv && s[i]->host >= 0 && s[i]->host == r[i]->host)
+        out.push_back({s[i], r[i]});
+  }
+  if (not wildcard_receivers.empty())
+    notes.push_back(fmt::format("messages to {} rank(s) receiving from any source or with any tag left out of the "
+                                "network fit (their order cannot be told)",
+                                wildcard_receivers.size()));
+  if (not unparsed_senders.empty())
+    notes.push_back(fmt::format("messages of {} rank(s) using Ssend, bsend or persistent requests left out of the "
+                                "network fit",
+                                unparsed_senders.size()));
+  if (unequal > 0)
+    notes.push_back(fmt::format("{} channel(s) with more sends than receives or the reverse: only the first ones "
+                                "paired",
+                                unequal));
+  return out;
+}
+
+/// The network's factors per band from the matched messages (docs: calibration/README.md, "In situ").
+InSituNetwork fit_network(const std::vector<Message>& messages, const InSituOptions& options,
+                          const std::vector<std::uint64_t>& breaks, const model::PiecewiseLinear& os,
+                          const model::PiecewiseLinear& ois, const model::PiecewiseLinear& orecv,
+                          std::vector<std::string>& notes)
+{
+  std::size_t n = breaks.size() + 1;
+  InSituNetwork net;
+  net.lat_factor.assign(n, std::nullopt);
+  net.bw_factor.assign(n, std::nullopt);
+  net.line.assign(n, std::nullopt);
+  net.messages.assign(n, 0);
+  net.sizes.assign(n, 0);
+  std::vector<std::vector<Point>> points(n);
+  std::size_t late_receiver = 0;
+  for (auto const& m : messages) {
+    double size = m.send->bytes;
+    double y = 0;
+    if (size < options.detached_thresh) {
+      // Eager: the one-way time is measured when the receiver waited for the message.
+      if (m.recv->start > m.send->start) {
+        ++late_receiver;
+        continue;
+      }
+      y = m.recv->end - m.send->start - (m.send->kind == trace::Kind::Isend ? ois(size) : os(size)) - orecv(size);
+    } else {
+      y = m.recv->end - std::max(m.send->start, m.recv->start); // rendez-vous: from when both are there
+    }
+    points[segment_of(breaks, size)].push_back({size + kEnvelope, y});
+  }
+  if (late_receiver > 0)
+    notes.push_back(fmt::format("{} eager message(s) whose receive started after the send left out of the network "
+                                "fit (their one-way time is not measured)",
+                                late_receiver));
+  const Route& route = *options.route;
+  const double lat = route.raw_latency();
+  const double lone = route.lone_flow_bandwidth();
+  std::optional<model::FactorTable> old_bw;
+  if (not options.bw_factor.empty())
+    old_bw = parse_factors("smpi/bw-factor", options.bw_factor);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& pts = points[i];
+    net.messages[i] = pts.size();
+    std::set<double> sizes;
+    for (auto const& p : pts)
+      sizes.insert(p.x);
+    net.sizes[i] = sizes.size();
+    if (pts.empty())
+      continue;
+    if (sizes.size() >= 2) {
+      LineFit f = robust_line_fit(pts);
+      if (f.offset < 0 || lat <= 0)
+        f = robust_line_fit(pts, true);
+      net.line[i] = f;
+      net.lat_factor[i] = std::max(lat > 0 ? f.offset / lat : 0.0, kMinLatFactor);
+      net.bw_factor[i] = f.slope > 0 ? std::min(1 / (f.slope * lone), kMaxBwFactor) : kMaxBwFactor;
+      continue;
+    }
+    // One size: latency and bandwidth cannot be told apart; the band keeps its bandwidth factor and the rest of
+    // the measured time is latency.
+    if (not old_bw || lat <= 0) {
+      notes.push_back(fmt::format("band {}: {} message(s) of one size and no smpi/bw-factor in the platform to keep: "
+                                  "no factor fitted",
+                                  i, pts.size()));
+      continue;
+    }
+    std::vector<double> ys;
+    for (auto const& p : pts)
+      ys.push_back(p.y);
+    double x = *sizes.begin();
+    double transfer = x / (lone * (*old_bw)(x));
+    LineFit flat;
+    flat.offset = median(ys);
+    flat.points = pts.size();
+    std::vector<double> dev;
+    for (double y : ys)
+      dev.push_back(std::abs(y - flat.offset) / std::abs(flat.offset));
+    flat.residual = flat.offset != 0 ? 1.4826 * median(dev) : 0;
+    net.line[i] = flat;
+    net.lat_factor[i] = std::max((flat.offset - transfer) / lat, kMinLatFactor);
+  }
+  return net;
+}
+
 } // namespace
+
+bool InSituNetwork::fitted() const
+{
+  return std::any_of(lat_factor.begin(), lat_factor.end(), [](auto const& f) { return f.has_value(); }) ||
+         std::any_of(bw_factor.begin(), bw_factor.end(), [](auto const& f) { return f.has_value(); });
+}
+
+std::string InSituNetwork::config(bool lat, const std::vector<std::uint64_t>& breaks, const std::string& existing) const
+{
+  auto const& values = lat ? lat_factor : bw_factor;
+  model::FactorTable old = existing.empty() ? model::FactorTable{}
+                                            : parse_factors(lat ? "smpi/lat-factor" : "smpi/bw-factor", existing);
+  // A band of payloads (low, high] is looked up at payload + 16 bytes, as the calibration's own fit writes it.
+  std::vector<std::pair<std::uint64_t, double>> entries;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::uint64_t low = i == 0 ? 0 : breaks[i - 1] + static_cast<std::uint64_t>(kEnvelope);
+    if (values[i]) {
+      entries.emplace_back(low, *values[i]);
+      continue;
+    }
+    std::uint64_t high = i + 1 < values.size() ? breaks[i] + static_cast<std::uint64_t>(kEnvelope)
+                                               : std::numeric_limits<std::uint64_t>::max();
+    entries.emplace_back(low, old(static_cast<double>(low) + 0.5));
+    for (auto const& e : old.entries())
+      if (e.threshold > low && e.threshold < high)
+        entries.emplace_back(e.threshold, e.value);
+  }
+  std::string out;
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+    out += fmt::format("{}{}:{}", out.empty() ? "" : ";", it->first, num(it->second));
+  return out;
+}
 
 bool InSituOverhead::fitted() const
 {
@@ -101,12 +323,24 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
       fit.notes.push_back(fmt::format("local copy rate not fitted: {}", e.what()));
     }
   }
-  if (not fit.ois.fitted() && not fit.os.fitted() && not fit.copy) {
+  if (options.route) {
+    // The overheads the replay will apply: those fitted here, the platform's elsewhere.
+    auto os_model = parse_overhead("smpi/os", fit.os.fitted() ? fit.os.config(fit.breaks, options.os) : options.os);
+    auto ois_model =
+        parse_overhead("smpi/ois", fit.ois.fitted() ? fit.ois.config(fit.breaks, options.ois) : options.ois);
+    auto or_model = parse_overhead("smpi/or", options.orecv);
+    auto messages = match_messages(actions, fit.notes);
+    fit.matched = messages.size();
+    fit.network = fit_network(messages, options, fit.breaks, os_model, ois_model, or_model, fit.notes);
+  }
+  if (not fit.ois.fitted() && not fit.os.fitted() && not fit.copy && not fit.network.fitted()) {
     std::string why;
     for (auto const& n : fit.notes)
       why += "; " + n;
-    throw InputError(fmt::format("error: nothing to fit in situ: the trace has no isend, no detached send and no "
-                                 "sendRecv to itself of two sizes or more with a timing{}",
+    throw InputError(fmt::format("error: nothing to fit in situ: the trace has no isend, no detached send{} no "
+                                 "sendRecv to itself of two sizes or more{} with a timing{}",
+                                 options.route ? "," : " and",
+                                 options.route ? " and no message received by a blocking recv on the same host" : "",
                                  why));
   }
   return fit;
@@ -127,6 +361,21 @@ void write_in_situ_report(std::ostream& out, const InSituFit& fit)
                            100 * o->bands[i]->residual, o->bands[i]->outliers);
       else
         out << fmt::format("{:<4} {:<22} {:>7} calls  (none: the platform's value is kept)\n", name, band(i), 0);
+    }
+  }
+  if (not fit.network.messages.empty()) {
+    out << fmt::format("network: {} message(s) matched to their blocking receive on one host\n", fit.matched);
+    auto const& n = fit.network;
+    for (std::size_t i = 0; i < n.messages.size(); ++i) {
+      if (not n.lat_factor[i]) {
+        out << fmt::format("net  {:<22} {:>7} msgs  (none: the platform's factors are kept)\n", band(i), n.messages[i]);
+        continue;
+      }
+      out << fmt::format("net  {:<22} {:>7} msgs  {} size(s)  lat-factor {}  bw-factor {}  residual {:.1f}%  {} "
+                         "rejected\n",
+                         band(i), n.messages[i], n.sizes[i], num(*n.lat_factor[i]),
+                         n.bw_factor[i] ? num(*n.bw_factor[i]) : std::string("(kept)"), 100 * n.line[i]->residual,
+                         n.line[i]->outliers);
     }
   }
   if (fit.copy)

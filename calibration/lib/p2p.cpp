@@ -11,10 +11,6 @@ namespace tit::calib {
 
 namespace {
 
-constexpr double kEnvelope = 16; // bytes SimGrid adds to every message
-constexpr double kMaxBwFactor = 1000;
-constexpr double kMinLatFactor = 1e-6;
-
 std::vector<Point> in_segment(const std::vector<Point>& pts, std::uint64_t low, std::uint64_t high, bool first)
 {
   std::vector<Point> out;

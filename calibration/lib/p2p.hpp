@@ -18,6 +18,10 @@
 
 namespace tit::calib {
 
+inline constexpr double kEnvelope = 16;        ///< bytes SimGrid adds to every message
+inline constexpr double kMaxBwFactor = 1000;   ///< bandwidth factor of a segment whose time does not grow with the size
+inline constexpr double kMinLatFactor = 1e-6;  ///< latency factor of a segment without latency (SimGrid refuses 0)
+
 /// Raw points of calib-p2p, one per measurement (x = payload bytes, y = seconds).
 struct P2pData {
   std::vector<Point> send;     ///< time in MPI_Send, receiver ready

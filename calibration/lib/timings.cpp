@@ -5,7 +5,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -16,11 +18,19 @@ namespace {
 
 struct Timing {
   std::string action;
-  double seconds = 0;
+  double start = 0;
+  double end = 0;
 };
 
-/// timings-<r>.csv: a header row, then line,action,start_s,end_s.
-std::unordered_map<std::uint64_t, Timing> read_timings(const std::filesystem::path& path)
+struct TimingsFile {
+  std::unordered_map<std::uint64_t, Timing> rows;
+  std::optional<double> origin; ///< `# origin: T s ...`
+  std::string host;             ///< `# host: NAME`
+};
+
+/// timings-<r>.csv: `# origin:` and `# host:` lines (tracers before them wrote none), a header row, then
+/// line,action,start_s,end_s.
+TimingsFile read_timings(const std::filesystem::path& path)
 {
   // The tracer's side file has no "# tit-calibrate" line: give CsvTable one.
   std::ifstream in(path, std::ios::binary);
@@ -37,7 +47,14 @@ std::unordered_map<std::uint64_t, Timing> read_timings(const std::filesystem::pa
   auto ca = t.column("action");
   auto cs = t.column("start_s");
   auto ce = t.column("end_s");
-  std::unordered_map<std::uint64_t, Timing> out;
+  TimingsFile out;
+  if (std::string o = t.meta("origin"); not o.empty()) {
+    double v = 0;
+    if (not parse_number(o.substr(0, o.find(' ')), v))
+      throw InputError(fmt::format("{}: error: '# origin:' expects a time in seconds, got '{}'", path.string(), o));
+    out.origin = v;
+    out.host = t.meta("host");
+  }
   for (auto row : t.rows()) {
     row.line -= 1;
     auto where = [&](std::size_t c) { return fmt::format("{}:{}:{}", path.string(), row.line, c + 1); };
@@ -56,7 +73,7 @@ std::unordered_map<std::uint64_t, Timing> read_timings(const std::filesystem::pa
     double end = number(ce);
     if (end < start)
       throw InputError(fmt::format("{}: error: end_s {} is before start_s {}", where(ce), row.fields[ce], row.fields[cs]));
-    out[static_cast<std::uint64_t>(ln)] = Timing{row.fields[ca], end - start};
+    out.rows[static_cast<std::uint64_t>(ln)] = Timing{row.fields[ca], start, end};
   }
   return out;
 }
@@ -73,9 +90,19 @@ std::vector<TimedAction> timed_actions(const std::filesystem::path& traces, cons
     throw InputError(e.what());
   }
   std::vector<TimedAction> out;
+  std::vector<std::string> hosts;
   for (int r = 0; r < set->rank_count(); ++r) {
     auto timings_path = timings_dir / fmt::format("timings-{}.csv", r);
-    auto timings = read_timings(timings_path);
+    auto file = read_timings(timings_path);
+    auto const& timings = file.rows;
+    int host = -1;
+    if (file.origin) {
+      auto h = std::find(hosts.begin(), hosts.end(), file.host);
+      host = static_cast<int>(h - hosts.begin());
+      if (h == hosts.end())
+        hosts.push_back(file.host);
+    }
+    double origin = file.origin.value_or(0);
     auto reader = set->reader(r);
     trace::Action a;
     try {
@@ -89,7 +116,9 @@ std::vector<TimedAction> timed_actions(const std::filesystem::path& traces, cons
         if (it->second.action != a.name)
           throw InputError(fmt::format("{}:{}: error: {} times action '{}' at this line, the trace has '{}'\n  {}",
                                        *a.file, a.line, timings_path.string(), it->second.action, a.name, a.text));
-        out.push_back(TimedAction{r, a.kind, a.partner, a.partner2, a.bytes, a.bytes2, a.amount, it->second.seconds});
+        auto const& t = it->second;
+        out.push_back(TimedAction{r, a.kind, a.partner, a.partner2, a.bytes, a.bytes2, a.amount, a.tag, a.comm,
+                                  t.end - t.start, origin + t.start, origin + t.end, host});
       }
     } catch (const trace::TraceError& e) {
       throw InputError(e.what());

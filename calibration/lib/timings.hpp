@@ -19,7 +19,14 @@ struct TimedAction {
   double bytes = 0;
   double bytes2 = 0;
   double amount = 0;
+  int tag = 0;
+  int comm = 0;
   double seconds = 0; ///< end_s - start_s of its timing row
+  /// start_s and end_s plus the origin the timings file gives (`# origin:`, on the host's CLOCK_MONOTONIC), so
+  /// that ranks of one host compare; without an origin, start_s and end_s as they are (the rank's own clock).
+  double start = 0;
+  double end = 0;
+  int host = -1; ///< ranks of the same host have the same index (the `# host:` line); -1: no origin given
 };
 
 /// Every action of `traces` (a trace list or merged file) for which `keep` is true, with its duration from

@@ -151,7 +151,7 @@ json load(const std::string& path)
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     throw CompareError(fmt::format("{}: error: not valid JSON: {}", path, e.what()));
   }
   if (not j.is_object() || j.value("schema", "") != kSchema)

@@ -146,12 +146,14 @@ Job json_job(const nlohmann::json& j, const fs::path& file, const std::string& w
     fail(where, "a job is an object such as {\"name\": \"a\", \"traces\": \"dir\", \"hosts\": [\"h1\"]}");
   static const char* known[] = {"name", "traces", "hosts", "host_indices", "hostfile", "deployment",
                                 "ranks", "start", "cfg"};
-  for (auto const& [key, value] : j.items())
+  for (auto const& item : j.items()) {
+    const std::string& key = item.key(); // not a structured binding: clang before 16 cannot capture one
     if (std::find_if(std::begin(known), std::end(known), [&key](const char* k) { return key == k; }) ==
         std::end(known))
       fail(where, fmt::format("unknown key '{}' in a job (known: name, traces, hosts, host_indices, hostfile, "
                               "deployment, ranks, start, cfg)",
                               key));
+  }
   auto text = [&](const char* key) {
     if (not j.contains(key))
       return std::string();
@@ -225,7 +227,7 @@ std::vector<Job> read_json(const fs::path& file, const std::string& text)
     TrackingIterator begin{text.data(), &last};
     TrackingIterator end{text.data() + text.size(), &last};
     doc = nlohmann::json::parse(begin, end, track);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) { // parse_error, and out_of_range for a number past a double
     fail(fmt::format("{}:{}", file.string(), line_at(text, last)), fmt::format("not valid JSON: {}", e.what()));
   }
   std::string top = fmt::format("{}:1", file.string());

@@ -179,12 +179,16 @@ std::map<std::uint64_t, double> compute_seconds(const fs::path& timings_csv)
   std::map<std::uint64_t, double> seconds;
   std::string s;
   int n = 0;
+  bool header = true;
   while (std::getline(t, s)) {
     ++n;
     auto bad = [&](const std::string& what) {
       throw ConvertError(timings_csv.string() + ":" + std::to_string(n) + ": error: " + what + "\n  " + s);
     };
-    if (n == 1) {
+    if (header && s.starts_with('#'))
+      continue; // the clock's origin and host
+    if (header) {
+      header = false;
       if (s != "line,action,start_s,end_s")
         bad("expected the header 'line,action,start_s,end_s'");
       continue;

@@ -42,8 +42,10 @@ std::string scalar(const Spec& s, const YAML::Node& n, const std::string& what)
 
 void require_file(const Spec& s, const YAML::Node& at, const std::string& path, const std::string& what)
 {
-  if (not fs::exists(s.resolve(path)))
-    fail(s, at, fmt::format("{} '{}' does not exist (looked for {})", what, path, s.resolve(path).string()));
+  std::error_code ec; // a name the system refuses (too long, ...) is a missing file, not an exception
+  if (not fs::exists(s.resolve(path), ec))
+    fail(s, at, fmt::format("{} '{}' does not exist (looked for {}){}", what, path, s.resolve(path).string(),
+                            ec ? ": " + ec.message() : std::string()));
 }
 
 // A linear or geometric range of numbers that keep the unit written at both ends.

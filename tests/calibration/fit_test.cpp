@@ -308,7 +308,9 @@ TEST(InSitu, OverheadsPerBandAndCopyRate)
   for (double s : {1e3, 1e5, 1e6}) // copies at 5 GB/s + 1e-7 s
     acts.push_back(timed(Kind::SendRecv, s, 1e-7 + s / 5e9, 0));
   acts.push_back(timed(Kind::SendRecv, 1e6, 1, 1)); // a sendrecv with another rank: not a copy
-  auto fit = fit_in_situ(acts, {{4096}, 65536});
+  InSituOptions options;
+  options.breaks = {4096};
+  auto fit = fit_in_situ(acts, options);
   EXPECT_EQ(fit.ois.config(fit.breaks), "0:1e-06:1e-10;4096:2e-06:0");
   EXPECT_EQ(fit.os.config(fit.breaks), "0:3e-06:0;4096:0:0"); // the empty band keeps the (default) value
   // ... or the platform's segments over that band
@@ -334,4 +336,118 @@ TEST(InSitu, NothingToFitIsAnError)
                            "to itself of two sizes or more with a timing; local copy rate not fitted: error: the "
                            "copy experiment needs at least 2 distinct sizes, got 1");
   }
+}
+
+namespace {
+/// A message of `bytes` from rank 0 to rank 1 (tag `tag`), sent at `at` by a call of `in_send` seconds (the os or
+/// ois the fit also takes from it) and received by a blocking recv posted at `posted` that ends at `arrives`, both
+/// ranks on host 0.
+void message(std::vector<TimedAction>& acts, tit::trace::Kind kind, double bytes, double in_send, double at,
+             double posted, double arrives, int tag = 0)
+{
+  TimedAction s = timed(kind, bytes, in_send, 1);
+  s.rank = 0;
+  s.tag = tag;
+  s.start = at;
+  s.end = at + in_send;
+  s.host = 0;
+  TimedAction r = timed(tit::trace::Kind::Recv, bytes, arrives - posted, 0);
+  r.rank = 1;
+  r.tag = tag;
+  r.start = posted;
+  r.end = arrives;
+  r.host = 0;
+  acts.push_back(s);
+  acts.push_back(r);
+}
+
+/// 2 links of 1 us, 10 GB/s.
+Route two_links()
+{
+  Route route;
+  route.bandwidth = 1e10;
+  route.latency = 1e-6;
+  route.links = 2;
+  return route;
+}
+} // namespace
+
+TEST(InSitu, NetworkFactorsFromMatchedMessages)
+{
+  using tit::trace::Kind;
+  // Route: 2 links of 1 us, 10 GB/s. Below 4096 bytes lat-factor 0.5 and bw-factor 0.8; above, 0.25 and 0.6.
+  // Overheads os 1 us, ois 0.5 us, or 0.2 us (applied to eager messages, below 65536 bytes).
+  auto network = [&](double size) {
+    bool low = size <= 4096;
+    return 2e-6 * (low ? 0.5 : 0.25) + (size + 16) / (1e10 * (low ? 0.8 : 0.6));
+  };
+  std::vector<TimedAction> acts;
+  double t = 1;
+  for (double size : {100.0, 1000.0, 4000.0, 8000.0, 30000.0}) { // eager, the receiver already waiting
+    message(acts, Kind::Send, size, 1e-6, t, t - 1e-5, t + 1e-6 + network(size) + 2e-7);
+    message(acts, Kind::Isend, size, 5e-7, t + 1, t + 1 - 1e-5, t + 1 + 5e-7 + network(size) + 2e-7, 7);
+    t += 2;
+  }
+  for (double size : {70000.0, 200000.0}) { // rendez-vous: from when both were there
+    message(acts, Kind::Send, size, 1e-3, t, t + 3e-6, t + 3e-6 + network(size));
+    t += 1;
+  }
+  message(acts, Kind::Send, 500, 1e-6, t, t + 1e-3, t + 2e-3); // the receive was late: not measured
+  InSituOptions options;
+  options.breaks = {4096};
+  options.route = two_links();
+  options.os = "0:1e-6:0";
+  options.ois = "0:5e-7:0";
+  options.orecv = "0:2e-7:0";
+  auto fit = fit_in_situ(acts, options);
+  EXPECT_EQ(fit.matched, 13U);
+  ASSERT_EQ(fit.network.lat_factor.size(), 2U);
+  ASSERT_TRUE(fit.network.lat_factor[0] && fit.network.bw_factor[0] && fit.network.lat_factor[1] &&
+              fit.network.bw_factor[1]);
+  EXPECT_NEAR(*fit.network.lat_factor[0], 0.5, 1e-6);
+  EXPECT_NEAR(*fit.network.bw_factor[0], 0.8, 1e-6);
+  EXPECT_NEAR(*fit.network.lat_factor[1], 0.25, 1e-6);
+  EXPECT_NEAR(*fit.network.bw_factor[1], 0.6, 1e-6);
+  EXPECT_EQ(fit.network.messages, (std::vector<std::size_t>{6, 6}));
+  EXPECT_EQ(fit.network.config(true, fit.breaks, "0:1"), "4112:0.25;0:0.5");
+  ASSERT_EQ(fit.notes.size(), 2U);
+  EXPECT_EQ(fit.notes[1], "1 eager message(s) whose receive started after the send left out of the network fit (their "
+                          "one-way time is not measured)");
+}
+
+TEST(InSitu, NetworkOneSizeKeepsTheBandwidthFactorAndUnorderedChannelsAreLeftOut)
+{
+  using tit::trace::Kind;
+  std::vector<TimedAction> acts;
+  // 1000-byte messages taking 2e-6 x 0.5 + 1016 / (1e10 x 0.8) on the network, no overheads.
+  for (int i = 0; i < 5; ++i)
+    message(acts, Kind::Send, 1000, 0, i, i - 1e-5, i + 1e-6 + 1016 / 8e9);
+  // Rank 2 receives from any source: its messages cannot be paired; rank 3 is on another host.
+  TimedAction any = timed(Kind::Recv, 8, 1e-6, tit::trace::kAnySource);
+  any.rank = 2;
+  any.host = 0;
+  acts.push_back(any);
+  TimedAction far = timed(Kind::Send, 8, 1e-7, 1);
+  far.rank = 3;
+  far.host = 1;
+  acts.push_back(far);
+  InSituOptions options;
+  options.route = two_links();
+  options.bw_factor = "0:0.8";
+  auto fit = fit_in_situ(acts, options);
+  EXPECT_EQ(fit.matched, 5U);
+  ASSERT_TRUE(fit.network.lat_factor[0].has_value());
+  EXPECT_NEAR(*fit.network.lat_factor[0], 0.5, 1e-6);
+  EXPECT_FALSE(fit.network.bw_factor[0].has_value());
+  EXPECT_EQ(fit.network.config(false, fit.breaks, "0:0.8;65000:0.3"), "65000:0.3;0:0.8"); // kept
+  ASSERT_EQ(fit.notes.size(), 1U);
+  EXPECT_EQ(fit.notes[0], "messages to 1 rank(s) receiving from any source or with any tag left out of the network fit "
+                          "(their order cannot be told)");
+  // Without a bandwidth factor to keep, one size fits no factor.
+  options.bw_factor.clear();
+  fit = fit_in_situ(acts, options);
+  EXPECT_FALSE(fit.network.fitted());
+  ASSERT_EQ(fit.notes.size(), 2U);
+  EXPECT_EQ(fit.notes[1], "band 0: 5 message(s) of one size and no smpi/bw-factor in the platform to keep: no factor "
+                          "fitted");
 }

@@ -127,6 +127,17 @@ TEST(Cpu, WeightedRatePerRankAveragedOverRepetitions)
   EXPECT_EQ(error_of([] { fit_cpu({}, std::nullopt); }), "error: no compute burst in the CPU data");
 }
 
+TEST(Cpu, MedianOverRepetitionsIgnoresOneSlowRepetition)
+{
+  // Three repetitions of rank 0 at 2e9, 2.2e9 and 1e9 (a repetition slowed by the system): the median 2e9,
+  // where a mean would give 1.733e9.
+  std::string text = "# tit-calibrate cpu v1\nrank,problem,iteration,burst,volume,seconds\n";
+  text += "0,1,0,0,2e9,1\n0,1,1,0,2.2e9,1\n0,1,2,0,1e9,1\n";
+  auto fit = fit_cpu(load_cpu(CsvTable::parse(text, "cpu.csv", "cpu")), std::nullopt);
+  EXPECT_DOUBLE_EQ(fit.speed, 2e9);
+  EXPECT_EQ(fit.problems[0].repetitions, 3);
+}
+
 TEST(Cpu, FromATraceWithTimings)
 {
   // The tracer writes a trace list, the per-rank files and the timings side files.

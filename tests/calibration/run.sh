@@ -70,6 +70,19 @@ case $case in
     "$bin/tit-calibrate" from-trace "$here/data/trace-timings/traces.txt" --template tmpl.xml --platform situ.xml \
       >situ.out || fail "from-trace into a platform"
     grep -q '<prop id="smpi/os" value="0:0.5:0" />' situ.xml || fail "from-trace did not write smpi/os 0:0.5:0"
+    # from-trace's network factors: two messages whose receives ended 12.032 us and 16.032 us after their sends
+    # began, on the host's clock (the ranks' origins differ by 0.5 s): on 2 links of 10 us and 1 GB/s, latency
+    # and bandwidth factors of 0.5
+    "$bin/tit-calibrate" from-trace "$here/data/trace-network/traces.txt" --template tmpl.xml --platform net.xml \
+      --bandwidth 1e9 --latency 1e-5 --links 2 >net.out || fail "from-trace with a route"
+    for f in lat bw; do # 0.5 to 1e-6 (the times in the files have 10-12 significant digits)
+      grep -oP "<prop id=\"smpi/$f-factor\" value=\"0:\K[0-9.e-]+(?=\" />)" net.xml |
+        awk '{ exit !($1 > 0.5 - 1e-6 && $1 < 0.5 + 1e-6) }' || fail "from-trace: $f-factor not 0:0.5: $(grep factor net.xml)"
+    done
+    grep -q '^network: 2 message(s) matched' net.out || fail "from-trace: no network line in the report"
+    expect 2 "timings-0.csv: error: '# origin:' expects a time in seconds, got 'soon'" \
+      "$bin/tit-calibrate" from-trace "$(mkdir -p badnet && cp "$here"/data/trace-network/* badnet/ &&
+        sed -i 's/^# origin: 100.0 s.*/# origin: soon/' badnet/timings-0.csv && echo badnet/traces.txt)" --bandwidth 1e9 --latency 1e-5
     "$python" "$here/synthetic_p2p.py" good.csv 1.25e8 2e-5 2 || fail "generator"
     expect 2 "error: --breaks expects sizes in bytes separated by commas, got 'x'" \
       "$bin/tit-calibrate" fit --p2p good.csv --bandwidth 1e9 --latency 1e-6 --breaks 10,x

@@ -63,7 +63,12 @@ case $case_name in
     { base; echo 'vary:'; echo '  traces:'; echo "    - $root/traces/ring4"; echo "    - $root/traces/nope"; } >"$tmp/sweep.yaml"
     expect_input_error 7 "traces '$root/traces/nope' does not exist"
     { base; echo 'vary:'; echo '  traces: {glob: "nothing*/"}'; } >"$tmp/sweep.yaml"
-    expect_input_error 5 "matches no file" ;;
+    expect_input_error 5 "matches no file"
+    # a name the system refuses (longer than NAME_MAX): the same error, with the system's reason (was an uncaught
+    # filesystem_error: the fuzz target `inputs` found it)
+    long=$(printf 'x%.0s' $(seq 300))
+    { base; echo 'vary:'; echo '  traces:'; echo "    - $root/traces/ring4"; echo "    - $long"; } >"$tmp/sweep.yaml"
+    expect_input_error 7 "traces '$long' does not exist" "File name too long" ;;
   bad-yaml)
     { base; echo 'vary:'; echo '  "cfg:smpi/test": [1, 2'; } >"$tmp/sweep.yaml"
     expect_input_error 6 "not valid YAML"

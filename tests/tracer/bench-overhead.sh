@@ -103,8 +103,10 @@ scenario pingpong tcp 2 20000
 scenario halo tcp 2 10000 0
 # Arguments making each run last about half a second on 2 ranks here (the programs' defaults, used with
 # --quick, last 10-100 ms: too short to tell a 5 % overhead from the noise of one mpirun).
-declare -A app_args=([halo2d]="768 600" [halo3d]="96 200" [cg]="400000 300" [fft]="512 40"
-                     [wavefront]="2048 40 64" [subcomm]="1000000 300 4096")
+declare -A app_args=()
+while read -r name rest; do
+  [[ -z $name || $name == \#* ]] || app_args[$name]=$rest
+done <"$(dirname "${BASH_SOURCE[0]}")/../mpi-programs/apps/measure-args"
 
 # run_app TRANSPORT NP TRACED APP: prints the program's span in seconds (largest over the ranks)
 run_app() {

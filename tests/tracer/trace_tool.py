@@ -105,7 +105,11 @@ def timings(d):
             trace = [l.split() for l in f]
         tpath = os.path.join(d, f"timings-{r}.csv")
         with open(tpath) as f:
-            rows = [l.rstrip("\n").split(",") for l in f]
+            lines = f.readlines()
+        comments = [l for l in lines if l.startswith("#")]
+        if [c.split(":")[0] for c in comments] != ["# origin", "# host"] or lines[:2] != comments:
+            fail(f"{tpath}: expected '# origin:' and '# host:' lines first, got {comments}")
+        rows = [l.rstrip("\n").split(",") for l in lines[2:]]
         if rows[0] != ["line", "action", "start_s", "end_s"]:
             fail(f"{tpath}:1: bad header {rows[0]}")
         action_lines = [i + 1 for i, w in enumerate(trace) if w and not w[0].startswith("#")]

@@ -179,6 +179,10 @@ JSON
     printf '{"jobs": [\n {"name": "a", "traces": "compute.list" "hosts": []}]}\n' >"$work/w.json"
     run --workload "$work/w.json" "$P"
     expect_error 2 "$work/w.json:2: error: not valid JSON"
+    # a number past a double (found by the fuzz target `inputs`: an uncaught out_of_range before)
+    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas"], "start": 1e999}]}\n' >"$work/w.json"
+    run --workload "$work/w.json" "$P"
+    expect_error 2 "$work/w.json:2: error: not valid JSON" "number overflow"
     run --workload "$work/w.json" "$P" "$work/compute.list"
     expect_error 2 "with --workload, give only PLATFORM.xml"
     run --isolated-baseline "$P" "$root/platforms/small-hetero.deploy4.xml" "$work/compute.list"

@@ -395,7 +395,6 @@ void Tracer::start()
     if (int e = timings.open(tpath, 1 << 16, write_failed); e != 0)
       fatal("cannot write in the trace directory '" + config.dir + "': creating '" + tpath + "': " +
             std::strerror(e));
-    timings.append("line,action,start_s,end_s\n");
   }
   std::string cpu_why;
   std::string why = meter.start(config.compute, config.rate, config.cpu_clock, cpu_why);
@@ -461,6 +460,17 @@ void Tracer::start()
   }
 
   t0 = Meter::now();
+  if (config.timings) {
+    // The origin on the host's CLOCK_MONOTONIC: ranks of one host can compare their timings (a message's send
+    // start with its receive end), which tit-calibrate from-trace does for the network's factors.
+    char head[512] = {};
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    std::snprintf(head, sizeof head, "# origin: %.9f s (CLOCK_MONOTONIC at the return from MPI_Init)\n# host: %s\n",
+                  t0, host);
+    timings.append(head);
+    timings.append("line,action,start_s,end_s\n");
+  }
   last_exit_wall = t0;
   enter_wall = t0;
   active = true;
