@@ -40,7 +40,8 @@ traced() {
   shift 2
   [[ ${1:-} != *_linked ]] || preload=()
   TIT_TRACE_DIR=$dir timeout 60 mpirun --oversubscribe -np "$np" "${preload[@]}" -x TIT_TRACE_DIR \
-    -x TIT_TRACE_TIMINGS -x TIT_TRACE_RATE -x TIT_TRACE_COMPUTE -x TIT_TRACE_CPU_CLOCK "$@"
+    -x TIT_TRACE_TIMINGS -x TIT_TRACE_RATE -x TIT_TRACE_COMPUTE -x TIT_TRACE_CPU_CLOCK -x TIT_TRACE_FORMAT \
+    -x TIT_TRACE_VALUES -x TIT_TRACE_MIN_BURST "$@"
 }
 
 expect_file() { # expect_file EXPECTED ACTUAL
@@ -70,7 +71,39 @@ replay() { # replay LIST
   grep -q "^Simulated time: " "$work/replay.out" || die "tit-replay printed no simulated time"
 }
 
-export TIT_TRACE_TIMINGS=0 TIT_TRACE_RATE=1e9 TIT_TRACE_COMPUTE=auto
+export TIT_TRACE_TIMINGS=0 TIT_TRACE_RATE=1e9 TIT_TRACE_COMPUTE=auto TIT_TRACE_FORMAT=text TIT_TRACE_VALUES=exact \
+  TIT_TRACE_MIN_BURST=1e-6
+
+# same_as_text DIR [VALUES]: DIR holds both formats of one run (TIT_TRACE_FORMAT=text,compressed): the compressed
+# file is byte for byte what `tit-trace compress` makes of the text trace, its expansion has the text's action lines,
+# and both replay to the same time (binned:R: within R).
+same_as_text() {
+  local dir=$1 values=${2:-exact} r
+  [[ -s $dir/trace.tit ]] || die "no $dir/trace.tit"
+  "$build/bin/tit-trace" compress --values "$values" "$dir/trace.list" "$work/offline.tit" >/dev/null ||
+    die "tit-trace compress of the text trace failed"
+  cmp "$dir/trace.tit" "$work/offline.tit" || die "the online compressed trace differs from tit-trace compress of the text"
+  if [[ $values == exact ]]; then
+    rm -rf "$work/expanded"
+    "$build/bin/tit-trace" expand "$dir/trace.tit" "$work/expanded" >/dev/null || die "tit-trace expand failed"
+    for ((r = 0; r < $(wc -l <"$dir/trace.list"); r++)); do
+      diff <(grep -v '^#' "$dir/rank-$r.txt") <(grep -v '^#' "$work/expanded/rank-$r.txt") >/dev/null ||
+        die "rank $r: the expanded compressed trace differs from the text trace"
+    done
+  fi
+  replay "$dir/trace.list"
+  mv "$work/replay.out" "$work/replay-text.out"
+  replay "$dir/trace.tit"
+  if [[ $values == exact ]]; then
+    diff <(grep "^Simulated time" "$work/replay-text.out") <(grep "^Simulated time" "$work/replay.out") ||
+      die "the text and the compressed trace replay to different times"
+  else # binned:R: within R of the text's time
+    awk -v r="${values#binned:}" -v a="$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$work/replay-text.out")" \
+      -v b="$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$work/replay.out")" \
+      'BEGIN {d = (b - a) / a; printf "binned time error: %+.4f %%\n", 100 * d; exit !(a > 0 && d <= r && -d <= r)}' ||
+      die "the binned trace's time is not within $values of the text's"
+  fi
+}
 
 case $case_name in
   golden)
@@ -82,6 +115,75 @@ case $case_name in
     base=${prog%_linked}
     expect_file "$here/golden/${base%_cxx}-np$np.txt" "$work/actions.txt"
     if [[ $REPLAYABLE == *" $prog "* ]]; then replay "$work/trace/trace.list"; fi
+    ;;
+
+  online) # TIT_TRACE_FORMAT: both formats of one run agree exactly; the compressed one alone has the golden sequence
+    prog=$1 np=$2
+    TIT_TRACE_FORMAT=text,compressed traced "$work/both" "$np" "$bin/$prog" 2>"$work/stderr" ||
+      { cat "$work/stderr" >&2; die "traced run failed"; }
+    same_as_text "$work/both"
+    TIT_TRACE_FORMAT=compressed traced "$work/trace" "$np" "$bin/$prog" 2>"$work/stderr" ||
+      { cat "$work/stderr" >&2; die "traced run failed"; }
+    [[ $(cat "$work/trace/trace.list") == trace.tit ]] || die "trace.list does not name trace.tit alone"
+    ! ls "$work/trace"/rank-*.txt 2>/dev/null || die "TIT_TRACE_FORMAT=compressed wrote per-rank text files"
+    "$build/bin/tit-trace" info "$work/trace/trace.tit" >"$work/info.txt" || die "tit-trace info failed"
+    grep -q "^format: compressed, version 1, values exact$" "$work/info.txt" || die "tit-trace info does not say the value mode"
+    "$build/bin/tit-trace" expand "$work/trace/trace.tit" "$work/expanded-alone" >/dev/null || die "expand failed"
+    "${tool[@]}" actions "$work/expanded-alone/trace.list" >"$work/actions.txt"
+    expect_file "$here/golden/$prog-np$np.txt" "$work/actions.txt"
+    replay "$work/trace/trace.list"
+    ;;
+
+  online-binned) # TIT_TRACE_VALUES=binned:R: what tit-trace compress --values binned:R makes of the same run's text
+    TIT_TRACE_FORMAT=text,compressed TIT_TRACE_VALUES=binned:0.01 traced "$work/both" 4 "$bin/halo" 2>"$work/stderr" ||
+      { cat "$work/stderr" >&2; die "traced run failed"; }
+    same_as_text "$work/both" binned:0.01
+    "$build/bin/tit-trace" info "$work/both/trace.tit" | grep -q "^format: compressed, version 1, values binned:0.01$" ||
+      die "tit-trace info does not say binned:0.01"
+    ;;
+
+  online-memory) # the structure, and so the tracer's memory, does not grow with the iterations (no compute lines:
+    # their exact volumes are values, which do grow)
+    for it in 1000 10000 100000; do
+      TIT_TRACE_FORMAT=compressed TIT_TRACE_MIN_BURST=1e9 traced "$work/t$it" 2 "$bin/overhead" halo "$it" \
+        >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; die "traced run of $it iterations failed"; }
+      "$build/bin/tit-trace" info "$work/t$it/trace.tit" >"$work/info$it.txt" || die "tit-trace info failed"
+    done
+    for it in 10000 100000; do
+      diff <(grep -E "^(signatures|loops|rank structures|value blocks):" "$work/info1000.txt") \
+           <(grep -E "^(signatures|loops|rank structures|value blocks):" "$work/info$it.txt") ||
+        die "the structure grew from 1000 to $it iterations"
+      awk -v a="$(stat -c %s "$work/t1000/trace.tit")" -v b="$(stat -c %s "$work/t$it/trace.tit")" \
+        'BEGIN {exit !(b <= a + 16)}' || die "the file grew from $(stat -c %s "$work/t1000/trace.tit") to $(stat -c %s "$work/t$it/trace.tit") bytes"
+    done
+    grep -h "^bytes:" "$work"/info*.txt
+    ;;
+
+  online-errors) # bad settings of the compressed format, a write that fails, a run that aborts: said, exit non-zero
+    expect_bad() { # VAR VALUE MESSAGE: every rank stops at MPI_Init with the bad-setting message
+      if (export "$1=$2" && traced "$work/bad" 2 "$bin/ring") 2>"$work/stderr"; then die "run with $1=$2 succeeded"; fi
+      grep -qF "bad setting $1='$2': $3" "$work/stderr" || { cat "$work/stderr" >&2; die "expected the $1 message"; }
+    }
+    expect_bad TIT_TRACE_FORMAT binary "expected text, compressed, or both: text,compressed"
+    expect_bad TIT_TRACE_FORMAT text,text "expected text, compressed, or both: text,compressed"
+    expect_bad TIT_TRACE_VALUES stats "expected exact or binned:R (stats needs every value at the end"
+    expect_bad TIT_TRACE_VALUES binned:2 "expected exact or binned:R with 0 < R < 1"
+    if TIT_TRACE_FORMAT=compressed TIT_TRACE_TIMINGS=1 traced "$work/bad" 2 "$bin/ring" 2>"$work/stderr"; then
+      die "timings without text succeeded"
+    fi
+    grep -qF "bad setting TIT_TRACE_TIMINGS='1': expected 0 when TIT_TRACE_FORMAT has no text" "$work/stderr" ||
+      { cat "$work/stderr" >&2; die "expected the timings message"; }
+    # rank 0 writes the file at MPI_Finalize: a file size limit (1 KiB, over TCP as in full-disk) stops it there
+    mkdir -p "$work/full"
+    if TIT_TRACE_FORMAT=compressed traced "$work/full" 2 --mca btl self,tcp sh -c "ulimit -f 1; exec $bin/ring 300" \
+      2>"$work/stderr"; then die "run succeeded"; fi
+    grep -q "tit-trace: error: rank 0: cannot write compressed trace '$work/full/trace.tit': File too large (the trace is lost" \
+      "$work/stderr" || { cat "$work/stderr" >&2; die "expected the write error"; }
+    # MPI_Abort before MPI_Finalize: no compressed trace, and the rank says so
+    if TIT_TRACE_FORMAT=compressed traced "$work/abort" 2 "$bin/aborter" 2>"$work/stderr"; then die "run succeeded"; fi
+    grep -q "tit-trace: error: rank 1: the compressed trace '$work/abort/trace.tit' is not written (the ranks merge it at MPI_Finalize); TIT_TRACE_FORMAT=text,compressed" \
+      "$work/stderr" || { cat "$work/stderr" >&2; die "expected the lost-trace message"; }
+    [[ ! -e $work/abort/trace.tit ]] || die "a compressed trace was written by an aborted run"
     ;;
 
   proxy) # tit-trace proxy: the proxy of a trace, built with mpicc and traced, has the trace's action sequence
@@ -589,6 +691,8 @@ PY
     bash "$here/bench-overhead.sh" "$build" --quick | tee "$work/bench.txt"
     [[ $(grep -c " ratio [0-9.]*  added [-+][0-9]* ns per call  \(within\|above\) 5%$" "$work/bench.txt") -eq 7 ]] ||
       die "expected 7 scenario lines with a ratio"
+    [[ $(grep -c "^  compressed: traced [0-9.]* s  ratio [0-9.]*  added [-+][0-9]* ns per call  compressed/text [0-9.]*$" \
+      "$work/bench.txt") -eq 7 ]] || die "expected 7 lines of the compressed format's ratios"
     [[ $(grep -c "^halo2d .* np=2  plain [0-9.]* s  traced [0-9.]* s  ratio [0-9.]*  \(within\|above\) 5%$" "$work/bench.txt") -eq 2 ]] ||
       die "expected the halo2d application line of each transport"
     ;;
