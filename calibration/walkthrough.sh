@@ -8,7 +8,8 @@
 #   --mode        shm: Open MPI's shared-memory transport (btl self,vader); tcp: TCP loopback (btl self,tcp)
 #   --build       build directory holding bin/ (default: build/ at the repository root)
 #   --out         output directory (default: calib-out-<mode>)
-#   --tolerance   largest median relative error of the predicted round trip allowed per size band
+#   --tolerance   largest median relative distance of the predicted round trip to the measured interquartile range
+#                 allowed per size band
 #                 (default 0.20; see calibration/README.md)
 #   --cpu-from    trace (default): the CPU speed is the rate of a short traced run (--app) in the unit of
 #                 the tracer's volumes (TIT_TRACE_COMPUTE, TIT_TRACE_RATE as set for the application's own

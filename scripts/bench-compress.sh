@@ -13,6 +13,15 @@
 #                volumes are (default "16:2000:halo 64:500:halo 64:1000:ring 256:200:halo 16:1000:halo:noisy
 #                64:250:halo:noisy 64:500:ring:noisy")
 #   BENCH_GROWTH  RANKS:ITERATIONS:PATTERN of the growth lines (default 16:300:halo; noisy; 0: none)
+#   BENCH_APPS   space-separated APP:RANKS[:ARGS] cases traced by our tracer (libtit-trace.so, real runs of
+#                tests/mpi-programs/apps under mpirun --oversubscribe; ARGS comma-separated) with
+#                TIT_TRACE_FORMAT=text,compressed: each is benched as above, plus the size of the compressed file the
+#                tracer wrote online (which must equal `tit-trace compress` of the text; default
+#                "halo2d:4 halo2d:16 halo2d:64 cg:16 fft:16 wavefront:16 halo3d:16"; 0: none)
+#   BENCH_SMPI_APPS  APP:RANKS[:ARGS] cases traced by SMPI (`smpirun -trace-ti`, the same mini-applications compiled
+#                with smpicc, on platforms/cluster-backbone.xml, replayed there), benched as above (default "halo2d:4
+#                halo2d:16 halo2d:64 halo3d:16 halo3d:64 cg:16 cg:64 fft:16 fft:64 wavefront:16 wavefront:64"; 0: none).
+#                Then the growth of stats (and exact) files from 16 to 64 ranks of each application traced at both.
 #   BENCH_REPLAY_MAX  replay only cases of at most this many actions (default 400000; 0: no replay)
 #   BENCH_DIR    where traces go (default $BUILD_DIR/bench-compress; regenerated each run)
 #   BUILD_DIR    build directory (default: build/ at the repository root)
@@ -24,6 +33,8 @@ build_dir=$(realpath -m "${BUILD_DIR:-$root/build}")
 bench_dir=$(realpath -m "${BENCH_DIR:-$build_dir/bench-compress}")
 tool=$build_dir/bin/tit-trace
 replay=$build_dir/bin/tit-replay
+smpi_apps=${BENCH_SMPI_APPS:-"halo2d:4 halo2d:16 halo2d:64 halo3d:16 halo3d:64 cg:16 cg:64 fft:16 fft:64 wavefront:16 wavefront:64"}
+apps=${BENCH_APPS:-"halo2d:4 halo2d:16 halo2d:64 cg:16 fft:16 wavefront:16 halo3d:16"}
 cases=${BENCH_CASES:-"16:2000:halo 64:500:halo 64:1000:ring 256:200:halo 16:1000:halo:noisy 64:250:halo:noisy 64:500:ring:noisy"}
 growth=${BENCH_GROWTH:-16:300:halo}
 replay_max=${BENCH_REPLAY_MAX:-400000}
@@ -31,6 +42,7 @@ rm -rf "$bench_dir"
 mkdir -p "$bench_dir"
 status=0
 
+declare -A stats_of exact_of # bytes of each case's stats and exact files
 now() { date +%s.%N; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
@@ -53,6 +65,8 @@ bench() {
   local binned; binned=$(stat -c %s "$dir/b.tit")
   "$tool" compress --values stats "$traces" "$dir/s.tit" > /dev/null
   local stats; stats=$(stat -c %s "$dir/s.tit")
+  stats_of[$name]=$stats
+  exact_of[$name]=$ours
   "$tool" expand "$dir/c.tit" "$dir/back" > /dev/null
   local lossless=yes
   diff -r "$dir/plain" "$dir/back" > /dev/null || { lossless=NO; status=1; }
@@ -79,6 +93,53 @@ printf "| trace | actions | text bytes | xz -6 bytes | exact bytes | exact / xz 
 printf "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
 bench ring4 "$root/traces/ring4" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml"
 bench halo4 "$root/traces/halo4" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml"
+# SMPI traces of the mini-applications
+if [[ $smpi_apps != 0 ]]; then
+  mkdir -p "$bench_dir/smpi-bin"
+  for c in $smpi_apps; do
+    IFS=: read -r app ranks args <<< "$c"
+    exe=$bench_dir/smpi-bin/$app
+    [[ -x $exe ]] || smpicc -O2 -o "$exe" "$root/tests/mpi-programs/apps/$app.c" -lm 2> "$exe.log" ||
+      { cat "$exe.log" >&2; status=1; continue; }
+    dir=$bench_dir/smpi-$app-$ranks
+    mkdir -p "$dir"
+    for ((i = 0; i < ranks; i++)); do sed -n "$((i % 16 + 1))p" "$root/platforms/cluster-backbone.hosts"; done > "$dir/hosts"
+    IFS=, read -r -a argv <<< "${args:-}"
+    (cd "$dir" && timeout 1200 smpirun -trace-ti --cfg=tracing/filename:"$dir/t.trace" -np "$ranks" \
+      -platform "$root/platforms/cluster-backbone.xml" -hostfile "$dir/hosts" --log=xbt_cfg.thres:warning \
+      "$exe" "${argv[@]}") > "$dir.log" 2>&1 || { tail -5 "$dir.log" >&2; status=1; continue; }
+    bench "smpi-$app-$ranks" "$dir/t.trace" --hostfile "$dir/hosts" "$root/platforms/cluster-backbone.xml"
+    rm -rf "$dir"
+  done
+  growth_line=""
+  for c in $smpi_apps; do
+    IFS=: read -r app ranks args <<< "$c"
+    [[ $ranks == 64 && -n ${stats_of[smpi-$app-16]:-} && -n ${stats_of[smpi-$app-64]:-} ]] || continue
+    growth_line+="$(awk -v a="$app" -v s1="${stats_of[smpi-$app-16]}" -v s4="${stats_of[smpi-$app-64]}" \
+      -v e1="${exact_of[smpi-$app-16]}" -v e4="${exact_of[smpi-$app-64]}" \
+      'BEGIN { printf "%s stats %d -> %d B (x%.2f), exact %d -> %d B (x%.2f); ", a, s1, s4, s4 / s1, e1, e4, e4 / e1 }')"
+  done
+fi
+# traces of the mini-applications by our tracer, both formats from one run
+if [[ $apps != 0 ]]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  online_sizes=""
+  for c in $apps; do
+    IFS=: read -r app ranks args <<< "$c"
+    dir=$bench_dir/app-$app-$ranks
+    IFS=, read -r -a argv <<< "${args:-}"
+    TIT_TRACE_DIR=$dir/trace TIT_TRACE_FORMAT=text,compressed timeout 600 mpirun --oversubscribe -np "$ranks" \
+      -x LD_PRELOAD="$build_dir/lib/libtit-trace.so" -x TIT_TRACE_DIR -x TIT_TRACE_FORMAT \
+      "$build_dir/bin/app-$app" "${argv[@]}" > /dev/null 2> "$dir.err" || { cat "$dir.err" >&2; status=1; continue; }
+    bench "tracer-$app-$ranks" "$dir/trace/trace.list" --hostfile "$root/platforms/small-hetero.hosts" \
+      "$root/platforms/small-hetero.xml"
+    "$tool" compress "$dir/trace/trace.list" "$dir/offline.tit" > /dev/null
+    same=yes
+    cmp -s "$dir/offline.tit" "$dir/trace/trace.tit" || { same=NO; status=1; }
+    online_sizes+="$app-$ranks: online $(stat -c %s "$dir/trace/trace.tit") B (same bytes as tit-trace compress: $same); "
+    rm -rf "$dir"
+  done
+fi
 # generate RANKS ITERATIONS PATTERN NOISY DIR
 generate() {
   local noise=(); [[ $4 == noisy ]] && noise=(--uniform --noise 0.2)
@@ -111,4 +172,6 @@ if [[ $growth != 0 ]]; then
     "$pattern" "$ranks" "$s1" "$e1" $((4 * ranks)) "$s4" "$e4" "$(awk -v a="$s4" -v b="$s1" 'BEGIN { printf "%.2f", a / b }')" \
     $((4 * iterations)) "$si" "$ei" "$(awk -v a="$si" -v b="$s1" 'BEGIN { printf "%.2f", a / b }')"
 fi
+[[ -z ${growth_line:-} ]] || printf "\nSMPI traces, growth from 16 to 64 ranks: %s\n" "$growth_line"
+[[ -z ${online_sizes:-} ]] || printf "\ncompressed files the tracer wrote online: %s\n" "$online_sizes"
 exit $status

@@ -52,6 +52,16 @@ int main(int argc, char** argv)
   double rate = 0;
   proxy->add_option("--rate", rate, "compute volume units per second to reproduce (default: the trace's rate, else "
                                     "one kernel flop per unit)");
+  double detached_thresh = tit::model::kDefaultDetachedThresh;
+  proxy
+      ->add_option("--detached-thresh", detached_thresh,
+                   "the deadlock check's protocol: blocking sends of fewer bytes complete at once, larger ones when "
+                   "received (tit-replay's default smpi/send-is-detached-thresh; Open MPI's shared memory: 4096)")
+      ->capture_default_str();
+  std::string proxy_from = "thesis";
+  proxy->add_option("--from", proxy_from, "how a dialect-1 wait reads: thesis or pre3.20 (SimGrid <= 3.19)")
+      ->check(CLI::IsMember({"thesis", "pre3.20"}))
+      ->capture_default_str();
   proxy->add_option("TRACES", traces, "a trace set (compressed or not)")->required();
   proxy->add_option("OUT.c", out, "the C file to write")->required();
 
@@ -80,8 +90,9 @@ int main(int argc, char** argv)
                                  from == "pre3.20" ? tit::convert::Source::Pre320 : tit::convert::Source::Thesis);
     else if (proxy->parsed())
       tit::tracetool::proxy(traces, out,
-                            {proxy->count("--rate") > 0 ? std::optional<double>(rate) : std::nullopt}, std::cout,
-                            std::cerr);
+                            {proxy->count("--rate") > 0 ? std::optional<double>(rate) : std::nullopt, detached_thresh,
+                             proxy_from == "pre3.20" ? tit::convert::Source::Pre320 : tit::convert::Source::Thesis},
+                            std::cout, std::cerr);
     else
       tit::tracetool::info(traces, std::cout);
   } catch (const tit::tracetool::ProxyDeadlock& e) {

@@ -20,8 +20,12 @@ struct HostOverheads {
   PiecewiseLinear orecv; ///< receive completion of a detached message
 };
 
+/// SimGrid 3.32's default of smpi/send-is-detached-thresh (bytes), the model's eager/rendez-vous boundary; also
+/// the default of `tit-trace proxy`'s deadlock check (tracetool/proxy_check.hpp), which does not link SimGrid.
+inline constexpr double kDefaultDetachedThresh = 65536;
+
 struct MpiParams {
-  double detached_thresh = 65536;  ///< smpi/send-is-detached-thresh: sizes strictly below are buffered
+  double detached_thresh = kDefaultDetachedThresh; ///< smpi/send-is-detached-thresh: sizes strictly below are buffered
   double async_small_thresh = 0;   ///< smpi/async-small-thresh: sizes strictly below are sent eagerly
   double test_sleep = 1e-4;        ///< smpi/test
   double iprobe_sleep = 1e-4;      ///< smpi/iprobe

@@ -101,6 +101,36 @@ std::uint64_t ByteReader::below(std::uint64_t limit, std::string_view what)
 
 // ---- the structure record ----------------------------------------------------------------------------
 
+void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, const std::vector<Node>& nodes,
+                   const std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  w.varint(signatures.size());
+  for (const Signature& s : signatures) {
+    w.string(s.name);
+    w.varint(s.slots.size());
+    for (const Slot& slot : s.slots) {
+      w.byte(static_cast<std::uint8_t>(slot.kind));
+      if (slot.kind == Slot::Kind::Literal)
+        w.string(slot.literal);
+      else if (slot.kind == Slot::Kind::Relative)
+        w.zigzag(slot.offset);
+    }
+  }
+  w.varint(nodes.size());
+  for (const Node& n : nodes) {
+    // action: 2*sig; loop: 2*body+1, then its count
+    w.varint((std::uint64_t{n.ref} << 1) | (n.loop ? 1 : 0));
+    if (n.loop)
+      w.varint(n.count);
+  }
+  w.varint(bodies.size());
+  for (const auto& b : bodies) {
+    w.varint(b.size());
+    for (std::uint32_t id : b)
+      w.varint(id);
+  }
+}
+
 std::string encode_meta(const Meta& m)
 {
   ByteWriter w;
@@ -115,31 +145,7 @@ std::string encode_meta(const Meta& m)
     w.byte(0);
   }
   w.string(m.compute_unit);
-  w.varint(m.signatures.size());
-  for (const Signature& s : m.signatures) {
-    w.string(s.name);
-    w.varint(s.slots.size());
-    for (const Slot& slot : s.slots) {
-      w.byte(static_cast<std::uint8_t>(slot.kind));
-      if (slot.kind == Slot::Kind::Literal)
-        w.string(slot.literal);
-      else if (slot.kind == Slot::Kind::Relative)
-        w.zigzag(slot.offset);
-    }
-  }
-  w.varint(m.nodes.size());
-  for (const Node& n : m.nodes) {
-    // action: 2*sig; loop: 2*body+1, then its count
-    w.varint((std::uint64_t{n.ref} << 1) | (n.loop ? 1 : 0));
-    if (n.loop)
-      w.varint(n.count);
-  }
-  w.varint(m.bodies.size());
-  for (const auto& b : m.bodies) {
-    w.varint(b.size());
-    for (std::uint32_t id : b)
-      w.varint(id);
-  }
+  encode_tables(w, m.signatures, m.nodes, m.bodies);
   // offsets and chunk sizes are implied: chunks follow each other in the value area, blocks each other in
   // their chunk, and a chunk's raw bytes are its blocks'
   w.varint(m.chunks.size());
@@ -174,6 +180,69 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
 
 } // namespace
 
+void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
+                   std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  signatures.resize(table_size(r, "the number of signatures", bytes_size));
+  for (Signature& s : signatures) {
+    s.name = r.string("a signature's action name");
+    s.slots.resize(table_size(r, "a signature's number of arguments", bytes_size));
+    for (Slot& slot : s.slots) {
+      std::uint8_t kind = r.byte("an argument kind");
+      if (kind > 2)
+        r.fail(fmt::format("expected an argument kind (0 literal, 1 relative rank, 2 value), found {}", kind));
+      slot.kind = static_cast<Slot::Kind>(kind);
+      if (slot.kind == Slot::Kind::Literal)
+        slot.literal = r.string("a literal argument");
+      else if (slot.kind == Slot::Kind::Relative) {
+        slot.offset = r.zigzag("a relative rank offset");
+        if (slot.offset <= -rank_count || slot.offset >= rank_count)
+          r.fail(fmt::format("expected a relative rank offset within +-{}, found {}", rank_count - 1, slot.offset));
+      }
+    }
+  }
+  std::uint64_t nodes = table_size(r, "the number of nodes", bytes_size);
+  nodes_out.resize(nodes);
+  std::vector<std::uint32_t> loop_body_of(nodes, 0);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    std::uint64_t code = r.varint("a node");
+    Node& n = nodes_out[i];
+    n.loop = (code & 1) != 0;
+    std::uint64_t ref = code >> 1;
+    if (!n.loop && ref >= signatures.size())
+      r.fail(fmt::format("expected a signature id below {}, found {}", signatures.size(), ref));
+    if (ref > kMaxTable)
+      r.fail(fmt::format("expected a body id, found {}", ref));
+    n.ref = static_cast<std::uint32_t>(ref);
+    if (n.loop) {
+      n.count = r.varint("a loop trip count");
+      if (n.count == 0)
+        r.fail("expected a loop trip count of at least 1, found 0");
+    }
+  }
+  bodies.resize(table_size(r, "the number of bodies", bytes_size));
+  for (auto& b : bodies) {
+    b.resize(table_size(r, "a body's length", bytes_size));
+    for (std::uint32_t& id : b)
+      id = static_cast<std::uint32_t>(r.below(nodes, "a node id"));
+  }
+  // A loop may only repeat a non-empty body made of earlier nodes: the structure is a finite tree.
+  for (std::size_t i = 0; i < nodes; ++i) {
+    const Node& n = nodes_out[i];
+    if (!n.loop)
+      continue;
+    if (n.ref >= bodies.size())
+      r.fail(fmt::format("node {} is a loop over body {}, but there are {} bodies", i, n.ref, bodies.size()));
+    const auto& body = bodies[n.ref];
+    if (body.empty())
+      r.fail(fmt::format("node {} is a loop over body {}, which is empty", i, n.ref));
+    for (std::uint32_t id : body)
+      if (id >= i)
+        r.fail(fmt::format("node {} is a loop over body {}, which holds node {} (a loop body holds earlier nodes only)",
+                           i, n.ref, id));
+  }
+}
+
 Meta decode_meta(std::string_view bytes, const std::string& file)
 {
   ByteReader r(bytes, file, "structure record");
@@ -188,64 +257,7 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
                  : mode == 2 ? "stats"
                              : "binned:" + r.string("the bin width of the binned value mode");
   m.compute_unit = r.string("the compute unit");
-  m.signatures.resize(table_size(r, "the number of signatures", bytes.size()));
-  for (Signature& s : m.signatures) {
-    s.name = r.string("a signature's action name");
-    s.slots.resize(table_size(r, "a signature's number of arguments", bytes.size()));
-    for (Slot& slot : s.slots) {
-      std::uint8_t kind = r.byte("an argument kind");
-      if (kind > 2)
-        r.fail(fmt::format("expected an argument kind (0 literal, 1 relative rank, 2 value), found {}", kind));
-      slot.kind = static_cast<Slot::Kind>(kind);
-      if (slot.kind == Slot::Kind::Literal)
-        slot.literal = r.string("a literal argument");
-      else if (slot.kind == Slot::Kind::Relative) {
-        slot.offset = r.zigzag("a relative rank offset");
-        if (slot.offset <= -m.rank_count || slot.offset >= m.rank_count)
-          r.fail(fmt::format("expected a relative rank offset within +-{}, found {}", m.rank_count - 1, slot.offset));
-      }
-    }
-  }
-  std::uint64_t nodes = table_size(r, "the number of nodes", bytes.size());
-  m.nodes.resize(nodes);
-  std::vector<std::uint32_t> loop_body_of(nodes, 0);
-  for (std::size_t i = 0; i < nodes; ++i) {
-    std::uint64_t code = r.varint("a node");
-    Node& n = m.nodes[i];
-    n.loop = (code & 1) != 0;
-    std::uint64_t ref = code >> 1;
-    if (!n.loop && ref >= m.signatures.size())
-      r.fail(fmt::format("expected a signature id below {}, found {}", m.signatures.size(), ref));
-    if (ref > kMaxTable)
-      r.fail(fmt::format("expected a body id, found {}", ref));
-    n.ref = static_cast<std::uint32_t>(ref);
-    if (n.loop) {
-      n.count = r.varint("a loop trip count");
-      if (n.count == 0)
-        r.fail("expected a loop trip count of at least 1, found 0");
-    }
-  }
-  m.bodies.resize(table_size(r, "the number of bodies", bytes.size()));
-  for (auto& b : m.bodies) {
-    b.resize(table_size(r, "a body's length", bytes.size()));
-    for (std::uint32_t& id : b)
-      id = static_cast<std::uint32_t>(r.below(nodes, "a node id"));
-  }
-  // A loop may only repeat a non-empty body made of earlier nodes: the structure is a finite tree.
-  for (std::size_t i = 0; i < nodes; ++i) {
-    const Node& n = m.nodes[i];
-    if (!n.loop)
-      continue;
-    if (n.ref >= m.bodies.size())
-      r.fail(fmt::format("node {} is a loop over body {}, but there are {} bodies", i, n.ref, m.bodies.size()));
-    const auto& body = m.bodies[n.ref];
-    if (body.empty())
-      r.fail(fmt::format("node {} is a loop over body {}, which is empty", i, n.ref));
-    for (std::uint32_t id : body)
-      if (id >= i)
-        r.fail(fmt::format("node {} is a loop over body {}, which holds node {} (a loop body holds earlier nodes only)",
-                           i, n.ref, id));
-  }
+  decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
   m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
   std::uint64_t area = 0;
   for (ChunkRef& c : m.chunks) {
@@ -308,8 +320,6 @@ void find_repeats(Stream& s)
   }
 }
 
-namespace {
-
 void encode_run(ByteWriter& w, const ValueRun& run)
 {
   if (run.is_int) {
@@ -322,6 +332,8 @@ void encode_run(ByteWriter& w, const ValueRun& run)
   if (run.is_int && run.count > 1)
     w.zigzag(run.step);
 }
+
+namespace {
 
 ValueRun decode_run(ByteReader& r, std::size_t max_text)
 {

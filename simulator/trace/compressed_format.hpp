@@ -168,10 +168,18 @@ private:
 // ---- records ---------------------------------------------------------------------------------------------
 
 std::string encode_meta(const Meta& meta);
+/// The signatures, nodes and bodies of a structure record (also of a part in transit: compressed_build.hpp); decoding
+/// checks every index, count and loop body (a loop repeats earlier nodes only) and relative offsets within +-rank_count.
+void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, const std::vector<Node>& nodes,
+                   const std::vector<std::vector<std::uint32_t>>& bodies);
+void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
+                   std::vector<Node>& nodes, std::vector<std::vector<std::uint32_t>>& bodies);
 /// Checks every index and count (see docs/compressed-format.md); throws TraceError naming the record.
 Meta decode_meta(std::string_view bytes, const std::string& file);
 
 std::string encode_streams(const std::vector<Stream>& streams);
+/// One run of a value stream, as encode_streams writes it.
+void encode_run(ByteWriter& w, const ValueRun& run);
 /// Checks each stream against the signatures; throws TraceError naming the block.
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block);

@@ -1,25 +1,23 @@
-// compress(): folds each rank's actions into nested loops over signatures (greedily, as each action
-// arrives: a tail that repeats the items before it, or the body of the loop before it, becomes or extends a
-// loop), keeps the numbers in per-rank value streams of runs, and writes the file of docs/compressed-format.md.
-#include "trace/compressed.hpp"
-#include "trace/compressed_format.hpp"
+// Building compressed traces (trace/compressed_build.hpp): RankCompressor folds each rank's actions into nested loops
+// over signatures as they arrive (a tail that repeats the items before it, or the body of the loop before it, becomes
+// or extends a loop) and keeps its numbers in value streams of runs; write_compressed() writes the file of
+// docs/compressed-format.md; compress() folds every rank of a trace set, merges them (compressed_merge.cpp) and writes.
+#include "trace/compressed_build.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
 #include <fstream>
+#include <optional>
 #include <map>
 #include <unordered_map>
 
-namespace tit::trace {
+namespace tit::trace::cformat {
 
 namespace {
-
-using cformat::Node;
-using cformat::Signature;
-using cformat::Slot;
-using cformat::Stream;
-using cformat::ValueRun;
 
 /// Longest body, in items, that folding looks for (items may themselves be loops).
 constexpr std::size_t kWindow = 64;
@@ -47,67 +45,6 @@ std::vector<std::size_t> partner_positions(const Action& a)
   }
 }
 
-/// The global tables: signatures, nodes and bodies, interned so that equal ones get one id.
-class Tables {
-public:
-  std::uint32_t signature(Signature&& s)
-  {
-    // the key: the signature's own encoding (length-prefixed strings: no two signatures share it)
-    cformat::ByteWriter key;
-    key.string(s.name);
-    for (const Slot& slot : s.slots) {
-      key.byte(static_cast<std::uint8_t>(slot.kind));
-      key.string(slot.literal);
-      key.zigzag(slot.offset);
-    }
-    auto [it, added] =
-        signature_ids_.try_emplace(std::move(key.out()), static_cast<std::uint32_t>(signatures_.size()));
-    if (added)
-      signatures_.push_back(std::move(s));
-    return it->second;
-  }
-
-  std::uint32_t node(const Node& n)
-  {
-    std::uint64_t key_a = (std::uint64_t{n.ref} << 1) | (n.loop ? 1 : 0);
-    auto [it, added] = node_ids_.try_emplace({key_a, n.count}, static_cast<std::uint32_t>(nodes_.size()));
-    if (added)
-      nodes_.push_back(n);
-    return it->second;
-  }
-
-  std::uint32_t body(const std::vector<Node>& items)
-  {
-    std::vector<std::uint32_t> ids;
-    ids.reserve(items.size());
-    for (const Node& n : items)
-      ids.push_back(node(n));
-    auto [it, added] = body_ids_.try_emplace(ids, static_cast<std::uint32_t>(bodies_.size()));
-    if (added)
-      bodies_.push_back(std::move(ids));
-    return it->second;
-  }
-
-  const std::vector<std::uint32_t>& body_nodes(std::uint32_t id) const { return bodies_[id]; }
-  const Node& node_at(std::uint32_t id) const { return nodes_[id]; }
-  const std::vector<Signature>& signatures() const { return signatures_; }
-
-  void move_into(cformat::Meta& m)
-  {
-    m.signatures = std::move(signatures_);
-    m.nodes = std::move(nodes_);
-    m.bodies = std::move(bodies_);
-  }
-
-private:
-  std::vector<Signature> signatures_;
-  std::unordered_map<std::string, std::uint32_t> signature_ids_;
-  std::vector<Node> nodes_;
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> node_ids_;
-  std::vector<std::vector<std::uint32_t>> bodies_;
-  std::map<std::vector<std::uint32_t>, std::uint32_t> body_ids_;
-};
-
 /// One rank's sequence of items, folded as it grows.
 class Folder {
 public:
@@ -115,12 +52,42 @@ public:
 
   void push(std::uint32_t signature)
   {
-    seq_.push_back(Node{false, signature, 1});
-    while (fold_into_previous_loop() || fold_repeated_tail()) {
+    Node x{false, signature, 1};
+    // The common case first: the items after the last loop are the start of its body, and x is the next item of
+    // that body. Then x is appended without trying other folds, and when it completes the body the loop grows by one
+    // iteration, the other folds being tried only when an action breaks the repetition (a shortcut: the full search,
+    // up to 2 x 64 comparisons per action, was most of the tracer's cost per call; it also keeps a loop whole rather
+    // than folding it into an outer pattern at some intermediate count).
+    if (tail_loop_ < seq_.size()) {
+      const std::vector<std::uint32_t>& body = tables_.body_nodes(seq_[tail_loop_].ref);
+      std::size_t p = seq_.size() - 1 - tail_loop_;
+      if (p < body.size() && tables_.node_at(body[p]) == x) {
+        if (p + 1 < body.size()) {
+          seq_.push_back(x);
+        } else {
+          seq_.resize(tail_loop_ + 1);
+          seq_.back().count += 1;
+          unsettled_ = true;
+        }
+        return;
+      }
     }
+    if (unsettled_)
+      settle();
+    seq_.push_back(x);
+    settle();
   }
 
-  std::vector<Node>& items() { return seq_; }
+  /// Items of the sequence now (without folding what is pending: that would change the folds to come).
+  std::size_t size() const { return seq_.size(); }
+
+  /// The folded sequence (the rank's structure once every action is pushed).
+  std::vector<Node>& items()
+  {
+    if (unsettled_)
+      settle();
+    return seq_;
+  }
 
 private:
   bool body_equals_tail(std::uint32_t body, std::size_t k) const
@@ -162,7 +129,7 @@ private:
                       seq_.begin() + static_cast<std::ptrdiff_t>(n - k)))
         continue;
       std::vector<Node> tail(seq_.begin() + static_cast<std::ptrdiff_t>(n - k), seq_.end());
-      std::uint32_t body = tables_.body(tail);
+      std::uint32_t body = tables_.body_of(tail);
       seq_.resize(n - 2 * k);
       seq_.push_back(Node{true, body, 2});
       return true;
@@ -170,23 +137,40 @@ private:
     return false;
   }
 
+  /// Folds the tail until nothing folds; the last item, when it is a loop, is the one the next actions may repeat.
+  void settle()
+  {
+    while (fold_into_previous_loop() || fold_repeated_tail()) {
+    }
+    tail_loop_ = !seq_.empty() && seq_.back().loop ? seq_.size() - 1 : kNoLoop;
+    unsettled_ = false;
+  }
+
+  static constexpr std::size_t kNoLoop = ~std::size_t{0};
   Tables& tables_;
   std::vector<Node> seq_;
+  std::size_t tail_loop_ = kNoLoop; ///< position of the loop whose body the items after it start, or kNoLoop
+  bool unsettled_ = false;          ///< that loop grew: folds not tried since
 };
 
-/// One rank's value streams, one per (signature, value slot), as runs.
-class Values {
+/// One value stream built as its values arrive, in memory bounded by a look-ahead of runs (not by the number of
+/// values): the last run stays open while values extend it (equal tokens, or integers by a constant step); closed runs
+/// are grouped into repeats online, exactly as find_repeats() groups a whole stream (its greedy choice at a run needs
+/// the next 2 kPeriod runs, kept pending), and each repeat is encoded as soon as it is decided.
+class StreamBuilder {
 public:
-  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token)
+  void add(std::string_view token)
   {
-    auto [it, added] = index_.try_emplace({signature, slot}, streams_.size());
-    if (added)
-      streams_.push_back(Stream{signature, slot, {}, {}});
-    std::vector<ValueRun>& runs = streams_[it->second].runs;
     std::int64_t v = 0;
-    bool is_int = cformat::canonical_int(token, v);
-    if (!runs.empty()) {
-      ValueRun& last = runs.back();
+    bool is_int = canonical_int(token, v);
+    add_parsed(is_int, v, token);
+  }
+
+  /// add() of a token already classified: `is_int` whether it is a canonical integer, then `v` its value.
+  void add_parsed(bool is_int, std::int64_t v, std::string_view token)
+  {
+    if (open_) {
+      ValueRun& last = *open_;
       if (is_int && last.is_int) {
         if (last.count == 1) { // any step starts a run of two (|step| < 2^62: both values are within +-2^61)
           last.step = v - last.first;
@@ -205,71 +189,158 @@ public:
         ++last.count;
         return;
       }
+      queue_.push_back(std::move(*open_));
+      drain(false);
     }
     ValueRun run;
     run.is_int = is_int;
     run.first = v;
     if (!is_int)
       run.text = std::string(token);
-    runs.push_back(std::move(run));
+    open_ = std::move(run);
   }
 
-  /// Streams in (signature, slot) order, so that equal ranks give equal blocks.
-  std::vector<Stream> take()
+  /// Closes the stream: its repeats, encoded (the part of encode_streams after the repeat count), and their number.
+  std::string finish(std::uint64_t& repeats)
   {
-    std::sort(streams_.begin(), streams_.end(), [](const Stream& a, const Stream& b) {
-      return std::pair(a.signature, a.slot) < std::pair(b.signature, b.slot);
-    });
-    for (Stream& s : streams_)
-      cformat::find_repeats(s);
-    return std::move(streams_);
+    if (open_)
+      queue_.push_back(std::move(*open_));
+    open_.reset();
+    drain(true);
+    repeats = repeats_;
+    return std::move(out_.out());
   }
 
 private:
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index_;
-  std::vector<Stream> streams_;
+  void emit(std::uint64_t count, const std::vector<ValueRun>& runs)
+  {
+    out_.varint(count == 1 ? 0 : count);
+    if (count != 1)
+      out_.varint(runs.size());
+    for (const ValueRun& r : runs)
+      encode_run(out_, r);
+    ++repeats_;
+  }
+
+  /// find_repeats' greedy, on the queued runs: with no repeat under way, the run at the front starts the shortest
+  /// period (<= kPeriod runs) that the runs after it repeat at once, else is a repeat of its own; a repeat under way
+  /// grows by every full period that follows, and ends at the first run that differs, whose partial period goes back
+  /// to the front of the queue.
+  void drain(bool at_end)
+  {
+    while (true) {
+      if (!pattern_.empty()) {
+        if (queue_.empty()) {
+          if (!at_end)
+            return;
+          end_repeat();
+          continue;
+        }
+        if (queue_.front() == pattern_[partial_.size()]) {
+          partial_.push_back(std::move(queue_.front()));
+          queue_.pop_front();
+          if (partial_.size() == pattern_.size()) {
+            ++count_;
+            partial_.clear();
+          }
+        } else {
+          end_repeat();
+        }
+        continue;
+      }
+      if (queue_.empty() || (!at_end && queue_.size() < 2 * kPeriod))
+        return;
+      bool found = false;
+      for (std::size_t p = 1; p <= kPeriod && 2 * p <= queue_.size(); ++p) {
+        if (!std::equal(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(p),
+                        queue_.begin() + static_cast<std::ptrdiff_t>(p)))
+          continue;
+        pattern_.assign(std::make_move_iterator(queue_.begin()),
+                        std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(p)));
+        queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(2 * p));
+        count_ = 2;
+        found = true;
+        break;
+      }
+      if (!found) {
+        single_.assign(1, std::move(queue_.front()));
+        queue_.pop_front();
+        emit(1, single_);
+      }
+    }
+  }
+
+  void end_repeat()
+  {
+    emit(count_, pattern_);
+    pattern_.clear();
+    for (auto it = partial_.rbegin(); it != partial_.rend(); ++it)
+      queue_.push_front(std::move(*it));
+    partial_.clear();
+  }
+
+  std::optional<ValueRun> open_;
+  std::deque<ValueRun> queue_;    ///< closed runs not yet in a repeat
+  std::vector<ValueRun> pattern_; ///< the period of the repeat under way (empty: none)
+  std::vector<ValueRun> partial_; ///< the runs of its next period seen so far
+  std::vector<ValueRun> single_;
+  std::uint64_t count_ = 0;
+  std::uint64_t repeats_ = 0;
+  ByteWriter out_;
 };
 
-/// The signature of `a`; its value tokens go to `value_tokens` (binned when `mode` bins and the token is a volume),
-/// and `volume[j]` says whether value token j is a volume.
-Signature signature_of(const Action& a, int rank_count, const ValueMode& mode, std::vector<std::string>& value_tokens,
-                       std::vector<bool>& volume)
-{
-  std::vector<std::size_t> volumes = cformat::volume_positions(a);
-  bool bin = mode.kind == ValueMode::Kind::Binned;
-  Signature s;
-  s.name = std::string(a.name);
-  std::string_view rest = a.text;
-  detail::next_field(rest); // rank
-  detail::next_field(rest); // name
-  std::vector<std::size_t> partners = partner_positions(a);
-  value_tokens.clear();
-  volume.clear();
-  for (std::size_t i = 0; !rest.empty(); ++i) {
-    std::string_view token = detail::next_field(rest);
-    Slot slot;
-    std::optional<int> p = std::find(partners.begin(), partners.end(), i) != partners.end()
-                               ? detail::parse_int(token) : std::nullopt;
-    std::int64_t canonical = 0;
-    if (p && *p >= 0 && *p < rank_count && cformat::canonical_int(token, canonical)) {
-      std::int64_t k = ((static_cast<std::int64_t>(*p) - a.rank) % rank_count + rank_count) % rank_count;
-      if (k > rank_count / 2)
-        k -= rank_count;
-      slot.kind = Slot::Kind::Relative;
-      slot.offset = k;
-    } else if (detail::parse_double(token)) {
-      slot.kind = Slot::Kind::Value;
-      bool is_volume = std::find(volumes.begin(), volumes.end(), i) != volumes.end();
-      value_tokens.push_back(is_volume && bin ? cformat::bin_token(token, mode.bin) : std::string(token));
-      volume.push_back(is_volume);
-    } else {
-      slot.kind = Slot::Kind::Literal;
-      slot.literal = std::string(token);
+/// One rank's value streams, one per (signature, value slot).
+class Values {
+public:
+  /// The stream of (signature, slot), created empty when new; its address stays valid until encode().
+  StreamBuilder& builder(std::uint32_t signature, std::uint32_t slot)
+  {
+    if (signature >= index_.size())
+      index_.resize(signature + 1);
+    std::vector<std::uint32_t>& slots = index_[signature];
+    if (slot >= slots.size())
+      slots.resize(slot + 1, kNone);
+    if (slots[slot] == kNone) {
+      slots[slot] = static_cast<std::uint32_t>(streams_.size());
+      streams_.push_back(Entry{signature, slot, std::make_unique<StreamBuilder>()});
     }
-    s.slots.push_back(std::move(slot));
+    return *streams_[slots[slot]].builder;
   }
-  return s;
-}
+
+  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token) { builder(signature, slot).add(token); }
+
+  /// The value block (as encode_streams writes it): streams in (signature, slot) order, so that equal ranks give
+  /// equal blocks.
+  std::string encode()
+  {
+    std::sort(streams_.begin(), streams_.end(), [](const Entry& a, const Entry& b) {
+      return std::pair(a.signature, a.slot) < std::pair(b.signature, b.slot);
+    });
+    ByteWriter w;
+    w.varint(streams_.size());
+    for (Entry& e : streams_) {
+      std::uint64_t repeats = 0;
+      std::string bytes = e.builder->finish(repeats);
+      w.varint(e.signature);
+      w.varint(e.slot);
+      w.varint(repeats);
+      w.bytes(bytes);
+    }
+    streams_.clear();
+    index_.clear();
+    return std::move(w.out());
+  }
+
+private:
+  struct Entry {
+    std::uint32_t signature;
+    std::uint32_t slot;
+    std::unique_ptr<StreamBuilder> builder;
+  };
+  static constexpr std::uint32_t kNone = 0xffffffff;
+  std::vector<std::vector<std::uint32_t>> index_; ///< per signature, per value slot: the stream's index, or kNone
+  std::vector<Entry> streams_;
+};
 
 /// `stats`: a rank's actions are kept until its structure is folded, then their volumes are replaced, per value slot
 /// of each action of a loop body (a body and a position in it), by that slot's schedule (cformat::stats_schedule).
@@ -406,9 +477,15 @@ private:
 void write_file(const std::filesystem::path& out, unsigned version, const std::string& meta,
                 const std::vector<std::string>& blocks)
 {
+  auto failed = [&out] {
+    int e = errno;
+    return TraceError(fmt::format("error: cannot write compressed trace '{}'{}{}", out.string(), e != 0 ? ": " : "",
+                                  e != 0 ? std::strerror(e) : ""));
+  };
+  errno = 0;
   std::ofstream f(out, std::ios::binary | std::ios::trunc);
   if (!f)
-    throw TraceError(fmt::format("error: cannot write compressed trace '{}'", out.string()));
+    throw failed();
   cformat::ByteWriter head;
   head.bytes(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
   head.varint(version);
@@ -420,58 +497,275 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
   f.write(stored.data(), static_cast<std::streamsize>(stored.size()));
   for (const std::string& b : blocks)
     f.write(b.data(), static_cast<std::streamsize>(b.size()));
+  f.flush();
+  if (!f)
+    throw failed();
   f.close();
   if (!f)
-    throw TraceError(fmt::format("error: cannot write compressed trace '{}'", out.string()));
+    throw failed();
 }
+
+/// Which arguments of an action are partners and which are volumes: the same for every action of one kind, dialect
+/// and form (a dialect 1 `wait` without arguments), so computed once per such triple.
+struct Roles {
+  std::vector<std::size_t> partners;
+  std::vector<std::size_t> volumes;
+};
 
 } // namespace
 
-CompressStats compress(TraceSet& in, const std::filesystem::path& out, const ValueMode& values)
-{
-  CompressStats stats;
+// ---- RankCompressor --------------------------------------------------------------------------------------
+
+struct RankCompressor::Impl {
+  Impl(int r, int n, const ValueMode& m) : rank(r), rank_count(n), mode(m) {}
+  int rank;
+  int rank_count;
+  ValueMode mode;
   Tables tables;
-  cformat::Meta meta;
-  meta.rank_count = in.rank_count();
-  meta.value_mode = value_mode_name(values);
-  meta.compute_unit = in.compute_unit();
-  Chunker chunker;
-  std::unordered_map<std::string, std::uint32_t> block_ids;
-  std::vector<std::string> tokens;
+  Folder folder{tables};
+  Values values;
+  StatsValues stats_values;
+  Dialect dialect = Dialect::SimGrid;
+  bool first = true;
+  // reused on every action (no allocation once they have grown)
+  std::string key;
+  struct SlotDesc {
+    Slot::Kind kind;
+    std::string_view token;
+    std::int64_t offset;
+  };
+  std::vector<SlotDesc> slots;
+  std::vector<std::string_view> value_tokens;
   std::vector<bool> volume;
-  bool stats_mode = values.kind == ValueMode::Kind::Stats;
-  for (int r = 0; r < meta.rank_count; ++r) {
-    std::unique_ptr<RankReader> reader = in.reader(r);
-    Folder folder(tables);
-    Values rank_values;
-    StatsValues stats_values;
-    cformat::RankEntry entry;
-    Action a;
-    bool first = true;
-    while (reader->next(a)) {
-      if (first)
-        entry.dialect = a.dialect;
-      first = false;
-      std::uint32_t sig = tables.signature(signature_of(a, meta.rank_count, values, tokens, volume));
-      if (stats_mode)
-        stats_values.add(a, sig, tokens, volume);
-      else
-        for (std::size_t i = 0; i < tokens.size(); ++i)
-          rank_values.add(sig, static_cast<std::uint32_t>(i), tokens[i]);
-      folder.push(sig);
-      ++stats.actions;
+  std::vector<std::string> owned; // stats: the tokens kept
+  std::vector<Roles> roles;       // by (kind, dialect, form)
+  std::vector<bool> has_roles;
+  std::unordered_map<std::string, Kind, StringHash, std::equal_to<>> kinds; // add_line: SimGrid names seen
+
+  const Roles& roles_of(const Action& a)
+  {
+    std::size_t i = (static_cast<std::size_t>(a.kind) * 2 + static_cast<std::size_t>(a.dialect)) * 2 +
+                    (a.wait_last_irecv ? 1 : 0);
+    if (i >= roles.size()) {
+      roles.resize(i + 1);
+      has_roles.resize(i + 1, false);
     }
-    entry.root = tables.body(folder.items());
-    if (stats_mode)
-      stats_values.finish(tables, entry.root, r, rank_values);
-    std::string raw = cformat::encode_streams(rank_values.take());
-    auto [it, added] = block_ids.try_emplace(raw, static_cast<std::uint32_t>(meta.blocks.size()));
-    if (added)
-      meta.blocks.push_back(chunker.add(raw));
-    entry.block = it->second;
-    meta.ranks.push_back(entry);
+    if (!has_roles[i]) {
+      roles[i] = Roles{partner_positions(a), volume_positions(a)};
+      has_roles[i] = true;
+    }
+    return roles[i];
   }
-  tables.move_into(meta);
+
+  void add(const Action& a)
+  {
+    if (first)
+      dialect = a.dialect;
+    first = false;
+    const Roles& r = roles_of(a);
+    Tables::key_begin(key, a.name);
+    std::string_view rest = a.text;
+    detail::next_field(rest); // rank
+    detail::next_field(rest); // name
+    slots.clear();
+    value_tokens.clear();
+    volume.clear();
+    for (std::size_t i = 0; !rest.empty(); ++i) {
+      std::string_view token = detail::next_field(rest);
+      std::int64_t v = 0;
+      bool is_int = canonical_int(token, v);
+      SlotDesc slot{Slot::Kind::Value, token, 0};
+      if (is_int && v >= 0 && v < rank_count &&
+          std::find(r.partners.begin(), r.partners.end(), i) != r.partners.end()) {
+        std::int64_t k = ((v - a.rank) % rank_count + rank_count) % rank_count;
+        if (k > rank_count / 2)
+          k -= rank_count;
+        slot = SlotDesc{Slot::Kind::Relative, {}, k};
+      } else if (is_int || detail::parse_double(token)) {
+        value_tokens.push_back(token);
+        volume.push_back(std::find(r.volumes.begin(), r.volumes.end(), i) != r.volumes.end());
+      } else {
+        slot.kind = Slot::Kind::Literal;
+      }
+      Tables::key_slot(key, slot.kind, slot.kind == Slot::Kind::Literal ? token : std::string_view(), slot.offset);
+      slots.push_back(slot);
+    }
+    std::int64_t found = tables.find_signature(key);
+    std::uint32_t sig = 0;
+    if (found >= 0) {
+      sig = static_cast<std::uint32_t>(found);
+    } else {
+      Signature s;
+      s.name = std::string(a.name);
+      for (const SlotDesc& d : slots) {
+        Slot slot;
+        slot.kind = d.kind;
+        if (d.kind == Slot::Kind::Literal)
+          slot.literal = std::string(d.token);
+        slot.offset = d.offset;
+        s.slots.push_back(std::move(slot));
+      }
+      sig = tables.add_signature(key, std::move(s));
+    }
+    bool bin = mode.kind == ValueMode::Kind::Binned;
+    last.sig = sig;
+    last.values.clear();
+    if (mode.kind == ValueMode::Kind::Stats) {
+      owned.assign(value_tokens.begin(), value_tokens.end());
+      stats_values.add(a, sig, owned, volume);
+    } else {
+      for (std::size_t j = 0; j < value_tokens.size(); ++j) {
+        CachedValue v{&values.builder(sig, static_cast<std::uint32_t>(j)), false, 0,
+                      bin && volume[j] ? bin_token(value_tokens[j], mode.bin) : std::string(value_tokens[j])};
+        v.is_int = canonical_int(v.token, v.value);
+        v.builder->add_parsed(v.is_int, v.value, v.token);
+        last.values.push_back(std::move(v));
+      }
+    }
+    folder.push(sig);
+  }
+
+  // add_line's shortcuts (exact and binned values): an action line seen before (its text after the rank field)
+  // gives the same signature and value tokens; a `compute <integer>` line has the one compute signature. They skip
+  // the classification of the tokens and the signature's lookup, which cost more than the tracer's own work per call.
+  struct CachedValue {
+    StreamBuilder* builder;
+    bool is_int;
+    std::int64_t value;
+    std::string token;
+  };
+  struct CachedLine {
+    std::uint32_t sig = 0;
+    std::vector<CachedValue> values;
+  };
+  static constexpr std::size_t kLineCache = 4096; ///< distinct lines remembered (memory stays bounded)
+  std::unordered_map<std::string, CachedLine, StringHash, std::equal_to<>> lines;
+  CachedLine last;             ///< what the last add() did
+  std::int64_t compute_sig = -1;
+  StreamBuilder* compute_values = nullptr;
+
+  /// The shortcuts of add_line, for `rest` (the line after its rank field); false when neither applies.
+  bool add_known(std::string_view rest)
+  {
+    if (auto it = lines.find(rest); it != lines.end()) {
+      for (const CachedValue& v : it->second.values)
+        v.builder->add_parsed(v.is_int, v.value, v.token);
+      folder.push(it->second.sig);
+      return true;
+    }
+    std::int64_t v = 0;
+    if (compute_sig >= 0 && rest.starts_with("compute ") && canonical_int(rest.substr(8), v)) {
+      compute_values->add_parsed(true, v, rest.substr(8));
+      folder.push(static_cast<std::uint32_t>(compute_sig));
+      return true;
+    }
+    return false;
+  }
+
+  /// After add() of a line whose shortcut did not apply: remembers it.
+  void remember(std::string_view rest, Kind kind)
+  {
+    if (kind == Kind::Compute) {
+      std::int64_t v = 0;
+      if (compute_sig < 0 && mode.kind == ValueMode::Kind::Exact && last.values.size() == 1 &&
+          canonical_int(last.values[0].token, v)) {
+        compute_sig = last.sig;
+        compute_values = last.values[0].builder;
+      }
+      return; // compute volumes vary: their lines are not remembered
+    }
+    if (lines.size() < kLineCache)
+      lines.emplace(std::string(rest), last);
+  }
+};
+
+RankCompressor::RankCompressor(int rank, int rank_count, const ValueMode& mode)
+    : impl_(std::make_unique<Impl>(rank, rank_count, mode))
+{
+}
+
+RankCompressor::~RankCompressor() = default;
+
+void RankCompressor::add(const Action& a)
+{
+  impl_->add(a);
+  ++actions_;
+}
+
+void RankCompressor::add_line(std::string_view line)
+{
+  std::string_view text = detail::trim(line);
+  std::string_view rest = text;
+  detail::next_field(rest);
+  std::string_view after_rank = rest;
+  bool shortcuts = impl_->mode.kind != ValueMode::Kind::Stats && !impl_->first;
+  if (shortcuts && impl_->add_known(after_rank)) {
+    ++actions_;
+    return;
+  }
+  Action a;
+  a.dialect = Dialect::SimGrid;
+  a.text = text;
+  a.rank = impl_->rank;
+  a.name = detail::next_field(rest);
+  auto it = impl_->kinds.find(a.name);
+  if (it == impl_->kinds.end()) {
+    const detail::ActionSpec* spec = detail::find_action(Dialect::SimGrid, a.name);
+    if (spec == nullptr)
+      throw TraceError(fmt::format("error: unknown action '{}' in line '{}'", a.name, a.text));
+    it = impl_->kinds.emplace(std::string(a.name), spec->kind).first;
+  }
+  a.kind = it->second;
+  add(a);
+  if (impl_->mode.kind != ValueMode::Kind::Stats)
+    impl_->remember(after_rank, a.kind);
+}
+
+std::uint64_t RankCompressor::structure_items() const
+{
+  std::uint64_t n = impl_->folder.size();
+  for (const auto& b : impl_->tables.bodies())
+    n += b.size();
+  return n;
+}
+
+Part RankCompressor::finish()
+{
+  Impl& m = *impl_;
+  Part p;
+  std::uint32_t root = m.tables.body_of(m.folder.items());
+  if (m.mode.kind == ValueMode::Kind::Stats)
+    m.stats_values.finish(m.tables, root, m.rank, m.values);
+  p.blocks.push_back(m.values.encode());
+  m.tables.move_into(p.signatures, p.nodes, p.bodies);
+  p.ranks.push_back(Part::RankPart{m.rank, root, m.dialect, 0});
+  impl_.reset();
+  return p;
+}
+
+CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
+                               const std::string& compute_unit, const Part& all)
+{
+  Meta meta;
+  meta.rank_count = rank_count;
+  meta.value_mode = value_mode_name(mode);
+  meta.compute_unit = compute_unit;
+  if (all.ranks.size() != static_cast<std::size_t>(rank_count))
+    throw TraceError(fmt::format("error: compressed trace '{}': {} ranks of {} were merged", out.string(),
+                                 all.ranks.size(), rank_count));
+  for (int r = 0; r < rank_count; ++r) {
+    const Part::RankPart& e = all.ranks[static_cast<std::size_t>(r)];
+    if (e.rank != r)
+      throw TraceError(fmt::format("error: compressed trace '{}': rank {} is missing", out.string(), r));
+    meta.ranks.push_back(RankEntry{e.root, e.dialect, e.block});
+  }
+  Chunker chunker;
+  for (const std::string& b : all.blocks)
+    meta.blocks.push_back(chunker.add(b));
+  meta.signatures = all.signatures;
+  meta.nodes = all.nodes;
+  meta.bodies = all.bodies;
+  CompressStats stats;
   stats.signatures = meta.signatures.size();
   stats.loops = static_cast<std::uint64_t>(
       std::count_if(meta.nodes.begin(), meta.nodes.end(), [](const Node& n) { return n.loop; }));
@@ -483,9 +777,33 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
   stats.value_blocks = meta.blocks.size();
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, cformat::version_for(meta.value_mode), cformat::encode_meta(meta), chunks);
+  write_file(out, version_for(meta.value_mode), encode_meta(meta), chunks);
   std::error_code ec;
   stats.bytes = std::filesystem::file_size(out, ec);
+  return stats;
+}
+
+} // namespace tit::trace::cformat
+
+namespace tit::trace {
+
+CompressStats compress(TraceSet& in, const std::filesystem::path& out, const ValueMode& values)
+{
+  int ranks = in.rank_count();
+  std::vector<cformat::Part> parts;
+  std::uint64_t actions = 0;
+  for (int r = 0; r < ranks; ++r) {
+    std::unique_ptr<RankReader> reader = in.reader(r);
+    cformat::RankCompressor rank(r, ranks, values);
+    Action a;
+    while (reader->next(a))
+      rank.add(a);
+    actions += rank.actions();
+    parts.push_back(rank.finish());
+  }
+  CompressStats stats = cformat::write_compressed(out, ranks, values, in.compute_unit(),
+                                                  cformat::merge_parts(std::move(parts)));
+  stats.actions = actions;
   return stats;
 }
 

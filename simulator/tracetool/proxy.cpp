@@ -154,6 +154,8 @@ private:
       return fmt::format("/* {}: in main */", n);
     if (n == "compute")
       return need(1, 1), fmt::format("compute({});", a[0]);
+    if (n == "sleep")
+      return need(1, 1), fmt::format("sleep_({});", a[0]);
     static const std::map<std::string, std::pair<const char*, int>> kSends = {
         {"send", {"send_", 0}},   {"Ssend", {"send_", 1}},   {"bsend", {"send_", 2}},
         {"isend", {"isend_", 0}}, {"ISsend", {"isend_", 1}}, {"ibsend", {"isend_", 2}}};
@@ -242,7 +244,7 @@ private:
                                                      arg(2 + 2 * r, "6"), arg(3 + 2 * r, "6"));
     if (n == "reducescatter") // RECVCOUNTS×n COMP [dt]
       return need(1 + r, 2 + r), fmt::format("reducescatter_({}, {}, {});", nb, vec(0), arg(r + 1, "6"));
-    fail(s, "this action is not supported by the proxy generator yet (supported: compute, send, Ssend, bsend, "
+    fail(s, "this action is not supported by the proxy generator yet (supported: compute, sleep, send, Ssend, bsend, "
             "isend, ISsend, ibsend, recv, irecv, wait, waitall, waitAny, test, testall, testany, testsome, sendRecv, "
             "every collective, blocking or not, comm_split, comm_dup, comm_create, comm_free)");
   }
@@ -298,10 +300,6 @@ public:
   void write(std::ostream& out)
   {
     const auto& m = t_.meta;
-    for (const auto& r : m.ranks)
-      if (r.dialect != trace::Dialect::SimGrid)
-        throw trace::TraceError(fmt::format("{}: error: a dialect 1 (thesis) rank: the proxy generator reads dialect "
-                                            "2 only (convert with `tit-trace expand --dialect simgrid`)", file_));
     std::vector<std::string> statements;
     for (std::uint32_t sig = 0; sig < m.signatures.size(); ++sig)
       statements.push_back(s_.statement(sig));
@@ -433,9 +431,8 @@ private:
                     "    if (me == 0) fprintf(stderr, \"proxy: made for %d ranks, running on %d: use mpirun -np %d\\n\", RANKS, np, RANKS);\n"
                     "    MPI_Finalize();\n    return 2;\n  }}\n"
                     "  tp_use(0);\n"
-                    "  tp_iters_per_unit = RATE > 0 ? iters_per_second / RATE : 0.5;\n"
-                    "  if (me == 0 && RATE > 0)\n"
-                    "    fprintf(stderr, \"proxy: kernel calibration: %.4g flop/s; a compute volume V lasts V / %g s\\n\", 2 * iters_per_second, (double)RATE);\n"
+                    "  tp_rate = RATE;\n"
+                    "  tp_ips = iters_per_second;\n"
                     "  tp_start({}, block_streams[rank_block[me]], block_nstreams[rank_block[me]]);\n"
                     "  if (BSEND_BYTES > 0) tp_bsend_attach(BSEND_BYTES);\n"
                     "  double t0 = MPI_Wtime();\n"
@@ -444,10 +441,16 @@ private:
     for (const auto& [root, number] : structure)
       fmt::print(out, "    case {}: body_{}(); break;\n", number, root);
     fmt::print(out, "  }}\n"
-                    "  double t = MPI_Wtime() - t0, tmax = 0;\n"
-                    "  /* the profiling interface (PMPI_) keeps the timing out of a trace of the proxy */\n"
-                    "  PMPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);\n"
-                    "  if (me == 0) printf(\"proxy time: %.6f s\\n\", tmax);\n"
+                    "  double t = MPI_Wtime() - t0;\n"
+                    "  /* the maximum over ranks of the time, and of minus and plus each rank's kernel rate (each rank computes\n"
+                    "   * at its own measured rate); through the profiling interface (PMPI_), so that a trace of the proxy does\n"
+                    "   * not have it */\n"
+                    "  double v[3] = {{t, -iters_per_second, iters_per_second}}, m[3] = {{0, 0, 0}};\n"
+                    "  PMPI_Reduce(v, m, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);\n"
+                    "  if (me == 0 && RATE > 0)\n"
+                    "    fprintf(stderr, \"proxy: kernel calibration (median of %d runs of %g s per rank): %.4g to %.4g flop/s; a compute volume V lasts V / %g s\\n\", TP_CAL_RUNS, TP_CAL_SECONDS, -2 * m[1], 2 * m[2], (double)RATE);\n"
+                    "  if (me == 0) printf(\"proxy time: %.6f s\\n\", m[0]);\n"
+                    "  tp_finish(BSEND_BYTES > 0);\n"
                     "  MPI_Finalize();\n  return 0;\n}}\n");
   }
 
@@ -461,6 +464,17 @@ private:
   std::vector<std::size_t> nstreams_; ///< per block: the streams in its table
 };
 
+/// Whether a rank of the trace set is in dialect 1 (each file has one dialect: its first action says it).
+bool has_dialect1(const fs::path& traces)
+{
+  std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
+  trace::Action a;
+  for (int r = 0; r < set->rank_count(); ++r)
+    if (set->reader(r)->next(a) && a.dialect == trace::Dialect::Thesis)
+      return true;
+  return false;
+}
+
 } // namespace
 
 void proxy(const fs::path& traces, const fs::path& out, const ProxyOptions& options, std::ostream& report,
@@ -469,12 +483,23 @@ void proxy(const fs::path& traces, const fs::path& out, const ProxyOptions& opti
   if (options.rate && !(*options.rate > 0))
     throw trace::TraceError(fmt::format("error: --rate {}: expected a positive number of volume units per second",
                                         *options.rate));
+  // dialect 1 names no request in its waits and no tag: converted to dialect 2 as `tit-trace convert` does
+  fs::path source = traces;
+  struct Remove {
+    fs::path p;
+    ~Remove() { std::error_code ec; if (!p.empty()) fs::remove_all(p, ec); }
+  } remove;
+  if (has_dialect1(traces)) {
+    remove.p = fs::temp_directory_path() / fmt::format("tit-proxy-{}-dialect2", ::getpid());
+    convert::convert_into(traces, remove.p, trace::Dialect::SimGrid, options.dialect1);
+    source = remove.p / "trace.list";
+  }
   TraceFacts facts;
   {
-    std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
-    facts = check_balance(*set, warnings);
+    std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(source, std::nullopt);
+    facts = check_trace(*set, {options.detached_thresh}, warnings);
   }
-  Loaded t = load(traces);
+  Loaded t = load(source);
   std::ofstream f(out, std::ios::trunc);
   if (!f)
     throw trace::TraceError(fmt::format("error: cannot write '{}'", out.string()));

@@ -3,6 +3,9 @@
 // the MPI call it records.
 #pragma once
 
+#include "tracetool/convert.hpp"
+#include "model/params.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -14,11 +17,16 @@ struct ProxyOptions {
   /// speed being calibrated at start-up); nothing: the trace's own rate (`cpu-time x RATE`), else each unit of
   /// volume is one floating-point operation of the kernel.
   std::optional<double> rate;
+  /// The deadlock check's rendez-vous threshold (proxy_check.hpp): tit-replay's default model's.
+  double detached_thresh = model::kDefaultDetachedThresh;
+  /// How a dialect-1 trace's `wait` reads (convert.hpp): such a trace is converted to dialect 2 first.
+  convert::Source dialect1 = convert::Source::Thesis;
 };
 
 /// Writes the proxy program of `traces` (any trace set TraceSet::open reads; a plain one is compressed first, into
-/// a temporary file) to `out` and reports its size. Checks the trace's balance first (proxy_check.hpp): throws
-/// ProxyDeadlock for a trace whose proxy would wait forever, TraceError for one it cannot turn into a program.
+/// a temporary file; a dialect-1 one is converted to dialect 2 first, into a temporary directory) to `out` and
+/// reports its size. Runs the trace symbolically first (proxy_check.hpp): throws ProxyDeadlock for a trace whose
+/// proxy would wait forever, TraceError for one it cannot turn into a program.
 void proxy(const std::filesystem::path& traces, const std::filesystem::path& out, const ProxyOptions& options,
            std::ostream& report, std::ostream& warnings);
 

@@ -1,100 +1,584 @@
-// The message and collective balance of a trace (proxy_check.hpp).
+// The symbolic execution of a trace before its proxy is written (proxy_check.hpp): no time, only the order in
+// which MPI lets each rank's calls complete.
 #include "proxy_check.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace tit::tracetool {
 
 namespace {
 
+using trace::Action;
 using trace::Kind;
 
-bool is_buffered(Kind k) { return k == Kind::Bsend || k == Kind::Ibsend; }
-bool is_send(Kind k)
-{
-  return k == Kind::Send || k == Kind::Isend || k == Kind::Ssend || k == Kind::Issend || is_buffered(k);
-}
-bool is_recv(Kind k) { return k == Kind::Recv || k == Kind::Irecv; }
+constexpr std::uint32_t kNone = ~std::uint32_t{0};
+/// Actions a rank runs before the next ready rank's turn (keeps the queues of unreceived messages short).
+constexpr int kQuantum = 1024;
+
+/// A request: a point-to-point call's (blocking calls make one too) or a collective's.
+struct Req {
+  enum class Type : std::uint8_t { Send, Recv, Coll } type = Type::Send;
+  int src = 0, dst = 0, tag = 0; ///< the key a wait names (world ranks; collectives -333 -333 -1)
+  std::uint32_t comm = 0;        ///< global communicator id
+  std::uint64_t seq = 0;         ///< Coll: the collective's number on comm
+  double bytes = 0;              ///< Send: the payload
+  bool complete = false;         ///< Send, Recv: matched (or a detached send)
+  bool tested = false;           ///< completed by a test: kept named for a later wait, as the proxy keeps it
+};
+
+/// A message not yet received, or a receive not yet matched, in the order they were posted.
+struct Posted {
+  int peer;          ///< the source (kAnySource for a receive from any source) or, for a message, its sender
+  int tag;
+  std::uint32_t req; ///< kNone: a detached message nobody waits for
+};
+
+struct Comm {
+  std::vector<int> members; ///< world ranks in the communicator's order
+  /// Collectives not every member reached yet, from number `first` on.
+  struct Call {
+    std::string name;
+    int root = 0;
+    int rank = 0;        ///< the first rank that arrived, and where
+    std::string where;
+    std::size_t arrived = 0;
+    std::vector<std::tuple<int, int, int, int>> created; ///< comm_split/dup/create: (rank, color, key, handle)
+  };
+  std::deque<Call> calls;
+  std::uint64_t first = 0;
+  std::unordered_map<int, std::uint64_t> next; ///< world rank -> the number of its next collective here
+};
+
+struct Rank {
+  std::unique_ptr<trace::RankReader> reader;
+  Action a;
+  bool has_action = false, started = false, at_end = false, finished = false;
+  std::vector<std::uint32_t> pending; ///< its requests, oldest first
+  /// Its buffered messages at or above the threshold: MPI_Buffer_detach, at the proxy's end, waits for them.
+  std::vector<std::uint32_t> buffered;
+  std::vector<std::uint32_t> waits;   ///< what the current action waits for
+  bool wait_any = false;
+  bool temporary = false;             ///< the waited requests belong to the action (a blocking call), not to pending
+  std::unordered_map<int, std::uint32_t> handles{{0, 0}}; ///< the trace's communicator handles -> global ids
+  double bsend_bytes = 0;
+  std::uint64_t bsend_count = 0;
+  std::uint64_t unnamed = 0;  ///< waits and tests naming no pending request
+  std::string first_unnamed; ///< the first of them
+};
+
+class Execution {
+public:
+  Execution(trace::TraceSet& set, const CheckOptions& o) : set_(set), o_(o)
+  {
+    int n = set.rank_count();
+    ranks_.resize(static_cast<std::size_t>(n));
+    queued_.assign(static_cast<std::size_t>(n), true);
+    for (int r = 0; r < n; ++r) {
+      ranks_[static_cast<std::size_t>(r)].reader = set.reader(r);
+      ready_.push_back(r);
+    }
+    Comm world;
+    for (int r = 0; r < n; ++r)
+      world.members.push_back(r);
+    comms_.push_back(std::move(world));
+  }
+
+  TraceFacts run(std::ostream& warnings)
+  {
+    while (!ready_.empty()) {
+      int r = ready_.front();
+      ready_.pop_front();
+      queued_[static_cast<std::size_t>(r)] = false;
+      advance(r);
+    }
+    std::string blocked;
+    for (std::size_t r = 0; r < ranks_.size(); ++r)
+      if (!ranks_[r].finished)
+        blocked += "\n  " + describe_blocked(static_cast<int>(r));
+    if (!blocked.empty())
+      throw ProxyDeadlock(fmt::format("{}: error: the trace deadlocks: no rank can progress (messages of {} bytes or "
+                                      "more are rendez-vous). Blocked ranks and their action:{}",
+                                      set_.describe(), o_.detached_thresh, blocked));
+    warn_unreceived(warnings);
+    for (std::size_t r = 0; r < ranks_.size(); ++r)
+      if (ranks_[r].unnamed > 0)
+        fmt::print(warnings, "tit-trace: warning: rank {} waits or tests {} time(s) for a request it has not pending "
+                             "(first at {}); the proxy does nothing there, as tit-replay\n",
+                   r, ranks_[r].unnamed, ranks_[r].first_unnamed);
+    TraceFacts facts;
+    facts.actions = actions_;
+    for (const Rank& k : ranks_) {
+      facts.bsend_bytes = std::max(facts.bsend_bytes, k.bsend_bytes);
+      facts.bsend_count = std::max(facts.bsend_count, k.bsend_count);
+    }
+    return facts;
+  }
+
+private:
+  Rank& rank(int r) { return ranks_[static_cast<std::size_t>(r)]; }
+
+  void wake(int r)
+  {
+    if (!queued_[static_cast<std::size_t>(r)] && !rank(r).finished) {
+      queued_[static_cast<std::size_t>(r)] = true;
+      ready_.push_back(r);
+    }
+  }
+
+  /// Runs rank r until it blocks, ends, or has run a quantum (then it queues again).
+  void advance(int r)
+  {
+    Rank& k = rank(r);
+    for (int n = 0; n < kQuantum; ++n) {
+      if (!k.has_action && !k.at_end) {
+        if (k.reader->next(k.a)) {
+          k.has_action = true;
+          ++actions_;
+        } else {
+          k.at_end = true; // the proxy waits for every pending request after the trace's last action
+          k.waits.clear();
+          for (std::uint32_t q : k.pending)
+            if (!reqs_[q].tested)
+              k.waits.push_back(q);
+          k.waits.insert(k.waits.end(), k.buffered.begin(), k.buffered.end());
+          k.wait_any = false;
+          k.temporary = false;
+        }
+      }
+      if (k.has_action && !k.started) {
+        start(r, k);
+        k.started = true;
+      }
+      if (!satisfied(k))
+        return;
+      if (k.at_end) {
+        for (std::uint32_t q : k.pending)
+          release(q);
+        for (std::uint32_t q : k.buffered)
+          release(q);
+        k.pending.clear();
+        k.buffered.clear();
+        k.finished = true;
+        return;
+      }
+      finish(k);
+      k.has_action = k.started = false;
+      k.waits.clear();
+    }
+    wake(r);
+  }
+
+  bool complete(std::uint32_t q) const
+  {
+    const Req& x = reqs_[q];
+    return x.type == Req::Type::Coll ? comms_[x.comm].first > x.seq : x.complete;
+  }
+  bool satisfied(const Rank& k) const
+  {
+    if (k.waits.empty())
+      return true;
+    if (k.wait_any)
+      return std::any_of(k.waits.begin(), k.waits.end(), [&](std::uint32_t q) { return complete(q); });
+    return std::all_of(k.waits.begin(), k.waits.end(), [&](std::uint32_t q) { return complete(q); });
+  }
+
+  std::uint32_t new_req(Req x)
+  {
+    if (!free_.empty()) {
+      std::uint32_t q = free_.back();
+      free_.pop_back();
+      reqs_[q] = x;
+      return q;
+    }
+    reqs_.push_back(x);
+    return static_cast<std::uint32_t>(reqs_.size() - 1);
+  }
+  void release(std::uint32_t q) { free_.push_back(q); }
+
+  std::uint32_t comm_of(int r, const Action& a, int handle)
+  {
+    auto h = rank(r).handles.find(handle);
+    if (h == rank(r).handles.end())
+      trace::detail::fail(a, fmt::format("communicator {} does not exist on rank {} here (not created, or freed)",
+                                         handle, r));
+    return h->second;
+  }
+  /// A message from r: matched with the first receive posted at dst that takes it, else kept in order.
+  std::uint32_t post_send(int r, std::uint32_t comm, int dst, int tag, double bytes, bool detached)
+  {
+    std::uint32_t q = new_req({Req::Type::Send, r, dst, tag, comm, 0, bytes, detached, false});
+    auto& posted = receives_[{comm, dst}];
+    for (auto it = posted.begin(); it != posted.end(); ++it)
+      if ((it->peer == r || it->peer == trace::kAnySource) && it->tag == tag) {
+        reqs_[it->req].complete = true;
+        wake(dst);
+        posted.erase(it);
+        reqs_[q].complete = true;
+        return q;
+      }
+    messages_[{comm, dst}].push_back({r, tag, detached ? kNone : q});
+    return q;
+  }
+  /// A receive of r: matched with the earliest message it takes, else kept in order.
+  std::uint32_t post_recv(int r, std::uint32_t comm, int src, int tag)
+  {
+    std::uint32_t q = new_req({Req::Type::Recv, src, r, tag, comm, 0, 0, false, false});
+    auto& sent = messages_[{comm, r}];
+    for (auto it = sent.begin(); it != sent.end(); ++it)
+      if ((src == trace::kAnySource || it->peer == src) && it->tag == tag) {
+        if (it->req != kNone) {
+          reqs_[it->req].complete = true;
+          wake(it->peer);
+        }
+        sent.erase(it);
+        reqs_[q].complete = true;
+        return q;
+      }
+    receives_[{comm, r}].push_back({src, tag, q});
+    return q;
+  }
+
+  /// Rank r arrives at its next collective on comm; returns its number there. Completing it wakes every member.
+  std::uint64_t arrive(int r, std::uint32_t comm, const Action& a, std::string name, int root,
+                       std::tuple<int, int, int, int> created = {}, bool creates = false)
+  {
+    Comm& c = comms_[comm];
+    std::uint64_t seq = c.next[r]++;
+    if (seq >= c.first + c.calls.size()) {
+      Comm::Call call;
+      call.name = std::move(name);
+      call.root = root;
+      call.rank = r;
+      call.where = where(a);
+      c.calls.push_back(std::move(call));
+    } else {
+      const Comm::Call& call = c.calls[seq - c.first];
+      if (call.name != name || call.root != root)
+        trace::detail::fail(a, fmt::format("ranks disagree on their collective number {} on {}: rank {} calls {} "
+                                           "(root {}) at {}, rank {} calls {} (root {}) here",
+                                           seq + 1, comm_name(comm), call.rank, call.name, call.root, call.where, r,
+                                           name, root));
+    }
+    Comm::Call& call = c.calls[seq - c.first];
+    if (creates)
+      call.created.push_back(created);
+    if (++call.arrived == c.members.size()) {
+      if (creates)
+        create(comm, call);
+      // members arrive in order, so the calls complete in order
+      while (!c.calls.empty() && c.calls.front().arrived == c.members.size()) {
+        c.calls.pop_front();
+        ++c.first;
+      }
+      for (int m : c.members)
+        wake(m);
+    }
+    return seq;
+  }
+
+  /// The communicators a comm_split, comm_dup or comm_create makes: each color's members by key, then parent rank.
+  void create(std::uint32_t parent, Comm::Call& call)
+  {
+    const std::vector<int>& pm = comms_[parent].members;
+    auto parent_rank = [&](int world) { return static_cast<int>(std::find(pm.begin(), pm.end(), world) - pm.begin()); };
+    std::map<int, std::vector<std::tuple<int, int, int, int>>> colors; // color -> (key, parent rank, world, handle)
+    for (auto [world, color, key, handle] : call.created)
+      if (color >= 0)
+        colors[color].emplace_back(key, parent_rank(world), world, handle);
+    for (auto& [color, members] : colors) {
+      std::sort(members.begin(), members.end());
+      Comm c;
+      for (auto& m : members)
+        c.members.push_back(std::get<2>(m));
+      comms_.push_back(std::move(c));
+      auto id = static_cast<std::uint32_t>(comms_.size() - 1);
+      for (auto& m : members)
+        rank(std::get<2>(m)).handles[std::get<3>(m)] = id;
+    }
+  }
+
+  std::string comm_name(std::uint32_t comm) const
+  {
+    if (comm == 0)
+      return "MPI_COMM_WORLD";
+    return fmt::format("the communicator of world ranks {{{}}}", fmt::join(comms_[comm].members, ", "));
+  }
+
+  static std::string where(const Action& a)
+  {
+    return fmt::format("{}:{}: {}", a.file ? *a.file : std::string("<trace>"), a.line, a.text);
+  }
+
+  /// The oldest request of rank k named (src, dst, tag), untested ones first; with a negative tag and no such
+  /// request, the oldest nonblocking collective (SimGrid's tracer names theirs so; tit-replay and the proxy's
+  /// runtime find them so).
+  std::size_t find(const Rank& k, int src, int dst, int tag) const
+  {
+    for (int tested = 0; tested < 2; ++tested)
+      for (std::size_t i = 0; i < k.pending.size(); ++i) {
+        const Req& x = reqs_[k.pending[i]];
+        if ((x.src == src || x.src == trace::kAnySource) && x.dst == dst && x.tag == tag && x.tested == (tested == 1))
+          return i;
+      }
+    for (int tested = 0; tested < 2 && tag < 0; ++tested)
+      for (std::size_t i = 0; i < k.pending.size(); ++i) {
+        const Req& x = reqs_[k.pending[i]];
+        if (x.type == Req::Type::Coll && x.tested == (tested == 1))
+          return i;
+      }
+    return k.pending.size();
+  }
+
+  void start(int r, Rank& k)
+  {
+    const Action& a = k.a;
+    k.wait_any = false;
+    k.temporary = true;
+    auto blocking = [&](std::uint32_t q) { k.waits.assign(1, q); };
+    switch (a.kind) {
+      case Kind::Send:
+      case Kind::Ssend:
+      case Kind::Bsend:
+      case Kind::Isend:
+      case Kind::Issend:
+      case Kind::Ibsend: {
+        bool buffered = a.kind == Kind::Bsend || a.kind == Kind::Ibsend;
+        bool sync = a.kind == Kind::Ssend || a.kind == Kind::Issend;
+        if (buffered) {
+          k.bsend_bytes += a.bytes;
+          ++k.bsend_count;
+        }
+        bool detached = buffered || (!sync && a.bytes < o_.detached_thresh);
+        std::uint32_t q = post_send(r, comm_of(r, a, a.comm), a.partner, a.tag, a.bytes,
+                                    buffered ? a.bytes < o_.detached_thresh : detached);
+        if (buffered && a.bytes >= o_.detached_thresh) { // its request completes at once; the detach waits
+          k.buffered.push_back(q);
+          q = new_req({Req::Type::Send, r, a.partner, a.tag, 0, 0, a.bytes, true, false});
+        }
+        if (a.kind == Kind::Isend || a.kind == Kind::Issend || a.kind == Kind::Ibsend)
+          k.pending.push_back(q);
+        else
+          blocking(q);
+        break;
+      }
+      case Kind::Recv:
+      case Kind::Irecv: {
+        std::uint32_t q = post_recv(r, comm_of(r, a, a.comm), a.partner, a.tag);
+        if (a.kind == Kind::Irecv)
+          k.pending.push_back(q);
+        else
+          blocking(q);
+        break;
+      }
+      case Kind::SendRecv: {
+        std::uint32_t comm = comm_of(r, a, a.comm);
+        k.waits = {post_send(r, comm, a.partner, 0, a.bytes, a.bytes < o_.detached_thresh),
+                   post_recv(r, comm, a.partner2, 0)};
+        break;
+      }
+      case Kind::Wait:
+      case Kind::Test: {
+        std::size_t i = find(k, a.src, a.dst, a.tag);
+        k.temporary = false;
+        if (i == k.pending.size()) { // nothing to wait for, as in tit-replay and the proxy: warned
+          if (k.unnamed++ == 0)
+            k.first_unnamed = where(a);
+          break;
+        }
+        if (a.kind == Kind::Wait)
+          k.waits.assign(1, k.pending[i]);
+        else if (complete(k.pending[i]))
+          reqs_[k.pending[i]].tested = true;
+        break;
+      }
+      case Kind::WaitAll:
+        k.temporary = false;
+        for (std::uint32_t q : k.pending)
+          if (!reqs_[q].tested)
+            k.waits.push_back(q);
+        break;
+      case Kind::WaitAny: { // the most recent COUNT untested requests, as the proxy's array
+        k.temporary = false;
+        k.wait_any = true;
+        std::size_t count = a.args.empty() ? 0 : static_cast<std::size_t>(trace::detail::parse_int(a.args[0]).value_or(0));
+        for (auto it = k.pending.rbegin(); it != k.pending.rend() && k.waits.size() < count; ++it)
+          if (!reqs_[*it].tested)
+            k.waits.push_back(*it);
+        std::reverse(k.waits.begin(), k.waits.end());
+        break;
+      }
+      case Kind::TestAll:
+      case Kind::TestAny:
+      case Kind::TestSome: {
+        std::vector<std::uint32_t> open;
+        for (std::uint32_t q : k.pending)
+          if (!reqs_[q].tested)
+            open.push_back(q);
+        bool all = std::all_of(open.begin(), open.end(), [&](std::uint32_t q) { return complete(q); });
+        for (std::uint32_t q : open)
+          if (complete(q) && (a.kind != Kind::TestAll || all)) {
+            reqs_[q].tested = true;
+            if (a.kind == Kind::TestAny)
+              break;
+          }
+        break;
+      }
+      case Kind::CommSplit:
+      case Kind::CommDup:
+      case Kind::CommCreate: {
+        if (a.kind != Kind::CommCreate && !a.comm_args)
+          break; // SimGrid's lines carry no arguments: no effect (as in tit-replay and the proxy)
+        std::uint32_t parent = comm_of(r, a, a.comm);
+        int color = a.kind == Kind::CommSplit ? a.color : 0, key = a.kind == Kind::CommSplit ? a.key : 0;
+        if (a.kind == Kind::CommCreate) {
+          const auto& pm = comms_[parent].members;
+          int me = static_cast<int>(std::find(pm.begin(), pm.end(), r) - pm.begin());
+          auto at = std::find(a.group.begin(), a.group.end(), me);
+          color = at == a.group.end() ? -1 : 0;
+          key = static_cast<int>(at - a.group.begin());
+        }
+        std::uint64_t seq = arrive(r, parent, a, std::string(a.name), 0, {r, color, key, a.new_comm}, true);
+        blocking(new_req({Req::Type::Coll, 0, 0, 0, parent, seq, 0, false, false}));
+        break;
+      }
+      case Kind::CommFree:
+        comm_of(r, a, a.comm);
+        k.handles.erase(a.comm);
+        break;
+      case Kind::Start:
+      case Kind::Startall:
+        trace::detail::fail(a, "SimGrid's Start and Startall lines name too little to know the request they start "
+                               "(tit-replay refuses them too); our tracer writes each MPI_Start as the call it starts");
+      default:
+        if (trace::is_collective(a.kind) || a.kind == Kind::NonBlockingCollective) {
+          bool nb = a.kind == Kind::NonBlockingCollective;
+          Kind c = nb ? a.blocking : a.kind;
+          std::uint32_t comm = comm_of(r, a, a.comm);
+          std::size_t n = comms_[comm].members.size(); // count vectors: one entry per member (as tit-replay checks)
+          for (const auto* counts : {&a.send_counts, &a.recv_counts})
+            if (!counts->empty() && counts->size() != n)
+              trace::detail::fail(a, fmt::format("{} counts for a communicator of {} ranks (communicator {} of this "
+                                                 "rank)", counts->size(), n, a.comm));
+          std::string name = std::string(trace::kind_name(c));
+          std::uint64_t seq = arrive(r, comm, a, nb ? "i" + name : name, trace::is_rooted(c) ? a.root : 0);
+          std::uint32_t q = new_req({Req::Type::Coll, trace::kAnySource, trace::kAnySource, -1, comm, seq, 0, false,
+                                     false});
+          if (nb)
+            k.pending.push_back(q);
+          else
+            blocking(q);
+        }
+        break; // compute, sleep, init, finalize, comm_size, location: complete at once
+    }
+  }
+
+  /// The current action's wait is satisfied: forget what it completed.
+  void finish(Rank& k)
+  {
+    const Action& a = k.a;
+    if (k.temporary) {
+      for (std::uint32_t q : k.waits)
+        release(q);
+      return;
+    }
+    auto drop = [&](std::uint32_t q) {
+      k.pending.erase(std::find(k.pending.begin(), k.pending.end(), q));
+      release(q);
+    };
+    if (a.kind == Kind::Wait && !k.waits.empty()) {
+      drop(k.waits.front());
+    } else if (a.kind == Kind::WaitAll) {
+      for (std::uint32_t q : k.pending)
+        release(q);
+      k.pending.clear();
+    } else if (a.kind == Kind::WaitAny && !k.waits.empty()) {
+      drop(*std::find_if(k.waits.begin(), k.waits.end(), [&](std::uint32_t q) { return complete(q); }));
+    }
+  }
+
+  std::string waits_for(std::uint32_t q) const
+  {
+    const Req& x = reqs_[q];
+    switch (x.type) {
+      case Req::Type::Send:
+        return fmt::format("rank {} to receive its message of {} bytes with tag {} on {}", x.dst, x.bytes, x.tag,
+                           comm_name(x.comm));
+      case Req::Type::Recv:
+        return x.src == trace::kAnySource
+                   ? fmt::format("a message from any source with tag {} on {}", x.tag, comm_name(x.comm))
+                   : fmt::format("a message from rank {} with tag {} on {}", x.src, x.tag, comm_name(x.comm));
+      case Req::Type::Coll: {
+        const Comm& c = comms_[x.comm];
+        std::vector<std::string> missing;
+        for (int m : c.members) {
+          auto n = c.next.find(m);
+          if (n == c.next.end() || n->second <= x.seq)
+            missing.push_back(ranks_[static_cast<std::size_t>(m)].finished
+                                  ? fmt::format("{} (ended its trace)", m)
+                                  : std::to_string(m));
+        }
+        return fmt::format("collective number {} on {}, which rank(s) {} have not reached", x.seq + 1,
+                           comm_name(x.comm), fmt::join(missing, ", "));
+      }
+    }
+    return {};
+  }
+
+  std::string describe_blocked(int r) const
+  {
+    const Rank& k = ranks_[static_cast<std::size_t>(r)];
+    std::vector<std::string> what;
+    for (std::uint32_t q : k.waits)
+      if (!complete(q))
+        what.push_back(waits_for(q));
+    std::string in = k.at_end ? fmt::format("the end of its trace ({}), waiting for its pending requests",
+                                            k.reader->file())
+                              : where(k.a);
+    return fmt::format("rank {} blocked in {}\n    waits for {}", r, in, fmt::join(what, k.wait_any ? "\n    or " : "\n    and "));
+  }
+
+  void warn_unreceived(std::ostream& warnings) const
+  {
+    std::map<std::tuple<std::uint32_t, int, int, int>, int> left; // (comm, src, dst, tag) -> messages
+    for (const auto& [key, sent] : messages_)
+      for (const Posted& m : sent)
+        ++left[{key.first, m.peer, key.second, m.tag}];
+    for (const auto& [key, n] : left) {
+      auto [comm, src, dst, tag] = key;
+      fmt::print(warnings, "tit-trace: warning: rank {} sends {} message(s) with tag {} to rank {} that it never "
+                           "receives{}\n", src, n, tag, dst, comm == 0 ? "" : " (on " + comm_name(comm) + ")");
+    }
+  }
+
+  trace::TraceSet& set_;
+  const CheckOptions& o_;
+  std::vector<Rank> ranks_;
+  std::deque<int> ready_;
+  std::vector<bool> queued_;
+  std::deque<Comm> comms_; ///< a deque: creating one keeps references to the others valid
+  std::vector<Req> reqs_;
+  std::vector<std::uint32_t> free_;
+  std::map<std::pair<std::uint32_t, int>, std::deque<Posted>> messages_; ///< (comm, dst): unreceived messages
+  std::map<std::pair<std::uint32_t, int>, std::deque<Posted>> receives_; ///< (comm, dst): unmatched receives
+  std::uint64_t actions_ = 0;
+};
 
 } // namespace
 
-TraceFacts check_balance(trace::TraceSet& set, std::ostream& warnings)
+TraceFacts check_trace(trace::TraceSet& set, const CheckOptions& options, std::ostream& warnings)
 {
-  using Key = std::tuple<int, int, int>; // source, destination, tag
-  std::map<Key, std::int64_t> balance;   // sends minus receives
-  std::map<std::pair<int, int>, std::int64_t> any_source; // (destination, tag) -> receives from any source
-  std::vector<std::uint64_t> collectives(static_cast<std::size_t>(set.rank_count()), 0);
-  TraceFacts facts;
-  for (int r = 0; r < set.rank_count(); ++r) {
-    std::unique_ptr<trace::RankReader> reader = set.reader(r);
-    trace::Action a;
-    double bsend_bytes = 0;
-    std::uint64_t bsend_count = 0;
-    while (reader->next(a)) {
-      ++facts.actions;
-      if (is_buffered(a.kind)) {
-        bsend_bytes += a.bytes;
-        ++bsend_count;
-      }
-      if (a.comm != 0)
-        continue; // refused by the generator anyway
-      if (is_send(a.kind)) {
-        ++balance[{r, a.partner, a.tag}];
-      } else if (is_recv(a.kind)) {
-        if (a.partner == trace::kAnySource)
-          ++any_source[{r, a.tag}];
-        else
-          --balance[{a.partner, r, a.tag}];
-      } else if (a.kind == Kind::SendRecv) {
-        ++balance[{r, a.partner, 0}];
-        if (a.partner2 == trace::kAnySource)
-          ++any_source[{r, 0}];
-        else
-          --balance[{a.partner2, r, 0}];
-      } else if (trace::is_collective(a.kind) || a.kind == Kind::NonBlockingCollective) {
-        ++collectives[static_cast<std::size_t>(r)];
-      }
-    }
-    facts.bsend_bytes = std::max(facts.bsend_bytes, bsend_bytes);
-    facts.bsend_count = std::max(facts.bsend_count, bsend_count);
-  }
-  for (auto& [key, left] : balance) {
-    auto [src, dst, tag] = key;
-    if (left > 0) { // sent but not received by name: receives from any source take them
-      auto any = any_source.find({dst, tag});
-      if (any != any_source.end()) {
-        std::int64_t taken = std::min(left, any->second);
-        any->second -= taken;
-        left -= taken;
-      }
-    }
-  }
-  for (const auto& [key, left] : balance) {
-    auto [src, dst, tag] = key;
-    if (left < 0)
-      throw ProxyDeadlock(fmt::format("{}: error: the trace deadlocks: rank {} receives {} more message(s) from rank {} "
-                                      "with tag {} than rank {} sends it", set.describe(), dst, -left, src, tag, src));
-  }
-  for (const auto& [key, left] : any_source)
-    if (left > 0)
-      throw ProxyDeadlock(fmt::format("{}: error: the trace deadlocks: rank {} receives {} message(s) from any source "
-                                      "with tag {} that no rank sends it", set.describe(), key.first, left,
-                                      key.second));
-  for (const auto& [key, left] : balance)
-    if (left > 0)
-      fmt::print(warnings, "tit-trace: warning: rank {} sends {} message(s) with tag {} to rank {} that it never "
-                           "receives\n", std::get<0>(key), left, std::get<2>(key), std::get<1>(key));
-  for (std::size_t r = 1; r < collectives.size(); ++r)
-    if (collectives[r] != collectives[0])
-      throw ProxyDeadlock(fmt::format("{}: error: the trace deadlocks: rank {} makes {} collective(s) on "
-                                      "MPI_COMM_WORLD, rank 0 makes {}", set.describe(), r, collectives[r],
-                                      collectives[0]));
-  return facts;
+  if (!(options.detached_thresh >= 0))
+    throw trace::TraceError(fmt::format("error: --detached-thresh {}: expected a number of bytes >= 0",
+                                        options.detached_thresh));
+  return Execution(set, options).run(warnings);
 }
 
 } // namespace tit::tracetool

@@ -1,6 +1,6 @@
-// What `tit-trace proxy` checks before writing a program (docs/proxy.md#errors): that the trace's messages and
-// collectives balance, so that the proxy cannot wait forever for a message or a collective that never comes.
-// Counting, not replaying: an order that deadlocks (a circular rendez-vous) is not found here.
+// What `tit-trace proxy` checks before writing a program (docs/proxy.md#errors): a symbolic execution of the
+// trace, without time, that finds whether the proxy could wait forever (a message or a collective that never
+// comes, a circular rendez-vous, collectives in different orders), as tit-replay would find it.
 #pragma once
 
 #include "trace/reader.hpp"
@@ -15,17 +15,29 @@ public:
   using trace::TraceError::TraceError;
 };
 
-/// What the balance pass also finds out.
+/// The protocol rules of the symbolic execution.
+struct CheckOptions {
+  /// Payload size (bytes) below which a blocking standard send (and an isend's request) completes at once; at or
+  /// above it, only once the receive is matched (rendez-vous). tit-replay's default model's rule and threshold
+  /// (smpi/send-is-detached-thresh); an MPI library's own eager limit may be lower (Open MPI's shared memory: 4096).
+  double detached_thresh;
+};
+
+/// What the check also finds out.
 struct TraceFacts {
   std::uint64_t actions = 0;
   double bsend_bytes = 0;       ///< the most bytes a rank sends with bsend/ibsend over the run
   std::uint64_t bsend_count = 0;///< and the most bsend/ibsend calls a rank makes
 };
 
-/// Reads every rank of `set` once. Throws ProxyDeadlock when a rank receives more messages from a rank with a
-/// tag than that rank sends it (receives from any source counted against what is left), or when the ranks make
-/// different numbers of collectives on MPI_COMM_WORLD; warns on `warnings` about messages sent but never received
-/// (tit-replay warns too).
-TraceFacts check_balance(trace::TraceSet& set, std::ostream& warnings);
+/// Runs every rank of `set` (dialect 2) action by action: receives complete when matched (in order, by source,
+/// tag and communicator, a receive from any source taking the earliest message), blocking standard sends at once
+/// below `detached_thresh` and when matched at or above it, Ssend when matched, collectives and communicator
+/// creations when every member arrived, waits when their request completed; at the end of its trace a rank waits
+/// for its pending requests (as the proxy does). Throws ProxyDeadlock when no rank can advance (each blocked rank
+/// with its action's file:line and what it waits for), TraceError for what the proxy cannot run (a wait naming no
+/// pending request, ranks disagreeing on a collective, an unknown communicator); warns on `warnings` about
+/// messages sent but never received (tit-replay warns too).
+TraceFacts check_trace(trace::TraceSet& set, const CheckOptions& options, std::ostream& warnings);
 
 } // namespace tit::tracetool

@@ -17,6 +17,10 @@
 # 2 ranks only): the traced run's span (MPI_Init to MPI_Finalize, largest over the ranks, as the programs
 # print it) against the plain run's, median ratio of back-to-back pairs.
 #
+# Each scenario also runs the library writing the compressed format (TIT_TRACE_FORMAT=compressed: each rank folds its
+# actions online, the ranks merge them at MPI_Finalize, outside the timed loop) in the same rounds, and prints its
+# ratio to the plain run and to the text-writing run of the same round (compressed/text).
+#
 # usage: bench-overhead.sh BUILD_DIR [--quick] [ROUNDS]   (default 7 rounds; --quick: 1 round, 1/20
 #        of the iterations, to check that the benchmark runs)
 # Environment: TIT_TRACE_COMPUTE (default cpu-time here, the mode this machine falls back to).
@@ -41,12 +45,13 @@ export TIT_TRACE_COMPUTE=${TIT_TRACE_COMPUTE:-cpu-time} TIT_TRACE_DIR=$work/trac
 
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
-# run TRANSPORT NP TRACED ARGS...: prints "SECONDS CALLS"
+# run TRANSPORT NP TRACED ARGS...: prints "SECONDS CALLS"; TRACED: 0 plain, 1 text trace, 2 compressed trace
 run() {
   local transport=$1 np=$2 traced=$3 mca=() preload=()
   shift 3
   [[ $transport == tcp ]] && mca=(--mca btl tcp,self)
-  [[ $traced == 1 ]] && preload=(-x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE)
+  [[ $traced == 1 ]] && preload=(-x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE -x TIT_TRACE_FORMAT=text)
+  [[ $traced == 2 ]] && preload=(-x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE -x TIT_TRACE_FORMAT=compressed)
   timeout 300 mpirun --oversubscribe "${mca[@]}" -np "$np" "${preload[@]}" "$prog" "$@" 2>"$work/stderr" |
     awk '/^loop seconds:/ {s = $3} /^calls:/ {c = $2} END {if (s == "" || c == "") exit 1; print s, c}' ||
     { cat "$work/stderr" >&2; echo "bench-overhead: the $transport run of '$*' failed" >&2; exit 1; }
@@ -54,15 +59,21 @@ run() {
 
 # scenario NAME TRANSPORT NP ITERATIONS [WORK]
 scenario() {
-  local name=$1 transport=$2 np=$3 iters=$(($4 / scale)) w=${5:-0} plain=() traced=() ratios=() calls=0 r p
+  local name=$1 transport=$2 np=$3 iters=$(($4 / scale)) w=${5:-0} plain=() traced=() ratios=() calls=0 r p t
+  local ctraced=() cratios=() vstext=()
   for ((i = 0; i < rounds; i++)); do
     r=$(run "$transport" "$np" 0 "$name" "$iters" "$w")
     p=${r% *}
     plain+=("$p")
     calls=${r#* }
     r=$(run "$transport" "$np" 1 "$name" "$iters" "$w")
-    traced+=("${r% *}")
-    ratios+=("$(awk -v p="$p" -v t="${r% *}" 'BEGIN {printf "%.6f", t / p}')")
+    t=${r% *}
+    traced+=("$t")
+    ratios+=("$(awk -v p="$p" -v t="$t" 'BEGIN {printf "%.6f", t / p}')")
+    r=$(run "$transport" "$np" 2 "$name" "$iters" "$w")
+    ctraced+=("${r% *}")
+    cratios+=("$(awk -v p="$p" -v t="${r% *}" 'BEGIN {printf "%.6f", t / p}')")
+    vstext+=("$(awk -v p="$t" -v t="${r% *}" 'BEGIN {printf "%.6f", t / p}')")
   done
   local mp mt mr
   mp=$(median "${plain[@]}")
@@ -74,6 +85,11 @@ scenario() {
     if (p <= 0 || t <= 0) exit 1
     printf "%-8s %-3s np=%d work=%-5d iterations=%-7d plain %.4f s  traced %.4f s  ratio %.3f  added %+.0f ns per call  %s\n",
       n, tr, np, w, it, p, t, r, (t - p) / c * 1e9, (r < 1.05) ? "within 5%" : "above 5%"
+  }'
+  awk -v p="$mp" -v t="$(median "${ctraced[@]}")" -v r="$(median "${cratios[@]}")" -v v="$(median "${vstext[@]}")" \
+    -v c="$calls" 'BEGIN {
+    printf "  compressed: traced %.4f s  ratio %.3f  added %+.0f ns per call  compressed/text %.3f\n", t, r,
+      (t - p) / c * 1e9, v
   }'
 }
 

@@ -40,7 +40,8 @@ traced() {
   shift 2
   [[ ${1:-} != *_linked ]] || preload=()
   TIT_TRACE_DIR=$dir timeout 60 mpirun --oversubscribe -np "$np" "${preload[@]}" -x TIT_TRACE_DIR \
-    -x TIT_TRACE_TIMINGS -x TIT_TRACE_RATE -x TIT_TRACE_COMPUTE -x TIT_TRACE_CPU_CLOCK "$@"
+    -x TIT_TRACE_TIMINGS -x TIT_TRACE_RATE -x TIT_TRACE_COMPUTE -x TIT_TRACE_CPU_CLOCK -x TIT_TRACE_FORMAT \
+    -x TIT_TRACE_VALUES -x TIT_TRACE_MIN_BURST "$@"
 }
 
 expect_file() { # expect_file EXPECTED ACTUAL
@@ -70,7 +71,39 @@ replay() { # replay LIST
   grep -q "^Simulated time: " "$work/replay.out" || die "tit-replay printed no simulated time"
 }
 
-export TIT_TRACE_TIMINGS=0 TIT_TRACE_RATE=1e9 TIT_TRACE_COMPUTE=auto
+export TIT_TRACE_TIMINGS=0 TIT_TRACE_RATE=1e9 TIT_TRACE_COMPUTE=auto TIT_TRACE_FORMAT=text TIT_TRACE_VALUES=exact \
+  TIT_TRACE_MIN_BURST=1e-6
+
+# same_as_text DIR [VALUES]: DIR holds both formats of one run (TIT_TRACE_FORMAT=text,compressed): the compressed
+# file is byte for byte what `tit-trace compress` makes of the text trace, its expansion has the text's action lines,
+# and both replay to the same time (binned:R: within R).
+same_as_text() {
+  local dir=$1 values=${2:-exact} r
+  [[ -s $dir/trace.tit ]] || die "no $dir/trace.tit"
+  "$build/bin/tit-trace" compress --values "$values" "$dir/trace.list" "$work/offline.tit" >/dev/null ||
+    die "tit-trace compress of the text trace failed"
+  cmp "$dir/trace.tit" "$work/offline.tit" || die "the online compressed trace differs from tit-trace compress of the text"
+  if [[ $values == exact ]]; then
+    rm -rf "$work/expanded"
+    "$build/bin/tit-trace" expand "$dir/trace.tit" "$work/expanded" >/dev/null || die "tit-trace expand failed"
+    for ((r = 0; r < $(wc -l <"$dir/trace.list"); r++)); do
+      diff <(grep -v '^#' "$dir/rank-$r.txt") <(grep -v '^#' "$work/expanded/rank-$r.txt") >/dev/null ||
+        die "rank $r: the expanded compressed trace differs from the text trace"
+    done
+  fi
+  replay "$dir/trace.list"
+  mv "$work/replay.out" "$work/replay-text.out"
+  replay "$dir/trace.tit"
+  if [[ $values == exact ]]; then
+    diff <(grep "^Simulated time" "$work/replay-text.out") <(grep "^Simulated time" "$work/replay.out") ||
+      die "the text and the compressed trace replay to different times"
+  else # binned:R: within R of the text's time
+    awk -v r="${values#binned:}" -v a="$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$work/replay-text.out")" \
+      -v b="$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$work/replay.out")" \
+      'BEGIN {d = (b - a) / a; printf "binned time error: %+.4f %%\n", 100 * d; exit !(a > 0 && d <= r && -d <= r)}' ||
+      die "the binned trace's time is not within $values of the text's"
+  fi
+}
 
 case $case_name in
   golden)
@@ -82,6 +115,75 @@ case $case_name in
     base=${prog%_linked}
     expect_file "$here/golden/${base%_cxx}-np$np.txt" "$work/actions.txt"
     if [[ $REPLAYABLE == *" $prog "* ]]; then replay "$work/trace/trace.list"; fi
+    ;;
+
+  online) # TIT_TRACE_FORMAT: both formats of one run agree exactly; the compressed one alone has the golden sequence
+    prog=$1 np=$2
+    TIT_TRACE_FORMAT=text,compressed traced "$work/both" "$np" "$bin/$prog" 2>"$work/stderr" ||
+      { cat "$work/stderr" >&2; die "traced run failed"; }
+    same_as_text "$work/both"
+    TIT_TRACE_FORMAT=compressed traced "$work/trace" "$np" "$bin/$prog" 2>"$work/stderr" ||
+      { cat "$work/stderr" >&2; die "traced run failed"; }
+    [[ $(cat "$work/trace/trace.list") == trace.tit ]] || die "trace.list does not name trace.tit alone"
+    ! ls "$work/trace"/rank-*.txt 2>/dev/null || die "TIT_TRACE_FORMAT=compressed wrote per-rank text files"
+    "$build/bin/tit-trace" info "$work/trace/trace.tit" >"$work/info.txt" || die "tit-trace info failed"
+    grep -q "^format: compressed, version 1, values exact$" "$work/info.txt" || die "tit-trace info does not say the value mode"
+    "$build/bin/tit-trace" expand "$work/trace/trace.tit" "$work/expanded-alone" >/dev/null || die "expand failed"
+    "${tool[@]}" actions "$work/expanded-alone/trace.list" >"$work/actions.txt"
+    expect_file "$here/golden/$prog-np$np.txt" "$work/actions.txt"
+    replay "$work/trace/trace.list"
+    ;;
+
+  online-binned) # TIT_TRACE_VALUES=binned:R: what tit-trace compress --values binned:R makes of the same run's text
+    TIT_TRACE_FORMAT=text,compressed TIT_TRACE_VALUES=binned:0.01 traced "$work/both" 4 "$bin/halo" 2>"$work/stderr" ||
+      { cat "$work/stderr" >&2; die "traced run failed"; }
+    same_as_text "$work/both" binned:0.01
+    "$build/bin/tit-trace" info "$work/both/trace.tit" | grep -q "^format: compressed, version 1, values binned:0.01$" ||
+      die "tit-trace info does not say binned:0.01"
+    ;;
+
+  online-memory) # the structure, and so the tracer's memory, does not grow with the iterations (no compute lines:
+    # their exact volumes are values, which do grow)
+    for it in 1000 10000 100000; do
+      TIT_TRACE_FORMAT=compressed TIT_TRACE_MIN_BURST=1e9 traced "$work/t$it" 2 "$bin/overhead" halo "$it" \
+        >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; die "traced run of $it iterations failed"; }
+      "$build/bin/tit-trace" info "$work/t$it/trace.tit" >"$work/info$it.txt" || die "tit-trace info failed"
+    done
+    for it in 10000 100000; do
+      diff <(grep -E "^(signatures|loops|rank structures|value blocks):" "$work/info1000.txt") \
+           <(grep -E "^(signatures|loops|rank structures|value blocks):" "$work/info$it.txt") ||
+        die "the structure grew from 1000 to $it iterations"
+      awk -v a="$(stat -c %s "$work/t1000/trace.tit")" -v b="$(stat -c %s "$work/t$it/trace.tit")" \
+        'BEGIN {exit !(b <= a + 16)}' || die "the file grew from $(stat -c %s "$work/t1000/trace.tit") to $(stat -c %s "$work/t$it/trace.tit") bytes"
+    done
+    grep -h "^bytes:" "$work"/info*.txt
+    ;;
+
+  online-errors) # bad settings of the compressed format, a write that fails, a run that aborts: said, exit non-zero
+    expect_bad() { # VAR VALUE MESSAGE: every rank stops at MPI_Init with the bad-setting message
+      if (export "$1=$2" && traced "$work/bad" 2 "$bin/ring") 2>"$work/stderr"; then die "run with $1=$2 succeeded"; fi
+      grep -qF "bad setting $1='$2': $3" "$work/stderr" || { cat "$work/stderr" >&2; die "expected the $1 message"; }
+    }
+    expect_bad TIT_TRACE_FORMAT binary "expected text, compressed, or both: text,compressed"
+    expect_bad TIT_TRACE_FORMAT text,text "expected text, compressed, or both: text,compressed"
+    expect_bad TIT_TRACE_VALUES stats "expected exact or binned:R (stats needs every value at the end"
+    expect_bad TIT_TRACE_VALUES binned:2 "expected exact or binned:R with 0 < R < 1"
+    if TIT_TRACE_FORMAT=compressed TIT_TRACE_TIMINGS=1 traced "$work/bad" 2 "$bin/ring" 2>"$work/stderr"; then
+      die "timings without text succeeded"
+    fi
+    grep -qF "bad setting TIT_TRACE_TIMINGS='1': expected 0 when TIT_TRACE_FORMAT has no text" "$work/stderr" ||
+      { cat "$work/stderr" >&2; die "expected the timings message"; }
+    # rank 0 writes the file at MPI_Finalize: a file size limit (1 KiB, over TCP as in full-disk) stops it there
+    mkdir -p "$work/full"
+    if TIT_TRACE_FORMAT=compressed traced "$work/full" 2 --mca btl self,tcp sh -c "ulimit -f 1; exec $bin/ring 300" \
+      2>"$work/stderr"; then die "run succeeded"; fi
+    grep -q "tit-trace: error: rank 0: cannot write compressed trace '$work/full/trace.tit': File too large (the trace is lost" \
+      "$work/stderr" || { cat "$work/stderr" >&2; die "expected the write error"; }
+    # MPI_Abort before MPI_Finalize: no compressed trace, and the rank says so
+    if TIT_TRACE_FORMAT=compressed traced "$work/abort" 2 "$bin/aborter" 2>"$work/stderr"; then die "run succeeded"; fi
+    grep -q "tit-trace: error: rank 1: the compressed trace '$work/abort/trace.tit' is not written (the ranks merge it at MPI_Finalize); TIT_TRACE_FORMAT=text,compressed" \
+      "$work/stderr" || { cat "$work/stderr" >&2; die "expected the lost-trace message"; }
+    [[ ! -e $work/abort/trace.tit ]] || die "a compressed trace was written by an aborted run"
     ;;
 
   proxy) # tit-trace proxy: the proxy of a trace, built with mpicc and traced, has the trace's action sequence
@@ -98,7 +200,7 @@ case $case_name in
     (cd "$work" && traced "$work/ptrace" "$np" ./proxy) >"$work/proxy.out" 2>"$work/proxy.err" ||
       { cat "$work/proxy.err" >&2; die "traced proxy run failed"; }
     grep -q "^proxy time: [0-9.]* s$" "$work/proxy.out" || die "the proxy printed no run time"
-    grep -q "^proxy: kernel calibration: .* flop/s; a compute volume V lasts V / 1e+09 s$" "$work/proxy.err" ||
+    grep -q "^proxy: kernel calibration (median of 5 runs of 0.02 s per rank): .* flop/s; a compute volume V lasts V / 1e+09 s$" "$work/proxy.err" ||
       die "the proxy reported no calibration"
     "${tool[@]}" actions "$work/trace/trace.list" >"$work/trace.txt"
     "${tool[@]}" actions "$work/ptrace/trace.list" >"$work/proxy.txt"
@@ -107,27 +209,7 @@ case $case_name in
     "${tool[@]}" computes "$work/trace/trace.list" "$work/ptrace/trace.list" 1e5 1e9 | tail -1
     ;;
 
-  proxy-errors) # traces the proxy generator refuses, and a proxy run on the wrong number of ranks: exit 2, said
-    mkdir -p "$work/sleep" "$work/thesis"
-    printf '0 init\n0 sleep 0.5\n0 finalize\n' >"$work/sleep/rank-0.txt"
-    echo rank-0.txt >"$work/sleep/trace.list"
-    expect_error() { # expect_error MESSAGE-REGEX COMMAND...
-      local re=$1 rc=0
-      shift
-      "$@" >"$work/out" 2>"$work/err" || rc=$?
-      [[ $rc -eq 2 ]] || die "$*: exit $rc, expected 2"
-      grep -Eq "$re" "$work/err" || { cat "$work/err" >&2; die "$*: expected a message matching '$re'"; }
-    }
-    expect_error "^tit-trace: .*/sleep/trace.list: error: action 'sleep': this action is not supported by the proxy generator yet" \
-      "$build/bin/tit-trace" proxy "$work/sleep/trace.list" "$work/p.c"
-    printf '0 init\n0 send 1 100\n0 finalize\n' >"$work/thesis/rank-0.txt"
-    printf '1 init\n1 recv 0 100\n1 finalize\n' >"$work/thesis/rank-1.txt"
-    printf 'rank-0.txt\nrank-1.txt\n' >"$work/thesis/trace.list"
-    expect_error "error: a dialect 1 \(thesis\) rank: the proxy generator reads dialect 2 only" \
-      "$build/bin/tit-trace" proxy "$work/thesis/trace.list" "$work/p.c"
-    expect_error "^tit-trace: error: --rate 0: expected a positive number" \
-      "$build/bin/tit-trace" proxy --rate 0 "$root/tests/tracer/golden/ring-np2.txt" "$work/p.c"
-    # traces whose proxy would wait forever: exit 3, as tit-replay's deadlocks; a message never received: a warning
+  proxy-errors) # traces the proxy generator refuses (exit 2) or that would deadlock (exit 3), said; warnings
     expect_code() { # expect_code CODE MESSAGE-REGEX COMMAND...
       local code=$1 re=$2 rc=0
       shift 2
@@ -135,25 +217,183 @@ case $case_name in
       [[ $rc -eq $code ]] || { cat "$work/err" >&2; die "$*: exit $rc, expected $code"; }
       grep -Eq "$re" "$work/err" || { cat "$work/err" >&2; die "$*: expected a message matching '$re'"; }
     }
-    mkdir -p "$work/unmatched" "$work/colls" "$work/unreceived"
-    printf '0 init\n0 send 1 5 10 0\n0 finalize\n' >"$work/unmatched/rank-0.txt"
-    printf '1 init\n1 recv 0 5 10 0\n1 recv 0 5 10 0\n1 finalize\n' >"$work/unmatched/rank-1.txt"
-    printf 'rank-0.txt\nrank-1.txt\n' | tee "$work/colls/trace.list" "$work/unreceived/trace.list" >"$work/unmatched/trace.list"
-    expect_code 3 "error: the trace deadlocks: rank 1 receives 1 more message\(s\) from rank 0 with tag 5 than rank 0 sends it" \
+    expect_error() { expect_code 2 "$@"; }
+    mkdir -p "$work/start"
+    printf '0 init\n0 Start 1 5 10\n0 finalize\n' >"$work/start/rank-0.txt"
+    printf '1 init\n1 finalize\n' >"$work/start/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/start/trace.list"
+    expect_error "^tit-trace: .*/start/rank-0.txt:2: error: SimGrid's Start and Startall lines name too little" \
+      "$build/bin/tit-trace" proxy "$work/start/trace.list" "$work/p.c"
+    expect_error "^tit-trace: error: --rate 0: expected a positive number" \
+      "$build/bin/tit-trace" proxy --rate 0 "$root/tests/tracer/golden/ring-np2.txt" "$work/p.c"
+    expect_error "^tit-trace: error: --detached-thresh -1: expected a number of bytes >= 0" \
+      "$build/bin/tit-trace" proxy --detached-thresh -1 "$root/tests/tracer/golden/ring-np2.txt" "$work/p.c"
+    # traces whose proxy would wait forever: exit 3, as tit-replay's deadlocks, each blocked rank with its action
+    # and what it waits for; a message never received: a warning
+    mkline() { printf '%s\n' "$@"; }
+    mkdir -p "$work/unmatched" "$work/colls" "$work/unreceived" "$work/circular" "$work/small" "$work/subcomm"
+    mkline '0 init' '0 send 1 5 10 0' '0 finalize' >"$work/unmatched/rank-0.txt"
+    mkline '1 init' '1 recv 0 5 10 0' '1 recv 0 5 10 0' '1 finalize' >"$work/unmatched/rank-1.txt"
+    mkline rank-0.txt rank-1.txt | tee "$work/colls/trace.list" "$work/unreceived/trace.list" "$work/subcomm/trace.list" \
+      >"$work/unmatched/trace.list"
+    expect_code 3 "^tit-trace: .*: error: the trace deadlocks: no rank can progress" \
       "$build/bin/tit-trace" proxy "$work/unmatched/trace.list" "$work/p.c"
-    printf '0 init\n0 barrier\n0 barrier\n0 finalize\n' >"$work/colls/rank-0.txt"
-    printf '1 init\n1 barrier\n1 finalize\n' >"$work/colls/rank-1.txt"
-    expect_code 3 "error: the trace deadlocks: rank 1 makes 1 collective\(s\) on MPI_COMM_WORLD, rank 0 makes 2" \
+    grep -Fxq "  rank 1 blocked in $work/unmatched/rank-1.txt:3: 1 recv 0 5 10 0" "$work/err" &&
+      grep -Fxq "    waits for a message from rank 0 with tag 5 on MPI_COMM_WORLD" "$work/err" ||
+      { cat "$work/err" >&2; die "unmatched: the blocked receive is not named"; }
+    mkline '0 init' '0 barrier' '0 barrier' '0 finalize' >"$work/colls/rank-0.txt"
+    mkline '1 init' '1 barrier' '1 finalize' >"$work/colls/rank-1.txt"
+    expect_code 3 "^    waits for collective number 2 on MPI_COMM_WORLD, which rank\(s\) 1 \(ended its trace\) have not reached$" \
       "$build/bin/tit-trace" proxy "$work/colls/trace.list" "$work/p.c"
-    printf '0 init\n0 send 1 5 10 0\n0 send 1 5 10 0\n0 finalize\n' >"$work/unreceived/rank-0.txt"
-    printf '1 init\n1 recv -333 5 10 0\n1 finalize\n' >"$work/unreceived/rank-1.txt"
+    mkline '0 init' '0 send 1 5 10 0' '0 send 1 5 10 0' '0 finalize' >"$work/unreceived/rank-0.txt"
+    mkline '1 init' '1 recv -333 5 10 0' '1 finalize' >"$work/unreceived/rank-1.txt"
     expect_code 0 "^tit-trace: warning: rank 0 sends 1 message\(s\) with tag 5 to rank 1 that it never receives$" \
       "$build/bin/tit-trace" proxy "$work/unreceived/trace.list" "$work/p.c"
+    # a circular rendez-vous: each rank sends 100000 bytes (>= 65536) to its right before receiving from its left
+    for r in 0 1 2; do
+      mkline "$r init" "$r send $(((r + 1) % 3)) 0 100000 6" "$r recv $(((r + 2) % 3)) 0 100000 6" "$r finalize" \
+        >"$work/circular/rank-$r.txt"
+      sed 's/100000/1000/' "$work/circular/rank-$r.txt" >"$work/small/rank-$r.txt"
+    done
+    mkline rank-0.txt rank-1.txt rank-2.txt | tee "$work/small/trace.list" >"$work/circular/trace.list"
+    expect_code 3 "^tit-trace: .*/circular/trace.list: error: the trace deadlocks: no rank can progress \(messages of 65536 bytes or more are rendez-vous\)" \
+      "$build/bin/tit-trace" proxy "$work/circular/trace.list" "$work/p.c"
+    for r in 0 1 2; do
+      grep -Fxq "  rank $r blocked in $work/circular/rank-$r.txt:2: $r send $(((r + 1) % 3)) 0 100000 6" "$work/err" &&
+        grep -Fxq "    waits for rank $(((r + 1) % 3)) to receive its message of 100000 bytes with tag 0 on MPI_COMM_WORLD" "$work/err" ||
+        { cat "$work/err" >&2; die "circular: rank $r's blocked send is not named"; }
+    done
+    # the same with 1000-byte messages: the sends return at once; the proxy builds and runs
+    "$build/bin/tit-trace" proxy "$work/small/trace.list" "$work/small.c" >/dev/null 2>"$work/err" ||
+      { cat "$work/err" >&2; die "small: tit-trace proxy failed"; }
+    [[ ! -s $work/err ]] || { cat "$work/err" >&2; die "small: unexpected messages"; }
+    mpicc -O2 -Wall -Werror -o "$work/small.x" "$work/small.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 3 "$work/small.x" >"$work/small.out" 2>&1 || { cat "$work/small.out" >&2; die "the small ring's proxy failed"; }
+    # ... unless the check takes Open MPI's shared-memory eager limit as the threshold
+    expect_code 3 "error: the trace deadlocks: no rank can progress \(messages of 512 bytes or more are rendez-vous\)" \
+      "$build/bin/tit-trace" proxy --detached-thresh 512 "$work/small/trace.list" "$work/p.c"
+    # unbalanced messages on a sub-communicator: rank 1 receives twice on {0, 1} what rank 0 sends once there
+    mkline '0 init' '0 comm_split 0 0 0 1' '0 send 1 5 10 0 comm=1' '0 send 1 5 10 0' '0 finalize' >"$work/subcomm/rank-0.txt"
+    mkline '1 init' '1 comm_split 0 0 1 1' '1 recv 0 5 10 0 comm=1' '1 recv 0 5 10 0 comm=1' '1 finalize' >"$work/subcomm/rank-1.txt"
+    expect_code 3 "^    waits for a message from rank 0 with tag 5 on the communicator of world ranks \{0, 1\}$" \
+      "$build/bin/tit-trace" proxy "$work/subcomm/trace.list" "$work/p.c"
+    grep -Fxq "  rank 1 blocked in $work/subcomm/rank-1.txt:4: 1 recv 0 5 10 0 comm=1" "$work/err" ||
+      { cat "$work/err" >&2; die "subcomm: the blocked receive is not named"; }
     # a proxy made for 2 ranks, run on 3
-    "$build/bin/tit-trace" expand --dialect simgrid "$work/thesis/trace.list" "$work/two" >/dev/null
-    "$build/bin/tit-trace" proxy "$work/two/trace.list" "$work/two.c" >/dev/null || die "tit-trace proxy failed"
+    mkdir -p "$work/thesis"
+    mkline '0 init' '0 send 1 100' '0 finalize' >"$work/thesis/rank-0.txt"
+    mkline '1 init' '1 recv 0 100' '1 finalize' >"$work/thesis/rank-1.txt"
+    mkline rank-0.txt rank-1.txt >"$work/thesis/trace.list"
+    "$build/bin/tit-trace" proxy "$work/thesis/trace.list" "$work/two.c" >/dev/null || die "tit-trace proxy failed"
     mpicc -O2 -o "$work/two.x" "$work/two.c" || die "mpicc failed"
     expect_error "^proxy: made for 2 ranks, running on 3: use mpirun -np 2$" timeout 60 mpirun --oversubscribe -np 3 "$work/two.x"
+    ;;
+
+  proxy-sleep) # sleep: a timed sleep in the proxy, which lasts at least the trace's seconds
+    mkdir -p "$work/t"
+    printf '0 init\n0 sleep 0.3\n0 send 1 0 10 6\n0 finalize\n' >"$work/t/rank-0.txt"
+    printf '1 init\n1 recv 0 0 10 6\n1 sleep 0.3\n1 finalize\n' >"$work/t/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/t/trace.list"
+    "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/sleep.c" >/dev/null || die "tit-trace proxy failed"
+    [[ $(grep -c "^  sleep_(0.3);$" "$work/sleep.c") -eq 2 ]] || die "the proxy does not sleep the trace's seconds"
+    mpicc -O2 -Wall -Werror -o "$work/sleep.x" "$work/sleep.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 2 "$work/sleep.x" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; die "the proxy failed"; }
+    # a sleep never ends early: each rank's time is at least its 0.3 s of sleep
+    awk '/^proxy time: / { exit !($3 >= 0.3) }' "$work/out" || { cat "$work/out" >&2; die "the proxy's time is below the 0.3 s it sleeps"; }
+    ;;
+
+  proxy-dialect1) # a dialect-1 trace: its proxy is the proxy of its conversion to dialect 2 (tit-trace convert), and runs
+    mkdir -p "$work/t"
+    printf '0 init\n0 compute 1000\n0 Irecv 1 800\n0 send 1 100\n0 wait\n0 bcast 64\n0 Isend 1 200\n0 waitAll\n0 finalize\n' >"$work/t/rank-0.txt"
+    printf '1 init\n1 Isend 0 800\n1 recv 0 100\n1 bcast 64\n1 Irecv 0 200\n1 wait\n1 waitAll\n1 finalize\n' >"$work/t/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/t/trace.list"
+    mkdir -p "$work/p1" "$work/p2"
+    "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/p1/proxy.c" >/dev/null || die "tit-trace proxy of a dialect-1 trace failed"
+    "$build/bin/tit-trace" convert --to simgrid "$work/t/trace.list" "$work/d2" >/dev/null || die "tit-trace convert failed"
+    "$build/bin/tit-trace" proxy "$work/d2/trace.list" "$work/p2/proxy.c" >/dev/null || die "tit-trace proxy of the conversion failed"
+    diff <(sed 2d "$work/p1/proxy.c") <(sed 2d "$work/p2/proxy.c") || die "the proxy of the dialect-1 trace is not the proxy of its conversion"
+    cp "$work/p1/proxy.c" "$work/d1.c"
+    grep -q "^  irecv_(R(1), 0, " "$work/d1.c" && grep -q "^  wait_(" "$work/d1.c" ||
+      die "the dialect-1 Irecv and its wait are not in the proxy"
+    mpicc -O2 -Wall -Werror -o "$work/d1.x" "$work/d1.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 2 "$work/d1.x" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; die "the proxy failed"; }
+    grep -q "^proxy time: [0-9.]* s$" "$work/out" || die "the proxy printed no run time"
+    # --from pre3.20: a wait completes the most recent request of either kind (here the Isend, not the Irecv)
+    mkdir -p "$work/t3" "$work/p3" "$work/p4"
+    printf '0 init\n0 Irecv 1 800\n0 Isend 1 100\n0 wait\n0 waitAll\n0 finalize\n' >"$work/t3/rank-0.txt"
+    printf '1 init\n1 Isend 0 800\n1 recv 0 100\n1 waitAll\n1 finalize\n' >"$work/t3/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/t3/trace.list"
+    "$build/bin/tit-trace" proxy --from pre3.20 "$work/t3/trace.list" "$work/p3/proxy.c" >/dev/null || die "proxy --from pre3.20 failed"
+    "$build/bin/tit-trace" convert --to simgrid --from pre3.20 "$work/t3/trace.list" "$work/d3" >/dev/null || die "convert --from pre3.20 failed"
+    "$build/bin/tit-trace" proxy "$work/d3/trace.list" "$work/p4/proxy.c" >/dev/null || die "tit-trace proxy of the conversion failed"
+    diff <(sed 2d "$work/p3/proxy.c") <(sed 2d "$work/p4/proxy.c") || die "--from pre3.20: not the proxy of the conversion"
+    "$build/bin/tit-trace" proxy "$work/t3/trace.list" "$work/p4/proxy.c" >/dev/null || die "tit-trace proxy failed"
+    ! diff -q "$work/p3/proxy.c" "$work/p4/proxy.c" >/dev/null || die "--from pre3.20 made the same proxy as --from thesis"
+    # a wait with no Irecv to complete means nothing: the converter's message, exit 2
+    printf '0 init\n0 wait\n0 finalize\n' >"$work/t/rank-0.txt"
+    printf 'rank-0.txt\n' >"$work/t/trace.list"
+    rc=0
+    "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/p.c" >/dev/null 2>"$work/err" || rc=$?
+    [[ $rc -eq 2 ]] && grep -q "rank-0.txt:2: error: 'wait' with no pending Irecv to complete" "$work/err" ||
+      { cat "$work/err" >&2; die "a dialect-1 wait without Irecv: exit $rc"; }
+    ;;
+
+  proxy-hygiene) # the proxy frees what it creates: requests, communicators, buffers (LeakSanitizer; what Open MPI
+    # itself leaves at exit is counted apart: leak records without a frame in the proxy's source)
+    for g in colls:2 nbmix:4 subcomm:4; do
+      IFS=: read -r prog np <<<"$g"
+      # the golden trace, its nonblocking collectives' waits written back as the tracer writes them
+      sed 's/ wait NBC$/ wait -333 -333 -1/' "$here/golden/$prog-np$np.txt" >"$work/$prog.txt"
+      "$build/bin/tit-trace" proxy "$work/$prog.txt" "$work/$prog.c" >/dev/null || die "tit-trace proxy failed"
+      mpicc -g -O1 -fsanitize=address -fno-omit-frame-pointer -o "$work/$prog.x" "$work/$prog.c" || die "mpicc -fsanitize=address failed"
+      # use_globals=0: memory that only a global still points to at exit counts as leaked (the proxy's tables and
+      # shared buffers are globals: without it, forgetting to free them would pass)
+      ASAN_OPTIONS=log_path=$work/asan-$prog:detect_leaks=1 LSAN_OPTIONS=exitcode=0:use_globals=0 \
+        timeout 120 mpirun --oversubscribe -np "$np" -x ASAN_OPTIONS -x LSAN_OPTIONS "$work/$prog.x" >"$work/$prog.out" 2>&1 ||
+        { cat "$work/$prog.out" >&2; cat "$work"/asan-"$prog".* >&2 2>/dev/null; die "$prog: the proxy failed under AddressSanitizer"; }
+      grep -q "^proxy time: " "$work/$prog.out" || die "$prog: the proxy printed no run time"
+      logs=$(find "$work" -maxdepth 1 -name "asan-$prog.*" | sort)
+      # shellcheck disable=SC2086 # one log per process that had something to report
+      python3 - "$work/$prog.c" $logs <<'PY' || die "$prog: the proxy leaks (above)"
+import re, sys
+source, logs = sys.argv[1], sys.argv[2:]
+ours, theirs, theirs_bytes = [], 0, 0
+for log in logs:
+    text = open(log).read()
+    if re.search(r"ERROR: AddressSanitizer", text):
+        print(text); sys.exit(1)
+    for record in re.split(r"\n\s*\n", text):
+        m = re.search(r"(Direct|Indirect) leak of (\d+) byte", record)
+        if not m:
+            continue
+        if source in record:
+            ours.append(record)
+        else:
+            theirs += 1
+            theirs_bytes += int(m.group(2))
+print(f"leak records: {len(ours)} in the proxy, {theirs} elsewhere (Open MPI and its libraries, {theirs_bytes} bytes)")
+for r in ours:
+    print(r)
+sys.exit(1 if ours else 0)
+PY
+    done
+    ;;
+
+  proxy-agreement) # every trace of tests/e2e/data: tit-trace proxy accepts it (0), refuses it (2) or finds it deadlocks
+    # (3) exactly when tit-replay replays it, refuses it or finds it deadlocks
+    n=0
+    for d in "$root"/tests/e2e/data/*; do
+      [[ -d $d || $d == *.gz ]] || continue
+      name=$(basename "$d")
+      p=0 r=0
+      "$build/bin/tit-trace" proxy "$d" "$work/p.c" >/dev/null 2>"$work/proxy.err" || p=$?
+      "$build/bin/tit-replay" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml" "$d" \
+        >/dev/null 2>"$work/replay.err" || r=$?
+      [[ $p -eq $r ]] || { cat "$work/proxy.err" "$work/replay.err" >&2; die "$name: tit-trace proxy exit $p, tit-replay exit $r"; }
+      n=$((n + 1))
+    done
+    echo "$n traces: the same exit code"
+    [[ $n -ge 45 ]] || die "only $n traces found"
     ;;
 
   proxy-example) # the README's example: the proxy of traces/ring4 builds and runs on 4 ranks
@@ -477,6 +717,8 @@ case $case_name in
     bash "$here/bench-overhead.sh" "$build" --quick | tee "$work/bench.txt"
     [[ $(grep -c " ratio [0-9.]*  added [-+][0-9]* ns per call  \(within\|above\) 5%$" "$work/bench.txt") -eq 7 ]] ||
       die "expected 7 scenario lines with a ratio"
+    [[ $(grep -c "^  compressed: traced [0-9.]* s  ratio [0-9.]*  added [-+][0-9]* ns per call  compressed/text [0-9.]*$" \
+      "$work/bench.txt") -eq 7 ]] || die "expected 7 lines of the compressed format's ratios"
     [[ $(grep -c "^halo2d .* np=2  plain [0-9.]* s  traced [0-9.]* s  ratio [0-9.]*  \(within\|above\) 5%$" "$work/bench.txt") -eq 2 ]] ||
       die "expected the halo2d application line of each transport"
     ;;

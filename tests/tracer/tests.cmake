@@ -43,15 +43,22 @@ foreach(c ring:4 halo:4 nbmix:4 wildcard:3 persistent:3 colls:4 subcomm:4)
   add_test(NAME tracer.smpi.${p}.np${n} COMMAND ${TIT_TRACER_RUN} smpi ${p} ${n})
 endforeach()
 # tit-trace proxy: the proxy of a trace, traced, gives back the trace's action sequence (docs/proxy.md).
-foreach(c ring:5 halo:4 colls:7 wildcard:3 nbmix:4 subcomm:4 subreq:4)
+foreach(c ring:5 halo:4 colls:7 wildcard:3 nbmix:4 subcomm:4 subreq:4 persistent:3)
   string(REPLACE ":" ";" pn ${c})
   list(GET pn 0 p)
   list(GET pn 1 n)
   add_test(NAME tracer.proxy.${p}.np${n} COMMAND ${TIT_TRACER_RUN} proxy ${p} ${n})
 endforeach()
-foreach(c timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
+# TIT_TRACE_FORMAT=compressed: loops, any-source, nonblocking collectives, sub-communicators and their requests.
+foreach(c ring:5 halo:4 wildcard:3 colls:7 nbmix:4 subcomm:5)
+  string(REPLACE ":" ";" pn ${c})
+  list(GET pn 0 p)
+  list(GET pn 1 n)
+  add_test(NAME tracer.online.${p}.np${n} COMMAND ${TIT_TRACER_RUN} online ${p} ${n})
+endforeach()
+foreach(c online-binned online-memory online-errors timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
           convert-thesis convert-pre320 convert-traced convert-roundtrip convert-durations convert-tit-trace convert-errors exports bench-overhead
-          subcomm-requests comm-note proxy-errors proxy-example)
+          subcomm-requests comm-note proxy-errors proxy-example proxy-sleep proxy-dialect1 proxy-hygiene proxy-agreement)
   add_test(NAME tracer.${c} COMMAND ${TIT_TRACER_RUN} ${c})
 endforeach()
 get_property(TIT_TRACER_TESTS DIRECTORY PROPERTY TESTS)

@@ -181,17 +181,21 @@ def segments(path):
 
 
 def computes(list_path, proxy_list, minimum, tol):
-    worst, n = 0.0, 0
+    worst, n, errs = 0.0, 0, []
     for rank, (a, b) in enumerate(zip(rank_files(list_path), rank_files(proxy_list))):
         for i, (x, y) in enumerate(zip(segments(a), segments(b))):
             if x >= minimum:
                 n += 1
                 err = abs(y - x) / x
                 worst = max(worst, err)
+                errs.append(err)
                 print("rank %d segment %d: trace %.0f proxy %.0f ratio %.3f" % (rank, i, x, y, y / x))
                 if err > tol:
                     fail("rank %d segment %d: proxy compute %.0f, trace %.0f: off by more than %g" % (rank, i, y, x, tol))
-    print("compute segments >= %g: %d, worst relative difference %.3f" % (minimum, n, worst))
+    errs.sort()
+    q = lambda p: errs[min(len(errs) - 1, int(p * len(errs)))] if errs else 0.0
+    print("compute segments >= %g: %d, worst relative difference %.3f (median %.3f, 90th percentile %.3f, "
+          "within 5%%: %d)" % (minimum, n, worst, q(0.5), q(0.9), sum(e <= 0.05 for e in errs)))
 
 
 def main(argv):

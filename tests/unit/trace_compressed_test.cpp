@@ -1,6 +1,7 @@
 // Compressed traces (docs/compressed-format.md): round trips action by action, loop folding, merged ranks,
 // the size of a trace without repetition, and truncated or corrupt files.
 #include "trace/compressed.hpp"
+#include "trace/compressed_build.hpp"
 #include "trace/compressed_format.hpp"
 #include "trace/reader.hpp"
 
@@ -651,6 +652,197 @@ TEST(CompressedTrace, UnknownValueModeListsTheAccepted)
             std::string::npos);
   EXPECT_NE(trace_error([] { parse_value_mode("binned:x"); }).find("binned:0.01"), std::string::npos);
   EXPECT_EQ(value_mode_name(parse_value_mode("binned:0.01")), "binned:0.01");
+}
+
+
+// ---- the tracer's path (trace/compressed_build.hpp): lines folded online, parts merged along a tree ---------------
+
+std::string file_bytes(const fs::path& p)
+{
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+/// Each rank of `traces` folded from its action lines (RankCompressor::add_line, as the tracer feeds it), the parts
+/// merged along a binomial tree through their byte form (as the ranks send them), written by write_compressed.
+fs::path compress_online(const fs::path& traces, const ValueMode& mode, const fs::path& out)
+{
+  std::unique_ptr<TraceSet> set = TraceSet::open(traces, std::nullopt);
+  int n = set->rank_count();
+  std::vector<cformat::Part> parts;
+  for (int r = 0; r < n; ++r) {
+    cformat::RankCompressor rank(r, n, mode);
+    std::unique_ptr<RankReader> reader = set->reader(r);
+    Action a;
+    while (reader->next(a))
+      rank.add_line(a.text);
+    parts.push_back(rank.finish());
+  }
+  for (int mask = 1; mask < n; mask <<= 1)
+    for (int r = 0; r + mask < n; r += 2 * mask) {
+      std::vector<cformat::Part> two;
+      two.push_back(std::move(parts[static_cast<std::size_t>(r)]));
+      two.push_back(cformat::decode_part(cformat::encode_part(parts[static_cast<std::size_t>(r + mask)]), "test"));
+      parts[static_cast<std::size_t>(r)] = cformat::merge_parts(std::move(two));
+    }
+  if (n == 1) {
+    std::vector<cformat::Part> one;
+    one.push_back(std::move(parts[0]));
+    parts[0] = cformat::merge_parts(std::move(one));
+  }
+  cformat::write_compressed(out, n, mode, set->compute_unit(), parts[0]);
+  return out;
+}
+
+TEST(CompressedOnline, LinesFoldedPerRankAndMergedAlongATreeGiveTheFileOfCompress)
+{
+  int compared = 0;
+  for (const fs::path& traces : repository_trace_sets()) {
+    std::unique_ptr<TraceSet> set;
+    bool simgrid = trace_error([&] {
+                     set = TraceSet::open(traces, std::nullopt);
+                     for (int r = 0; r < set->rank_count(); ++r) {
+                       std::unique_ptr<RankReader> reader = set->reader(r);
+                       Action a;
+                       while (reader->next(a))
+                         if (a.dialect != Dialect::SimGrid)
+                           throw TraceError("thesis");
+                     }
+                   }) == "<no error>";
+    if (!simgrid || is_compressed_trace(traces))
+      continue;
+    for (const char* mode : {"exact", "binned:0.05"}) {
+      fs::path offline = scratch_dir() / "offline.tit";
+      std::unique_ptr<TraceSet> plain = TraceSet::open(traces, std::nullopt);
+      compress(*plain, offline, parse_value_mode(mode));
+      fs::path online = compress_online(traces, parse_value_mode(mode), scratch_dir() / "online.tit");
+      ASSERT_EQ(file_bytes(online), file_bytes(offline)) << traces << " " << mode;
+    }
+    ++compared;
+  }
+  EXPECT_GE(compared, 40);
+}
+
+TEST(CompressedOnline, MergeOrderAndGroupingDoNotChangeThePart)
+{
+  std::string text;
+  for (int r = 0; r < 6; ++r) {
+    text += fmt::format("{} init\n", r);
+    for (int it = 0; it < 20 + r % 2; ++it)
+      text += fmt::format("{} compute {}\n{} send {} 0 {} 0\n{} recv {} 0 {} 0\n", r, 1000 + it * (r % 3), r, (r + 1) % 6,
+                          8 * (r % 2 + 1), r, (r + 5) % 6, 8 * ((r + 5) % 6 % 2 + 1));
+    text += fmt::format("{} finalize\n", r);
+  }
+  fs::path merged = write_file(scratch_dir() / "six.txt", text);
+  auto parts = [&] {
+    std::unique_ptr<TraceSet> set = TraceSet::open(merged, std::nullopt);
+    std::vector<cformat::Part> out;
+    for (int r = 0; r < 6; ++r) {
+      cformat::RankCompressor rank(r, 6, ValueMode{});
+      std::unique_ptr<RankReader> reader = set->reader(r);
+      Action a;
+      while (reader->next(a))
+        rank.add_line(a.text);
+      out.push_back(rank.finish());
+    }
+    return out;
+  };
+  std::string at_once = cformat::encode_part(cformat::merge_parts(parts()));
+  std::vector<cformat::Part> p = parts();
+  std::reverse(p.begin(), p.end());
+  EXPECT_EQ(cformat::encode_part(cformat::merge_parts(std::move(p))), at_once);
+  p = parts();
+  std::vector<cformat::Part> high(std::make_move_iterator(p.begin() + 3), std::make_move_iterator(p.end()));
+  std::vector<cformat::Part> low(std::make_move_iterator(p.begin()), std::make_move_iterator(p.begin() + 3));
+  std::vector<cformat::Part> halves;
+  halves.push_back(cformat::merge_parts(std::move(high)));
+  halves.push_back(cformat::merge_parts(std::move(low)));
+  cformat::Part joined = cformat::merge_parts(std::move(halves));
+  EXPECT_EQ(cformat::encode_part(joined), at_once);
+  // ranks 0, 2, 4 (and 1, 3, 5) do the same thing: one structure each, and the values of equal ranks are shared
+  std::set<std::uint32_t> roots;
+  for (const auto& r : joined.ranks)
+    roots.insert(r.root);
+  EXPECT_EQ(roots.size(), 2u);
+  EXPECT_EQ(joined.blocks.size(), 6u); // compute volumes differ with r % 3, sizes with r % 2
+}
+
+TEST(CompressedOnline, StructureDoesNotGrowWithIterations)
+{
+  auto items_after = [](int iterations) {
+    cformat::RankCompressor rank(1, 4, ValueMode{});
+    rank.add_line("1 init");
+    for (int it = 0; it < iterations; ++it) {
+      rank.add_line(fmt::format("1 compute {}", 1000 + it * 7 % 13));
+      rank.add_line("1 irecv 0 3 64 6");
+      rank.add_line("1 isend 2 3 64 6");
+      rank.add_line("1 waitall 2");
+      for (int k = 0; k < 3; ++k)
+        rank.add_line(fmt::format("1 compute {}", 10 + k));
+      if (it % 16 == 15)
+        rank.add_line("1 allreduce 1 0 0");
+    }
+    rank.add_line("1 finalize");
+    return rank.structure_items();
+  };
+  std::uint64_t small = items_after(1024);
+  EXPECT_EQ(items_after(16384), small);
+  EXPECT_LT(small, 40u);
+}
+
+TEST(CompressedOnline, UnknownActionAndCorruptPartsAreErrors)
+{
+  cformat::RankCompressor rank(0, 2, ValueMode{});
+  EXPECT_EQ(trace_error([&] { rank.add_line("0 teleport 1"); }), "error: unknown action 'teleport' in line '0 teleport 1'");
+  rank.add_line("0 init");
+  rank.add_line("0 send 1 0 8 0");
+  std::string bytes = cformat::encode_part(rank.finish());
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut)
+    EXPECT_NE(trace_error([&] { cformat::decode_part(bytes.substr(0, cut), "rank 1's part"); })
+                  .find("rank 1's part: error: part of a compressed trace at byte"),
+              std::string::npos)
+        << cut;
+  cformat::Part p = cformat::decode_part(bytes, "rank 1's part");
+  EXPECT_EQ(cformat::encode_part(p), bytes);
+  EXPECT_NE(trace_error([&] { cformat::write_compressed(scratch_dir() / "one.tit", 2, ValueMode{}, "", p); })
+                .find("1 ranks of 2 were merged"),
+            std::string::npos);
+}
+
+
+TEST(CompressedOnline, ValueRunsGroupIntoTheRepeatsOfFindRepeats)
+{
+  // the online grouping (a look-ahead of 2 kPeriod runs) must choose the repeats find_repeats chooses on the whole
+  // stream: stretches of a random period (1 to 70 runs, past kPeriod) repeated 1 to 5 times, integers and fractions
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 30; ++trial) {
+    cformat::RankCompressor rank(0, 1, ValueMode{});
+    for (int n = 0; n < 3000;) {
+      std::size_t period = 1 + rng() % 70;
+      unsigned times = 1 + rng() % 5;
+      std::vector<std::string> pattern;
+      for (std::size_t k = 0; k < period; ++k)
+        pattern.push_back(rng() % 3 == 0 ? fmt::format("{}.5", rng() % 4) : std::to_string(rng() % 5 * 10));
+      for (unsigned t = 0; t < times; ++t)
+        for (const std::string& v : pattern) {
+          rank.add_line("0 compute " + v);
+          ++n;
+        }
+    }
+    cformat::Part p = rank.finish();
+    cformat::Meta meta;
+    meta.signatures = p.signatures;
+    std::vector<cformat::Stream> streams = cformat::decode_streams(p.blocks[0], meta, "test", 0);
+    ASSERT_EQ(streams.size(), 1u);
+    cformat::Stream flat{streams[0].signature, streams[0].slot, {}, {}};
+    for (const cformat::Repeat& rep : streams[0].repeats)
+      for (std::uint64_t c = 0; c < rep.count; ++c)
+        for (std::uint32_t i = 0; i < rep.length; ++i)
+          flat.runs.push_back(streams[0].runs[rep.first + i]);
+    cformat::find_repeats(flat);
+    ASSERT_EQ(cformat::encode_streams({flat}), cformat::encode_streams({streams[0]})) << "trial " << trial;
+    EXPECT_GT(flat.runs.size(), streams[0].runs.size()) << "trial " << trial; // some repeats were found
+  }
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "config.hpp"
 
+#include "trace/compressed.hpp"
+
 #include <charconv>
 #include <cstdlib>
 #include <string_view>
@@ -63,6 +65,41 @@ std::string read_config(Config& c)
       return bad("TIT_TRACE_BUFFER", v, "a buffer size in bytes between 4096 and 1e9");
     c.buffer = static_cast<std::size_t>(b);
   }
+  if (const char* v = env("TIT_TRACE_FORMAT")) {
+    // a comma-separated list of the formats to write, each once
+    c.text = c.compressed = false;
+    std::string_view rest(v);
+    while (true) {
+      std::string_view f = rest.substr(0, rest.find(','));
+      bool& on = f == "text" ? c.text : c.compressed;
+      if ((f != "text" && f != "compressed") || on)
+        return bad("TIT_TRACE_FORMAT", v, "text, compressed, or both: text,compressed");
+      on = true;
+      if (f.size() == rest.size())
+        break;
+      rest.remove_prefix(f.size() + 1);
+    }
+  }
+  if (const char* v = env("TIT_TRACE_VALUES")) {
+    std::string_view s(v);
+    bool ok = s == "exact";
+    if (s.starts_with("binned:")) {
+      try {
+        trace::parse_value_mode(s); // 0 < R < 1
+        ok = true;
+      } catch (const trace::TraceError&) {
+      }
+    }
+    if (!ok)
+      return bad("TIT_TRACE_VALUES", v,
+                 s == "stats" ? "exact or binned:R (stats needs every value at the end: trace with exact, then "
+                                "tit-trace compress --values stats)"
+                              : "exact or binned:R with 0 < R < 1, e.g. binned:0.01");
+    c.values = v;
+  }
+  if (c.timings && !c.text)
+    return bad("TIT_TRACE_TIMINGS", "1",
+               "0 when TIT_TRACE_FORMAT has no text (the timings name lines of rank-<r>.txt: use text,compressed)");
   return {};
 }
 

@@ -1,5 +1,8 @@
 #include "tracer.hpp"
 
+#include "trace/compressed_build.hpp"
+
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -8,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <new>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +19,8 @@
 namespace tit::tracer {
 
 Tracer g;
+
+Tracer::~Tracer() = default;
 
 // ---------------------------------------------------------------------------------------------
 // Lines
@@ -41,7 +47,8 @@ void Tracer::end_line(int comm_handle)
     if (comm_handle == -2) {
       if (!unknown_comm_noted_) { // said once, before the first such line (the line is being built)
         unknown_comm_noted_ = true;
-        trace.append("# tit-trace: a communicator not created through a traced call is used; its lines end "
+        if (config.text)
+          trace.append("# tit-trace: a communicator not created through a traced call is used; its lines end "
                      "with comm=unknown\n");
       }
       line_.append(" comm=unknown");
@@ -60,7 +67,21 @@ void Tracer::end_line(int comm_handle)
 void Tracer::write_line()
 {
   line_.append("\n");
-  trace.append_line(line_.view());
+  if (config.text)
+    trace.append_line(line_.view());
+  if (compressor_)
+    compress_line(line_.view());
+}
+
+void Tracer::compress_line(std::string_view line)
+{
+  try {
+    compressor_->add_line(line.substr(0, line.size() - 1));
+  } catch (const trace::TraceError& e) { // a line of ours the format does not know: a bug, said as such
+    fatal(std::string("cannot compress the trace: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    fatal("cannot compress the trace: out of memory (TIT_TRACE_FORMAT=text writes per-rank files as it goes)");
+  }
 }
 
 void Tracer::timing_row(long long line, const char* action, double start, double end)
@@ -365,9 +386,10 @@ void Tracer::start()
     fatal("cannot create the trace directory '" + config.dir + "': " + std::strerror(e) +
           " (set TIT_TRACE_DIR to a writable directory)");
   std::string path = config.dir + "/" + rank_file(rank);
-  if (int e = trace.open(path, config.buffer, write_failed); e != 0)
-    fatal("cannot write in the trace directory '" + config.dir + "': creating '" + path + "': " +
-          std::strerror(e));
+  if (config.text)
+    if (int e = trace.open(path, config.buffer, write_failed); e != 0)
+      fatal("cannot write in the trace directory '" + config.dir + "': creating '" + path + "': " +
+            std::strerror(e));
   if (config.timings) {
     std::string tpath = config.dir + "/timings-" + std::to_string(rank) + ".csv";
     if (int e = timings.open(tpath, 1 << 16, write_failed); e != 0)
@@ -403,8 +425,12 @@ void Tracer::start()
   world_->my_rank = rank;
   init_types();
 
-  write_header();
-  trace.flush(); // the header is on disk: the directory is writable now, not only at the end
+  if (config.text) {
+    write_header();
+    trace.flush(); // the header is on disk: the directory is writable now, not only at the end
+  }
+  if (config.compressed)
+    start_compressed();
   if (config.timings)
     timings.flush();
 
@@ -414,8 +440,11 @@ void Tracer::start()
     if (int e = list.open(lpath, 1 << 16, write_failed); e != 0)
       fatal("cannot write in the trace directory '" + config.dir + "': creating '" + lpath + "': " +
             std::strerror(e));
-    for (int r = 0; r < size; ++r)
+    // the compressed file, written at MPI_Finalize, is listed when it is the only format
+    for (int r = 0; r < size && config.text; ++r)
       list.append(rank_file(r) + "\n");
+    if (!config.text)
+      list.append(std::string(kCompressedFile) + "\n");
     list.close();
     if (meter.mode() != ComputeMode::Instructions)
       std::fprintf(stderr,
@@ -488,13 +517,107 @@ void Tracer::finish()
   enter_wall = config.timings ? Meter::now() : 0;
   end_line();
   active = false;
-  if (long n = meter.resyncs(); n > 0)
+  if (long n = meter.resyncs(); n > 0 && config.text)
     trace.append("# tit-trace: context-switch records overflowed " + std::to_string(n) +
                  " time(s); the CPU clock was read from CLOCK_THREAD_CPUTIME_ID then\n");
   trace.close();
   if (config.timings)
     timings.close();
   meter.stop();
+  if (compressor_)
+    merge_compressed();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The compressed format
+
+namespace {
+
+constexpr std::size_t kPiece = std::size_t{1} << 30; // bytes per message (counts are ints)
+
+void send_bytes(MPI_Comm c, int to, const std::string& bytes)
+{
+  std::uint64_t n = bytes.size();
+  PMPI_Send(&n, 1, MPI_UINT64_T, to, 0, c);
+  for (std::size_t off = 0; off < n; off += kPiece)
+    PMPI_Send(bytes.data() + off, static_cast<int>(std::min<std::size_t>(kPiece, n - off)), MPI_BYTE, to, 0, c);
+}
+
+std::string recv_bytes(MPI_Comm c, int from)
+{
+  std::uint64_t n = 0;
+  PMPI_Recv(&n, 1, MPI_UINT64_T, from, 0, c, MPI_STATUS_IGNORE);
+  std::string bytes(n, '\0');
+  for (std::size_t off = 0; off < n; off += kPiece)
+    PMPI_Recv(bytes.data() + off, static_cast<int>(std::min<std::size_t>(kPiece, n - off)), MPI_BYTE, from, 0, c,
+              MPI_STATUS_IGNORE);
+  return bytes;
+}
+
+} // namespace
+
+void Tracer::start_compressed()
+{
+  compressor_ = std::make_unique<trace::cformat::RankCompressor>(rank, size, trace::parse_value_mode(config.values));
+  PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm_);
+  // the unit the text header gives (its `# compute:` mode and `# rate:`), as the trace reader derives it
+  std::string mode = meter.describe();
+  mode = mode.substr(0, mode.find(' '));
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%g", config.rate);
+  compute_unit_ = trace::compute_unit(mode, rate);
+  lost_note_ = "tit-trace: error: rank " + std::to_string(rank) + ": the compressed trace '" + config.dir + "/" +
+               kCompressedFile + "' is not written (the ranks merge it at MPI_Finalize)" +
+               (config.text ? "; the per-rank text files have what was traced\n"
+                            : "; TIT_TRACE_FORMAT=text,compressed also writes per-rank text files, which keep what "
+                              "an incomplete run traced\n");
+}
+
+void Tracer::merge_compressed()
+{
+  namespace cf = trace::cformat;
+  cf::Part mine;
+  try {
+    mine = compressor_->finish();
+    compressor_.reset();
+    // binomial tree: at step `mask`, a rank with that bit sends its part down and is done; the others take the part
+    // of rank + mask (which holds ranks rank + mask .. rank + 2 mask - 1) and merge it with theirs
+    bool merged = false;
+    for (int mask = 1; mask < size; mask <<= 1) {
+      if ((rank & mask) != 0) {
+        send_bytes(merge_comm_, rank - mask, cf::encode_part(mine));
+        PMPI_Comm_free(&merge_comm_);
+        return;
+      }
+      if (rank + mask < size) {
+        std::string bytes = recv_bytes(merge_comm_, rank + mask);
+        std::vector<cf::Part> parts;
+        parts.push_back(std::move(mine));
+        parts.push_back(cf::decode_part(bytes, "the compressed part of rank " + std::to_string(rank + mask)));
+        mine = cf::merge_parts(std::move(parts));
+        merged = true;
+      }
+    }
+    PMPI_Comm_free(&merge_comm_);
+    if (!merged) { // one rank: its ids still take the canonical order
+      std::vector<cf::Part> one;
+      one.push_back(std::move(mine));
+      mine = cf::merge_parts(std::move(one));
+    }
+  } catch (const trace::TraceError& e) {
+    fatal(std::string("merging the compressed trace: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    fatal("merging the compressed trace: out of memory");
+  }
+  std::string path = config.dir + "/" + kCompressedFile;
+  try {
+    cf::write_compressed(path, size, trace::parse_value_mode(config.values), compute_unit_, mine);
+  } catch (const trace::TraceError& e) {
+    std::string what = e.what();
+    if (what.starts_with("error: "))
+      what = what.substr(7);
+    fatal(what + " (the trace is lost; is the disk full or a file size limit set?)");
+  }
 }
 
 void Tracer::emergency_flush(const char* why) noexcept
@@ -502,6 +625,10 @@ void Tracer::emergency_flush(const char* why) noexcept
   if (!active)
     return;
   active = false;
+  if (compressor_) { // preformatted: nothing allocated here (a signal handler may call this)
+    ssize_t ignored = ::write(2, lost_note_.data(), lost_note_.size());
+    (void)ignored;
+  }
   if (trace.is_open()) {
     // The buffer goes out as it is; the comment marks the trace as incomplete.
     trace.flush_now(); // empties the buffer: the appends below cannot trigger a reporting flush

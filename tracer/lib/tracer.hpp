@@ -24,13 +24,21 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <tsl/robin_map.h>
 #include <unordered_map>
 #include <vector>
 
+namespace tit::trace::cformat {
+class RankCompressor; // trace/compressed_build.hpp: TIT_TRACE_FORMAT=compressed
+}
+
 namespace tit::tracer {
+
+/// The compressed trace's file name in TIT_TRACE_DIR.
+inline constexpr const char* kCompressedFile = "trace.tit";
 
 inline constexpr const char* kVersion = "0.1.0";
 /// SimGrid's spelling of the wildcards, as its tracer writes them.
@@ -138,6 +146,10 @@ private:
 
 class Tracer {
 public:
+  Tracer() = default;
+  ~Tracer();
+  Tracer(const Tracer&) = delete;
+  Tracer& operator=(const Tracer&) = delete;
   bool active = false; ///< between MPI_Init and MPI_Finalize
   int depth = 0;       ///< > 0 inside a traced call: nested MPI calls are not traced
   int rank = 0, size = 0;
@@ -152,7 +164,8 @@ public:
 
   /// Starts tracing after PMPI_Init succeeded; stops the run on any error.
   void start();
-  /// Writes `finalize`, closes the files (before PMPI_Finalize).
+  /// Writes `finalize`, closes the files; with the compressed format, merges every rank's along a tree and rank 0
+  /// writes it (before PMPI_Finalize).
   void finish();
   /// Flushes what is buffered, adds an "incomplete" comment; for MPI_Abort, exit and fatal signals.
   void emergency_flush(const char* why) noexcept;
@@ -195,12 +208,24 @@ private:
   TypeCode last_code_;
   int next_comm_ = 1;
   bool unknown_comm_noted_ = false;
+  /// TIT_TRACE_FORMAT=compressed: this rank's actions folded as they are written
+  std::unique_ptr<trace::cformat::RankCompressor> compressor_;
+  MPI_Comm merge_comm_ = MPI_COMM_NULL; ///< a duplicate of MPI_COMM_WORLD for the merge at MPI_Finalize
+  std::string compute_unit_;            ///< what the compute volumes count, for the compressed file
+  std::string lost_note_;               ///< what emergency_flush says of the compressed trace (preformatted)
+
+  /// Feeds the line being written (without its '\n') to the compressor.
+  void compress_line(std::string_view line);
+  /// The binomial-tree merge of the ranks' compressed traces; rank 0 writes the file.
+  void merge_compressed();
 
   /// Ends the line being built and appends it to the trace.
   void write_line();
   void write_header();
   void timing_row(long long line, const char* action, double start, double end);
   void init_types();
+  /// TIT_TRACE_FORMAT=compressed: the compressor, the merge communicator (collective: at MPI_Init on every rank).
+  void start_compressed();
   /// Size, this rank's rank and the world rank of each member of an intracommunicator (nothing
   /// for an intercommunicator); the handle is left to the caller.
   static CommInfo describe(MPI_Comm c);

@@ -1,0 +1,122 @@
+// Building a compressed trace (docs/compressed-format.md), shared by `tit-trace compress` and the tracer writing the
+// format online (tracer/, TIT_TRACE_FORMAT=compressed):
+//  - RankCompressor folds one rank's actions into nested loops as they arrive (memory bounded by the folded structure
+//    and the value runs, not by the number of actions) and keeps its numbers in value streams;
+//  - a Part holds some ranks' folded traces; merge_parts() joins parts (the tracer's ranks along a tree, compress()'s
+//    ranks at once), numbering signatures, nodes and bodies canonically: by a depth-first walk of the ranks'
+//    structures in rank order, so that the same ranks give the same bytes however they were grouped;
+//  - write_compressed() writes the file of a part holding every rank.
+// Internal to the trace library and the tracer.
+#pragma once
+
+#include "trace/compressed.hpp"
+#include "trace/compressed_format.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace tit::trace::cformat {
+
+/// A transparent string hash: lookups by string_view without building a string.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
+/// Signatures, nodes and bodies, interned so that equal ones get one id.
+class Tables {
+public:
+  /// The key that identifies a signature (its own encoding: length-prefixed strings, so no two share it), built
+  /// slot by slot into a reused string.
+  static void key_begin(std::string& key, std::string_view name);
+  static void key_slot(std::string& key, Slot::Kind kind, std::string_view literal, std::int64_t offset);
+
+  /// The id of the signature whose key is `key`, or -1.
+  std::int64_t find_signature(std::string_view key) const;
+  std::uint32_t add_signature(std::string_view key, Signature&& s);
+  std::uint32_t signature(Signature&& s);
+  std::uint32_t node(const Node& n);
+  std::uint32_t body(std::vector<std::uint32_t>&& node_ids);
+  std::uint32_t body_of(const std::vector<Node>& items);
+
+  const std::vector<std::uint32_t>& body_nodes(std::uint32_t id) const { return bodies_[id]; }
+  const Node& node_at(std::uint32_t id) const { return nodes_[id]; }
+  const std::vector<Signature>& signatures() const { return signatures_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<std::vector<std::uint32_t>>& bodies() const { return bodies_; }
+
+  void move_into(std::vector<Signature>& s, std::vector<Node>& n, std::vector<std::vector<std::uint32_t>>& b);
+
+private:
+  std::vector<Signature> signatures_;
+  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> signature_ids_;
+  std::vector<Node> nodes_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> node_ids_;
+  std::vector<std::vector<std::uint32_t>> bodies_;
+  std::map<std::vector<std::uint32_t>, std::uint32_t> body_ids_;
+};
+
+/// Some ranks' compressed traces: their tables (ids canonical after merge_parts) and, per rank, its structure, dialect
+/// and value block. Blocks are distinct encoded value blocks (encode_streams), their streams sorted by (signature,
+/// slot).
+struct Part {
+  struct RankPart {
+    int rank = 0;
+    std::uint32_t root = 0;
+    Dialect dialect = Dialect::SimGrid;
+    std::uint32_t block = 0;
+  };
+  std::vector<Signature> signatures;
+  std::vector<Node> nodes;
+  std::vector<std::vector<std::uint32_t>> bodies;
+  std::vector<RankPart> ranks; ///< ascending ranks
+  std::vector<std::string> blocks;
+};
+
+/// The parts' ranks as one part, renumbered canonically: ranks in ascending order, each rank's structure walked depth
+/// first (a body's nodes before the body, a loop's body before the loop), every signature, node and body numbered when
+/// first met; value blocks remapped, re-sorted and shared when equal. Ranks must not repeat across parts.
+Part merge_parts(std::vector<Part> parts);
+
+/// A part as bytes (to send it to another process) and back; decode_part throws TraceError naming `what` on bad bytes.
+std::string encode_part(const Part& part);
+Part decode_part(std::string_view bytes, const std::string& what);
+
+/// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank
+/// is missing or the file cannot be written (naming the file and the system's reason).
+CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
+                               const std::string& compute_unit, const Part& all);
+
+/// One rank's actions folded as they arrive: after each action, a tail that repeats the body of the loop before it
+/// extends that loop, a tail that repeats the items before it becomes a loop of 2 (greedy, nesting). Its numbers go
+/// to value streams of runs (exact or binned; `stats` keeps the rank's actions until finish()).
+class RankCompressor {
+public:
+  RankCompressor(int rank, int rank_count, const ValueMode& mode);
+  ~RankCompressor();
+  RankCompressor(const RankCompressor&) = delete;
+  RankCompressor& operator=(const RankCompressor&) = delete;
+
+  /// An action of this rank, as the trace reader parsed it.
+  void add(const Action& a);
+  /// A dialect 2 (SimGrid) action line of this rank, "<rank> <name> <args...>", as the tracer writes it: only its name
+  /// is looked up (the reader checks the rest when the file is read). Throws TraceError on an unknown name.
+  void add_line(std::string_view line);
+  /// Actions added so far.
+  std::uint64_t actions() const { return actions_; }
+  /// Items of the folded sequence and of every loop body so far (the memory of the structure).
+  std::uint64_t structure_items() const;
+  /// This rank's part (the compressor is spent).
+  Part finish();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::uint64_t actions_ = 0;
+};
+
+} // namespace tit::trace::cformat
