@@ -59,7 +59,7 @@ int main(int argc, char** argv)
                    "received (tit-replay's default smpi/send-is-detached-thresh; Open MPI's shared memory: 4096)")
       ->capture_default_str();
   std::string proxy_from = "thesis";
-  proxy->add_option("--from", proxy_from, "how a dialect-1 wait reads: thesis or pre3.20 (SimGrid <= 3.19)")
+  proxy->add_option("--from", proxy_from, "the input: thesis (either dialect, detected) or pre3.20 (SimGrid <= 3.19)")
       ->check(CLI::IsMember({"thesis", "pre3.20"}))
       ->capture_default_str();
   proxy->add_option("TRACES", traces, "a trace set (compressed or not)")->required();

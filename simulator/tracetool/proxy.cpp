@@ -489,7 +489,8 @@ void proxy(const fs::path& traces, const fs::path& out, const ProxyOptions& opti
     fs::path p;
     ~Remove() { std::error_code ec; if (!p.empty()) fs::remove_all(p, ec); }
   } remove;
-  if (has_dialect1(traces)) {
+  // a pre-3.20 trace is told from dialect 1 by no line: converted whenever asked
+  if (options.dialect1 == convert::Source::Pre320 || has_dialect1(traces)) {
     remove.p = fs::temp_directory_path() / fmt::format("tit-proxy-{}-dialect2", ::getpid());
     convert::convert_into(traces, remove.p, trace::Dialect::SimGrid, options.dialect1);
     source = remove.p / "trace.list";

@@ -19,7 +19,8 @@ struct ProxyOptions {
   std::optional<double> rate;
   /// The deadlock check's rendez-vous threshold (proxy_check.hpp): tit-replay's default model's.
   double detached_thresh = model::kDefaultDetachedThresh;
-  /// How a dialect-1 trace's `wait` reads (convert.hpp): such a trace is converted to dialect 2 first.
+  /// What the input is (convert.hpp): a dialect-1 trace, or any trace when Source::Pre320 says it is SimGrid <= 3.19's
+  /// format, is converted to dialect 2 first.
   convert::Source dialect1 = convert::Source::Thesis;
 };
 
