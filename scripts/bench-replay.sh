@@ -211,13 +211,13 @@ for c in $cases; do
     fi
   fi
   # Each actor stack and its guard page take two memory mappings: past vm.max_map_count, tit-replay stops (and
-  # says so); the benchmark then drops the guard pages, with stacks of 64 KiB (enough for these traces).
+  # says so); the benchmark then drops the guard pages, with stacks of 32 KiB (4 times what a rank needs).
   case_args=("${tit_extra[@]}")
   max_maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
   no_guard=0
   if ((max_maps > 0 && 2 * ranks + 4096 > max_maps)); then
     no_guard=1
-    case_args+=(--cfg=contexts/guard-size:0 --cfg=contexts/stack-size:64)
+    case_args+=(--cfg=contexts/guard-size:0 --cfg=contexts/stack-size:32)
     echo "   $ranks ranks exceed vm.max_map_count=$max_maps with guard pages: tit-replay runs with ${case_args[*]}"
   fi
   if ((run_ours)) && ((${#merged_arg[@]})); then

@@ -20,8 +20,8 @@ std::optional<std::string> mapping_problem(std::size_t actors, int guard_pages, 
       "error: {} ranks need about {} memory mappings (each rank's stack and its guard page take two), but a process "
       "may hold {} (vm.max_map_count); expected a limit of at least {}: raise it with `sysctl -w "
       "vm.max_map_count={}` (as root), or drop the stacks' guard pages with --cfg=contexts/guard-size:0 and "
-      "smaller stacks such as --cfg=contexts/stack-size:64 (KiB; a stack overflow then goes undetected)",
-      actors, need, max_map_count, need, need);
+      "smaller stacks such as --cfg=contexts/stack-size:{} (KiB; a stack overflow then goes undetected)",
+      actors, need, max_map_count, need, need, kUnguardedStackKiB);
 }
 
 std::optional<long> max_map_count()

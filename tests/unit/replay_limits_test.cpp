@@ -25,7 +25,7 @@ TEST(MappingLimit, SaysWhichLimitToRaise)
             "error: 65536 ranks need about 135168 memory mappings (each rank's stack and its guard page take two), but "
             "a process may hold 65530 (vm.max_map_count); expected a limit of at least 135168: raise it with `sysctl "
             "-w vm.max_map_count=135168` (as root), or drop the stacks' guard pages with --cfg=contexts/guard-size:0 "
-            "and smaller stacks such as --cfg=contexts/stack-size:64 (KiB; a stack overflow then goes undetected)");
+            "and smaller stacks such as --cfg=contexts/stack-size:32 (KiB; a stack overflow then goes undetected)");
   EXPECT_TRUE(mapping_problem(30718, 1, 65530).has_value()); // one rank past the limit
 }
 
