@@ -1,9 +1,11 @@
-// Limits of the machine that a replay of many ranks meets before SimGrid does (SimGrid aborts with a core dump).
+// Limits of the machine that a replay of many ranks meets before SimGrid does (SimGrid aborts with a core dump), and
+// engine settings refused before SimGrid sees them.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tit::replay {
 
@@ -22,6 +24,13 @@ inline constexpr int kUnguardedStackKiB = 32;
 /// What is wrong with creating `actors` rank actors when every actor stack has a guard page (`guard_pages` > 0, each
 /// stack then takes two memory mappings) and a process may hold `max_map_count` mappings; nothing when it fits.
 std::optional<std::string> mapping_problem(std::size_t actors, int guard_pages, long max_map_count);
+
+/// What is wrong with the engine settings `cfg` (the --cfg values, NAME:VALUE, later ones winning), or nothing. SimGrid
+/// 3.32 aborts with a core dump, not an error, on a value without a name or a colon, on an optimisation mode other
+/// than Lazy, Full or TI (`network/optim`, `cpu/optim`), and on selective update turned off under the lazy mode;
+/// and parallel contexts (`contexts/nthreads` above 1) would run the ranks, which share the MPI layer's state without
+/// locks, in several threads (a 16,384-rank ring crashed). docs/performance.md, "Solver options".
+std::optional<std::string> refused_setting(const std::vector<std::string>& cfg);
 
 /// The process's limit of memory mappings (/proc/sys/vm/max_map_count), or nothing where it cannot be read.
 std::optional<long> max_map_count();

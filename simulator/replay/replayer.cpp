@@ -333,6 +333,8 @@ Result run(const Options& options)
     else if (not workload)
       check_file(options.hostfile, "hostfile");
 
+    if (auto problem = refused_setting(options.cfg))
+      throw InputError(*problem);
     auto engine_ptr = make_engine(options);
     s4u::Engine& engine = *engine_ptr;
     try {
