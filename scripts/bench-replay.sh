@@ -18,7 +18,15 @@
 #   BENCH_SIDES   both (default), ref (reference only) or ours (tit-replay only)
 #   BENCH_BASE    another tit-replay binary (e.g. built from an older commit): replayed right after
 #                 tit-replay on every case, with the ratio ours/base (before/after in the same run)
-#   BENCH_NO_BACKBONE=1  generated clusters without a backbone (no link shared by every message)
+#   BENCH_TOPOLOGY  the generated clusters: backbone (default: every message crosses one shared link),
+#                 none (no shared link) or fat-tree (a two-level fat tree under one top switch, whose links
+#                 the messages between leaf switches share); BENCH_NO_BACKBONE=1 is BENCH_TOPOLOGY=none
+#   BENCH_VARIANTS  space-separated sets of model settings, each a comma-separated list of --cfg values
+#                 (e.g. "network/optim:Full network/optim:Full,network/maxmin-selective-update:yes"): tit-replay
+#                 replays every case once more per set, with its prediction compared with the default's
+#                 (identical, or the relative difference) and the throughput ratio variant/default
+#   BENCH_REPEAT  replay each case this many times with tit-replay, base and each variant, interleaved (default
+#                 1); the rates then come from the median CPU time of each
 #   BENCH_REF_MAX_RANKS  skip the reference above this many ranks (default 16384: it takes minutes)
 #   BENCH_NOFILE  open-file limit set for the runs (default: 64 more than the largest rank count,
 #                 when above the current limit; raising the hard limit needs privileges). A case with more
@@ -53,8 +61,26 @@ if [[ -n $base && ! -x $base ]]; then
   echo "bench-replay.sh: BENCH_BASE '$base' is not an executable" >&2
   exit 2
 fi
-backbone_arg=()
-[[ ${BENCH_NO_BACKBONE:-0} == 1 ]] && backbone_arg=(--no-backbone)
+topology=${BENCH_TOPOLOGY:-backbone}
+[[ ${BENCH_NO_BACKBONE:-0} == 1 ]] && topology=none
+case $topology in
+  backbone) backbone_arg=() ;;
+  none) backbone_arg=(--no-backbone) ;;
+  fat-tree) backbone_arg=(--fat-tree) ;;
+  *) echo "bench-replay.sh: BENCH_TOPOLOGY must be backbone, none or fat-tree, not '$topology'" >&2; exit 2 ;;
+esac
+read -r -a variants <<<"${BENCH_VARIANTS:-}"
+for v in "${variants[@]}"; do
+  if [[ ! $v =~ ^[A-Za-z0-9/_.-]+:[^,]+(,[A-Za-z0-9/_.-]+:[^,]+)*$ ]]; then
+    echo "bench-replay.sh: bad set '$v' in BENCH_VARIANTS (expected name:value[,name:value...])" >&2
+    exit 2
+  fi
+done
+repeat=${BENCH_REPEAT:-1}
+if [[ ! $repeat =~ ^[1-9][0-9]*$ ]]; then
+  echo "bench-replay.sh: BENCH_REPEAT must be a whole number >= 1, not '$repeat'" >&2
+  exit 2
+fi
 ref_max_ranks=${BENCH_REF_MAX_RANKS:-16384}
 platform=${BENCH_PLATFORM:+$(realpath -m "$BENCH_PLATFORM")}
 hostfile=${BENCH_HOSTFILE:+$(realpath -m "$BENCH_HOSTFILE")}
@@ -132,6 +158,12 @@ if (($(ulimit -n) < nofile)); then
 fi
 
 per_second() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }'; }
+median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+# relative A B: |A - B| / max(|A|, |B|)
+relative() {
+  awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a); mb = (b < 0 ? -b : b)
+    if (mb > m) m = mb; printf "%.3g", (m > 0 ? d / m : 0) }'
+}
 
 status=0
 summary=()
@@ -179,13 +211,13 @@ for c in $cases; do
     fi
   fi
   # Each actor stack and its guard page take two memory mappings: past vm.max_map_count, tit-replay stops (and
-  # says so); the benchmark then drops the guard pages, with stacks of 64 KiB (enough for these traces).
+  # says so); the benchmark then drops the guard pages, with stacks of 32 KiB (4 times what a rank needs).
   case_args=("${tit_extra[@]}")
   max_maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
   no_guard=0
   if ((max_maps > 0 && 2 * ranks + 4096 > max_maps)); then
     no_guard=1
-    case_args+=(--cfg=contexts/guard-size:0 --cfg=contexts/stack-size:64)
+    case_args+=(--cfg=contexts/guard-size:0 --cfg=contexts/stack-size:32)
     echo "   $ranks ranks exceed vm.max_map_count=$max_maps with guard pages: tit-replay runs with ${case_args[*]}"
   fi
   if ((run_ours)) && ((${#merged_arg[@]})); then
@@ -195,43 +227,96 @@ for c in $cases; do
     traces=$dir/merged.txt
     echo "   so tit-replay and base replay the merged file $traces"
   fi
+  # tit-replay, base and the variants, BENCH_REPEAT times interleaved: label, binary and extra arguments of each.
+  labels=() binaries=() extras=() names=()
   if ((run_ours)); then
-    measure "$dir/ours.log" "$tit" "${case_args[@]}" --hostfile "$hosts" "$plat" "$traces"
-    ours_time=$(awk '$1 == "Simulated" && $2 == "time:" { t = $3 } END { print t }' "$dir/ours.log")
-    if ((rc != 0)) || [[ -z $ours_time ]]; then
-      echo "   tit-replay: FAILED (exit $rc), see $dir/ours.log"
-      tail -n 5 "$dir/ours.log" | sed 's/^/   | /'
-      status=1
-      ours_time=''
-    else
-      ours_rate=$(per_second "$actions" "$cpu")
-      printf '   tit-replay                 : predicted %s s, wall %s s, CPU %s s, peak RSS %s KiB (%s KiB per rank), %s actions per CPU s\n' \
-        "$ours_time" "$wall" "$cpu" "$rss" "$(awk -v m="$rss" -v n="$ranks" 'BEGIN { printf "%.1f", m / n }')" "$ours_rate"
+    labels+=(ours) binaries+=("$tit") extras+=("") names+=(ours)
+    if [[ -n $base ]] && ((no_guard)); then
+      echo "   base: skipped (without guard pages it may overflow the main stack in SimGrid's solver at this size)"
+    elif [[ -n $base ]]; then
+      labels+=(base) binaries+=("$base") extras+=("") names+=(base)
     fi
+    for j in "${!variants[@]}"; do
+      v=${variants[$j]}
+      labels+=("$v") binaries+=("$tit") extras+=("--cfg=${v//,/ --cfg=}") names+=("variant-$((j + 1))")
+    done
   fi
-  if ((run_ours)) && [[ -n $base ]] && ((no_guard)); then
-    echo "   base: skipped (without guard pages it may overflow the main stack in SimGrid's solver at this size)"
-  elif ((run_ours)) && [[ -n $base ]]; then
-    measure "$dir/base.log" "$base" "${tit_extra[@]}" --hostfile "$hosts" "$plat" "$traces"
-    base_time=$(awk '$1 == "Simulated" && $2 == "time:" { t = $3 } END { print t }' "$dir/base.log")
-    if ((rc != 0)) || [[ -z $base_time ]]; then
-      echo "   base: FAILED (exit $rc), see $dir/base.log"
-      status=1
-      base_time=''
-    else
-      base_rate=$(per_second "$actions" "$cpu")
-      printf '   base (BENCH_BASE)          : predicted %s s, wall %s s, CPU %s s, peak RSS %s KiB (%s KiB per rank), %s actions per CPU s\n' \
-        "$base_time" "$wall" "$cpu" "$rss" "$(awk -v m="$rss" -v n="$ranks" 'BEGIN { printf "%.1f", m / n }')" "$base_rate"
-      if [[ -n $ours_time ]]; then
-        same=$([[ $base_time == "$ours_time" ]] && echo identical || echo DIFFERENT)
-        [[ $same == identical ]] || status=1
-        ratio_base=$(awk -v o="$ours_rate" -v r="$base_rate" 'BEGIN { printf "%.2f", (r > 0 ? o / r : 0) }')
-        echo "   predictions of tit-replay and base $same; throughput ratio ours/base $ratio_base"
+  declare -A cpus=() times=() peaks=() walls=() failed=()
+  for ((rep = 1; rep <= repeat; rep++)); do
+    for i in "${!labels[@]}"; do
+      label=${labels[$i]}
+      [[ -z ${failed[$label]:-} ]] || continue
+      read -r -a extra <<<"${extras[$i]}"
+      args=("${case_args[@]}")
+      [[ $label == base ]] && args=("${tit_extra[@]}")
+      log=$dir/${names[$i]}.log
+      ((repeat == 1)) || log=$dir/${names[$i]}-$rep.log
+      measure "$log" "${binaries[$i]}" "${args[@]}" "${extra[@]}" --hostfile "$hosts" "$plat" "$traces"
+      t=$(awk '$1 == "Simulated" && $2 == "time:" { t = $3 } END { print t }' "$log")
+      if ((rc != 0)) || [[ -z $t ]]; then
+        echo "   $label: FAILED (exit $rc), see $log"
+        tail -n 5 "$log" | sed 's/^/   | /'
+        failed[$label]=1
+        status=1
+        continue
       fi
+      if [[ -n ${times[$label]:-} && ${times[$label]} != "$t" ]]; then
+        echo "   $label: NOT DETERMINISTIC: predicted ${times[$label]} s, then $t s"
+        status=1
+      fi
+      times[$label]=$t
+      cpus[$label]+=" $cpu"
+      walls[$label]+=" $wall"
+      ((${peaks[$label]:-0} >= rss)) || peaks[$label]=$rss
+    done
+  done
+  rates=()
+  for label in "${labels[@]}"; do
+    [[ -z ${failed[$label]:-} ]] || continue
+    c=$(median "${cpus[$label]}")
+    rate=$(per_second "$actions" "$c")
+    rates+=("$label=$rate")
+    name=$label
+    case $label in
+      ours) name='tit-replay                 ' ;;
+      base) name='base (BENCH_BASE)          ' ;;
+    esac
+    printf '   %s: predicted %s s, wall %s s, CPU%s s, peak RSS %s KiB (%s KiB per rank), %s actions per CPU s\n' \
+      "$name" "${times[$label]}" "$(median "${walls[$label]}")" "${cpus[$label]}" "${peaks[$label]}" \
+      "$(awk -v m="${peaks[$label]}" -v n="$ranks" 'BEGIN { printf "%.1f", m / n }')" "$rate"
+  done
+  ours_time=${times[ours]:-}
+  [[ -z ${failed[ours]:-} ]] || ours_time=''
+  ours_rate='' base_rate='' ratio_base=''
+  for entry in "${rates[@]}"; do
+    case $entry in
+      ours=*) ours_rate=${entry#ours=} ;;
+      base=*) base_rate=${entry#base=} ;;
+    esac
+  done
+  variant_summary=''
+  for entry in "${rates[@]}"; do
+    label=${entry%=*}
+    [[ $label != ours && -n $ours_time && -n $ours_rate ]] || continue
+    t=${times[$label]}
+    ratio=$(awk -v o="${entry##*=}" -v r="$ours_rate" 'BEGIN { printf "%.2f", (r > 0 ? o / r : 0) }')
+    if [[ $t == "$ours_time" ]]; then
+      same=identical
+    else
+      same="DIFFERENT (relative difference $(relative "$t" "$ours_time"))"
     fi
-  fi
+    if [[ $label == base ]]; then
+      [[ $same == identical ]] || status=1
+      ratio_base=$(awk -v o="$ours_rate" -v r="${entry##*=}" 'BEGIN { printf "%.2f", (r > 0 ? o / r : 0) }')
+      echo "   predictions of tit-replay and base $same; throughput ratio ours/base $ratio_base"
+    else
+      echo "   $label: prediction $same to the default's; throughput ratio variant/default $ratio"
+      variant_summary+=", $label ${same%% *} x$ratio"
+    fi
+  done
   line="$ranks ranks $pattern, $actions actions (per CPU second): reference ${ref_rate:--}, tit-replay ${ours_rate:--}"
   [[ -z $base ]] || line+=", base ${base_rate:--}, ours/base ${ratio_base:--}"
+  line+=$variant_summary
   if [[ -n $ref_time && -n $ours_time ]]; then
     verdict=$(awk -v a="$ref_time" -v b="$ours_time" 'BEGIN {
       d = a - b; if (d < 0) d = -d

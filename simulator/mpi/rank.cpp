@@ -57,6 +57,28 @@ void post(Fifo<RequestPtr>& mine, Fifo<RequestPtr>& theirs, const RequestPtr& re
   theirs.pop_front();
 }
 
+/// Empties a rank's reused wait lists when a wait returns, however it returns: no finished communication is
+/// kept alive by them until the next wait.
+class WaitLists {
+public:
+  WaitLists(std::vector<s4u::CommPtr>& comms, std::vector<Request*>& pending) : comms_(comms), pending_(pending)
+  {
+    comms_.clear();
+    pending_.clear();
+  }
+  ~WaitLists()
+  {
+    comms_.clear();
+    pending_.clear();
+  }
+  WaitLists(const WaitLists&) = delete;
+  WaitLists& operator=(const WaitLists&) = delete;
+
+private:
+  std::vector<s4u::CommPtr>& comms_;
+  std::vector<Request*>& pending_;
+};
+
 RequestPtr make_request(Request::Type type, int src, int dst, int tag, double bytes)
 {
   auto req = std::make_shared<Request>();
@@ -94,7 +116,7 @@ void Rank::put(Request& req, s4u::Mailbox* mailbox)
   comm->start();
   if (req.detached) {
     const void* transfer = comm->get_impl();
-    buffered_.emplace(transfer, Buffered{req.seq, std::move(comm)});
+    buffered_.push_back(Buffered{transfer, req.seq, std::move(comm)});
   } else {
     req.comm = std::move(comm);
   }
@@ -102,11 +124,13 @@ void Rank::put(Request& req, s4u::Mailbox* mailbox)
 
 void Rank::delivered(const void* transfer)
 {
-  auto it = buffered_.find(transfer);
+  auto it = std::find_if(buffered_.begin(), buffered_.end(),
+                         [transfer](const Buffered& b) { return b.transfer == transfer; });
   if (it == buffered_.end())
     return; // not a buffered send: its sender waits for it anyway
-  delivered_.push_back(std::move(it->second.comm));
-  buffered_.erase(it);
+  delivered_.push_back(std::move(it->comm));
+  *it = std::move(buffered_.back()); // the order does not matter until drain_buffered, which sorts
+  buffered_.pop_back();
 }
 
 void Rank::reap_delivered()
@@ -127,10 +151,7 @@ void Rank::drain_buffered()
   // An actor's end cancels its communications: a message its receiver has not taken yet would be lost.
   s4u::Actor::self()->daemonize();
   reap_delivered();
-  std::vector<Buffered> travelling;
-  travelling.reserve(buffered_.size());
-  for (auto& [transfer, b] : buffered_)
-    travelling.push_back(std::move(b));
+  std::vector<Buffered> travelling = std::move(buffered_);
   buffered_.clear();
   std::sort(travelling.begin(), travelling.end(),
             [](const Buffered& a, const Buffered& b) { return a.seq < b.seq; });
@@ -420,10 +441,10 @@ void Rank::wait(const RequestPtr& req)
   }
   double start = s4u::Engine::get_clock();
   if (not req->comm) {
-    world_.set_activity(rank_, World::Activity::Waiting, {req.get()});
+    world_.set_activity(rank_, World::Activity::Waiting, req.get());
     settle_any_source(req.get());
   }
-  world_.set_activity(rank_, World::Activity::Waiting, {req.get()});
+  world_.set_activity(rank_, World::Activity::Waiting, req.get());
   req->comm->wait();
   world_.set_activity(rank_, World::Activity::Running);
   account_waiting(*req, start);
@@ -501,11 +522,12 @@ int Rank::waitany(const std::vector<RequestPtr>& reqs, const std::vector<Traced>
     return r->done || r->comm || r->type == Request::Type::Send;
   });
   if (not any_bound && not reqs.empty()) { // only unbound receives from any source: wait for the first bind
-    world_.set_activity(rank_, World::Activity::Waiting, {reqs.front().get()});
+    world_.set_activity(rank_, World::Activity::Waiting, reqs.front().get());
     settle_any_source(reqs.front().get());
   }
-  std::vector<s4u::CommPtr> comms;
-  std::vector<Request*> pending;
+  WaitLists lists(wait_comms_, wait_pending_);
+  auto& comms = wait_comms_;
+  auto& pending = wait_pending_;
   for (auto const& r : reqs) {
     if (r->done)
       continue;
@@ -521,7 +543,7 @@ int Rank::waitany(const std::vector<RequestPtr>& reqs, const std::vector<Traced>
   if (comms.empty())
     return -1;
   double start = s4u::Engine::get_clock();
-  world_.set_activity(rank_, World::Activity::Waiting, {pending.begin(), pending.end()});
+  world_.set_activity(rank_, World::Activity::Waiting, pending);
   ssize_t index = s4u::Comm::wait_any(comms);
   world_.set_activity(rank_, World::Activity::Running);
   Request& done = *pending.at(static_cast<std::size_t>(index));
@@ -611,14 +633,15 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
   // Receives from any source not bound yet: wait until a sender binds each (then it is a regular request).
   for (auto const& r : reqs)
     if (r->type == Request::Type::Recv && not r->done && not r->comm) {
-      world_.set_activity(rank_, World::Activity::Waiting, {r.get()});
+      world_.set_activity(rank_, World::Activity::Waiting, r.get());
       settle_any_source(r.get());
     }
   settle_any_source();
   double last_match = start;
   const Request* last_matched = nullptr;
-  std::vector<s4u::CommPtr> comms;
-  std::vector<Request*> pending;
+  WaitLists lists(wait_comms_, wait_pending_);
+  auto& comms = wait_comms_;
+  auto& pending = wait_pending_;
   while (true) {
     // Like SMPI's waitany: a completed buffered send is taken first, otherwise the first transfer of the
     // list to be over (or already over), which pays its receive overhead before the next round.
@@ -641,7 +664,7 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
     }
     if (comms.empty())
       break;
-    world_.set_activity(rank_, World::Activity::Waiting, {pending.begin(), pending.end()});
+    world_.set_activity(rank_, World::Activity::Waiting, pending);
     ssize_t index = s4u::Comm::wait_any(comms);
     world_.set_activity(rank_, World::Activity::Running);
     Request& done = *pending.at(static_cast<std::size_t>(index));

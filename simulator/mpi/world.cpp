@@ -14,11 +14,25 @@ World::World(model::MpiParams params, int rank_count, int job)
 {
 }
 
-void World::set_activity(int rank, Activity a, std::vector<const Request*> waited)
+void World::set_activity(int rank, Activity a)
 {
   auto& p = progress_.at(static_cast<std::size_t>(rank));
   p.activity = a;
-  p.waited = std::move(waited);
+  p.waited.clear();
+}
+
+void World::set_activity(int rank, Activity a, const Request* waited)
+{
+  auto& p = progress_.at(static_cast<std::size_t>(rank));
+  p.activity = a;
+  p.waited.assign(1, waited);
+}
+
+void World::set_activity(int rank, Activity a, const std::vector<Request*>& waited)
+{
+  auto& p = progress_.at(static_cast<std::size_t>(rank));
+  p.activity = a;
+  p.waited.assign(waited.begin(), waited.end());
 }
 
 bool World::others_can_progress(int rank) const

@@ -272,12 +272,18 @@ private:
   /// sending many messages between two computations), further ones are detached as SMPI does, so that the
   /// activities SimGrid scans at each of this rank's completions stay few (the times are the same either way).
   static constexpr std::size_t kMaxKeptBuffered = 256;
+  /// They are few (one per message in flight from this rank, at most kMaxKeptBuffered), so a vector searched
+  /// linearly costs less than a hash map, and allocates nothing per message once grown.
   struct Buffered {
-    std::uint64_t seq; ///< posting order: the end of the trace waits in that order
+    const void* transfer; ///< the kernel activity, which the receiver names in delivered()
+    std::uint64_t seq;    ///< posting order: the end of the trace waits in that order
     simgrid::s4u::CommPtr comm;
   };
-  std::unordered_map<const void*, Buffered> buffered_;
+  std::vector<Buffered> buffered_;
   std::vector<simgrid::s4u::CommPtr> delivered_;
+  /// Reused by waitall and waitany (one rank runs one of them at a time): no allocation per call once grown.
+  std::vector<simgrid::s4u::CommPtr> wait_comms_;
+  std::vector<Request*> wait_pending_;
   /// The event of a message between `src` and `dst` on channel tag `channel_tag` (decoded into its identity).
   MessageEvent event(int src, int dst, int channel_tag, double bytes, std::uint64_t id, double time, Origin o) const;
 };
@@ -354,7 +360,11 @@ public:
   /// What each rank is doing, to tell a slow partner from one that will never come (probe loops poll
   /// with simulated time, so SimGrid's own deadlock detection never fires for them).
   enum class Activity : std::uint8_t { Running, Waiting, Probing, Finished };
-  void set_activity(int rank, Activity a, std::vector<const Request*> waited = {});
+  /// Sets what `rank` does; while Waiting, for the requests given (kept in a list that reuses its memory: the
+  /// replay calls this around every wait, without allocating).
+  void set_activity(int rank, Activity a);
+  void set_activity(int rank, Activity a, const Request* waited);
+  void set_activity(int rank, Activity a, const std::vector<Request*>& waited);
   /// Whether some rank other than `rank` may still post a message: running, or waiting for a request whose
   /// partner has posted (its transfer will end).
   bool others_can_progress(int rank) const;

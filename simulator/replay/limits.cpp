@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <string_view>
 
 namespace tit::replay {
 
@@ -20,8 +22,41 @@ std::optional<std::string> mapping_problem(std::size_t actors, int guard_pages, 
       "error: {} ranks need about {} memory mappings (each rank's stack and its guard page take two), but a process "
       "may hold {} (vm.max_map_count); expected a limit of at least {}: raise it with `sysctl -w "
       "vm.max_map_count={}` (as root), or drop the stacks' guard pages with --cfg=contexts/guard-size:0 and "
-      "smaller stacks such as --cfg=contexts/stack-size:64 (KiB; a stack overflow then goes undetected)",
-      actors, need, max_map_count, need, need);
+      "smaller stacks such as --cfg=contexts/stack-size:{} (KiB; a stack overflow then goes undetected)",
+      actors, need, max_map_count, need, need, kUnguardedStackKiB);
+}
+
+std::optional<std::string> refused_setting(const std::vector<std::string>& cfg)
+{
+  std::map<std::string, std::string, std::less<>> last;
+  for (auto const& c : cfg) {
+    auto colon = c.find(':');
+    if (colon == 0 || colon == std::string::npos)
+      return fmt::format("error: --cfg={}: expected --cfg=NAME:VALUE (tit-replay --help lists the model parameters)", c);
+    last[c.substr(0, colon)] = c.substr(colon + 1);
+  }
+  auto value = [&](std::string_view name) {
+    auto it = last.find(name);
+    return it == last.end() ? std::optional<std::string>() : std::optional<std::string>(it->second);
+  };
+  for (std::string_view kind : {"network", "cpu"}) {
+    std::string optim = fmt::format("{}/optim", kind);
+    std::string select = fmt::format("{}/maxmin-selective-update", kind);
+    auto mode = value(optim);
+    if (mode && *mode != "Lazy" && *mode != "Full" && *mode != "TI")
+      return fmt::format("error: --cfg={}:{}: expected Lazy (the default), Full or TI", optim, *mode);
+    auto selective = value(select);
+    bool off = selective && (*selective == "no" || *selective == "off" || *selective == "false" || *selective == "0");
+    if (off && (not mode || *mode == "Lazy"))
+      return fmt::format("error: --cfg={}:{}: the lazy update ({}:Lazy, the default) needs selective update; expected "
+                         "yes, or {}:Full with it",
+                         select, *selective, optim, optim);
+  }
+  if (auto threads = value("contexts/nthreads"); threads && *threads != "1")
+    return fmt::format("error: --cfg=contexts/nthreads:{}: tit-replay runs its ranks in one thread (they share the "
+                       "MPI layer's state without locks); expected 1",
+                       *threads);
+  return std::nullopt;
 }
 
 std::optional<long> max_map_count()

@@ -58,11 +58,11 @@ Lookahead::Lookahead(std::unique_ptr<trace::RankReader> reader, std::size_t wind
 
 bool Lookahead::next(Action& out)
 {
-  if (ahead_.empty())
+  if (not ahead_ || ahead_->queue.empty())
     return not ended_ && reader_->next(out);
-  current_ = std::move(ahead_.front()); // the text's address is stable: out's views stay valid
-  ahead_.pop_front();
-  std::swap(out, current_.action);
+  ahead_->current = std::move(ahead_->queue.front()); // the text's address is stable: out's views stay valid
+  ahead_->queue.pop_front();
+  std::swap(out, ahead_->current.action);
   return true;
 }
 
@@ -77,18 +77,21 @@ bool Lookahead::read_ahead()
   }
   b.text = std::make_unique<std::string>(b.action.text);
   relocate(b.action, b.action.text, *b.text);
-  ahead_.push_back(std::move(b));
+  ahead_->queue.push_back(std::move(b));
   return true;
 }
 
 std::vector<Fate> Lookahead::fates(int rank, const std::vector<TraceKey>& keys)
 {
+  if (not ahead_)
+    ahead_ = std::make_unique<Ahead>();
+  auto const& queue = ahead_->queue;
   std::vector<Fate> result(keys.size(), Fate::Unknown);
   std::vector<bool> decided(keys.size(), false);
   std::size_t open = keys.size();
   exhausted_ = false;
   for (std::size_t i = 0; open > 0; ++i) {
-    if (i == ahead_.size() && (i >= window_ || not read_ahead())) {
+    if (i == queue.size() && (i >= window_ || not read_ahead())) {
       if (i >= window_) { // undecided keys stay Unknown
         exhausted_ = true;
         break;
@@ -98,7 +101,7 @@ std::vector<Fate> Lookahead::fates(int rank, const std::vector<TraceKey>& keys)
           result[k] = Fate::Forgotten;
       break;
     }
-    const Action& a = ahead_[i].action;
+    const Action& a = queue[i].action;
     for (std::size_t k = 0; k < keys.size(); ++k) {
       if (decided[k])
         continue;

@@ -58,8 +58,13 @@ private:
 
   std::unique_ptr<trace::RankReader> reader_;
   std::size_t window_;
-  std::deque<Buffered> ahead_;
-  Buffered current_; ///< the action last returned from the buffer (keeps its text alive)
+  /// Made on the first look ahead (only tests and waitany look ahead): a rank that never looks ahead, as in
+  /// most traces, keeps no deque nor spare action (about 800 bytes, thousands of ranks).
+  struct Ahead {
+    std::deque<Buffered> queue;
+    Buffered current; ///< the action last returned from the queue (keeps its text alive)
+  };
+  std::unique_ptr<Ahead> ahead_;
   bool ended_ = false;
   bool exhausted_ = false;
 };

@@ -279,12 +279,13 @@ void RankActor::execute(const Action& a)
       execute_test(a);
       break;
     case Kind::WaitAll: {
-      std::vector<mpi::RequestPtr> reqs;
+      waitall_.clear();
       for (auto& r : pending_)
         if (not r->done)
-          reqs.push_back(r);
-      mpi_.waitall(reqs);
+          waitall_.push_back(r);
+      mpi_.waitall(waitall_);
       pending_.clear();
+      waitall_.clear();
       break;
     }
     default:

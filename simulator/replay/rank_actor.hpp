@@ -104,6 +104,7 @@ private:
   mpi::Rank mpi_;
   Lookahead reader_;
   std::vector<mpi::RequestPtr> pending_; ///< posted requests in post order; done ones stand for SMPI's null ones
+  std::vector<mpi::RequestPtr> waitall_; ///< the requests of the waitall in progress (reused: no allocation per call)
   RankStats stats_;
   bool finished_ = false;
   std::uint64_t records_ = 0;         ///< actions reported to the observer so far

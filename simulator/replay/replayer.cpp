@@ -35,11 +35,13 @@ namespace s4u = simgrid::s4u;
 namespace tit::replay {
 namespace {
 
-/// smpirun's settings first, then quieter SimGrid logs, then the user's --cfg and --log (later ones win).
+/// smpirun's settings first, then stacks sized for a rank's replay (see kStackKiB), quieter SimGrid logs, then the
+/// user's --cfg and --log (later ones win).
 std::vector<std::string> engine_arguments(const Options& o)
 {
   std::vector<std::string> args{"tit-replay", "--cfg=surf/precision:1e-9", "--cfg=network/model:SMPI",
-                                "--log=xbt_cfg.thresh:warning", "--log=ker_engine.thresh:critical"};
+                                fmt::format("--cfg=contexts/stack-size:{}", kStackKiB), "--log=xbt_cfg.thresh:warning",
+                                "--log=ker_engine.thresh:critical"};
   for (auto const& c : o.cfg)
     args.push_back("--cfg=" + c);
   for (auto const& l : o.log)
@@ -331,6 +333,8 @@ Result run(const Options& options)
     else if (not workload)
       check_file(options.hostfile, "hostfile");
 
+    if (auto problem = refused_setting(options.cfg))
+      throw InputError(*problem);
     auto engine_ptr = make_engine(options);
     s4u::Engine& engine = *engine_ptr;
     try {

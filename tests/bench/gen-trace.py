@@ -4,7 +4,9 @@
 Writes, into OUTDIR:
   rank-<r>.txt   one SimGrid-dialect (dialect 2) trace per rank
   traces.list    a trace list (absolute paths, line i = rank i)
-  platform.xml   a <cluster> of N hosts behind a backbone (--no-backbone: without one)
+  platform.xml   a <cluster> of N hosts behind a backbone (--no-backbone: without one; --fat-tree: a
+                 two-level fat tree of px x py hosts, px leaf switches under one top switch, whose
+                 links every message between two leaves shares)
   hostfile       one host per line, rank i on host i
   merged.txt     with --merged: the same traces as one merged file, line k of every rank in turn (one
                  open file for any number of ranks)
@@ -158,6 +160,18 @@ PLATFORM = """<?xml version='1.0'?>
 """
 
 
+def cluster_attributes(nranks, topology):
+    """The cluster's extra attributes and their description for one of the three topologies."""
+    if topology == "backbone":
+        return ' bb_bw="12.5GBps" bb_lat="2us"', ", 100 Gb/s backbone"
+    if topology == "fat-tree":
+        # py hosts per leaf switch, px leaf switches, one top switch: its links carry every message between leaves.
+        px, py = grid_shape(nranks)
+        return (f' topology="FAT_TREE" topo_parameters="2;{py},{px};1,1;1,1"',
+                f", two-level fat tree: {px} leaf switches of {py} hosts under one top switch")
+    return "", ""
+
+
 def write_merged(path, rank_paths):
     """Interleaves the rank files line by line, so that a reader of the merged file holds few lines of
     ranks it has not reached yet. Opens one rank file at a time."""
@@ -182,8 +196,11 @@ def main():
     parser.add_argument("--uniform", action="store_true",
                         help="halo, ring: the same base compute volume on every rank and iteration (no imbalance pattern)")
     parser.add_argument("--merged", action="store_true", help="also write merged.txt (see above)")
-    parser.add_argument("--no-backbone", action="store_true",
-                        help="a cluster without a backbone: no link shared by all the ranks' messages")
+    topology = parser.add_mutually_exclusive_group()
+    topology.add_argument("--no-backbone", action="store_true",
+                          help="a cluster without a backbone: no link shared by all the ranks' messages")
+    topology.add_argument("--fat-tree", action="store_true",
+                          help="a two-level fat tree with one top switch instead of a backbone (see above)")
     args = parser.parse_args()
     if not 0 <= args.noise < 1:
         parser.error("need 0 <= --noise < 1")
@@ -210,9 +227,9 @@ def main():
     with open(os.path.join(outdir, "traces.list"), "w", encoding="ascii") as f:
         f.write("\n".join(paths) + "\n")
     with open(os.path.join(outdir, "platform.xml"), "w", encoding="ascii") as f:
-        f.write(PLATFORM.format(n=args.ranks, last=args.ranks - 1,
-                                backbone="" if args.no_backbone else ' bb_bw="12.5GBps" bb_lat="2us"',
-                                backbone_text="" if args.no_backbone else ", 100 Gb/s backbone"))
+        kind = "none" if args.no_backbone else "fat-tree" if args.fat_tree else "backbone"
+        backbone, backbone_text = cluster_attributes(args.ranks, kind)
+        f.write(PLATFORM.format(n=args.ranks, last=args.ranks - 1, backbone=backbone, backbone_text=backbone_text))
     with open(os.path.join(outdir, "hostfile"), "w", encoding="ascii") as f:
         f.write("".join(f"node-{i}.bench\n" for i in range(args.ranks)))
     print(total)

@@ -223,6 +223,12 @@ case $case_name in
   bad-cfg-value) run --cfg=smpi/os:abc "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/os" "abc" ;;
   unknown-cfg) run --cfg=smpi/nonsense:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/nonsense" ;;
   bad-option) run --frobnicate "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "frobnicate" ;;
+  cfg-no-value) run --cfg=help "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "--cfg=help" "NAME:VALUE" ;;
+  cfg-lazy-no-select) # SimGrid 3.32 aborts with a core dump on this one
+    run --cfg=network/maxmin-selective-update:no "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_error 2 "network/maxmin-selective-update:no" "needs selective update" ;;
+  parallel-contexts) run --cfg=contexts/nthreads:2 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_error 2 "contexts/nthreads:2" "expected 1" ;;
   probe) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/probe"
     expect_time 7.0086 ;; # probes of 1e-4 x 1, 2, ... 316 s reach 5.0086 s, then the 2 s transfer (as smpirun)
   deadlock-probe) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/probe-deadlock"
