@@ -2,6 +2,7 @@
 // arrives: a tail that repeats the items before it, or the body of the loop before it, becomes or extends a
 // loop), keeps the numbers in per-rank value streams of runs, and writes the file of docs/compressed-format.md.
 #include "trace/compressed.hpp"
+#include "trace/compressed_build.hpp"
 #include "trace/compressed_format.hpp"
 
 #include <fmt/format.h>
@@ -20,6 +21,8 @@ using cformat::Signature;
 using cformat::Slot;
 using cformat::Stream;
 using cformat::ValueRun;
+using Tables = cformat::StructureTables;
+using Values = cformat::StreamBuilder;
 
 /// Longest body, in items, that folding looks for (items may themselves be loops).
 constexpr std::size_t kWindow = 64;
@@ -46,67 +49,6 @@ std::vector<std::size_t> partner_positions(const Action& a)
       return {};
   }
 }
-
-/// The global tables: signatures, nodes and bodies, interned so that equal ones get one id.
-class Tables {
-public:
-  std::uint32_t signature(Signature&& s)
-  {
-    // the key: the signature's own encoding (length-prefixed strings: no two signatures share it)
-    cformat::ByteWriter key;
-    key.string(s.name);
-    for (const Slot& slot : s.slots) {
-      key.byte(static_cast<std::uint8_t>(slot.kind));
-      key.string(slot.literal);
-      key.zigzag(slot.offset);
-    }
-    auto [it, added] =
-        signature_ids_.try_emplace(std::move(key.out()), static_cast<std::uint32_t>(signatures_.size()));
-    if (added)
-      signatures_.push_back(std::move(s));
-    return it->second;
-  }
-
-  std::uint32_t node(const Node& n)
-  {
-    std::uint64_t key_a = (std::uint64_t{n.ref} << 1) | (n.loop ? 1 : 0);
-    auto [it, added] = node_ids_.try_emplace({key_a, n.count}, static_cast<std::uint32_t>(nodes_.size()));
-    if (added)
-      nodes_.push_back(n);
-    return it->second;
-  }
-
-  std::uint32_t body(const std::vector<Node>& items)
-  {
-    std::vector<std::uint32_t> ids;
-    ids.reserve(items.size());
-    for (const Node& n : items)
-      ids.push_back(node(n));
-    auto [it, added] = body_ids_.try_emplace(ids, static_cast<std::uint32_t>(bodies_.size()));
-    if (added)
-      bodies_.push_back(std::move(ids));
-    return it->second;
-  }
-
-  const std::vector<std::uint32_t>& body_nodes(std::uint32_t id) const { return bodies_[id]; }
-  const Node& node_at(std::uint32_t id) const { return nodes_[id]; }
-  const std::vector<Signature>& signatures() const { return signatures_; }
-
-  void move_into(cformat::Meta& m)
-  {
-    m.signatures = std::move(signatures_);
-    m.nodes = std::move(nodes_);
-    m.bodies = std::move(bodies_);
-  }
-
-private:
-  std::vector<Signature> signatures_;
-  std::unordered_map<std::string, std::uint32_t> signature_ids_;
-  std::vector<Node> nodes_;
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> node_ids_;
-  std::vector<std::vector<std::uint32_t>> bodies_;
-  std::map<std::vector<std::uint32_t>, std::uint32_t> body_ids_;
-};
 
 /// One rank's sequence of items, folded as it grows.
 class Folder {
@@ -172,62 +114,6 @@ private:
 
   Tables& tables_;
   std::vector<Node> seq_;
-};
-
-/// One rank's value streams, one per (signature, value slot), as runs.
-class Values {
-public:
-  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token)
-  {
-    auto [it, added] = index_.try_emplace({signature, slot}, streams_.size());
-    if (added)
-      streams_.push_back(Stream{signature, slot, {}, {}});
-    std::vector<ValueRun>& runs = streams_[it->second].runs;
-    std::int64_t v = 0;
-    bool is_int = cformat::canonical_int(token, v);
-    if (!runs.empty()) {
-      ValueRun& last = runs.back();
-      if (is_int && last.is_int) {
-        if (last.count == 1) { // any step starts a run of two (|step| < 2^62: both values are within +-2^61)
-          last.step = v - last.first;
-          last.count = 2;
-          return;
-        }
-        std::int64_t span = 0;
-        std::int64_t next = 0;
-        bool overflow = __builtin_mul_overflow(last.step, static_cast<std::int64_t>(last.count), &span) ||
-                        __builtin_add_overflow(last.first, span, &next);
-        if (!overflow && v == next) {
-          ++last.count;
-          return;
-        }
-      } else if (!is_int && !last.is_int && last.text == token) {
-        ++last.count;
-        return;
-      }
-    }
-    ValueRun run;
-    run.is_int = is_int;
-    run.first = v;
-    if (!is_int)
-      run.text = std::string(token);
-    runs.push_back(std::move(run));
-  }
-
-  /// Streams in (signature, slot) order, so that equal ranks give equal blocks.
-  std::vector<Stream> take()
-  {
-    std::sort(streams_.begin(), streams_.end(), [](const Stream& a, const Stream& b) {
-      return std::pair(a.signature, a.slot) < std::pair(b.signature, b.slot);
-    });
-    for (Stream& s : streams_)
-      cformat::find_repeats(s);
-    return std::move(streams_);
-  }
-
-private:
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index_;
-  std::vector<Stream> streams_;
 };
 
 /// The signature of `a`; its value tokens go to `value_tokens` (binned when `mode` bins and the token is a volume),
@@ -427,18 +313,18 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
 
 } // namespace
 
-CompressStats compress(TraceSet& in, const std::filesystem::path& out, const ValueMode& values)
+cformat::Loaded cformat::fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions)
 {
-  CompressStats stats;
   Tables tables;
-  cformat::Meta meta;
+  Loaded out;
+  Meta& meta = out.meta;
   meta.rank_count = in.rank_count();
   meta.value_mode = value_mode_name(values);
   meta.compute_unit = in.compute_unit();
-  Chunker chunker;
   std::unordered_map<std::string, std::uint32_t> block_ids;
   std::vector<std::string> tokens;
   std::vector<bool> volume;
+  std::uint64_t count = 0;
   bool stats_mode = values.kind == ValueMode::Kind::Stats;
   for (int r = 0; r < meta.rank_count; ++r) {
     std::unique_ptr<RankReader> reader = in.reader(r);
@@ -459,19 +345,44 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
         for (std::size_t i = 0; i < tokens.size(); ++i)
           rank_values.add(sig, static_cast<std::uint32_t>(i), tokens[i]);
       folder.push(sig);
-      ++stats.actions;
+      ++count;
     }
     entry.root = tables.body(folder.items());
     if (stats_mode)
       stats_values.finish(tables, entry.root, r, rank_values);
-    std::string raw = cformat::encode_streams(rank_values.take());
-    auto [it, added] = block_ids.try_emplace(raw, static_cast<std::uint32_t>(meta.blocks.size()));
+    std::vector<Stream> streams = rank_values.take();
+    auto [it, added] =
+        block_ids.try_emplace(cformat::encode_streams(streams), static_cast<std::uint32_t>(out.blocks.size()));
     if (added)
-      meta.blocks.push_back(chunker.add(raw));
+      out.blocks.push_back(std::move(streams));
     entry.block = it->second;
     meta.ranks.push_back(entry);
   }
   tables.move_into(meta);
+  if (actions)
+    *actions = count;
+  return out;
+}
+
+std::uint64_t cformat::write_compressed(const std::filesystem::path& out, const Loaded& trace)
+{
+  Meta meta = trace.meta;
+  meta.blocks.clear();
+  Chunker chunker;
+  for (const std::vector<Stream>& block : trace.blocks)
+    meta.blocks.push_back(chunker.add(cformat::encode_streams(block)));
+  std::vector<std::string> chunks;
+  chunker.finish(meta, chunks);
+  write_file(out, cformat::version_for(meta.value_mode), cformat::encode_meta(meta), chunks);
+  std::error_code ec;
+  return std::filesystem::file_size(out, ec);
+}
+
+CompressStats compress(TraceSet& in, const std::filesystem::path& out, const ValueMode& values)
+{
+  CompressStats stats;
+  cformat::Loaded folded = cformat::fold(in, values, &stats.actions);
+  const cformat::Meta& meta = folded.meta;
   stats.signatures = meta.signatures.size();
   stats.loops = static_cast<std::uint64_t>(
       std::count_if(meta.nodes.begin(), meta.nodes.end(), [](const Node& n) { return n.loop; }));
@@ -480,12 +391,8 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
     roots.push_back(e.root);
   std::sort(roots.begin(), roots.end());
   stats.structures = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
-  stats.value_blocks = meta.blocks.size();
-  std::vector<std::string> chunks;
-  chunker.finish(meta, chunks);
-  write_file(out, cformat::version_for(meta.value_mode), cformat::encode_meta(meta), chunks);
-  std::error_code ec;
-  stats.bytes = std::filesystem::file_size(out, ec);
+  stats.value_blocks = folded.blocks.size();
+  stats.bytes = cformat::write_compressed(out, folded);
   return stats;
 }
 
