@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <optional>
 
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -73,6 +74,26 @@ bool canonical(const std::string& token)
 
 std::string loop_text(std::uint64_t count) { return fmt::format("a loop of {} iterations", count); }
 
+/// The slots of `s` on `ranks` ranks with each per-rank vector as one Value slot, flagged in `vector`.
+std::vector<Slot> collapse(const Signature& s, int ranks, std::vector<bool>& vector)
+{
+  std::vector<std::size_t> starts = vector_segments(s.name, s.slots.size(), ranks);
+  std::vector<Slot> out;
+  vector.clear();
+  for (std::size_t j = 0; j < s.slots.size();) {
+    if (std::find(starts.begin(), starts.end(), j) != starts.end()) {
+      out.push_back(Slot{Slot::Kind::Value, "", 0});
+      vector.push_back(true);
+      j += static_cast<std::size_t>(ranks);
+    } else {
+      out.push_back(s.slots[j]);
+      vector.push_back(false);
+      ++j;
+    }
+  }
+  return out;
+}
+
 /// Walks one rank of one input against its class's structure.
 class RankWalk {
 public:
@@ -129,16 +150,21 @@ private:
       } else {
         const Signature& s = meta_.signatures[n.ref];
         t.name = s.name;
-        t.slots = s.slots;
-        t.params.assign(s.slots.size(), 0);
-        for (std::size_t j = 0; j < s.slots.size(); ++j) {
-          if (s.slots[j].kind == Slot::Kind::Literal)
+        t.slots = collapse(s, meta_.rank_count, t.vector);
+        t.params.assign(t.slots.size(), 0);
+        t.others.assign(t.slots.size(), 0);
+        for (std::size_t j = 0; j < t.slots.size(); ++j) {
+          if (t.slots[j].kind == Slot::Kind::Literal)
             continue;
-          bool partner = s.slots[j].kind == Slot::Kind::Relative;
+          bool partner = t.slots[j].kind == Slot::Kind::Relative;
+          std::string what = fmt::format("item {} `{}`, argument {}", t.position, s.name, j + 1);
+          if (t.vector[j]) {
+            t.params[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the rank's own entry)");
+            t.others[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: every other entry)");
+            continue;
+          }
           t.params[j] = new_param(partner ? Param::Kind::Partner : Param::Kind::Value,
-                                  !partner && is_volume_action(s.name),
-                                  fmt::format("item {} `{}`, argument {}{}", t.position, s.name, j + 1,
-                                              partner ? " (partner)" : ""));
+                                  !partner && is_volume_action(s.name), what + (partner ? " (partner)" : ""));
         }
       }
       out.push_back(std::move(t));
@@ -254,6 +280,31 @@ private:
       o.other = Origin{rank_, action_, action_text};
   }
 
+  /// A per-rank vector (tokens [first, first + ranks)): the rank's own entry, and every other entry, which must be
+  /// equal.
+  void observe_vector(const TemplateNode& t, std::size_t c, const std::vector<std::string>& tokens, std::size_t first,
+                      const std::string& action_text)
+  {
+    observe_value(cls_.params[t.params[c]], tokens[first + static_cast<std::size_t>(rank_)], action_text);
+    std::optional<int> other;
+    for (int e = 0; e < meta_.rank_count; ++e) {
+      if (e == rank_)
+        continue;
+      const std::string& v = tokens[first + static_cast<std::size_t>(e)];
+      if (!other) {
+        other = e;
+        observe_value(cls_.params[t.others[c]], v, action_text);
+      } else if (v != tokens[first + static_cast<std::size_t>(*other)]) {
+        throw ExtrapolationError(fmt::format(
+            "error: rank {} of {} ({} ranks), action {}: `{}`: the entries of its per-rank vector (argument {} of the "
+            "action with each vector counted as one) for ranks {} and {} differ ({} and {}); extrapolation models such "
+            "a vector as the rank's own entry and one value for every other rank",
+            rank_, in_.path, meta_.rank_count, action_, action_text, c + 1, *other, e,
+            tokens[first + static_cast<std::size_t>(*other)], v));
+      }
+    }
+  }
+
   void merge_body(std::vector<TemplateNode>& tbody, std::uint32_t body, const std::string& prefix)
   {
     const auto& ids = meta_.bodies[body];
@@ -283,10 +334,12 @@ private:
         continue;
       }
       const Signature& s = meta_.signatures[n.ref];
-      bool same = s.name == t.name && s.slots.size() == t.slots.size();
-      for (std::size_t j = 0; same && j < s.slots.size(); ++j)
-        same = s.slots[j].kind == t.slots[j].kind &&
-               (s.slots[j].kind != Slot::Kind::Literal || s.slots[j].literal == t.slots[j].literal);
+      std::vector<bool> vector;
+      std::vector<Slot> slots = collapse(s, meta_.rank_count, vector);
+      bool same = s.name == t.name && slots.size() == t.slots.size() && vector == t.vector;
+      for (std::size_t j = 0; same && j < slots.size(); ++j)
+        same = slots[j].kind == t.slots[j].kind &&
+               (slots[j].kind != Slot::Kind::Literal || slots[j].literal == t.slots[j].literal);
       if (!same)
         mismatch(tbody, body, k, prefix);
       ++action_;
@@ -294,11 +347,17 @@ private:
       std::string action_text = text(s.name, tokens);
       if (t.sample.empty())
         t.sample = fmt::format("action {}: `{}`", action_, action_text);
-      for (std::size_t j = 0; j < s.slots.size(); ++j) {
+      for (std::size_t c = 0, j = 0; c < slots.size(); ++c) {
+        if (vector[c]) {
+          observe_vector(t, c, tokens, j, action_text);
+          j += static_cast<std::size_t>(meta_.rank_count);
+          continue;
+        }
         if (s.slots[j].kind == Slot::Kind::Relative)
-          observe_partner(cls_.params[t.params[j]], partner(s.slots[j]), action_text);
+          observe_partner(cls_.params[t.params[c]], partner(s.slots[j]), action_text);
         else if (s.slots[j].kind == Slot::Kind::Value)
-          observe_value(cls_.params[t.params[j]], tokens[j], action_text);
+          observe_value(cls_.params[t.params[c]], tokens[j], action_text);
+        ++j;
       }
     }
   }
@@ -313,6 +372,28 @@ private:
 };
 
 } // namespace
+
+std::vector<std::size_t> vector_segments(const std::string& name, std::size_t n, int ranks)
+{
+  static const char* const vector_actions[] = {"alltoallv", "gatherv", "scatterv", "allgatherv", "reducescatter"};
+  std::string base;
+  for (const char* a : vector_actions)
+    if (name == a || name == std::string("i") + a)
+      base = a;
+  std::size_t p = static_cast<std::size_t>(ranks);
+  auto any_of = [n](std::initializer_list<std::size_t> counts) {
+    return std::find(counts.begin(), counts.end(), n) != counts.end();
+  };
+  if (base == "alltoallv" && any_of({2 * p + 2, 2 * p + 4}))
+    return {1, p + 2};
+  if ((base == "gatherv" && any_of({p + 1, p + 2, p + 4})) || (base == "allgatherv" && any_of({p + 1, p + 3})))
+    return {1};
+  if (base == "allgatherv" && n == 2 * p + 3)
+    return {1, p + 3};
+  if ((base == "scatterv" && any_of({p + 1, p + 2, p + 4})) || (base == "reducescatter" && any_of({p + 1, p + 2})))
+    return {0};
+  return {};
+}
 
 std::vector<ClassModel> build_classes(const std::vector<Input>& inputs)
 {

@@ -70,8 +70,11 @@ struct Param {
 struct TemplateNode {
   bool loop = false;
   std::string name;                 ///< action
-  std::vector<trace::cformat::Slot> slots; ///< action: literals as they are; Relative/Value slots refer to params
-  std::vector<std::size_t> params;  ///< per slot: its parameter (unused for literals)
+  std::vector<trace::cformat::Slot> slots; ///< action: literals as they are; Relative/Value slots refer to params;
+                                           ///< a per-rank vector (vector_segments) is one Value slot here
+  std::vector<std::size_t> params;  ///< per slot: its parameter (unused for literals; a vector's own entry)
+  std::vector<bool> vector;         ///< per slot: a per-rank vector of the rank count's length
+  std::vector<std::size_t> others;  ///< per slot: a vector's parameter for every entry but the rank's own
   std::size_t trip = 0;             ///< loop: its trip count parameter
   std::vector<TemplateNode> body;   ///< loop
   std::string position;             ///< "3>1": item 3 of the rank's sequence, item 1 of that loop's body
@@ -89,6 +92,11 @@ struct ClassModel {
   int origin_rank = 0;
   std::string origin_path;
 };
+
+/// The per-rank vectors (first slot, length `ranks`) among the `slot_count` arguments of a `name` action (dialect 2:
+/// the counts of alltoallv, gatherv, scatterv, allgatherv, reducescatter, blocking or not) on `ranks` ranks; empty
+/// when the action has none or its argument count does not fit them.
+std::vector<std::size_t> vector_segments(const std::string& name, std::size_t slot_count, int ranks);
 
 /// Groups the ranks of `inputs` (grids set) by position class and merges each class's ranks into one structure,
 /// collecting the observations. Throws ExtrapolationError naming both ranks and the action where two ranks of a class

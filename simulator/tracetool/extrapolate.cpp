@@ -12,6 +12,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace fs = std::filesystem;
 
@@ -220,6 +221,7 @@ struct ClassAtTarget {
   std::vector<Fitted> fitted;           ///< per parameter
   std::vector<long long> ints;          ///< per parameter: integer values (trip counts, partners, values)
   std::vector<std::string> tokens;      ///< per parameter (values)
+  bool has_vectors = false;             ///< an action with a per-rank vector
 };
 
 class Generator {
@@ -243,7 +245,9 @@ public:
       const ClassAtTarget& c = classes_[it->second];
       std::vector<std::uint32_t> sigs;
       signatures(c, c.cls->top, r, sigs);
-      auto [entry, added] = cache_.try_emplace(std::pair(it->second, sigs));
+      // ranks of a class with the same signatures share their structure and values, unless a per-rank vector
+      // puts the rank's own entry at its place
+      auto [entry, added] = cache_.try_emplace(std::tuple(it->second, sigs, c.has_vectors ? r : -1));
       if (added) {
         std::size_t next = 0;
         std::optional<std::uint32_t> root = body(c, c.cls->top, sigs, next);
@@ -254,7 +258,7 @@ public:
         entry->second.first = *root;
         trace::cformat::StreamBuilder values;
         next = 0;
-        walk_values(c, c.cls->top, sigs, next, values);
+        walk_values(c, c.cls->top, r, sigs, next, values);
         entry->second.second = static_cast<std::uint32_t>(out.blocks.size());
         out.blocks.push_back(values.take());
       }
@@ -296,14 +300,18 @@ private:
       }
       trace::cformat::Signature s;
       s.name = t.name;
-      s.slots = t.slots;
-      for (std::size_t j = 0; j < s.slots.size(); ++j) {
-        if (s.slots[j].kind != Slot::Kind::Relative)
+      for (std::size_t j = 0; j < t.slots.size(); ++j) {
+        if (t.vector[j]) { // a per-rank vector: one value per rank
+          s.slots.insert(s.slots.end(), static_cast<std::size_t>(p), t.slots[j]);
+          continue;
+        }
+        s.slots.push_back(t.slots[j]);
+        if (t.slots[j].kind != Slot::Kind::Relative)
           continue;
         std::int64_t k = ((static_cast<std::int64_t>(partner(c, t.params[j], rank)) - rank) % p + p) % p;
         if (k > p / 2)
           k -= p;
-        s.slots[j].offset = k;
+        s.slots.back().offset = k;
       }
       out.push_back(tables_.signature(std::move(s)));
     }
@@ -329,7 +337,7 @@ private:
     return tables_.body(items);
   }
 
-  void walk_values(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes,
+  void walk_values(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes, int rank,
                    const std::vector<std::uint32_t>& sigs, std::size_t& next, trace::cformat::StreamBuilder& values)
   {
     for (const TemplateNode& t : nodes) {
@@ -338,7 +346,7 @@ private:
         long long count = c.ints[t.trip];
         for (long long i = 0; i < count; ++i) {
           next = start;
-          walk_values(c, t.body, sigs, next, values);
+          walk_values(c, t.body, rank, sigs, next, values);
         }
         if (count <= 0)
           skip(t.body, next);
@@ -346,9 +354,14 @@ private:
       }
       std::uint32_t sig = sigs[next++];
       std::uint32_t ordinal = 0;
-      for (std::size_t j = 0; j < t.slots.size(); ++j)
-        if (t.slots[j].kind == Slot::Kind::Value)
+      for (std::size_t j = 0; j < t.slots.size(); ++j) {
+        if (t.vector[j]) {
+          for (int e = 0; e < grid_.ranks(); ++e)
+            values.add(sig, ordinal++, c.tokens[e == rank ? t.params[j] : t.others[j]]);
+        } else if (t.slots[j].kind == Slot::Kind::Value) {
           values.add(sig, ordinal++, c.tokens[t.params[j]]);
+        }
+      }
     }
   }
 
@@ -365,7 +378,7 @@ private:
   const Grid& grid_;
   const std::vector<ClassAtTarget>& classes_;
   trace::cformat::StructureTables tables_;
-  std::map<std::pair<std::size_t, std::vector<std::uint32_t>>, std::pair<std::uint32_t, std::uint32_t>> cache_;
+  std::map<std::tuple<std::size_t, std::vector<std::uint32_t>, int>, std::pair<std::uint32_t, std::uint32_t>> cache_;
 };
 
 /// Evaluates the fitted parameters of `cls` at the target (throws when a value cannot be written).
@@ -374,6 +387,16 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, const
   ClassAtTarget c;
   c.cls = &cls;
   c.ints.assign(cls.params.size(), 0);
+  std::vector<const TemplateNode*> todo;
+  for (const TemplateNode& t : cls.top)
+    todo.push_back(&t);
+  while (!todo.empty() && !c.has_vectors) {
+    const TemplateNode* t = todo.back();
+    todo.pop_back();
+    c.has_vectors = std::find(t->vector.begin(), t->vector.end(), true) != t->vector.end();
+    for (const TemplateNode& u : t->body)
+      todo.push_back(&u);
+  }
   c.tokens.assign(cls.params.size(), "");
   double p = target.ranks();
   std::array<double, 3> dims = target.sizes();

@@ -72,6 +72,9 @@ case $case_name in
   halo2d) # 2-D halo without periodic boundaries (corner, edge and interior ranks differ), strong scaling
     for np in 9 16 25 36; do trace halo "$np" "${halo_args[@]}"; done
     same_as_real halo 36 9 16 25 ;;
+  vectors) # 1-D chain with an alltoallv per iteration (the rank's own count 0, 4 to every other rank) and a gatherv
+    for np in 3 4 5 8; do trace vec "$np" dims=1 n=120 vectors=1; done
+    same_as_real vec 8 3 4 5 ;;
   halo3d) # 3-D halo without periodic boundaries (27 classes), strong scaling: faces shrink as p^(-2/3)
     for np in 27 64 125 216; do trace halo3 "$np" "${halo3_args[@]}"; done
     same_as_real halo3 216 27 64 125 ;;
@@ -127,6 +130,10 @@ case $case_name in
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/ga-{3,4,5}.trace
     expect_error 2 "error: ranks of class (first) differ in structure at item" "rank 0 of $tmp/ga-4.trace (4 ranks) has action" \
       "where rank 0 of $tmp/ga-3.trace has action" ;;
+  error-vector) # alltoallv counts growing with the distance between ranks: not one value for every other rank
+    for np in 3 4 5; do trace vd "$np" dims=1 vectors=2; done
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/vd-{3,4,5}.trace
+    expect_error 2 "tit-trace: error: rank 0 of $tmp/vd-3.trace (3 ranks), action 6: \`0 alltoallv 12 0 4 8 12 0 4 8 0 0\`: the entries of its per-rank vector (argument 2 of the action with each vector counted as one) for ranks 1 and 2 differ (4 and 8)" ;;
   error-args) # too few inputs, equal rank counts, a --grid of another size or malformed
     for np in 3 4; do trace cg "$np" "${cg_args[@]}"; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace"

@@ -10,6 +10,9 @@
  *   scaling=s|w  strong (local side n / dims[k]) or weak (local side n) (default s)
  *   coll=0|1     a CG-like iteration: two MPI_Allreduce of one double (and a first MPI_Bcast from rank 0)
  *   gather=0|1   at the end, every rank sends one double to rank 0, which receives them in rank order
+ *   vectors=0|1  per iteration an MPI_Alltoallv (4 doubles to every other rank, none to itself), and at the end
+ *                an MPI_Gatherv of 2 doubles per rank to rank 0 (per-rank count vectors of the rank count's length);
+ *                vectors=2: 4 doubles per rank of distance (counts that no own/other split models)
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
@@ -64,6 +67,7 @@ int main(int argc, char** argv)
       weak = 1;
   int coll = (int)option(argc, argv, "coll", 0);
   int gather = (int)option(argc, argv, "gather", 0);
+  int vectors = (int)option(argc, argv, "vectors", 0);
 
   int dims[3] = {1, 1, 1}, cur[3] = {1, 1, 1}, found = 0;
   balanced(size, ndims, size, cur, 0, ndims, dims, &found);
@@ -108,6 +112,14 @@ int main(int argc, char** argv)
   double* sbuf = xalloc((size_t)maxface * sizeof(double));
   double* rbuf = xalloc((size_t)maxface * 6 * sizeof(double));
   MPI_Request req[12];
+  int* counts = xalloc((size_t)size * sizeof(int));
+  int* displs = xalloc((size_t)size * sizeof(int));
+  double* vbuf = xalloc((size_t)size * 4 * size * sizeof(double));
+  double* wbuf = xalloc((size_t)size * 4 * size * sizeof(double));
+  for (int r = 0; r < size; r++) {
+    counts[r] = r == rank ? 0 : vectors == 2 ? 4 * abs(r - rank) : 4;
+    displs[r] = 4 * size * r;
+  }
   double x = 1, y = 0;
   if (coll)
     MPI_Bcast(&x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -126,6 +138,15 @@ int main(int argc, char** argv)
       compute(2.0 * (double)cells);
       MPI_Allreduce(&y, &x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     }
+    if (vectors)
+      MPI_Alltoallv(vbuf, counts, displs, MPI_DOUBLE, wbuf, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
+  }
+  if (vectors) {
+    for (int r = 0; r < size; r++) {
+      counts[r] = 2;
+      displs[r] = 2 * r;
+    }
+    MPI_Gatherv(vbuf, 2, MPI_DOUBLE, wbuf, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   }
   if (gather) {
     if (rank == 0)
@@ -135,6 +156,10 @@ int main(int argc, char** argv)
       MPI_Send(&x, 1, MPI_DOUBLE, 0, 99, MPI_COMM_WORLD);
   }
   (void)count;
+  free(counts);
+  free(displs);
+  free(vbuf);
+  free(wbuf);
   free(sbuf);
   free(rbuf);
   MPI_Finalize();
