@@ -517,6 +517,15 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
   for (const ClassModel& cls : classes) {
     if (members.count(extrap::position_code(cls.position)) == 0)
       continue; // a class the target has not (a grid too small for it)
+    std::string seen_in;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (cls.in_input[i])
+        seen_in += fmt::format("{}{}", seen_in.empty() ? "" : ", ", inputs[i].ranks());
+    if (std::count(cls.in_input.begin(), cls.in_input.end(), true) < 3)
+      throw ExtrapolationError(fmt::format("error: the target has ranks of class ({}), which only the inputs of {} "
+                                           "ranks have; fitting needs 3 (give inputs whose grids have at least 3 ranks "
+                                           "along every dimension)",
+                                           cls.name, seen_in));
     std::vector<Fitted> fitted;
     for (const Param& p : cls.params) {
       fitted.push_back(fitter.fit(cls, p));

@@ -134,8 +134,10 @@ case $case_name in
     for np in 3 4 5; do trace vd "$np" dims=1 vectors=2; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/vd-{3,4,5}.trace
     expect_error 2 "tit-trace: error: rank 0 of $tmp/vd-3.trace (3 ranks), action 6: \`0 alltoallv 12 0 4 8 12 0 4 8 0 0\`: the entries of its per-rank vector (argument 2 of the action with each vector counted as one) for ranks 1 and 2 differ (4 and 8)" ;;
-  error-args) # too few inputs, equal rank counts, a --grid of another size or malformed
-    for np in 3 4; do trace cg "$np" "${cg_args[@]}"; done
+  error-args) # too few inputs, equal rank counts, a --grid of another size or malformed, a class in 2 inputs only
+    for np in 2 3 4; do trace cg "$np" "${cg_args[@]}"; done
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/cg-{2,3,4}.trace
+    expect_error 2 "tit-trace: error: the target has ranks of class (interior), which only the inputs of 3, 4 ranks have; fitting needs 3"
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace"
     expect_error 2 "TRACES: At least 3 required but received 2"
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace" "$tmp/cg-4.trace"
