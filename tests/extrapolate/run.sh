@@ -31,7 +31,7 @@ trace() { # NAME NP ARGS...: traces stencil on NP ranks into $tmp/NAME-NP.trace 
   local name=$1 np=$2; shift 2
   (cd "$tmp" && timeout 60 smpirun -trace-ti --cfg=tracing/filename:"$tmp/$name-$np.trace" -np "$np" \
      -platform "$platform" -hostfile "$hosts" --cfg=smpi/simulate-computation:no --log=root.thresh:warning \
-     ./stencil "$@") >"$tmp/smpi.log" 2>&1 || { cat "$tmp/smpi.log"; fail "smpirun $name -np $np failed"; }
+     "./${prog:-stencil}" "$@") >"$tmp/smpi.log" 2>&1 || { cat "$tmp/smpi.log"; fail "smpirun $name -np $np failed"; }
 }
 time_of() { # TRACES: the simulated time tit-replay predicts on the 256-node cluster
   run "$replay" "${extra[@]}" --hostfile "$hosts" "$platform" "$1"
@@ -75,6 +75,12 @@ case $case_name in
   vectors) # 1-D chain with an alltoallv per iteration (the rank's own count 0, 4 to every other rank) and a gatherv
     for np in 3 4 5 8; do trace vec "$np" dims=1 n=120 vectors=1; done
     same_as_real vec 8 3 4 5 ;;
+  wavefront) # tests/mpi-programs/wavefront.c: a pipelined sweep on a 2-D grid (receive from up and left, send down
+    # and right), blocking point-to-point only
+    smpicc -O1 -o "$tmp/wavefront" "$here/../mpi-programs/wavefront.c" 2>"$tmp/smpicc.log" || fail "smpicc wavefront"
+    prog=wavefront
+    for np in 9 16 25 36; do trace wave "$np"; done
+    same_as_real wave 36 9 16 25 ;;
   halo3d) # 3-D halo without periodic boundaries (27 classes), strong scaling: faces shrink as p^(-2/3)
     for np in 27 64 125 216; do trace halo3 "$np" "${halo3_args[@]}"; done
     same_as_real halo3 216 27 64 125 ;;
