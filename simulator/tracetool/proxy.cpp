@@ -14,7 +14,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
