@@ -1,6 +1,7 @@
 // tit-trace: compress, expand, describe and convert trace sets (docs/compressed-format.md, tracer/README.md), and
-// write proxy programs from them (docs/proxy.md).
+// write proxy programs from them (docs/proxy.md) and extrapolate them to more ranks (docs/extrapolation.md).
 #include "tracetool/convert.hpp"
+#include "tracetool/extrapolate.hpp"
 #include "tracetool/proxy.hpp"
 #include "tracetool/proxy_check.hpp"
 #include "tracetool/tools.hpp"
@@ -65,8 +66,36 @@ int main(int argc, char** argv)
   proxy->add_option("TRACES", traces, "a trace set (compressed or not)")->required();
   proxy->add_option("OUT.c", out, "the C file to write")->required();
 
+  CLI::App* extrapolate = app.add_subcommand(
+      "extrapolate", "the compressed trace of P ranks from traces of the same program at 3 or more smaller counts");
+  tit::tracetool::ExtrapolateOptions extrap;
+  std::string scaling = "none", grid;
+  std::vector<std::string> inputs;
+  extrapolate->add_option("--ranks", extrap.ranks, "the target's rank count")->required()->check(CLI::PositiveNumber);
+  extrapolate->add_option("--scaling", scaling, "the family that wins a tie: strong (decreasing terms first) or weak "
+                                                "(constant and slowly growing terms first)")
+      ->check(CLI::IsMember({"none", "strong", "weak"}))
+      ->capture_default_str();
+  extrapolate->add_option("--grid", grid, "the target's process grid AxBxC (A varies fastest); default: as "
+                                          "MPI_Dims_create, in the inputs' dimensions and numbering");
+  extrapolate->add_flag("--report", extrap.report,
+                        "print every fitted parameter: its function, error on the inputs and leave-one-out error");
+  extrapolate->add_option("OUT", out, "the compressed trace to write")->required();
+  extrapolate->add_option("TRACES", inputs, "three or more trace sets (any that tit-replay reads)")
+      ->required()
+      ->expected(3, -1);
+
   try {
     app.parse(argc, argv);
+    if (extrapolate->parsed() && !grid.empty()) {
+      extrap.grid = tit::extrap::parse_grid(grid);
+      if (!extrap.grid)
+        throw CLI::ValidationError("--grid", "expected 1 to 3 positive integers joined by 'x' (6x6, 4x4x2), got '" +
+                                                 grid + "'");
+    }
+    extrap.scaling = scaling == "strong" ? tit::extrap::Scaling::Strong
+                     : scaling == "weak" ? tit::extrap::Scaling::Weak
+                                         : tit::extrap::Scaling::None;
     if (convert->parsed() && durations == !to.empty())
       throw CLI::ValidationError("convert: give exactly one of --to simgrid, --to thesis, --durations");
   } catch (const CLI::ParseError& e) {
@@ -88,6 +117,9 @@ int main(int argc, char** argv)
                                  : to == "thesis" ? std::optional(tit::trace::Dialect::Thesis)
                                                   : std::optional(tit::trace::Dialect::SimGrid),
                                  from == "pre3.20" ? tit::convert::Source::Pre320 : tit::convert::Source::Thesis);
+    else if (extrapolate->parsed())
+      tit::tracetool::extrapolate(std::vector<std::filesystem::path>(inputs.begin(), inputs.end()), out, extrap,
+                                  std::cout);
     else if (proxy->parsed())
       tit::tracetool::proxy(traces, out,
                             {proxy->count("--rate") > 0 ? std::optional<double>(rate) : std::nullopt, detached_thresh,
@@ -99,6 +131,9 @@ int main(int argc, char** argv)
     std::cerr << "tit-trace: " << e.what() << "\n";
     return 3;
   } catch (const tit::trace::TraceError& e) {
+    std::cerr << "tit-trace: " << e.what() << "\n";
+    return 2;
+  } catch (const tit::extrap::ExtrapolationError& e) {
     std::cerr << "tit-trace: " << e.what() << "\n";
     return 2;
   } catch (const tit::convert::ConvertError& e) {

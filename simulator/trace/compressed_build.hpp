@@ -5,13 +5,17 @@
 //  - a Part holds some ranks' folded traces; merge_parts() joins parts (the tracer's ranks along a tree, compress()'s
 //    ranks at once), numbering signatures, nodes and bodies canonically: by a depth-first walk of the ranks'
 //    structures in rank order, so that the same ranks give the same bytes however they were grouped;
-//  - write_compressed() writes the file of a part holding every rank.
-// Internal to the trace library and the tracer.
+//  - write_compressed() writes the file of a part holding every rank;
+//  - for tools that make a compressed trace from a model rather than from actions (tit-trace extrapolate): fold() gives
+//    a trace set's compressed trace in memory (a Loaded, as load_compressed() reads a file), ValueStreams builds a
+//    rank's value streams from tokens, and write_compressed() writes a Loaded.
+// Internal to the trace library, its tools and the tracer.
 #pragma once
 
 #include "trace/compressed.hpp"
 #include "trace/compressed_format.hpp"
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -118,5 +122,27 @@ private:
   std::unique_ptr<Impl> impl_;
   std::uint64_t actions_ = 0;
 };
+
+/// One rank's value streams built from tokens, one stream per (signature, value slot), as runs (equal values, or
+/// integers by a constant step), for a trace made from a model; take() groups each stream's runs into repeats.
+class ValueStreams {
+public:
+  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token);
+  /// The streams in (signature, slot) order, so that equal ranks give equal blocks.
+  std::vector<Stream> take();
+
+private:
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index_;
+  std::vector<Stream> streams_;
+};
+
+/// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it
+/// (RankCompressor per rank, merge_parts). `actions`, when given, receives the number of actions read. Throws
+/// TraceError on a bad trace.
+Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions = nullptr);
+
+/// Writes `trace` (its meta's chunks and block refs are recomputed from `trace.blocks`; `meta.ranks[r].block` indexes
+/// `trace.blocks`) as the file `out`; returns its size. Throws TraceError when `out` cannot be written.
+std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& trace);
 
 } // namespace tit::trace::cformat

@@ -318,6 +318,15 @@ void find_repeats(Stream& s)
       ++i;
     }
   }
+  // keep only the runs the repeats name, as a decoded block has them (a folded trace then equals a loaded one)
+  std::vector<ValueRun> kept;
+  for (Repeat& rep : s.repeats) {
+    std::uint32_t first = static_cast<std::uint32_t>(kept.size());
+    for (std::uint32_t k = 0; k < rep.length; ++k)
+      kept.push_back(std::move(s.runs[rep.first + k]));
+    rep.first = first;
+  }
+  s.runs = std::move(kept);
 }
 
 void encode_run(ByteWriter& w, const ValueRun& run)

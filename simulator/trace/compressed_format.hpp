@@ -109,7 +109,8 @@ struct Stream {
 };
 
 /// Groups the runs of `s` (each a repeat of count 1) into repeats of periodic stretches: runs that the stretch
-/// before repeats exactly, up to kPeriod runs long.
+/// before repeats exactly, up to kPeriod runs long; then keeps only the runs the repeats name, as decode_streams
+/// gives them.
 void find_repeats(Stream& s);
 inline constexpr std::size_t kPeriod = 64;
 

@@ -783,6 +783,99 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   return stats;
 }
 
+void ValueStreams::add(std::uint32_t signature, std::uint32_t slot, std::string_view token)
+{
+  auto [it, added] = index_.try_emplace({signature, slot}, streams_.size());
+  if (added)
+    streams_.push_back(Stream{signature, slot, {}, {}});
+  std::vector<ValueRun>& runs = streams_[it->second].runs;
+  std::int64_t v = 0;
+  bool is_int = canonical_int(token, v);
+  if (!runs.empty()) {
+    ValueRun& last = runs.back();
+    if (is_int && last.is_int) {
+      if (last.count == 1) { // any step starts a run of two
+        last.step = v - last.first;
+        last.count = 2;
+        return;
+      }
+      std::int64_t span = 0;
+      std::int64_t next = 0;
+      bool overflow = __builtin_mul_overflow(last.step, static_cast<std::int64_t>(last.count), &span) ||
+                      __builtin_add_overflow(last.first, span, &next);
+      if (!overflow && v == next) {
+        ++last.count;
+        return;
+      }
+    } else if (!is_int && !last.is_int && last.text == token) {
+      ++last.count;
+      return;
+    }
+  }
+  ValueRun run;
+  run.is_int = is_int;
+  run.first = v;
+  if (!is_int)
+    run.text = std::string(token);
+  runs.push_back(std::move(run));
+}
+
+std::vector<Stream> ValueStreams::take()
+{
+  std::sort(streams_.begin(), streams_.end(), [](const Stream& a, const Stream& b) {
+    return std::pair(a.signature, a.slot) < std::pair(b.signature, b.slot);
+  });
+  for (Stream& s : streams_)
+    find_repeats(s);
+  return std::move(streams_);
+}
+
+Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions)
+{
+  int ranks = in.rank_count();
+  std::vector<Part> parts;
+  std::uint64_t count = 0;
+  for (int r = 0; r < ranks; ++r) {
+    std::unique_ptr<RankReader> reader = in.reader(r);
+    RankCompressor rank(r, ranks, values);
+    Action a;
+    while (reader->next(a))
+      rank.add(a);
+    count += rank.actions();
+    parts.push_back(rank.finish());
+  }
+  Part all = merge_parts(std::move(parts));
+  Loaded out;
+  Meta& meta = out.meta;
+  meta.rank_count = ranks;
+  meta.value_mode = value_mode_name(values);
+  meta.compute_unit = in.compute_unit();
+  meta.signatures = std::move(all.signatures);
+  meta.nodes = std::move(all.nodes);
+  meta.bodies = std::move(all.bodies);
+  for (const Part::RankPart& e : all.ranks)
+    meta.ranks.push_back(RankEntry{e.root, e.dialect, e.block});
+  for (std::size_t b = 0; b < all.blocks.size(); ++b)
+    out.blocks.push_back(decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b)));
+  if (actions)
+    *actions = count;
+  return out;
+}
+
+std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& trace)
+{
+  Meta meta = trace.meta;
+  meta.blocks.clear();
+  Chunker chunker;
+  for (const std::vector<Stream>& block : trace.blocks)
+    meta.blocks.push_back(chunker.add(encode_streams(block)));
+  std::vector<std::string> chunks;
+  chunker.finish(meta, chunks);
+  write_file(out, version_for(meta.value_mode), encode_meta(meta), chunks);
+  std::error_code ec;
+  return std::filesystem::file_size(out, ec);
+}
+
 } // namespace tit::trace::cformat
 
 namespace tit::trace {

@@ -3,6 +3,7 @@
 #include "proxy_check.hpp"
 
 #include "trace/compressed.hpp"
+#include "trace/compressed_build.hpp"
 #include "trace/compressed_format.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +14,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -29,19 +29,13 @@ constexpr const char* kRuntime =
 #include "proxy_runtime.inc"
     ;
 
-/// The compressed form of `traces`: read as it is, or compressed (exact values) into a temporary file first.
+/// The compressed form of `traces`: read as it is, or folded in memory (exact values).
 Loaded load(const fs::path& traces)
 {
   if (trace::is_compressed_trace(traces))
     return trace::cformat::load_compressed(traces.string());
   std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
-  fs::path tmp = fs::temp_directory_path() / fmt::format("tit-proxy-{}.tcz", ::getpid());
-  struct Remove {
-    fs::path p;
-    ~Remove() { std::error_code ec; fs::remove(p, ec); }
-  } remove{tmp};
-  trace::compress(*set, tmp, trace::ValueMode{});
-  return trace::cformat::load_compressed(tmp.string());
+  return trace::cformat::fold(*set, trace::ValueMode{});
 }
 
 /// A value of a stream as a C double: an integer run's value, or a token run's number.

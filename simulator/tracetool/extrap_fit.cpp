@@ -1,0 +1,221 @@
+// The function family of docs/extrapolation.md#functions and its selection by fit error.
+#include "extrap_fit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tit::extrap {
+
+namespace {
+
+double term_value(Term t, double x)
+{
+  switch (t) {
+    case Term::Const: return 1;
+    case Term::Linear: return x;
+    case Term::Sqrt: return std::sqrt(x);
+    case Term::Cbrt: return std::cbrt(x);
+    case Term::TwoThirds: return std::cbrt(x) * std::cbrt(x);
+    case Term::Log2: return std::log2(x);
+    case Term::Inv: return 1 / x;
+    case Term::InvSqrt: return 1 / std::sqrt(x);
+    case Term::InvCbrt: return 1 / std::cbrt(x);
+    case Term::InvTwoThirds: return 1 / (std::cbrt(x) * std::cbrt(x));
+  }
+  return 1;
+}
+
+double var_value(Var v, double p, const std::array<double, 3>& dims)
+{
+  switch (v) {
+    case Var::P: return p;
+    case Var::Dim0: return dims[0];
+    case Var::Dim1: return dims[1];
+    case Var::Dim2: return dims[2];
+  }
+  return p;
+}
+
+/// Non-constant terms, in the order that wins ties.
+std::vector<Term> term_order(Scaling s)
+{
+  switch (s) {
+    case Scaling::Strong:
+      return {Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds, Term::Linear,
+              Term::Log2,   Term::Sqrt,    Term::Cbrt,    Term::TwoThirds};
+    case Scaling::Weak:
+      return {Term::Log2, Term::Cbrt,    Term::Sqrt,    Term::TwoThirds,   Term::Linear,
+              Term::Inv,  Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds};
+    case Scaling::None:
+      break;
+  }
+  return {Term::Linear, Term::Log2,    Term::Sqrt,    Term::Cbrt,        Term::TwoThirds,
+          Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds};
+}
+
+double rel_error(double predicted, double value)
+{
+  double d = std::fabs(predicted - value);
+  return value == 0 ? d : d / std::fabs(value);
+}
+
+double max_error(const Model& m, const std::vector<Point>& pts)
+{
+  double e = 0;
+  for (const Point& x : pts)
+    e = std::max(e, rel_error(m.eval(x), x.value));
+  return e;
+}
+
+bool reproduces(const Model& m, const std::vector<Point>& pts, bool integer)
+{
+  for (const Point& x : pts) {
+    double v = m.eval(x);
+    if (!std::isfinite(v))
+      return false;
+    if (integer ? std::llround(v) != std::llround(x.value) || std::fabs(v - x.value) > std::max(1e-6, 1e-9 * std::fabs(x.value))
+                : rel_error(v, x.value) > 1e-9)
+      return false;
+  }
+  return true;
+}
+
+/// Least squares of relative residuals (weights 1 / value^2; 1 for a value of 0) for a + b * f; std::nullopt when
+/// f takes one value on every point (then b is not determined).
+std::optional<Model> solve(Term t, Var v, const std::vector<Point>& pts)
+{
+  double sw = 0, sf = 0, sff = 0, sy = 0, sfy = 0;
+  double fmin = std::numeric_limits<double>::infinity(), fmax = -fmin;
+  for (const Point& x : pts) {
+    double f = term_value(t, var_value(v, x.p, x.dims));
+    double w = x.value == 0 ? 1 : 1 / (x.value * x.value);
+    sw += w;
+    sf += w * f;
+    sff += w * f * f;
+    sy += w * x.value;
+    sfy += w * f * x.value;
+    fmin = std::min(fmin, f);
+    fmax = std::max(fmax, f);
+  }
+  Model m{t, v, 0, 0};
+  if (t == Term::Const) {
+    m.a = sy / sw;
+    return m;
+  }
+  if (!(fmax - fmin > 1e-12 * std::max(1.0, std::fabs(fmax))))
+    return std::nullopt;
+  double det = sw * sff - sf * sf;
+  if (det == 0)
+    return std::nullopt;
+  m.b = (sw * sfy - sf * sy) / det;
+  m.a = (sy - m.b * sf) / sw;
+  // snap coefficients that are integers to rounding (exact data gives 960 - 1e-12)
+  for (double* c : {&m.a, &m.b})
+    if (std::fabs(*c - std::round(*c)) < 1e-9 * std::max(1.0, std::fabs(*c)))
+      *c = std::round(*c);
+  return m;
+}
+
+std::vector<Var> variables(int dimensions)
+{
+  std::vector<Var> vars{Var::P};
+  for (int k = 0; k < std::min(dimensions, 3); ++k)
+    vars.push_back(static_cast<Var>(1 + k));
+  return vars;
+}
+
+} // namespace
+
+double Model::eval(double p, const std::array<double, 3>& dims) const
+{
+  double x = var_value(var, p, dims);
+  switch (term) { // divisions rather than products with 1/x: 144000 / 9 is 16000 exactly
+    case Term::Const: return a;
+    case Term::Inv: return a + b / x;
+    case Term::InvSqrt: return a + b / std::sqrt(x);
+    case Term::InvCbrt: return a + b / std::cbrt(x);
+    case Term::InvTwoThirds: return a + b / (std::cbrt(x) * std::cbrt(x));
+    default: return a + b * term_value(term, x);
+  }
+}
+
+std::string Model::describe() const
+{
+  if (term == Term::Const)
+    return fmt::format("{:.10g}", a);
+  std::string x = var == Var::P ? "p" : fmt::format("n{}", static_cast<int>(var) - 1);
+  std::string f;
+  switch (term) {
+    case Term::Const: break;
+    case Term::Linear: f = "* " + x; break;
+    case Term::Sqrt: f = "* " + x + "^(1/2)"; break;
+    case Term::Cbrt: f = "* " + x + "^(1/3)"; break;
+    case Term::TwoThirds: f = "* " + x + "^(2/3)"; break;
+    case Term::Log2: f = "* log2(" + x + ")"; break;
+    case Term::Inv: f = "/ " + x; break;
+    case Term::InvSqrt: f = "/ " + x + "^(1/2)"; break;
+    case Term::InvCbrt: f = "/ " + x + "^(1/3)"; break;
+    case Term::InvTwoThirds: f = "/ " + x + "^(2/3)"; break;
+  }
+  std::string bx = fmt::format("{:.10g} {}", b, f);
+  return a == 0 ? bx : fmt::format("{:.10g} + {}", a, bx);
+}
+
+std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling)
+{
+  std::vector<Model> candidates;
+  if (auto c = solve(Term::Const, Var::P, points))
+    candidates.push_back(*c);
+  for (Var v : variables(dimensions))
+    for (Term t : term_order(scaling))
+      if (auto m = solve(t, v, points))
+        candidates.push_back(*m);
+  std::optional<Fit> best;
+  for (const Model& m : candidates) {
+    if (!reproduces(m, points, integer))
+      continue;
+    if (!best) {
+      best = Fit{m, max_error(m, points), true, -1, {}};
+    } else if (m.term != Term::Const && best->model.term != Term::Const) {
+      best->also_exact.push_back(m.describe());
+    }
+  }
+  if (!best && !integer) {
+    const Model& constant = candidates.front();
+    double constant_error = max_error(constant, points);
+    Fit chosen{constant, constant_error, false, -1, {}};
+    for (const Model& m : candidates) {
+      double e = max_error(m, points);
+      if (m.term != Term::Const && e * 2 <= constant_error && e < chosen.error * (1 - 1e-6))
+        chosen = Fit{m, e, false, -1, {}};
+    }
+    best = chosen;
+  }
+  if (!best)
+    return std::nullopt;
+  // leave-one-out: the chosen function refitted without the largest p, its error there
+  auto largest = std::max_element(points.begin(), points.end(),
+                                  [](const Point& a, const Point& b) { return a.p < b.p; });
+  std::vector<Point> rest;
+  for (auto it = points.begin(); it != points.end(); ++it)
+    if (it != largest)
+      rest.push_back(*it);
+  std::size_t needed = best->model.term == Term::Const ? 1 : 2;
+  if (rest.size() >= needed)
+    if (auto m = solve(best->model.term, best->model.var, rest))
+      best->loo_error = rel_error(m->eval(*largest), largest->value);
+  return best;
+}
+
+std::optional<long long> integer_at(const Model& m, double p, const std::array<double, 3>& dims)
+{
+  double v = m.eval(p, dims);
+  if (!std::isfinite(v) || std::fabs(v) > 4e18 || std::fabs(v - std::round(v)) > 1e-6)
+    return std::nullopt;
+  return std::llround(v);
+}
+
+} // namespace tit::extrap

@@ -1,0 +1,60 @@
+// Fitting one number of a trace as a function of the process count (docs/extrapolation.md#functions): a small
+// family of terms as Extra-P uses (c, a + b p, a + b p^(1/2), a + b p^(1/3), a + b p^(2/3), a + b log2 p, a + b / p,
+// a + b / p^(1/2), a + b / p^(1/3), a + b / p^(2/3), and the same with a grid dimension instead of p), chosen by fit
+// error. Knows nothing of traces.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tit::extrap {
+
+/// What a number may depend on: the process count, or the size of one grid dimension (0: the fastest-varying).
+enum class Var { P, Dim0, Dim1, Dim2 };
+enum class Term { Const, Linear, Sqrt, Cbrt, TwoThirds, Log2, Inv, InvSqrt, InvCbrt, InvTwoThirds };
+
+/// Where a number was observed: the process count, the grid's dimensions (1 beyond the grid's), and its value.
+struct Point {
+  double p = 1;
+  std::array<double, 3> dims{1, 1, 1};
+  double value = 0;
+};
+
+/// a + b * term(var); Const ignores b and var.
+struct Model {
+  Term term = Term::Const;
+  Var var = Var::P;
+  double a = 0;
+  double b = 0;
+  double eval(double p, const std::array<double, 3>& dims) const;
+  double eval(const Point& x) const { return eval(x.p, x.dims); }
+  /// "12", "3 + 40 / p", "2.5e+06 * p^(1/2)" (a term of 0 left out), "n0", "1/n1" for grid dimensions.
+  std::string describe() const;
+};
+
+/// Which family wins a tie (docs/extrapolation.md#scaling): none, decreasing terms first (strong), or constant and
+/// slowly growing terms first (weak).
+enum class Scaling { None, Strong, Weak };
+
+struct Fit {
+  Model model;
+  double error = 0;      ///< largest relative error on the points (absolute when a value is 0)
+  bool exact = false;    ///< every point reproduced (to 1e-9 relative; integers: exactly once rounded)
+  double loo_error = -1; ///< the chosen function refitted without the point of the largest p, its relative error
+                         ///< there; -1 when too few points remain
+  std::vector<std::string> also_exact; ///< other exact functions (they agree on the inputs; may not at the target)
+};
+
+/// Fits `points` (at least 2, distinct p) with a function over the variables of a grid of `dimensions` dimensions
+/// (0..3). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
+/// non-integer data, the function of the smallest largest relative error, unless the constant's is not at least
+/// twice as large (then the constant). Integer data (`integer`): only exact fits; std::nullopt when none is.
+std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling);
+
+/// The value of `fit` at the target, for an integer parameter: the prediction rounded, or std::nullopt when it is
+/// not within 1e-6 of an integer (the function holds on the inputs but gives a fraction at the target).
+std::optional<long long> integer_at(const Model& m, double p, const std::array<double, 3>& dims);
+
+} // namespace tit::extrap

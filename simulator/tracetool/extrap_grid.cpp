@@ -1,0 +1,154 @@
+// Process grids of tit-trace extrapolate (docs/extrapolation.md#grid).
+#include "extrap_grid.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+namespace tit::extrap {
+
+namespace {
+
+/// Every non-increasing factorisation of `p` into `d` factors, the best (closest largest and smallest, then the
+/// smallest largest) kept in `best`.
+void search(int p, int d, int max_factor, std::vector<int>& current, std::vector<int>& best)
+{
+  if (d == 1) {
+    if (p > max_factor)
+      return;
+    current.push_back(p);
+    auto spread = [](const std::vector<int>& v) { return std::pair(v.front() - v.back(), v.front()); };
+    if (best.empty() || spread(current) < spread(best))
+      best = current;
+    current.pop_back();
+    return;
+  }
+  for (int f = std::min(p, max_factor); f >= 1; --f) {
+    if (p % f != 0)
+      continue;
+    current.push_back(f);
+    search(p / f, d - 1, f, current, best);
+    current.pop_back();
+  }
+}
+
+} // namespace
+
+std::vector<int> dims_create(int p, int d)
+{
+  std::vector<int> current, best;
+  search(p, d, p, current, best);
+  return best;
+}
+
+int Grid::ranks() const
+{
+  int n = 1;
+  for (int d : dims)
+    n *= d;
+  return n;
+}
+
+std::array<int, 3> Grid::coords(int rank) const
+{
+  std::array<int, 3> c{0, 0, 0};
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    c[k] = rank % dims[k];
+    rank /= dims[k];
+  }
+  return c;
+}
+
+int Grid::rank_of(const std::array<int, 3>& c) const
+{
+  int r = 0;
+  for (std::size_t k = dims.size(); k-- > 0;)
+    r = r * dims[k] + c[k];
+  return r;
+}
+
+std::array<double, 3> Grid::sizes() const
+{
+  std::array<double, 3> s{1, 1, 1};
+  for (std::size_t k = 0; k < dims.size(); ++k)
+    s[k] = dims[k];
+  return s;
+}
+
+std::string Grid::describe() const
+{
+  std::string s;
+  for (std::size_t k = 0; k < dims.size(); ++k)
+    s += (k ? " x " : "") + std::to_string(dims[k]);
+  return s;
+}
+
+std::array<int, 3> Grid::position(int rank) const
+{
+  std::array<int, 3> c = coords(rank), pos{0, 0, 0};
+  for (std::size_t k = 0; k < dims.size(); ++k)
+    pos[k] = dims[k] == 1 ? 3 : c[k] == 0 ? 0 : c[k] == dims[k] - 1 ? 2 : 1;
+  return pos;
+}
+
+std::optional<std::array<int, 3>> Grid::neighbour(int from, int to) const
+{
+  std::array<int, 3> a = coords(from), b = coords(to), d{0, 0, 0};
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    int diff = b[k] - a[k];
+    if (std::abs(diff) > 1) {
+      diff += diff > 0 ? -dims[k] : dims[k];
+      if (std::abs(diff) > 1)
+        return std::nullopt;
+    }
+    d[k] = diff;
+  }
+  return d;
+}
+
+int Grid::at_offset(int from, const std::array<int, 3>& delta) const
+{
+  std::array<int, 3> c = coords(from);
+  for (std::size_t k = 0; k < dims.size(); ++k)
+    c[k] = ((c[k] + delta[k]) % dims[k] + dims[k]) % dims[k];
+  return rank_of(c);
+}
+
+std::string position_name(const std::array<int, 3>& position, int dimensions)
+{
+  static const char* const names[] = {"first", "interior", "last", "only"};
+  std::string s;
+  for (int k = 0; k < dimensions; ++k)
+    s += (k ? "," : "") + std::string(names[position[k]]);
+  return s;
+}
+
+Grid grid_for(int p, int d, bool largest_fastest)
+{
+  Grid g{dims_create(p, d)};
+  if (!largest_fastest)
+    std::reverse(g.dims.begin(), g.dims.end());
+  return g;
+}
+
+std::optional<Grid> parse_grid(std::string_view text)
+{
+  Grid g;
+  while (true) {
+    auto x = text.find('x');
+    std::string_view part = text.substr(0, x);
+    int v = 0;
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec != std::errc() || end != part.data() + part.size() || v < 1 || g.dims.size() == 3)
+      return std::nullopt;
+    g.dims.push_back(v);
+    if (x == std::string_view::npos)
+      break;
+    text.remove_prefix(x + 1);
+  }
+  return g;
+}
+
+} // namespace tit::extrap

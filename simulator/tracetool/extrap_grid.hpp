@@ -1,0 +1,51 @@
+// Process grids of tit-trace extrapolate (docs/extrapolation.md#grid): 1-D, 2-D or 3-D, ranks numbered with
+// dimension 0 varying fastest (rank = x0 + n0 * (x1 + n1 * x2)), dimensions chosen as MPI_Dims_create chooses
+// them, and each rank's position class (first, interior, last along each dimension).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tit::extrap {
+
+/// MPI_Dims_create's choice for `p` ranks in `d` dimensions: the factorisation whose largest and smallest factors
+/// are closest (then the smallest largest factor), in non-increasing order.
+std::vector<int> dims_create(int p, int d);
+
+struct Grid {
+  std::vector<int> dims; ///< dims[0] varies fastest; 1 to 3 dimensions
+
+  int dimensions() const { return static_cast<int>(dims.size()); }
+  int ranks() const;
+  std::array<int, 3> coords(int rank) const;
+  int rank_of(const std::array<int, 3>& c) const;
+  /// The sizes as a function's variables: n0, n1, n2 (1 beyond the grid's dimensions).
+  std::array<double, 3> sizes() const;
+  /// "6 x 6" (n0 first).
+  std::string describe() const;
+  /// The position class of `rank`: per dimension 0 first, 1 interior, 2 last (a dimension of 1: 3, only).
+  std::array<int, 3> position(int rank) const;
+  /// The grid offset from `from` to `to` when `to` is a neighbour (each coordinate within 1, directly or across the
+  /// boundary: periodic wrap); std::nullopt otherwise. A direct offset is preferred to a wrapped one.
+  std::optional<std::array<int, 3>> neighbour(int from, int to) const;
+  /// The rank at grid offset `delta` of `from`, wrapping around the boundary when needed.
+  int at_offset(int from, const std::array<int, 3>& delta) const;
+};
+
+/// A position as one integer (a key: positions compare by it).
+inline int position_code(const std::array<int, 3>& position) { return position[0] + 4 * position[1] + 16 * position[2]; }
+
+/// "first,interior" for a position (as many entries as dimensions).
+std::string position_name(const std::array<int, 3>& position, int dimensions);
+
+/// The grid of `p` ranks in `d` dimensions: dims_create(p, d), in the order where the smallest dimension varies
+/// fastest (MPI_Cart_create's row-major numbering) or, with `largest_fastest`, the largest.
+Grid grid_for(int p, int d, bool largest_fastest);
+
+/// "AxBxC" (A the fastest-varying dimension): std::nullopt when malformed (not 1 to 3 positive integers).
+std::optional<Grid> parse_grid(std::string_view text);
+
+} // namespace tit::extrap

@@ -1,0 +1,465 @@
+// Class structures of tit-trace extrapolate (docs/extrapolation.md#model): each rank's folded structure is walked
+// (every loop iteration, reading the rank's value streams) against its class's structure, collecting the numbers.
+#include "extrap_model.hpp"
+
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include <initializer_list>
+#include <map>
+#include <set>
+
+namespace tit::extrap {
+
+namespace {
+
+using trace::cformat::Loaded;
+using trace::cformat::Node;
+using trace::cformat::Signature;
+using trace::cformat::Slot;
+using trace::cformat::Stream;
+
+/// Reads one value stream token by token (its repeats of runs, in order).
+class Cursor {
+public:
+  explicit Cursor(const Stream* s) : s_(s) {}
+
+  /// The next token; false when the stream has none left.
+  bool next(std::string& token)
+  {
+    if (!s_)
+      return false;
+    while (rep_ < s_->repeats.size()) {
+      const auto& rep = s_->repeats[rep_];
+      if (run_ < rep.length) {
+        const auto& run = s_->runs[rep.first + run_];
+        if (in_run_ < run.count) {
+          token = run.is_int ? std::to_string(run.first + run.step * static_cast<std::int64_t>(in_run_)) : run.text;
+          if (++in_run_ == run.count) {
+            in_run_ = 0;
+            ++run_;
+          }
+          return true;
+        }
+      }
+      run_ = 0;
+      in_run_ = 0;
+      if (++iteration_ >= rep.count) {
+        iteration_ = 0;
+        ++rep_;
+      }
+    }
+    return false;
+  }
+
+private:
+  const Stream* s_;
+  std::size_t rep_ = 0;
+  std::uint64_t iteration_ = 0;
+  std::uint32_t run_ = 0;
+  std::uint64_t in_run_ = 0;
+};
+
+bool is_volume_action(const std::string& name) { return name == "compute" || name == "sleep"; }
+
+bool canonical(const std::string& token)
+{
+  std::int64_t v = 0;
+  return trace::cformat::canonical_int(token, v);
+}
+
+std::string loop_text(std::uint64_t count) { return fmt::format("a loop of {} iterations", count); }
+
+/// The slots of `s` on `ranks` ranks with each per-rank vector as one Value slot, flagged in `vector`.
+std::vector<Slot> collapse(const Signature& s, int ranks, std::vector<bool>& vector)
+{
+  std::vector<std::size_t> starts = vector_segments(s.name, s.slots.size(), ranks);
+  std::vector<Slot> out;
+  vector.clear();
+  for (std::size_t j = 0; j < s.slots.size();) {
+    if (std::find(starts.begin(), starts.end(), j) != starts.end()) {
+      out.push_back(Slot{Slot::Kind::Value, "", 0});
+      vector.push_back(true);
+      j += static_cast<std::size_t>(ranks);
+    } else {
+      out.push_back(s.slots[j]);
+      vector.push_back(false);
+      ++j;
+    }
+  }
+  return out;
+}
+
+/// Walks one rank of one input against its class's structure.
+class RankWalk {
+public:
+  RankWalk(const Input& in, std::size_t input_index, int rank, ClassModel& cls)
+      : in_(in), meta_(in.trace.meta), input_(input_index), rank_(rank), cls_(cls)
+  {
+    const auto& streams = in.trace.blocks.at(meta_.ranks[rank].block);
+    for (const Stream& s : streams)
+      cursors_.emplace(std::pair(s.signature, s.slot), Cursor(&s));
+  }
+
+  void build() { cls_.top = build_body(meta_.ranks[rank_].root, ""); }
+
+  void merge()
+  {
+    merge_body(cls_.top, meta_.ranks[rank_].root, "");
+    std::string token;
+    for (auto& [key, c] : cursors_)
+      if (c.next(token))
+        throw ExtrapolationError(fmt::format("{}: error: rank {}: values left in its value stream after its last "
+                                             "action (corrupt compressed trace)",
+                                             in_.path, rank_));
+  }
+
+private:
+  std::string where(const std::string& prefix, std::size_t k) const
+  {
+    return prefix.empty() ? std::to_string(k + 1) : fmt::format("{}>{}", prefix, k + 1);
+  }
+
+  std::size_t new_param(Param::Kind kind, bool volume, std::string where_text)
+  {
+    Param p;
+    p.kind = kind;
+    p.volume = volume;
+    p.where = std::move(where_text);
+    cls_.params.push_back(std::move(p));
+    return cls_.params.size() - 1;
+  }
+
+  std::vector<TemplateNode> build_body(std::uint32_t body, const std::string& prefix)
+  {
+    std::vector<TemplateNode> out;
+    const auto& ids = meta_.bodies[body];
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const Node& n = meta_.nodes[ids[k]];
+      TemplateNode t;
+      t.loop = n.loop;
+      t.position = where(prefix, k);
+      if (n.loop) {
+        t.trip = new_param(Param::Kind::Trip, false, fmt::format("item {}, a loop", t.position));
+        t.body = build_body(n.ref, t.position);
+        t.sample = loop_text(n.count);
+      } else {
+        const Signature& s = meta_.signatures[n.ref];
+        t.name = s.name;
+        t.slots = collapse(s, meta_.rank_count, t.vector);
+        t.params.assign(t.slots.size(), 0);
+        t.others.assign(t.slots.size(), 0);
+        for (std::size_t j = 0; j < t.slots.size(); ++j) {
+          if (t.slots[j].kind == Slot::Kind::Literal)
+            continue;
+          bool partner = t.slots[j].kind == Slot::Kind::Relative;
+          std::string what = fmt::format("item {} `{}`, argument {}", t.position, s.name, j + 1);
+          if (t.vector[j]) {
+            t.params[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the rank's own entry)");
+            t.others[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: every other entry)");
+            continue;
+          }
+          t.params[j] = new_param(partner ? Param::Kind::Partner : Param::Kind::Value,
+                                  !partner && is_volume_action(s.name), what + (partner ? " (partner)" : ""));
+        }
+      }
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
+
+  /// The action's tokens (partners absolute) for node `n`, read from the value streams.
+  std::vector<std::string> read_tokens(const Signature& s, std::uint32_t sig)
+  {
+    std::vector<std::string> tokens;
+    std::uint32_t ordinal = 0;
+    for (const Slot& slot : s.slots) {
+      switch (slot.kind) {
+        case Slot::Kind::Literal: tokens.push_back(slot.literal); break;
+        case Slot::Kind::Relative: tokens.push_back(std::to_string(partner(slot))); break;
+        case Slot::Kind::Value: {
+          std::string token;
+          auto it = cursors_.find(std::pair(sig, ordinal++));
+          if (it == cursors_.end() || !it->second.next(token))
+            throw ExtrapolationError(fmt::format("{}: error: action {} of rank {}: its value stream ends before it "
+                                                 "(corrupt compressed trace)",
+                                                 in_.path, action_, rank_));
+          tokens.push_back(std::move(token));
+          break;
+        }
+      }
+    }
+    return tokens;
+  }
+
+  int partner(const Slot& slot) const
+  {
+    std::int64_t n = meta_.rank_count;
+    return static_cast<int>(((rank_ + slot.offset) % n + n) % n);
+  }
+
+  std::string text(const std::string& name, const std::vector<std::string>& tokens) const
+  {
+    std::string t = fmt::format("{} {}", rank_, name);
+    for (const std::string& tok : tokens)
+      t += " " + tok;
+    return t;
+  }
+
+  /// What this rank has at item `k` of `body` (for a message), reading its values.
+  std::string describe_item(std::uint32_t body, std::size_t k)
+  {
+    const auto& ids = meta_.bodies[body];
+    if (k >= ids.size())
+      return "nothing (its sequence ends there)";
+    const Node& n = meta_.nodes[ids[k]];
+    if (n.loop)
+      return loop_text(n.count);
+    const Signature& s = meta_.signatures[n.ref];
+    ++action_;
+    return fmt::format("action {}: `{}`", action_, text(s.name, read_tokens(s, n.ref)));
+  }
+
+  [[noreturn]] void mismatch(const std::vector<TemplateNode>& tbody, std::uint32_t body, std::size_t k,
+                             const std::string& prefix)
+  {
+    std::string theirs = k < tbody.size() ? tbody[k].sample : "nothing (its sequence ends there)";
+    std::string ours = describe_item(body, k);
+    throw ExtrapolationError(fmt::format(
+        "error: ranks of class ({}) differ in structure at item {} (items of the rank's sequence, then of each loop's "
+        "body, from 1): rank {} of {} ({} ranks) has {}, where rank {} of {} has {}; extrapolation needs the same "
+        "loops and actions on every rank of a class in every input",
+        cls_.name, where(prefix, k), rank_, in_.path, meta_.rank_count, ours, cls_.origin_rank, cls_.origin_path,
+        theirs));
+  }
+
+  void observe_value(Param& p, const std::string& token, const std::string& action_text)
+  {
+    Observation& o = p.per_input[input_];
+    std::optional<double> v = trace::detail::parse_double(token);
+    bool is_int = canonical(token);
+    if (!o.seen) {
+      o.seen = true;
+      o.first_token = token;
+      o.first = Origin{rank_, action_, action_text};
+    } else if (o.all_equal && token != o.first_token) {
+      o.all_equal = false;
+      o.other_token = token;
+      o.other = Origin{rank_, action_, action_text};
+    }
+    o.all_int = o.all_int && is_int;
+    o.sum += v.value_or(0);
+    ++o.count;
+  }
+
+  void observe_partner(Param& p, int q, const std::string& action_text)
+  {
+    Observation& o = p.per_input[input_];
+    std::int64_t n = meta_.rank_count;
+    int offset = static_cast<int>(((q - rank_) % n + n) % n);
+    std::optional<std::array<int, 3>> delta = in_.grid.neighbour(rank_, q);
+    if (!o.seen) {
+      o.seen = true;
+      o.first = Origin{rank_, action_, action_text};
+      o.delta_ok = delta.has_value();
+      if (delta)
+        o.delta = *delta;
+      o.absolute = q;
+      o.offset = offset;
+      return;
+    }
+    bool was_ok = o.delta_ok || o.absolute_ok || o.offset_ok;
+    o.delta_ok = o.delta_ok && delta && *delta == o.delta;
+    o.absolute_ok = o.absolute_ok && q == o.absolute;
+    o.offset_ok = o.offset_ok && offset == o.offset;
+    if (was_ok && !(o.delta_ok || o.absolute_ok || o.offset_ok))
+      o.other = Origin{rank_, action_, action_text};
+  }
+
+  /// A per-rank vector (tokens [first, first + ranks)): the rank's own entry, and every other entry, which must be
+  /// equal.
+  void observe_vector(const TemplateNode& t, std::size_t c, const std::vector<std::string>& tokens, std::size_t first,
+                      const std::string& action_text)
+  {
+    observe_value(cls_.params[t.params[c]], tokens[first + static_cast<std::size_t>(rank_)], action_text);
+    std::optional<int> other;
+    for (int e = 0; e < meta_.rank_count; ++e) {
+      if (e == rank_)
+        continue;
+      const std::string& v = tokens[first + static_cast<std::size_t>(e)];
+      if (!other) {
+        other = e;
+        observe_value(cls_.params[t.others[c]], v, action_text);
+      } else if (v != tokens[first + static_cast<std::size_t>(*other)]) {
+        throw ExtrapolationError(fmt::format(
+            "error: rank {} of {} ({} ranks), action {}: `{}`: the entries of its per-rank vector (argument {} of the "
+            "action with each vector counted as one) for ranks {} and {} differ ({} and {}); extrapolation models such "
+            "a vector as the rank's own entry and one value for every other rank",
+            rank_, in_.path, meta_.rank_count, action_, action_text, c + 1, *other, e,
+            tokens[first + static_cast<std::size_t>(*other)], v));
+      }
+    }
+  }
+
+  void merge_body(std::vector<TemplateNode>& tbody, std::uint32_t body, const std::string& prefix)
+  {
+    const auto& ids = meta_.bodies[body];
+    for (std::size_t k = 0; k < std::max(ids.size(), tbody.size()); ++k) {
+      if (k >= ids.size() || k >= tbody.size())
+        mismatch(tbody, body, k, prefix);
+      const Node& n = meta_.nodes[ids[k]];
+      TemplateNode& t = tbody[k];
+      if (n.loop != t.loop)
+        mismatch(tbody, body, k, prefix);
+      if (n.loop) {
+        Observation& o = cls_.params[t.trip].per_input[input_];
+        std::string count = std::to_string(n.count);
+        if (!o.seen) {
+          o.seen = true;
+          o.first_token = count;
+          o.first = Origin{rank_, action_ + 1, loop_text(n.count)};
+        } else if (o.all_equal && count != o.first_token) {
+          o.all_equal = false;
+          o.other_token = count;
+          o.other = Origin{rank_, action_ + 1, loop_text(n.count)};
+        }
+        o.sum += static_cast<double>(n.count);
+        ++o.count;
+        for (std::uint64_t c = 0; c < n.count; ++c)
+          merge_body(t.body, n.ref, t.position);
+        continue;
+      }
+      const Signature& s = meta_.signatures[n.ref];
+      std::vector<bool> vector;
+      std::vector<Slot> slots = collapse(s, meta_.rank_count, vector);
+      bool same = s.name == t.name && slots.size() == t.slots.size() && vector == t.vector;
+      for (std::size_t j = 0; same && j < slots.size(); ++j)
+        same = slots[j].kind == t.slots[j].kind &&
+               (slots[j].kind != Slot::Kind::Literal || slots[j].literal == t.slots[j].literal);
+      if (!same)
+        mismatch(tbody, body, k, prefix);
+      ++action_;
+      std::vector<std::string> tokens = read_tokens(s, n.ref);
+      std::string action_text = text(s.name, tokens);
+      if (t.sample.empty())
+        t.sample = fmt::format("action {}: `{}`", action_, action_text);
+      for (std::size_t c = 0, j = 0; c < slots.size(); ++c) {
+        if (vector[c]) {
+          observe_vector(t, c, tokens, j, action_text);
+          j += static_cast<std::size_t>(meta_.rank_count);
+          continue;
+        }
+        if (s.slots[j].kind == Slot::Kind::Relative)
+          observe_partner(cls_.params[t.params[c]], partner(s.slots[j]), action_text);
+        else if (s.slots[j].kind == Slot::Kind::Value)
+          observe_value(cls_.params[t.params[c]], tokens[j], action_text);
+        ++j;
+      }
+    }
+  }
+
+  const Input& in_;
+  const trace::cformat::Meta& meta_;
+  std::size_t input_;
+  int rank_;
+  ClassModel& cls_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors_;
+  std::uint64_t action_ = 0;
+};
+
+} // namespace
+
+std::vector<std::size_t> vector_segments(const std::string& name, std::size_t n, int ranks)
+{
+  static const char* const vector_actions[] = {"alltoallv", "gatherv", "scatterv", "allgatherv", "reducescatter"};
+  std::string base;
+  for (const char* a : vector_actions)
+    if (name == a || name == std::string("i") + a)
+      base = a;
+  std::size_t p = static_cast<std::size_t>(ranks);
+  auto any_of = [n](std::initializer_list<std::size_t> counts) {
+    return std::find(counts.begin(), counts.end(), n) != counts.end();
+  };
+  if (base == "alltoallv" && any_of({2 * p + 2, 2 * p + 4}))
+    return {1, p + 2};
+  if ((base == "gatherv" && any_of({p + 1, p + 2, p + 4})) || (base == "allgatherv" && any_of({p + 1, p + 3})))
+    return {1};
+  if (base == "allgatherv" && n == 2 * p + 3)
+    return {1, p + 3};
+  if ((base == "scatterv" && any_of({p + 1, p + 2, p + 4})) || (base == "reducescatter" && any_of({p + 1, p + 2})))
+    return {0};
+  return {};
+}
+
+std::vector<ClassModel> build_classes(const std::vector<Input>& inputs)
+{
+  std::map<int, ClassModel> classes;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Input& in = inputs[i];
+    for (int r = 0; r < in.ranks(); ++r) {
+      std::array<int, 3> pos = in.grid.position(r);
+      auto [it, added] = classes.try_emplace(position_code(pos));
+      ClassModel& cls = it->second;
+      if (added) {
+        cls.position = pos;
+        cls.name = position_name(pos, in.grid.dimensions());
+        cls.dialect = in.trace.meta.ranks[r].dialect;
+        cls.in_input.assign(inputs.size(), false);
+        cls.origin_input = i;
+        cls.origin_rank = r;
+        cls.origin_path = in.path;
+        RankWalk(in, i, r, cls).build();
+        for (Param& p : cls.params)
+          p.per_input.assign(inputs.size(), Observation{});
+      }
+      cls.in_input[i] = true;
+      RankWalk(in, i, r, cls).merge();
+    }
+  }
+  std::vector<ClassModel> out;
+  for (auto& [code, cls] : classes)
+    out.push_back(std::move(cls));
+  return out;
+}
+
+std::vector<std::pair<int, int>> partner_pairs(const Input& input)
+{
+  const auto& meta = input.trace.meta;
+  // the signatures each body reaches, per structure (ranks share structures)
+  std::map<std::uint32_t, std::set<std::uint32_t>> reach;
+  auto signatures_of = [&](std::uint32_t root) -> const std::set<std::uint32_t>& {
+    auto [it, added] = reach.try_emplace(root);
+    if (added) {
+      std::vector<std::uint32_t> todo{root};
+      std::set<std::uint32_t> seen_bodies;
+      while (!todo.empty()) {
+        std::uint32_t b = todo.back();
+        todo.pop_back();
+        if (!seen_bodies.insert(b).second)
+          continue;
+        for (std::uint32_t id : meta.bodies[b]) {
+          const Node& n = meta.nodes[id];
+          if (n.loop)
+            todo.push_back(n.ref);
+          else
+            it->second.insert(n.ref);
+        }
+      }
+    }
+    return it->second;
+  };
+  std::vector<std::pair<int, int>> pairs;
+  std::int64_t n = meta.rank_count;
+  for (int r = 0; r < meta.rank_count; ++r)
+    for (std::uint32_t sig : signatures_of(meta.ranks[r].root))
+      for (const Slot& slot : meta.signatures[sig].slots)
+        if (slot.kind == Slot::Kind::Relative)
+          pairs.emplace_back(r, static_cast<int>(((r + slot.offset) % n + n) % n));
+  return pairs;
+}
+
+} // namespace tit::extrap

@@ -1,0 +1,109 @@
+// The model that tit-trace extrapolate fits (docs/extrapolation.md#model): the ranks of each input trace set,
+// folded into loops by the compressor, grouped by their position class on the process grid; per class one
+// structure (the loops and actions that every rank of the class, in every input, performs) whose numbers (trip
+// counts, values, partners) are observed per input, ready to be fitted as functions of the process count.
+#pragma once
+
+#include "extrap_grid.hpp"
+
+#include "trace/compressed_format.hpp"
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tit::extrap {
+
+/// What extrapolation refuses (inputs that disagree, numbers no function fits): exit 2 in tit-trace.
+class ExtrapolationError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One trace set, folded, with its process grid.
+struct Input {
+  std::string path;
+  trace::cformat::Loaded trace;
+  Grid grid;
+  int ranks() const { return trace.meta.rank_count; }
+};
+
+/// Where an observation came from: a rank and its action's number in the rank's sequence (from 1), the action's
+/// text with partners as absolute ranks.
+struct Origin {
+  int rank = -1;
+  std::uint64_t action = 0;
+  std::string text;
+};
+
+/// The numbers one parameter took in one input, over the ranks of the class and the occurrences of its action.
+struct Observation {
+  bool seen = false;
+  // values and trip counts
+  double sum = 0;
+  std::uint64_t count = 0;
+  bool all_int = true;    ///< every token a canonical integer
+  bool all_equal = true;  ///< every token equal to the first
+  std::string first_token;
+  std::string other_token; ///< the first token that differs from first_token
+  Origin first, other;
+  // partners: the partner's grid offset, absolute rank and offset modulo the rank count, each while every
+  // observation agrees
+  bool delta_ok = true, absolute_ok = true, offset_ok = true;
+  std::array<int, 3> delta{0, 0, 0};
+  int absolute = 0;
+  int offset = 0;
+  double mean() const { return count ? sum / static_cast<double>(count) : 0; }
+};
+
+struct Param {
+  enum class Kind { Trip, Value, Partner };
+  Kind kind = Kind::Value;
+  bool volume = false;   ///< a compute or sleep amount: fitted approximately, averaged over ranks and occurrences
+  std::string where;     ///< "item 3>1 `isend`, argument 2" or "item 3, a loop"
+  std::vector<Observation> per_input;
+};
+
+/// An item of a class's structure: an action (its name and arguments) or a loop (its trip count parameter).
+struct TemplateNode {
+  bool loop = false;
+  std::string name;                 ///< action
+  std::vector<trace::cformat::Slot> slots; ///< action: literals as they are; Relative/Value slots refer to params;
+                                           ///< a per-rank vector (vector_segments) is one Value slot here
+  std::vector<std::size_t> params;  ///< per slot: its parameter (unused for literals; a vector's own entry)
+  std::vector<bool> vector;         ///< per slot: a per-rank vector of the rank count's length
+  std::vector<std::size_t> others;  ///< per slot: a vector's parameter for every entry but the rank's own
+  std::size_t trip = 0;             ///< loop: its trip count parameter
+  std::vector<TemplateNode> body;   ///< loop
+  std::string position;             ///< "3>1": item 3 of the rank's sequence, item 1 of that loop's body
+  std::string sample;               ///< the origin rank's first occurrence (text), or "a loop of N iterations"
+};
+
+struct ClassModel {
+  std::array<int, 3> position{0, 0, 0};
+  std::string name;                 ///< "first,interior"
+  trace::Dialect dialect = trace::Dialect::SimGrid;
+  std::vector<TemplateNode> top;
+  std::vector<Param> params;
+  std::vector<bool> in_input;       ///< whether an input has ranks of this class
+  std::size_t origin_input = 0;     ///< the rank the structure was taken from
+  int origin_rank = 0;
+  std::string origin_path;
+};
+
+/// The per-rank vectors (first slot, length `ranks`) among the `slot_count` arguments of a `name` action (dialect 2:
+/// the counts of alltoallv, gatherv, scatterv, allgatherv, reducescatter, blocking or not) on `ranks` ranks; empty
+/// when the action has none or its argument count does not fit them.
+std::vector<std::size_t> vector_segments(const std::string& name, std::size_t slot_count, int ranks);
+
+/// Groups the ranks of `inputs` (grids set) by position class and merges each class's ranks into one structure,
+/// collecting the observations. Throws ExtrapolationError naming both ranks and the action where two ranks of a class
+/// differ in structure (an action or loop where the other has another, or none).
+std::vector<ClassModel> build_classes(const std::vector<Input>& inputs);
+
+/// The partners (absolute ranks, with the rank) that the actions of each rank of `input` name, for finding its grid.
+std::vector<std::pair<int, int>> partner_pairs(const Input& input);
+
+} // namespace tit::extrap

@@ -1,0 +1,167 @@
+/* A halo-exchange stencil of known scaling, for tests/extrapolate/run.sh (docs/extrapolation.md).
+ *
+ * usage: stencil [key=value ...]   (compiled with smpicc; run with --cfg=smpi/simulate-computation:no)
+ *   dims=D       1, 2 or 3: the process grid, as MPI_Dims_create specifies it (the most balanced factorisation,
+ *                non-increasing; SMPI 3.32's own MPI_Dims_create gives 9 x 1 for 9 ranks and 9 x 4 for 36, so it is
+ *                computed here), numbered as MPI_Cart_create numbers it (the last dimension varies fastest)
+ *   periodic=0|1 neighbours across the boundary (default 0)
+ *   iters=I      iterations (default 4); square=1 makes it size * size + 1 (no function of the family fits)
+ *   n=N          the global domain's side per dimension (strong scaling; default 120), or the local one (weak)
+ *   scaling=s|w  strong (local side n / dims[k]) or weak (local side n) (default s)
+ *   coll=0|1     a CG-like iteration: two MPI_Allreduce of one double (and a first MPI_Bcast from rank 0)
+ *   gather=0|1   at the end, every rank sends one double to rank 0, which receives them in rank order
+ *   vectors=0|1  per iteration an MPI_Alltoallv (4 doubles to every other rank, none to itself), and at the end
+ *                an MPI_Gatherv of 2 doubles per rank to rank 0 (per-rank count vectors of the rank count's length);
+ *                vectors=2: 4 doubles per rank of distance (counts that no own/other split models)
+ * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
+ * 10 flops per local cell, then waits for all the requests. */
+#include "../../mpi-programs/common.h"
+
+/* dims[0] >= dims[1] >= ... with product n: the one whose largest and smallest factors are closest, then whose
+ * largest is smallest (best[] holds it; cur[] is the factorisation being built). */
+static void balanced(int n, int d, int max, int* cur, int depth, int nd, int* best, int* found)
+{
+  if (d == 1) {
+    if (n > max)
+      return;
+    cur[depth] = n;
+    int spread = cur[0] - cur[nd - 1], best_spread = best[0] - best[nd - 1];
+    if (!*found || spread < best_spread || (spread == best_spread && cur[0] < best[0])) {
+      for (int k = 0; k < nd; k++)
+        best[k] = cur[k];
+      *found = 1;
+    }
+    return;
+  }
+  for (int f = n < max ? n : max; f >= 1; f--)
+    if (n % f == 0) {
+      cur[depth] = f;
+      balanced(n / f, d - 1, f, cur, depth + 1, nd, best, found);
+    }
+}
+
+static long option(int argc, char** argv, const char* key, long def)
+{
+  size_t len = strlen(key);
+  for (int i = 1; i < argc; i++)
+    if (strncmp(argv[i], key, len) == 0 && argv[i][len] == '=')
+      return strtol(argv[i] + len + 1, NULL, 10);
+  return def;
+}
+
+int main(int argc, char** argv)
+{
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int ndims = (int)option(argc, argv, "dims", 1);
+  int periodic = (int)option(argc, argv, "periodic", 0);
+  long iters = option(argc, argv, "iters", 4);
+  if (option(argc, argv, "square", 0))
+    iters = (long)size * size + 1;
+  long n = option(argc, argv, "n", 120);
+  int weak = 0;
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "scaling=w") == 0)
+      weak = 1;
+  int coll = (int)option(argc, argv, "coll", 0);
+  int gather = (int)option(argc, argv, "gather", 0);
+  int vectors = (int)option(argc, argv, "vectors", 0);
+
+  int dims[3] = {1, 1, 1}, cur[3] = {1, 1, 1}, found = 0;
+  balanced(size, ndims, size, cur, 0, ndims, dims, &found);
+  int coords[3] = {0, 0, 0};
+  for (int k = ndims - 1, r = rank; k >= 0; k--) {
+    coords[k] = r % dims[k];
+    r /= dims[k];
+  }
+  long local[3];
+  long cells = 1;
+  for (int k = 0; k < ndims; k++) {
+    local[k] = weak ? n : n / dims[k];
+    cells *= local[k];
+  }
+  /* neighbours: per dimension, -1 then +1; -1 (none) at a non-periodic boundary */
+  int nbr[6];
+  long face[6];
+  int count = 0;
+  for (int k = 0; k < ndims; k++) {
+    for (int dir = -1; dir <= 1; dir += 2) {
+      int c[3] = {coords[0], coords[1], coords[2]};
+      c[k] += dir;
+      int idx = 2 * k + (dir > 0);
+      nbr[idx] = -1;
+      face[idx] = 8 * cells / local[k];
+      if (c[k] < 0 || c[k] >= dims[k]) {
+        if (!periodic)
+          continue;
+        c[k] = (c[k] + dims[k]) % dims[k];
+      }
+      int q = 0;
+      for (int j = 0; j < ndims; j++)
+        q = q * dims[j] + c[j];
+      nbr[idx] = q;
+      count++;
+    }
+  }
+  long maxface = 1;
+  for (int i = 0; i < 2 * ndims; i++)
+    if (face[i] > maxface)
+      maxface = face[i];
+  double* sbuf = xalloc((size_t)maxface * sizeof(double));
+  double* rbuf = xalloc((size_t)maxface * 6 * sizeof(double));
+  MPI_Request req[12];
+  int* counts = xalloc((size_t)size * sizeof(int));
+  int* displs = xalloc((size_t)size * sizeof(int));
+  double* vbuf = xalloc((size_t)size * 4 * size * sizeof(double));
+  double* wbuf = xalloc((size_t)size * 4 * size * sizeof(double));
+  for (int r = 0; r < size; r++) {
+    counts[r] = r == rank ? 0 : vectors == 2 ? 4 * abs(r - rank) : 4;
+    displs[r] = 4 * size * r;
+  }
+  double x = 1, y = 0;
+  if (coll)
+    MPI_Bcast(&x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  for (long it = 0; it < iters; it++) {
+    int nreq = 0;
+    for (int i = 0; i < 2 * ndims; i++) /* receive what the neighbour sent towards us: tag = its direction */
+      if (nbr[i] >= 0)
+        MPI_Irecv(rbuf + i * maxface, (int)face[i], MPI_DOUBLE, nbr[i], i ^ 1, MPI_COMM_WORLD, &req[nreq++]);
+    for (int i = 0; i < 2 * ndims; i++)
+      if (nbr[i] >= 0)
+        MPI_Isend(sbuf, (int)face[i], MPI_DOUBLE, nbr[i], i, MPI_COMM_WORLD, &req[nreq++]);
+    compute(10.0 * (double)cells);
+    MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    if (coll) {
+      MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      compute(2.0 * (double)cells);
+      MPI_Allreduce(&y, &x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+    if (vectors)
+      MPI_Alltoallv(vbuf, counts, displs, MPI_DOUBLE, wbuf, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
+  }
+  if (vectors) {
+    for (int r = 0; r < size; r++) {
+      counts[r] = 2;
+      displs[r] = 2 * r;
+    }
+    MPI_Gatherv(vbuf, 2, MPI_DOUBLE, wbuf, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  }
+  if (gather) {
+    if (rank == 0)
+      for (int r = 1; r < size; r++)
+        MPI_Recv(&y, 1, MPI_DOUBLE, r, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+      MPI_Send(&x, 1, MPI_DOUBLE, 0, 99, MPI_COMM_WORLD);
+  }
+  (void)count;
+  free(counts);
+  free(displs);
+  free(vbuf);
+  free(wbuf);
+  free(sbuf);
+  free(rbuf);
+  MPI_Finalize();
+  return 0;
+}

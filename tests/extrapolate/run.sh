@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# End-to-end cases of tit-trace extrapolate (docs/extrapolation.md): programs/stencil.c, traced with SMPI at small
+# rank counts and at the target, is extrapolated from the small traces; the extrapolated trace must list the same
+# actions as the real one at the target (partners, tags, sizes, loop counts; compute volumes within 5 %) and replay
+# to the same time within 5 %. Inputs that cannot be extrapolated end with exit 2 and a message.
+# Usage: run.sh BUILD_DIR CASE
+set -u
+build=$1
+case_name=$2
+here=$(cd "$(dirname "$0")" && pwd)
+tool=$build/bin/tit-trace
+replay=$build/bin/tit-replay
+platform=$here/data/cluster256.xml
+hosts=$here/data/cluster256.hosts
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out err=$tmp/err
+read -r -a extra <<< "${TIT_E2E_ARGS:-}"
+
+run() { "$@" >"$out" 2>"$err"; status=$?; }
+fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
+expect_error() { # exit status, then fixed strings the error output must contain
+  local want=$1; shift
+  [ "$status" -eq "$want" ] || fail "exit status $status, expected $want"
+  for s in "$@"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
+}
+command -v smpicc >/dev/null || fail "smpicc not found (libsimgrid-dev)"
+smpicc -O1 -o "$tmp/stencil" "$here/programs/stencil.c" 2>"$tmp/smpicc.log" || fail "smpicc: $(cat "$tmp/smpicc.log")"
+
+trace() { # NAME NP ARGS...: traces stencil on NP ranks into $tmp/NAME-NP.trace (a trace list)
+  local name=$1 np=$2; shift 2
+  (cd "$tmp" && timeout 60 smpirun -trace-ti --cfg=tracing/filename:"$tmp/$name-$np.trace" -np "$np" \
+     -platform "$platform" -hostfile "$hosts" --cfg=smpi/simulate-computation:no --log=root.thresh:warning \
+     "./${prog:-stencil}" "$@") >"$tmp/smpi.log" 2>&1 || { cat "$tmp/smpi.log"; fail "smpirun $name -np $np failed"; }
+}
+time_of() { # TRACES: the simulated time tit-replay predicts on the 256-node cluster
+  run "$replay" "${extra[@]}" --hostfile "$hosts" "$platform" "$1"
+  [ "$status" -eq 0 ] || fail "tit-replay $1 failed"
+  sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p' "$out"
+}
+same_as_real() { # NAME TARGET INPUT_NPS...: extrapolate NAME's traces to TARGET, compare with the real trace there
+  local name=$1 target=$2; shift 2
+  local inputs=()
+  for np in "$@"; do inputs+=("$tmp/$name-$np.trace"); done
+  run "$tool" extrapolate --ranks "$target" "$tmp/$name.tit" "${inputs[@]}"
+  [ "$status" -eq 0 ] || fail "extrapolate failed"
+  grep -q "^$tmp/$name.tit: $target ranks, grid " "$out" || fail "no summary line"
+  run "$tool" expand "$tmp/$name.tit" "$tmp/$name-x"; [ "$status" -eq 0 ] || fail "expand of the extrapolated trace"
+  run "$tool" expand "$tmp/$name-$target.trace" "$tmp/$name-real"; [ "$status" -eq 0 ] || fail "expand of the real one"
+  run python3 "$here/compare.py" "$tmp/$name-real" "$tmp/$name-x" 0.05
+  [ "$status" -eq 0 ] || fail "the extrapolated trace differs from the real one"
+  echo "$name: $(cat "$out")"
+  local real ours
+  real=$(time_of "$tmp/$name-$target.trace"); ours=$(time_of "$tmp/$name.tit")
+  python3 -c "import sys; r, o = float('$real'), float('$ours'); print(f'$name: real trace {r} s, extrapolated {o} s, relative difference {abs(o - r) / r:.3g}'); sys.exit(abs(o - r) > 0.05 * r)" ||
+    fail "predicted times differ by more than 5 %: real $real s, extrapolated $ours s"
+}
+
+ring_args=(dims=1 periodic=1 n=120)
+cg_args=(dims=1 coll=1 n=840)
+halo_args=(dims=2 n=120)
+torus_args=(dims=2 periodic=1 scaling=w n=16)
+halo3_args=(dims=3 n=60 iters=3)
+
+case $case_name in
+  ring) # 1-D periodic ring, strong scaling: 3, 4, 5 ranks -> 8
+    for np in 3 4 5 8; do trace ring "$np" "${ring_args[@]}"; done
+    same_as_real ring 8 3 4 5 ;;
+  cg) # 1-D chain with two allreduce and a bcast per run (CG-like), strong scaling: 3, 4, 5 ranks -> 8
+    for np in 3 4 5 8; do trace cg "$np" "${cg_args[@]}"; done
+    same_as_real cg 8 3 4 5 ;;
+  halo2d) # 2-D halo without periodic boundaries (corner, edge and interior ranks differ), strong scaling
+    for np in 9 16 25 36; do trace halo "$np" "${halo_args[@]}"; done
+    same_as_real halo 36 9 16 25 ;;
+  vectors) # 1-D chain with an alltoallv per iteration (the rank's own count 0, 4 to every other rank) and a gatherv
+    for np in 3 4 5 8; do trace vec "$np" dims=1 n=120 vectors=1; done
+    same_as_real vec 8 3 4 5 ;;
+  wavefront) # tests/mpi-programs/wavefront.c: a pipelined sweep on a 2-D grid (receive from up and left, send down
+    # and right), blocking point-to-point only
+    smpicc -O1 -o "$tmp/wavefront" "$here/../mpi-programs/wavefront.c" 2>"$tmp/smpicc.log" || fail "smpicc wavefront"
+    prog=wavefront
+    for np in 9 16 25 36; do trace wave "$np"; done
+    same_as_real wave 36 9 16 25 ;;
+  halo3d) # 3-D halo without periodic boundaries (27 classes), strong scaling: faces shrink as p^(-2/3)
+    for np in 27 64 125 216; do trace halo3 "$np" "${halo3_args[@]}"; done
+    same_as_real halo3 216 27 64 125 ;;
+  torus2d) # 2-D halo with periodic boundaries, weak scaling
+    for np in 9 16 25 36; do trace torus "$np" "${torus_args[@]}"; done
+    same_as_real torus 36 9 16 25 ;;
+  report) # --report: each parameter's function, error and leave-one-out error
+    for np in 9 16 25; do trace halo "$np" "${halo_args[@]}"; done
+    run "$tool" extrapolate --report --ranks 36 "$tmp/h.tit" "$tmp"/halo-{9,16,25}.trace
+    [ "$status" -eq 0 ] || fail "extrapolate --report failed"
+    grep -qF "grid 6 x 6 (2-D, n0 varies fastest), from 9 (3 x 3), 16 (4 x 4), 25 (5 x 5)" "$out" || fail "grid line"
+    grep -qF "class (interior,interior): 16 rank(s) at the target" "$out" || fail "no interior class"
+    grep -qF "class (first,first): 1 rank(s) at the target" "$out" || fail "no corner class"
+    # the compute volume 10 * (120 / sqrt(p))^2 = 144000 / p, exactly, and predicted without error when left out
+    grep -qE '`compute`, argument 1: mean = 144000 / p \(exact, error 0 on the inputs; leave-one-out error 0\) -> 4000$' \
+      "$out" || fail "no compute fit 144000 / p"
+    grep -qF "inputs (p: value): 9: 16000, 16: 9000, 25: 5760" "$out" || fail "no input values"
+    # the face size 8 * 120 / sqrt(p) doubles: exact with p^(1/2) (and n0, n1 on square grids)
+    grep -qE "argument 3: 960 / p\^\(1/2\) \(exact, error 0 on the inputs; leave-one-out error 0\) -> 160$" "$out" ||
+      fail "no face size fit"
+    grep -qF "also exact on the inputs: 960 / n0; 960 / n1" "$out" || fail "no tie listed"
+    grep -qE "item [0-9]+, a loop: trip count = 4 \(exact" "$out" || fail "no trip count"
+    grep -qF "(partner): grid neighbour (+1,+0) in every input -> grid offset (+1,+0)" "$out" || fail "no partner line" ;;
+  compressed) # compressed inputs give the same file as plain ones; --scaling is accepted
+    for np in 3 4 5; do trace cg "$np" "${cg_args[@]}"; run "$tool" compress "$tmp/cg-$np.trace" "$tmp/cg-$np.tit"
+      [ "$status" -eq 0 ] || fail "compress"; done
+    run "$tool" extrapolate --ranks 8 "$tmp/a.tit" "$tmp"/cg-{3,4,5}.trace; [ "$status" -eq 0 ] || fail "plain inputs"
+    run "$tool" extrapolate --ranks 8 "$tmp/b.tit" "$tmp"/cg-{5,3,4}.tit; [ "$status" -eq 0 ] || fail "compressed inputs"
+    cmp "$tmp/a.tit" "$tmp/b.tit" || fail "compressed inputs (in another order) give another trace"
+    run "$tool" extrapolate --scaling strong --ranks 8 "$tmp/c.tit" "$tmp"/cg-{3,4,5}.tit; [ "$status" -eq 0 ] || fail "--scaling"
+    cmp "$tmp/a.tit" "$tmp/c.tit" || fail "--scaling strong changed a trace whose fits do not tie" ;;
+  grid) # --grid: the target's grid as given (n0 varies fastest): rank 0 of a 12 x 3 torus talks to 1, 11, 12, 24
+    for np in 9 16 25; do trace torus "$np" "${torus_args[@]}"; done
+    run "$tool" extrapolate --grid 12x3 --ranks 36 "$tmp/g.tit" "$tmp"/torus-{9,16,25}.trace
+    [ "$status" -eq 0 ] || fail "extrapolate --grid failed"
+    grep -qF "36 ranks, grid 12 x 3 (2-D" "$out" || fail "not the grid given"
+    run "$tool" expand "$tmp/g.tit" "$tmp/g"; [ "$status" -eq 0 ] || fail "expand"
+    [ "$(awk '$2 == "isend" {print $3}' "$tmp/g/rank-0.txt" | sort -n | uniq | tr '\n' ' ')" = "1 11 12 24 " ] ||
+      fail "rank 0 sends to $(awk '$2 == "isend" {print $3}' "$tmp/g/rank-0.txt" | sort -nu | tr '\n' ' ')"
+    run "$replay" "${extra[@]}" --hostfile "$hosts" "$platform" "$tmp/g.tit"; [ "$status" -eq 0 ] || fail "replay" ;;
+  error-programs) # inputs of two programs: the structures differ, named by rank, position and action
+    trace cg 3 "${cg_args[@]}"; trace cg 4 "${cg_args[@]}"; trace ring 5 "${ring_args[@]}"
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace" "$tmp/ring-5.trace"
+    expect_error 2 "tit-trace: error: ranks of class (first) differ in structure at item" "rank 0 of $tmp/ring-5.trace (5 ranks) has" \
+      "where rank 0 of $tmp/cg-3.trace has"
+    [ ! -e "$tmp/x.tit" ] || fail "a trace was written despite the error" ;;
+  error-trips) # iterations = p^2 + 1: no function of the family fits the trip count
+    for np in 3 4 5; do trace sq "$np" dims=1 square=1; done
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/sq-{3,4,5}.trace
+    expect_error 2 ", a loop of the ranks of class (first): no function of the family fits the values exactly (p: value 3: 10, 4: 17, 5: 26" ;;
+  error-gather) # rank 0 receives from every other rank in turn: its sequence grows with p
+    for np in 3 4 5; do trace ga "$np" dims=1 gather=1; done
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/ga-{3,4,5}.trace
+    expect_error 2 "error: ranks of class (first) differ in structure at item" "rank 0 of $tmp/ga-4.trace (4 ranks) has action" \
+      "where rank 0 of $tmp/ga-3.trace has action" ;;
+  error-vector) # alltoallv counts growing with the distance between ranks: not one value for every other rank
+    for np in 3 4 5; do trace vd "$np" dims=1 vectors=2; done
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/vd-{3,4,5}.trace
+    expect_error 2 "tit-trace: error: rank 0 of $tmp/vd-3.trace (3 ranks), action 6: \`0 alltoallv 12 0 4 8 12 0 4 8 0 0\`: the entries of its per-rank vector (argument 2 of the action with each vector counted as one) for ranks 1 and 2 differ (4 and 8)" ;;
+  error-args) # too few inputs, equal rank counts, a --grid of another size or malformed, a class in 2 inputs only
+    for np in 2 3 4; do trace cg "$np" "${cg_args[@]}"; done
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/cg-{2,3,4}.trace
+    expect_error 2 "tit-trace: error: the target has ranks of class (interior), which only the inputs of 3, 4 ranks have; fitting needs 3"
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace"
+    expect_error 2 "TRACES: At least 3 required but received 2"
+    run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace" "$tmp/cg-4.trace"
+    expect_error 2 "tit-trace: error: '$tmp/cg-4.trace' and '$tmp/cg-4.trace' both have 4 ranks; extrapolation needs distinct rank counts"
+    run "$tool" extrapolate --grid 3x3 --ranks 8 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace" "$tmp/cg-4.trace"
+    expect_error 2 "tit-trace: error: --grid 3 x 3 has 9 ranks, but --ranks is 8"
+    run "$tool" extrapolate --grid 3y3 --ranks 9 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace" "$tmp/cg-4.trace"
+    expect_error 2 "expected 1 to 3 positive integers joined by 'x' (6x6, 4x4x2), got '3y3'" ;;
+  *) echo "unknown case $case_name"; exit 2 ;;
+esac
+exit 0

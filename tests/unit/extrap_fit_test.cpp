@@ -1,0 +1,161 @@
+// tit-trace extrapolate's fitting and grids (simulator/tracetool/extrap_fit.cpp, extrap_grid.cpp).
+#include "tracetool/extrap_fit.hpp"
+#include "tracetool/extrap_grid.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tit::extrap;
+
+namespace {
+
+std::vector<Point> points(const std::vector<double>& ps, double (*f)(double))
+{
+  std::vector<Point> out;
+  for (double p : ps) {
+    Point x;
+    x.p = p;
+    x.dims = {std::sqrt(p), std::sqrt(p), 1};
+    x.value = f(p);
+    out.push_back(x);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST(ExtrapFit, ConstantIsPreferredWhenExact)
+{
+  auto fit = tit::extrap::fit(points({9, 16, 25}, [](double) { return 4.0; }), 2, true, Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->model.term, Term::Const);
+  EXPECT_EQ(fit->model.describe(), "4");
+  EXPECT_TRUE(fit->exact);
+  EXPECT_EQ(fit->loo_error, 0);
+  EXPECT_TRUE(fit->also_exact.empty());
+}
+
+TEST(ExtrapFit, StrongScalingVolumeIsExactInverse)
+{
+  auto fit = tit::extrap::fit(points({9, 16, 25}, [](double p) { return 144000 / p; }), 2, false, Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_TRUE(fit->exact);
+  EXPECT_EQ(fit->model.describe(), "144000 / p");
+  EXPECT_DOUBLE_EQ(fit->model.eval(36, {6, 6, 1}), 4000);
+  EXPECT_EQ(fit->loo_error, 0);
+}
+
+TEST(ExtrapFit, FaceSizeListsTheGridDimensionsThatTie)
+{
+  auto fit = tit::extrap::fit(points({9, 16, 25}, [](double p) { return 960 / std::sqrt(p); }), 2, true,
+                              Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->model.describe(), "960 / p^(1/2)");
+  ASSERT_EQ(fit->also_exact.size(), 2u);
+  EXPECT_EQ(fit->also_exact[0], "960 / n0");
+  EXPECT_EQ(fit->also_exact[1], "960 / n1");
+  EXPECT_EQ(integer_at(fit->model, 36, {6, 6, 1}), 160);
+}
+
+TEST(ExtrapFit, ThreeDimensionalFaceShrinksAsTwoThirds)
+{
+  auto fit = tit::extrap::fit(points({27, 64, 125}, [](double p) { return 28800 / std::pow(std::cbrt(p), 2); }), 0,
+                              true, Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->model.describe(), "28800 / p^(2/3)");
+  EXPECT_EQ(integer_at(fit->model, 216, {1, 1, 1}), 800);
+}
+
+TEST(ExtrapFit, LogarithmAndOffset)
+{
+  auto fit = tit::extrap::fit(points({4, 8, 16, 32}, [](double p) { return 3 + 2 * std::log2(p); }), 0, true,
+                              Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->model.describe(), "3 + 2 * log2(p)");
+  EXPECT_EQ(integer_at(fit->model, 1024, {1, 1, 1}), 23);
+}
+
+TEST(ExtrapFit, IntegersWithoutAnExactFitAreRefused)
+{
+  EXPECT_FALSE(tit::extrap::fit(points({3, 4, 5}, [](double p) { return p * p + 1; }), 1, true, Scaling::None));
+}
+
+TEST(ExtrapFit, IntegerPredictionMustBeAnInteger)
+{
+  Model m{Term::Inv, Var::P, 0, 120};
+  EXPECT_EQ(integer_at(m, 8, {8, 1, 1}), 15);
+  EXPECT_FALSE(integer_at(m, 7, {7, 1, 1}));
+}
+
+TEST(ExtrapFit, NoisyVolumesKeepTheConstantUnlessTwiceAsGood)
+{
+  // +-1 % around 1000: the best 2-term function is not twice as close as the constant
+  std::vector<double> noise{1.0, -1.0, 0.5, -0.5};
+  std::vector<Point> pts;
+  for (std::size_t i = 0; i < noise.size(); ++i)
+    pts.push_back(Point{double(4 << i), {1, 1, 1}, 1000 * (1 + noise[i] / 100)});
+  auto fit = tit::extrap::fit(pts, 1, false, Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_FALSE(fit->exact);
+  EXPECT_EQ(fit->model.term, Term::Const);
+  EXPECT_NEAR(fit->error, 0.01, 1e-3);
+  // 1e6 / p within 1 %: the inverse wins and its leave-one-out error is small
+  std::vector<Point> strong;
+  for (std::size_t i = 0; i < noise.size(); ++i)
+    strong.push_back(Point{double(4 << i), {1, 1, 1}, 1e6 / double(4 << i) * (1 + noise[i] / 100)});
+  fit = tit::extrap::fit(strong, 1, false, Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->model.term, Term::Inv);
+  EXPECT_LT(fit->error, 0.02);
+  EXPECT_LT(fit->loo_error, 0.05);
+  EXPECT_GT(fit->loo_error, 0);
+}
+
+TEST(ExtrapFit, ScalingBreaksTies)
+{
+  // two points: every two-term function fits them exactly; the scaling says which is preferred
+  auto two = points({4, 16}, [](double p) { return 100 / p + 10; });
+  EXPECT_EQ(tit::extrap::fit(two, 0, false, Scaling::None)->model.term, Term::Linear);
+  EXPECT_EQ(tit::extrap::fit(two, 0, false, Scaling::Strong)->model.term, Term::Inv);
+  EXPECT_EQ(tit::extrap::fit(two, 0, false, Scaling::Weak)->model.term, Term::Log2);
+}
+
+TEST(ExtrapGrid, DimsCreateIsMostSquareLargestFirst)
+{
+  EXPECT_EQ(dims_create(36, 2), (std::vector<int>{6, 6}));
+  EXPECT_EQ(dims_create(12, 2), (std::vector<int>{4, 3}));
+  EXPECT_EQ(dims_create(16, 3), (std::vector<int>{4, 2, 2}));
+  EXPECT_EQ(dims_create(7, 2), (std::vector<int>{7, 1}));
+  EXPECT_EQ(dims_create(16384, 2), (std::vector<int>{128, 128}));
+  EXPECT_EQ(grid_for(12, 2, false).dims, (std::vector<int>{3, 4})); // MPI_Cart_create: the last (smallest) fastest
+  EXPECT_EQ(grid_for(12, 2, true).dims, (std::vector<int>{4, 3}));
+}
+
+TEST(ExtrapGrid, CoordinatesPositionsAndNeighbours)
+{
+  Grid g{{4, 3}};
+  EXPECT_EQ(g.ranks(), 12);
+  EXPECT_EQ(g.coords(6), (std::array<int, 3>{2, 1, 0}));
+  EXPECT_EQ(g.rank_of({2, 1, 0}), 6);
+  EXPECT_EQ(position_name(g.position(0), 2), "first,first");
+  EXPECT_EQ(position_name(g.position(6), 2), "interior,interior");
+  EXPECT_EQ(position_name(g.position(11), 2), "last,last");
+  EXPECT_EQ(g.neighbour(5, 6), (std::array<int, 3>{1, 0, 0}));
+  EXPECT_EQ(g.neighbour(4, 7), (std::array<int, 3>{-1, 0, 0})); // across the boundary of dimension 0
+  EXPECT_EQ(g.neighbour(1, 9), (std::array<int, 3>{0, -1, 0}));
+  EXPECT_FALSE(g.neighbour(0, 2));
+  EXPECT_EQ(g.at_offset(4, {-1, 0, 0}), 7);
+  EXPECT_EQ(g.at_offset(1, {0, -1, 0}), 9);
+}
+
+TEST(ExtrapGrid, ParseGrid)
+{
+  EXPECT_EQ(parse_grid("12x3")->dims, (std::vector<int>{12, 3}));
+  EXPECT_EQ(parse_grid("8")->dims, (std::vector<int>{8}));
+  EXPECT_EQ(parse_grid("4x2x2")->dims, (std::vector<int>{4, 2, 2}));
+  EXPECT_FALSE(parse_grid("3y3"));
+  EXPECT_FALSE(parse_grid("2x2x2x2"));
+  EXPECT_FALSE(parse_grid("0x4"));
+  EXPECT_FALSE(parse_grid(""));
+}
