@@ -19,6 +19,42 @@ namespace tit::trace::cformat {
 
 namespace {
 
+/// Whether the value (`is_int`: a canonical integer `v`; else the token) continues `last`: an equal token, or the next
+/// integer of its constant step (any step starts a run of two; |step| < 2^62, both values being within +-2^61).
+bool extend_run(ValueRun& last, bool is_int, std::int64_t v, std::string_view token)
+{
+  if (is_int && last.is_int) {
+    if (last.count == 1) {
+      last.step = v - last.first;
+      last.count = 2;
+      return true;
+    }
+    std::int64_t span = 0;
+    std::int64_t next = 0;
+    bool overflow = __builtin_mul_overflow(last.step, static_cast<std::int64_t>(last.count), &span) ||
+                    __builtin_add_overflow(last.first, span, &next);
+    if (!overflow && v == next) {
+      ++last.count;
+      return true;
+    }
+  } else if (!is_int && !last.is_int && last.text == token) {
+    ++last.count;
+    return true;
+  }
+  return false;
+}
+
+/// A run of one value.
+ValueRun new_run(bool is_int, std::int64_t v, std::string_view token)
+{
+  ValueRun run;
+  run.is_int = is_int;
+  run.first = v;
+  if (!is_int)
+    run.text = std::string(token);
+  return run;
+}
+
 /// Longest body, in items, that folding looks for (items may themselves be loops).
 constexpr std::size_t kWindow = 64;
 
@@ -170,34 +206,12 @@ public:
   void add_parsed(bool is_int, std::int64_t v, std::string_view token)
   {
     if (open_) {
-      ValueRun& last = *open_;
-      if (is_int && last.is_int) {
-        if (last.count == 1) { // any step starts a run of two (|step| < 2^62: both values are within +-2^61)
-          last.step = v - last.first;
-          last.count = 2;
-          return;
-        }
-        std::int64_t span = 0;
-        std::int64_t next = 0;
-        bool overflow = __builtin_mul_overflow(last.step, static_cast<std::int64_t>(last.count), &span) ||
-                        __builtin_add_overflow(last.first, span, &next);
-        if (!overflow && v == next) {
-          ++last.count;
-          return;
-        }
-      } else if (!is_int && !last.is_int && last.text == token) {
-        ++last.count;
+      if (extend_run(*open_, is_int, v, token))
         return;
-      }
       queue_.push_back(std::move(*open_));
       drain(false);
     }
-    ValueRun run;
-    run.is_int = is_int;
-    run.first = v;
-    if (!is_int)
-      run.text = std::string(token);
-    open_ = std::move(run);
+    open_ = new_run(is_int, v, token);
   }
 
   /// Closes the stream: its repeats, encoded (the part of encode_streams after the repeat count), and their number.
@@ -791,33 +805,8 @@ void ValueStreams::add(std::uint32_t signature, std::uint32_t slot, std::string_
   std::vector<ValueRun>& runs = streams_[it->second].runs;
   std::int64_t v = 0;
   bool is_int = canonical_int(token, v);
-  if (!runs.empty()) {
-    ValueRun& last = runs.back();
-    if (is_int && last.is_int) {
-      if (last.count == 1) { // any step starts a run of two
-        last.step = v - last.first;
-        last.count = 2;
-        return;
-      }
-      std::int64_t span = 0;
-      std::int64_t next = 0;
-      bool overflow = __builtin_mul_overflow(last.step, static_cast<std::int64_t>(last.count), &span) ||
-                      __builtin_add_overflow(last.first, span, &next);
-      if (!overflow && v == next) {
-        ++last.count;
-        return;
-      }
-    } else if (!is_int && !last.is_int && last.text == token) {
-      ++last.count;
-      return;
-    }
-  }
-  ValueRun run;
-  run.is_int = is_int;
-  run.first = v;
-  if (!is_int)
-    run.text = std::string(token);
-  runs.push_back(std::move(run));
+  if (runs.empty() || !extend_run(runs.back(), is_int, v, token))
+    runs.push_back(new_run(is_int, v, token));
 }
 
 std::vector<Stream> ValueStreams::take()
