@@ -254,12 +254,7 @@ bool InSituOverhead::fitted() const
 
 std::string InSituOverhead::config(const std::vector<std::uint64_t>& breaks, const std::string& existing) const
 {
-  model::PiecewiseLinear old;
-  try {
-    old = model::PiecewiseLinear::parse(existing.empty() ? "0:0:0" : existing);
-  } catch (const model::ModelError& e) {
-    throw InputError(fmt::format("error: the platform's overhead '{}': {}", existing, e.what()));
-  }
+  model::PiecewiseLinear old = parse_overhead("overhead", existing);
   std::string out;
   auto add = [&](std::uint64_t threshold, double offset, double slope) {
     out += fmt::format("{}{}:{}:{}", out.empty() ? "" : ";", threshold, num(offset), num(slope));

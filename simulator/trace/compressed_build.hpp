@@ -136,6 +136,10 @@ private:
   std::vector<Stream> streams_;
 };
 
+/// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
+/// number of actions read. Throws TraceError on a bad trace.
+Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
+
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it
 /// (RankCompressor per rank, merge_parts). `actions`, when given, receives the number of actions read. Throws
 /// TraceError on a bad trace.

@@ -819,21 +819,28 @@ std::vector<Stream> ValueStreams::take()
   return std::move(streams_);
 }
 
-Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions)
+Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions)
 {
   int ranks = in.rank_count();
   std::vector<Part> parts;
-  std::uint64_t count = 0;
+  actions = 0;
   for (int r = 0; r < ranks; ++r) {
     std::unique_ptr<RankReader> reader = in.reader(r);
     RankCompressor rank(r, ranks, values);
     Action a;
     while (reader->next(a))
       rank.add(a);
-    count += rank.actions();
+    actions += rank.actions();
     parts.push_back(rank.finish());
   }
-  Part all = merge_parts(std::move(parts));
+  return merge_parts(std::move(parts));
+}
+
+Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions)
+{
+  int ranks = in.rank_count();
+  std::uint64_t count = 0;
+  Part all = fold_parts(in, values, count);
   Loaded out;
   Meta& meta = out.meta;
   meta.rank_count = ranks;
@@ -871,20 +878,9 @@ namespace tit::trace {
 
 CompressStats compress(TraceSet& in, const std::filesystem::path& out, const ValueMode& values)
 {
-  int ranks = in.rank_count();
-  std::vector<cformat::Part> parts;
   std::uint64_t actions = 0;
-  for (int r = 0; r < ranks; ++r) {
-    std::unique_ptr<RankReader> reader = in.reader(r);
-    cformat::RankCompressor rank(r, ranks, values);
-    Action a;
-    while (reader->next(a))
-      rank.add(a);
-    actions += rank.actions();
-    parts.push_back(rank.finish());
-  }
-  CompressStats stats = cformat::write_compressed(out, ranks, values, in.compute_unit(),
-                                                  cformat::merge_parts(std::move(parts)));
+  cformat::Part all = cformat::fold_parts(in, values, actions);
+  CompressStats stats = cformat::write_compressed(out, in.rank_count(), values, in.compute_unit(), all);
   stats.actions = actions;
   return stats;
 }
