@@ -174,10 +174,10 @@ std::string SwitchClock::open(std::size_t data_pages, const FastClock& clock)
   off_ns_ = 0;
   out_at_ = -1;
   resyncs_ = 0;
+  lost_ = false;
   start_wall_ = clock_->ns();
   anchor_wall_ = 0;
-  anchor_value_ = 0;
-  anchor_cpu_ = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  cpu_at_open_ = clock_ns(CLOCK_THREAD_CPUTIME_ID);
   last_value_ = 0;
   return {};
 }
@@ -220,23 +220,10 @@ void SwitchClock::drain(std::uint64_t head)
     tail_ += h.size;
   }
   __atomic_store_n(&page_->data_tail, tail_, __ATOMIC_RELEASE);
-  if (maybe_lost)
-    resync();
-}
-
-void SwitchClock::resync()
-{
-  // This thread is running: nothing is pending. The CPU time used since the last anchor comes from
-  // the system call; the clock continues from the anchor's value with it.
-  out_at_ = -1;
-  std::int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-  std::int64_t wall = clock_->ns() - start_wall_;
-  std::int64_t value = anchor_value_ + (cpu - anchor_cpu_);
-  off_ns_ = wall - value;
-  anchor_wall_ = wall;
-  anchor_value_ = value;
-  anchor_cpu_ = cpu;
-  ++resyncs_;
+  if (maybe_lost) {
+    lost_ = true;
+    ++resyncs_;
+  }
 }
 
 std::int64_t SwitchClock::cpu_ns()
@@ -246,19 +233,22 @@ std::int64_t SwitchClock::cpu_ns()
     if (head != tail_)
       drain(head);
     std::int64_t now = clock_->ns() - start_wall_;
-    // A switch between the drain and the clock read would belong to this reading: read again.
+    bool anchor = lost_ || now - anchor_wall_ > kAnchorNs; // one system call per millisecond at most
+    std::int64_t cpu = anchor ? clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_at_open_ : 0;
+    // A switch after the head was loaded falls inside this reading, and its records are not drained:
+    // subtracting them later would count the gap twice where the anchor already left it out (an
+    // under-reading as long as the preemption, up to tens of ms on a loaded machine). Read again.
     if (__atomic_load_n(&page_->data_head, __ATOMIC_ACQUIRE) != head)
       continue;
-    std::int64_t value = now - off_ns_;
-    if (now - anchor_wall_ > kAnchorNs) { // one system call per millisecond at most
-      std::int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-      value = std::max(anchor_value_ + (cpu - anchor_cpu_), last_value_);
-      off_ns_ = now - value;
+    if (anchor) {
+      // No switch since `head`: every record up to it is consumed and the thread ran throughout, so
+      // nothing is pending, and the kernel's count is the clock's value at `now`.
+      off_ns_ = now - cpu;
+      out_at_ = -1;
       anchor_wall_ = now;
-      anchor_value_ = value;
-      anchor_cpu_ = cpu;
+      lost_ = false;
     }
-    last_value_ = std::max(value, last_value_);
+    last_value_ = std::max(now - off_ns_, last_value_);
     return last_value_;
   }
 }

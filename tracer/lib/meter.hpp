@@ -36,9 +36,9 @@ private:
 };
 
 /// Thread CPU time without system calls: monotonic wall time since open() minus the time between
-/// each switch-out and switch-in of this thread, from the kernel's context-switch records. Exact
-/// while no record is lost; when the ring buffer may have overflowed (a long burst with very many
-/// preemptions) the clock is resynchronised from CLOCK_THREAD_CPUTIME_ID.
+/// each switch-out and switch-in of this thread, from the kernel's context-switch records, anchored
+/// to CLOCK_THREAD_CPUTIME_ID once per millisecond of readings and whenever the ring buffer may have
+/// overflowed (a long burst with very many preemptions: records lost).
 class SwitchClock {
 public:
   SwitchClock() = default;
@@ -55,7 +55,7 @@ public:
 
   /// Nanoseconds this thread has been on a CPU since open().
   std::int64_t cpu_ns();
-  /// Times the clock had to be resynchronised (records possibly lost).
+  /// Times records were possibly lost (the clock was then anchored to the system call).
   long resyncs() const { return resyncs_; }
 
 private:
@@ -70,18 +70,19 @@ private:
   std::int64_t off_ns_ = 0;   ///< descheduled time, minus the corrections of resynchronisations
   std::int64_t out_at_ = -1;  ///< time of a switch-out whose switch-in is not read yet
   long resyncs_ = 0;
-  // The last anchor: a reading of this clock and of CLOCK_THREAD_CPUTIME_ID at the same moment,
-  // taken at the first reading after kAnchorNs of wall time. At each anchor the clock is pinned to
-  // the kernel's count of the thread's CPU time (never moving backwards): the switch records only
-  // interpolate between anchors. Without the pinning, wall time the kernel did not give the thread
-  // but that no switch record covers (seen on folded runs of this VM: 3-8 % over the kernel's
-  // count, always over) accumulated over a whole burst.
+  bool lost_ = false;         ///< records may have been lost since the last anchor: anchor at the next reading
+  // Anchors: at the first reading after kAnchorNs of wall time (and after records were lost), the clock
+  // is set to the kernel's count of the thread's CPU time (CLOCK_THREAD_CPUTIME_ID since open()); the
+  // switch records only interpolate between anchors. Without anchors, wall time the kernel did not give
+  // the thread but that no switch record covers (seen on folded runs of this VM: 3-8 % over the
+  // kernel's count, always over) accumulated over a whole burst.
   static constexpr std::int64_t kAnchorNs = 1000000;
-  std::int64_t anchor_wall_ = 0, anchor_value_ = 0, anchor_cpu_ = 0;
+  std::int64_t anchor_wall_ = 0;
+  std::int64_t cpu_at_open_ = 0;
   std::int64_t last_value_ = 0; ///< the last value returned (readings never go backwards)
 
+  /// Consumes the records up to `head`; sets lost_ when some may be missing.
   void drain(std::uint64_t head);
-  void resync();
 };
 
 class Meter {
