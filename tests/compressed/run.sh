@@ -10,20 +10,8 @@ root=$(cd "$here/../.." && pwd)
 d=$root/tests/e2e/data
 replay=$build/bin/tit-replay
 tool=$build/bin/tit-trace
-IDEAL=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e12)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-out=$tmp/out err=$tmp/err
+. "$(dirname "$0")/../lib/case.sh"
 
-read -r -a extra <<< "${TIT_E2E_ARGS:-}"
-run() { "$@" >"$out" 2>"$err"; status=$?; }
-fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
-expect_error() { # exit status, then fixed strings the error output must contain
-  local want=$1; shift
-  [ "$status" -eq "$want" ] || fail "exit status $status, expected $want"
-  for s in "$@"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
-  ! grep -q "Simulated time" "$out" || fail "a time was printed despite the error"
-}
 compress() { # TRACES OUT
   run "$tool" compress "$1" "$2"; [ "$status" -eq 0 ] || fail "tit-trace compress $1 failed"
 }

@@ -8,15 +8,9 @@ case_name=$2
 here=$(cd "$(dirname "$0")" && pwd)
 d=$here/data
 bin=$build/bin/tit-replay
-IDEAL=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e12)
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+. "$(dirname "$0")/../lib/case.sh"
+run() { capture "$bin" "${extra[@]}" "$@"; }
 
-# TIT_E2E_ARGS: extra options for every run, e.g. --cfg=contexts/factory:thread for sanitizer builds
-# (AddressSanitizer cannot follow SimGrid's default raw context switches).
-read -r -a extra <<< "${TIT_E2E_ARGS:-}"
-run() { "$bin" "${extra[@]}" "$@" >"$out" 2>"$err"; status=$?; }
-fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
 expect_time() { # expected simulated time, compared to a relative 1e-9
   [ "$status" -eq 0 ] || fail "exit status $status, expected 0"
   got=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
@@ -24,16 +18,10 @@ expect_time() { # expected simulated time, compared to a relative 1e-9
   awk -v g="$got" -v e="$1" 'BEGIN { d = g - e; if (d < 0) d = -d; exit !(d <= 1e-9 * (e < 0 ? -e : e) + 1e-12) }' ||
     fail "simulated time $got, expected $1"
 }
-expect_error() { # exit status, then fixed strings the error output must contain
-  local want=$1; shift
-  [ "$status" -eq "$want" ] || fail "exit status $status, expected $want"
-  for s in "$@"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
-  ! grep -q "Simulated time" "$out" || fail "a time was printed despite the error"
-}
 
 case $case_name in
   fd-limit) # 100 per-rank files under a limit of 40 open files: stop before opening them, naming the limit
-    many=$(mktemp -d); trap 'rm -rf "$out" "$err" "$many"' EXIT
+    many=$tmp/many; mkdir "$many"
     for r in $(seq 0 99); do printf '%s init\n%s compute 1\n%s finalize\n' "$r" "$r" "$r" >"$many/rank-$r.txt"; done
     (ulimit -n 40 && exec "$bin" "${extra[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$many") >"$out" 2>"$err"
     status=$?
@@ -145,11 +133,11 @@ case $case_name in
   ibcast) run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/ibcast4"
     expect_time 301 ;; # nonblocking: the root isends to the 3 others at once, sharing its link; computing overlaps
   barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
-  actions-log) log=$(mktemp); run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+  actions-log) log=$tmp/actions.log; run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 8
-    grep -qP '^1\t0\.0+\t7\.0+\t1 recv 0 0 984 6$' "$log" || { cat "$log"; rm -f "$log"; fail "actions log lacks rank 1's recv from 0 to 7"; }
-    [ "$(grep -vc '^#' "$log")" -eq 8 ] || { cat "$log"; rm -f "$log"; fail "expected 8 action lines"; }
-    rm -f "$log" ;;
+    grep -qP '^1\t0\.0+\t7\.0+\t1 recv 0 0 984 6$' "$log" || { cat "$log"; fail "actions log lacks rank 1's recv from 0 to 7"; }
+    [ "$(grep -vc '^#' "$log")" -eq 8 ] || { cat "$log"; fail "expected 8 action lines"; }
+    ;;
   merge-computations) # consecutive computes as one execution (rank 0's last two after its send): the same times
     for merge in "" --merge-computations; do
       run "${IDEAL[@]}" $merge "$d/two-hosts.xml" "$d/deploy2.xml" "$d/merge"; expect_time 8
@@ -164,7 +152,6 @@ case $case_name in
   deadlock-sources) # the deadlock report names the file and line of each blocked rank's action whatever the form of
     # the trace set: merged (the merged file's line), gzip, a trace list; a compressed trace: the rank and the action's
     # number, which is its line in the rank's file that tit-trace expand writes
-    tmp=$(mktemp -d); trap 'rm -rf "$out" "$err" "$tmp"' EXIT
     printf '# merged\n0 init\n1 init\n\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n' >"$tmp/m.txt"
     gzip -c "$tmp/m.txt" >"$tmp/m.txt.gz"
     for t in m.txt m.txt.gz; do
@@ -260,7 +247,7 @@ case $case_name in
     expect_error 2 "tit/traced-tests:maybe: not a boolean" ;;
   test-lookahead-window) # the wait comes 1001 actions after the test, beyond the look-ahead window: the traced
     # outcome is unknown (warned), the replay's failed test stands and the wait receives at 7
-    tr=$(mktemp -d); trap 'rm -rf "$out" "$err" "$tr"' EXIT
+    tr=$tmp/tr; mkdir "$tr"
     { printf '0 init\n0 irecv 1 0 984\n0 test 1 0 0\n'; for _ in $(seq 1001); do echo "0 compute 0"; done
       printf '0 wait 1 0 0\n0 finalize\n'; } >"$tr/rank-0.txt"
     printf '1 init\n1 compute 5\n1 send 0 0 984\n1 finalize\n' >"$tr/rank-1.txt"

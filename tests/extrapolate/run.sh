@@ -12,18 +12,8 @@ tool=$build/bin/tit-trace
 replay=$build/bin/tit-replay
 platform=$here/data/cluster256.xml
 hosts=$here/data/cluster256.hosts
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-out=$tmp/out err=$tmp/err
-read -r -a extra <<< "${TIT_E2E_ARGS:-}"
+. "$(dirname "$0")/../lib/case.sh"
 
-run() { "$@" >"$out" 2>"$err"; status=$?; }
-fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
-expect_error() { # exit status, then fixed strings the error output must contain
-  local want=$1; shift
-  [ "$status" -eq "$want" ] || fail "exit status $status, expected $want"
-  for s in "$@"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
-}
 command -v smpicc >/dev/null || fail "smpicc not found (libsimgrid-dev)"
 smpicc -O1 -o "$tmp/stencil" "$here/programs/stencil.c" 2>"$tmp/smpicc.log" || fail "smpicc: $(cat "$tmp/smpicc.log")"
 

@@ -9,19 +9,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 a=$root/tests/analysis
 bin=$build/bin/tit-replay
-IDEAL=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e12)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-out=$work/out err=$work/err
-fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
-run() { "$bin" "$@" >"$out" 2>"$err"; status=$?; }
-ok() { [ "$status" -eq 0 ] || fail "exit status $status"; }
+. "$(dirname "$0")/../lib/case.sh"
+run() { capture "$bin" "$@"; }
 time_of() { sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out"; }
-expect_error() { # exit status, then fixed strings stderr must contain
-  local want=$1; shift
-  [ "$status" -eq "$want" ] || fail "exit status $status, expected $want"
-  for s in "$@"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
-}
 # on_comm DIR: copies tests/analysis/data/chain into DIR with every point-to-point line on a dup of the world
 on_comm() {
   mkdir -p "$1"
@@ -35,21 +25,21 @@ on_comm() {
 # sub-communicator (hosts atlas, boreas, dorado:2) end when a 2-rank world running them on dorado does, under each
 # selector (the per-rank table has 9 decimals).
 same_as_world() {
-  mkdir -p "$work/sub" "$work/world"
+  mkdir -p "$tmp/sub" "$tmp/world"
   for r in 0 1 2 3; do
     { echo "$r init"
       if [ "$r" -ge 2 ]; then echo "$r comm_split 0 1 $r 1 2"; body "$r" " comm=1"; else echo "$r comm_split 0 -1 0 -1"; fi
-      echo "$r finalize"; } >"$work/sub/rank-$r.txt"
+      echo "$r finalize"; } >"$tmp/sub/rank-$r.txt"
   done
-  for r in 0 1; do { echo "$r init"; body "$r" ""; echo "$r finalize"; } >"$work/world/rank-$r.txt"; done
-  printf 'atlas\nboreas\ndorado:2\n' >"$work/h4"; printf 'dorado:2\n' >"$work/h2"
+  for r in 0 1; do { echo "$r init"; body "$r" ""; echo "$r finalize"; } >"$tmp/world/rank-$r.txt"; done
+  printf 'atlas\nboreas\ndorado:2\n' >"$tmp/h4"; printf 'dorado:2\n' >"$tmp/h2"
   P=$root/platforms/small-hetero.xml
   for set in smpi ompi mpich; do
-    run --cfg=coll/selector:$set --hostfile "$work/h4" "$P" "$work/sub"
-    ok
+    run --cfg=coll/selector:$set --hostfile "$tmp/h4" "$P" "$tmp/sub"
+    expect_ok
     sub=$(awk '$1 == "2" || $1 == "3" { print $3 }' "$out" | sort -g | tail -1)
-    run --cfg=coll/selector:$set --hostfile "$work/h2" "$P" "$work/world"
-    ok
+    run --cfg=coll/selector:$set --hostfile "$tmp/h2" "$P" "$tmp/world"
+    expect_ok
     world=$(time_of)
     awk -v s="$sub" -v w="$world" 'BEGIN { d = s - w; if (d < 0) d = -d; exit !(s != "" && w > 0 && d <= 1e-9 * w + 6e-10) }' ||
       fail "$set: $1 on a sub-communicator end at $sub, on a world of the same ranks at $world"
@@ -58,44 +48,44 @@ same_as_world() {
 
 case $case_name in
   subcomm-analysis) # tests/analysis's chain, its messages on a duplicate of MPI_COMM_WORLD: the same answers
-    on_comm "$work/chain"
-    run "${IDEAL[@]}" --hostfile "$a/data/abcd.hosts" "$a/data/ideal4.xml" "$work/chain" --analysis-json "$work/a.json"
-    ok
+    on_comm "$tmp/chain"
+    run "${IDEAL[@]}" --hostfile "$a/data/abcd.hosts" "$a/data/ideal4.xml" "$tmp/chain" --analysis-json "$tmp/a.json"
+    expect_ok
     for check in "ranks.1.patterns.late_sender 3" "ranks.2.patterns.late_sender 3" "cost:0:compute:short_term 3" \
       "cost:0:compute:long_term 2.25" "delay_costs.total 6"; do
       # shellcheck disable=SC2086 # two words on purpose
-      /usr/bin/python3 "$a/check.py" value "$work/a.json" $check || fail "check $check"
+      /usr/bin/python3 "$a/check.py" value "$tmp/a.json" $check || fail "check $check"
     done
-    ! grep -q '"non_blocking_collective": [1-9]' "$work/a.json" || fail "a late sender reported as a nonblocking collective" ;;
+    ! grep -q '"non_blocking_collective": [1-9]' "$tmp/a.json" || fail "a late sender reported as a nonblocking collective" ;;
   subcomm-timelines)
-    on_comm "$work/chain"
-    run "${IDEAL[@]}" --hostfile "$a/data/abcd.hosts" "$a/data/ideal4.xml" "$work/chain" --csv "$work/t.csv" \
-      --paje "$work/t.paje" --chrome-trace "$work/t.json"
-    ok
-    [ "$(grep -c '^message,.*,p2p$' "$work/t.csv")" -eq 2 ] || fail "CSV: two user messages expected"
-    ! grep -q '^message,.*,collective$' "$work/t.csv" || fail "CSV: a user message drawn as a collective one"
-    grep -q '^message,0,.*tag=0,' "$work/t.csv" || fail "CSV: the tag within the communicator (0) expected"
-    ! grep -q 'LT_Message run V_coll' "$work/t.paje" || fail "Paje: a user message drawn as a collective one"
-    ! grep -q '"collective-message"' "$work/t.json" || fail "Chrome: a user message drawn as a collective one" ;;
+    on_comm "$tmp/chain"
+    run "${IDEAL[@]}" --hostfile "$a/data/abcd.hosts" "$a/data/ideal4.xml" "$tmp/chain" --csv "$tmp/t.csv" \
+      --paje "$tmp/t.paje" --chrome-trace "$tmp/t.json"
+    expect_ok
+    [ "$(grep -c '^message,.*,p2p$' "$tmp/t.csv")" -eq 2 ] || fail "CSV: two user messages expected"
+    ! grep -q '^message,.*,collective$' "$tmp/t.csv" || fail "CSV: a user message drawn as a collective one"
+    grep -q '^message,0,.*tag=0,' "$tmp/t.csv" || fail "CSV: the tag within the communicator (0) expected"
+    ! grep -q 'LT_Message run V_coll' "$tmp/t.paje" || fail "Paje: a user message drawn as a collective one"
+    ! grep -q '"collective-message"' "$tmp/t.json" || fail "Chrome: a user message drawn as a collective one" ;;
   ibarrier-subcomm) # an ibarrier on ranks {1, 2, 3} of 4 takes what an ibarrier of a 3-rank world takes
-    mkdir -p "$work/sub" "$work/world"
+    mkdir -p "$tmp/sub" "$tmp/world"
     for r in 0 1 2 3; do
       color=1; [ "$r" -eq 0 ] && color=-1
       { echo "$r init"; echo "$r compute $((r * 1000))"
         if [ "$color" -eq 1 ]; then echo "$r comm_split 0 1 $r 1 3"; echo "$r ibarrier comm=1"; echo "$r compute 500"
           echo "$r wait -333 -333 -3335"; else echo "$r comm_split 0 -1 0 -1"; fi
-        echo "$r finalize"; } >"$work/sub/rank-$r.txt"
+        echo "$r finalize"; } >"$tmp/sub/rank-$r.txt"
     done
     for r in 0 1 2; do
       { echo "$r init"; echo "$r compute $(((r + 1) * 1000))"; echo "$r ibarrier"; echo "$r compute 500"
-        echo "$r wait -333 -333 -3335"; echo "$r finalize"; } >"$work/world/rank-$r.txt"
+        echo "$r wait -333 -333 -3335"; echo "$r finalize"; } >"$tmp/world/rank-$r.txt"
     done
-    printf 'A\nB\nC\nD\n' >"$work/h4"; printf 'B\nC\nD\n' >"$work/h3"
-    run --hostfile "$work/h4" "$a/data/ideal4.xml" "$work/sub"
-    ok
+    printf 'A\nB\nC\nD\n' >"$tmp/h4"; printf 'B\nC\nD\n' >"$tmp/h3"
+    run --hostfile "$tmp/h4" "$a/data/ideal4.xml" "$tmp/sub"
+    expect_ok
     sub=$(awk '$1 ~ /^[123]$/ { print $3 }' "$out" | sort -g | tail -1)
-    run --hostfile "$work/h3" "$a/data/ideal4.xml" "$work/world"
-    ok
+    run --hostfile "$tmp/h3" "$a/data/ideal4.xml" "$tmp/world"
+    expect_ok
     world=$(awk '$1 ~ /^[012]$/ { print $3 }' "$out" | sort -g | tail -1)
     [ -n "$sub" ] && [ "$sub" = "$world" ] || fail "sub-communicator ibarrier ends at $sub, on a world of 3 at $world" ;;
   selectors-subcomm) # every collective on ranks {2, 3} (one host) = the same collectives of a 2-rank world there
@@ -120,15 +110,15 @@ case $case_name in
     same_as_world "nonblocking collectives"
     ;;
   negative-tags)
-    mkdir -p "$work/t"
-    printf '0 init\n0 send 1 -5 8\n0 finalize\n' >"$work/t/rank-0.txt"
-    printf '1 init\n1 recv 0 -5 8\n1 finalize\n' >"$work/t/rank-1.txt"
-    run --hostfile "$a/data/abcd.hosts" --np 2 "$a/data/ideal4.xml" "$work/t"
-    expect_error 2 "$work/t/rank-0.txt:2: error: 'send' tag '-5' is negative (a message's tag must be >= 0)"
-    printf '0 init\n0 send 1 3 8\n0 finalize\n' >"$work/t/rank-0.txt"
-    printf '1 init\n1 irecv 0 -444 8\n1 wait 0 1 -444\n1 finalize\n' >"$work/t/rank-1.txt"
-    run --hostfile "$a/data/abcd.hosts" --np 2 "$a/data/ideal4.xml" "$work/t"
-    expect_error 2 "$work/t/rank-1.txt:2: error: 'irecv' tag -444 is MPI_ANY_TAG: receives from any tag are not supported" ;;
+    mkdir -p "$tmp/t"
+    printf '0 init\n0 send 1 -5 8\n0 finalize\n' >"$tmp/t/rank-0.txt"
+    printf '1 init\n1 recv 0 -5 8\n1 finalize\n' >"$tmp/t/rank-1.txt"
+    run --hostfile "$a/data/abcd.hosts" --np 2 "$a/data/ideal4.xml" "$tmp/t"
+    expect_error 2 "$tmp/t/rank-0.txt:2: error: 'send' tag '-5' is negative (a message's tag must be >= 0)"
+    printf '0 init\n0 send 1 3 8\n0 finalize\n' >"$tmp/t/rank-0.txt"
+    printf '1 init\n1 irecv 0 -444 8\n1 wait 0 1 -444\n1 finalize\n' >"$tmp/t/rank-1.txt"
+    run --hostfile "$a/data/abcd.hosts" --np 2 "$a/data/ideal4.xml" "$tmp/t"
+    expect_error 2 "$tmp/t/rank-1.txt:2: error: 'irecv' tag -444 is MPI_ANY_TAG: receives from any tag are not supported" ;;
   *) echo "unknown case $case_name" >&2; exit 2 ;;
 esac
 echo "PASS [$case_name]"

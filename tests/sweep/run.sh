@@ -9,12 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 sweep=$build/bin/tit-sweep
 replay=$build/bin/tit-replay
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-out=$tmp/stdout err=$tmp/stderr
-
-fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
-run() { "$sweep" "$@" >"$out" 2>"$err"; status=$?; }
+. "$(dirname "$0")/../lib/case.sh"
+run() { capture "$sweep" "$@"; }
 
 # The base of every sweep file: the 16-node cluster with a backbone, the 4-rank halo exchange.
 base() {

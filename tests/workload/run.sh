@@ -15,36 +15,26 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 d=$here/data
 bin=$build/bin/tit-replay
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-out=$work/out err=$work/err
+. "$(dirname "$0")/../lib/case.sh"
+run() { capture "$bin" "$@"; }
 # Links without SMPI's size factors, cross traffic or TCP window (as tests/e2e): a message of S payload bytes
 # over a route of latency L and bottleneck bandwidth B takes L + (S + 16) / B seconds alone.
-IDEAL=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e12)
 
-run() { "$bin" "$@" >"$out" 2>"$err"; status=$?; }
-fail() { echo "FAIL [$case_name]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
-ok() { [ "$status" -eq 0 ] || fail "exit status $status, expected 0"; }
 # field N (3 end, 4 duration, 5 alone, 6 slowdown) of job JOB's row
 field() { awk -v j="$1" -v n="$2" '$1 == j && NF == 6 { print $n }' "$out"; }
 close_to() { # GOT EXPECTED [relative tolerance, default 1e-9]
   awk -v g="$1" -v e="$2" -v t="${3:-1e-9}" 'BEGIN { if (g == "") exit 1; d = g - e; if (d < 0) d = -d;
     exit !(d <= t * (e < 0 ? -e : e) + 1e-12) }'
 }
-expect_error() { # exit status, then fixed strings stderr must contain
-  local want=$1; shift
-  [ "$status" -eq "$want" ] || fail "exit status $status, expected $want"
-  for s in "$@"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
-}
-workload() { # NAME, then the job lines: writes $work/NAME beside copies of the traces
+workload() { # NAME, then the job lines: writes $tmp/NAME beside copies of the traces
   local name=$1; shift
-  cp -r "$d"/*.list "$d"/compute "$d"/mixed "$d"/coll "$d"/empty "$d"/flow "$work"/ 2>/dev/null
-  printf '%s\n' "$@" >"$work/$name"
+  cp -r "$d"/*.list "$d"/compute "$d"/mixed "$d"/coll "$d"/empty "$d"/flow "$tmp"/ 2>/dev/null
+  printf '%s\n' "$@" >"$tmp/$name"
 }
 
 case $case_name in
   reference)
-    ref=$work/smpi_workload
+    ref=$tmp/smpi_workload
     # shellcheck disable=SC2046 # pkg-config prints several words on purpose
     g++ -std=c++17 -O1 "$here/smpi_workload.cpp" -o "$ref" $(pkg-config --cflags --libs simgrid) 2>"$err" ||
       fail "cannot compile the reference"
@@ -58,11 +48,11 @@ case $case_name in
     for platform in small-hetero torus; do
       for w in alone consecutive same-time same-resources overlap; do
         P=$root/platforms/$platform.xml
-        "$ref" "$P" "$work/$w" "${SMPI[@]}" >"$work/ref" 2>"$err" || fail "the reference failed on $w ($platform)"
-        run --workload "$work/$w" "$P"
-        ok
-        for job in $(awk '{ print $1 }' "$work/ref" | sort -u); do
-          want=$(awk -v j="$job" '$1 == j && $3 > m { m = $3 } END { printf "%.17g\n", m }' "$work/ref")
+        "$ref" "$P" "$tmp/$w" "${SMPI[@]}" >"$tmp/ref" 2>"$err" || fail "the reference failed on $w ($platform)"
+        run --workload "$tmp/$w" "$P"
+        expect_ok
+        for job in $(awk '{ print $1 }' "$tmp/ref" | sort -u); do
+          want=$(awk -v j="$job" '$1 == j && $3 > m { m = $3 } END { printf "%.17g\n", m }' "$tmp/ref")
           got=$(field "$job" 3)
           close_to "$got" "$want" || fail "$w on $platform: job $job ends at $got, SimGrid's replayer at $want"
           checked=$((checked + 1))
@@ -73,26 +63,26 @@ case $case_name in
   single)
     for traces in mixed coll; do
       workload one "only $traces.list 2 0 0,3"
-      run --workload "$work/one" "$root/platforms/small-hetero.xml"
-      ok
+      run --workload "$tmp/one" "$root/platforms/small-hetero.xml"
+      expect_ok
       got=$(field only 4)
-      printf 'atlas\ndorado\n' >"$work/hosts"
-      run --hostfile "$work/hosts" "$root/platforms/small-hetero.xml" "$work/$traces.list"
-      ok
+      printf 'atlas\ndorado\n' >"$tmp/hosts"
+      run --hostfile "$tmp/hosts" "$root/platforms/small-hetero.xml" "$tmp/$traces.list"
+      expect_ok
       want=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
       [ "$got" = "$want" ] || fail "$traces: the one-job workload predicts $got, the single replay $want"
     done ;;
   disjoint|shared)
     if [ "$case_name" = disjoint ]; then hosts=('"h4", "h5"' '"h6", "h7"'); else hosts=('"h0", "h1"' '"h2", "h3"'); fi
-    cp -r "$d/flow" "$d/flow.list" "$work/"
-    cat >"$work/w.json" <<JSON
+    cp -r "$d/flow" "$d/flow.list" "$tmp/"
+    cat >"$tmp/w.json" <<JSON
 {"jobs": [
   {"name": "a", "traces": "flow.list", "hosts": [${hosts[0]}]},
   {"name": "b", "traces": "flow.list", "hosts": [${hosts[1]}], "start": 0}
 ]}
 JSON
-    run "${IDEAL[@]}" --isolated-baseline --workload "$work/w.json" "$d/links.xml"
-    ok
+    run "${IDEAL[@]}" --isolated-baseline --workload "$tmp/w.json" "$d/links.xml"
+    expect_ok
     # 1e8 bytes (+16 of envelope). Disjoint: two 100 us, 100 MB/s links of its own. Shared: 100 us, 100 MB/s
     # shared by the two flows (each gets 50 MB/s; the 10 GB/s private links never limit).
     if [ "$case_name" = disjoint ]; then alone=1.00020016 both=1.00020016; else alone=1.00010016 both=2.00010032; fi
@@ -107,85 +97,85 @@ JSON
     fi
     grep -qE '^Makespan: ' "$out" || fail "no makespan" ;;
   selector)
-    cp -r "$d/coll" "$d/coll.list" "$work/"
+    cp -r "$d/coll" "$d/coll.list" "$tmp/"
     for set in ompi mpich; do
-      printf '{"jobs": [{"name": "c", "traces": "coll.list", "host_indices": [0, 3, 4], "ranks": 3,\n' >"$work/w.json"
-      printf '  "cfg": ["coll/selector:%s"]}]}\n' "$set" >>"$work/w.json"
+      printf '{"jobs": [{"name": "c", "traces": "coll.list", "host_indices": [0, 3, 4], "ranks": 3,\n' >"$tmp/w.json"
+      printf '  "cfg": ["coll/selector:%s"]}]}\n' "$set" >>"$tmp/w.json"
       # three ranks: the coll traces have two; use three copies
-      mkdir -p "$work/coll3"
-      for r in 0 1 2; do sed "s/^0 /$r /" "$d/coll/rank-0.txt" >"$work/coll3/rank-$r.txt"; done
-      sed -i 's/"coll.list"/"coll3"/' "$work/w.json"
-      run --workload "$work/w.json" "$root/platforms/small-hetero.xml"
-      ok
+      mkdir -p "$tmp/coll3"
+      for r in 0 1 2; do sed "s/^0 /$r /" "$d/coll/rank-0.txt" >"$tmp/coll3/rank-$r.txt"; done
+      sed -i 's/"coll.list"/"coll3"/' "$tmp/w.json"
+      run --workload "$tmp/w.json" "$root/platforms/small-hetero.xml"
+      expect_ok
       got=$(field c 4)
-      printf 'atlas\ndorado\neris\n' >"$work/hosts"
-      run --cfg=coll/selector:"$set" --hostfile "$work/hosts" "$root/platforms/small-hetero.xml" "$work/coll3"
-      ok
+      printf 'atlas\ndorado\neris\n' >"$tmp/hosts"
+      run --cfg=coll/selector:"$set" --hostfile "$tmp/hosts" "$root/platforms/small-hetero.xml" "$tmp/coll3"
+      expect_ok
       want=$(sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$out")
       [ "$got" = "$want" ] || fail "$set: the job predicts $got, the single replay with --cfg=coll/selector:$set $want"
     done ;;
   outputs)
     workload w "x mixed.list 2 0 0,1" "y coll.list 2 1 2,3"
-    run --workload "$work/w" --csv "$work/t.csv" --paje "$work/t.paje" --chrome-trace "$work/t.json" \
-      --actions-log "$work/a.log" --analysis --analysis-json "$work/an.json" "$root/platforms/small-hetero.xml"
-    ok
+    run --workload "$tmp/w" --csv "$tmp/t.csv" --paje "$tmp/t.paje" --chrome-trace "$tmp/t.json" \
+      --actions-log "$tmp/a.log" --analysis --analysis-json "$tmp/an.json" "$root/platforms/small-hetero.xml"
+    expect_ok
     for job in x y; do
       for f in "t.$job.csv" "t.$job.paje" "t.$job.json" "a.$job.log" "an.$job.json"; do
-        [ -s "$work/$f" ] || fail "no $f"
+        [ -s "$tmp/$f" ] || fail "no $f"
       done
       grep -qF "Job '$job':" "$out" || fail "the analysis does not name job $job"
     done
-    grep -q '^message,.*,p2p$' "$work/t.x.csv" || fail "job x's messages are user messages"
-    ! grep -q 'p2p$' "$work/t.y.csv" || fail "job y has no user message"
+    grep -q '^message,.*,p2p$' "$tmp/t.x.csv" || fail "job x's messages are user messages"
+    ! grep -q 'p2p$' "$tmp/t.y.csv" || fail "job y has no user message"
     # the actions of job y start at its start time, 1 s
-    awk -F'\t' 'NR > 1 && $2 + 0 < 1 { exit 1 }' "$work/a.y.log" || fail "job y acted before its start time" ;;
+    awk -F'\t' 'NR > 1 && $2 + 0 < 1 { exit 1 }' "$tmp/a.y.log" || fail "job y acted before its start time" ;;
   errors)
     P=$root/platforms/small-hetero.xml
     workload w "a compute.list 2 0 0,1" "b nowhere.list 2 0 2,3"
-    run --workload "$work/w" "$P"
-    expect_error 2 "$work/w:2: error: job 'b': unknown trace '$work/nowhere.list'"
+    run --workload "$tmp/w" "$P"
+    expect_error 2 "$tmp/w:2: error: job 'b': unknown trace '$tmp/nowhere.list'"
     workload w "a compute.list 2 0 0,1" "" "b compute.list 2 5 2,9"
-    run --workload "$work/w" "$P"
-    expect_error 2 "$work/w:3: error: job 'b': host index 9 is outside the platform (its 5 hosts are numbered 0 to 4)"
+    run --workload "$tmp/w" "$P"
+    expect_error 2 "$tmp/w:3: error: job 'b': host index 9 is outside the platform (its 5 hosts are numbered 0 to 4)"
     workload w "a compute.list 2 -3 0,1"
-    run --workload "$work/w" "$P"
-    expect_error 2 "$work/w:1: error: job 'a': start time -3 is negative"
+    run --workload "$tmp/w" "$P"
+    expect_error 2 "$tmp/w:1: error: job 'a': start time -3 is negative"
     workload w "a compute.list 2 0 0,1" "a mixed.list 2 0 2,3"
-    run --workload "$work/w" "$P"
-    expect_error 2 "$work/w:2: error: job name 'a' is already the name of the job of $work/w:1"
+    run --workload "$tmp/w" "$P"
+    expect_error 2 "$tmp/w:2: error: job name 'a' is already the name of the job of $tmp/w:1"
     workload w "a compute.list 3 0 0,1"
-    run --workload "$work/w" "$P"
-    expect_error 2 "$work/w:1: error: job 'a': 2 host indices for 3 ranks"
+    run --workload "$tmp/w" "$P"
+    expect_error 2 "$tmp/w:1: error: job 'a': 2 host indices for 3 ranks"
     workload w "a compute.list 1 0 0"
-    run --workload "$work/w" "$P"
-    expect_error 2 "$work/w:1: error: job 'a': rank mismatch: '$work/compute.list' has 2 rank traces but 1 ranks"
+    run --workload "$tmp/w" "$P"
+    expect_error 2 "$tmp/w:1: error: job 'a': rank mismatch: '$tmp/compute.list' has 2 rank traces but 1 ranks"
     workload w "just commentary"
-    run --workload "$work/w" "$P"
-    expect_error 2 "$work/w: error: no job in this workload"
-    printf '{"jobs": [\n  {"name": "a", "traces": "compute.list", "hosts": ["atlas", "boreas"]},\n' >"$work/w.json"
-    printf '  {"name": "b", "traces": "compute.list",\n   "hosts": ["atlas", "boreas"], "start": -1}\n]}\n' >>"$work/w.json"
-    run --workload "$work/w.json" "$P"
-    expect_error 2 "$work/w.json:3: error: job 'b': start time -1 is negative"
-    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas", "boreas"], "color": 1}]}\n' >"$work/w.json"
-    run --workload "$work/w.json" "$P"
-    expect_error 2 "$work/w.json:2: error: unknown key 'color' in a job"
-    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas", "boreas"],\n' >"$work/w.json"
-    printf '  "cfg": ["smpi/os:0:1e-6:0"]}]}\n' >>"$work/w.json"
-    run --workload "$work/w.json" "$P"
-    expect_error 2 "$work/w.json:2: error: job 'a': setting 'smpi/os:0:1e-6:0' is not a collective setting"
-    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas", "nimbus"]}]}\n' >"$work/w.json"
-    run --workload "$work/w.json" "$P"
-    expect_error 2 "$work/w.json:2: error: host 'nimbus' is not in the platform"
-    printf '{"jobs": [\n {"name": "a", "traces": "compute.list" "hosts": []}]}\n' >"$work/w.json"
-    run --workload "$work/w.json" "$P"
-    expect_error 2 "$work/w.json:2: error: not valid JSON"
+    run --workload "$tmp/w" "$P"
+    expect_error 2 "$tmp/w: error: no job in this workload"
+    printf '{"jobs": [\n  {"name": "a", "traces": "compute.list", "hosts": ["atlas", "boreas"]},\n' >"$tmp/w.json"
+    printf '  {"name": "b", "traces": "compute.list",\n   "hosts": ["atlas", "boreas"], "start": -1}\n]}\n' >>"$tmp/w.json"
+    run --workload "$tmp/w.json" "$P"
+    expect_error 2 "$tmp/w.json:3: error: job 'b': start time -1 is negative"
+    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas", "boreas"], "color": 1}]}\n' >"$tmp/w.json"
+    run --workload "$tmp/w.json" "$P"
+    expect_error 2 "$tmp/w.json:2: error: unknown key 'color' in a job"
+    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas", "boreas"],\n' >"$tmp/w.json"
+    printf '  "cfg": ["smpi/os:0:1e-6:0"]}]}\n' >>"$tmp/w.json"
+    run --workload "$tmp/w.json" "$P"
+    expect_error 2 "$tmp/w.json:2: error: job 'a': setting 'smpi/os:0:1e-6:0' is not a collective setting"
+    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas", "nimbus"]}]}\n' >"$tmp/w.json"
+    run --workload "$tmp/w.json" "$P"
+    expect_error 2 "$tmp/w.json:2: error: host 'nimbus' is not in the platform"
+    printf '{"jobs": [\n {"name": "a", "traces": "compute.list" "hosts": []}]}\n' >"$tmp/w.json"
+    run --workload "$tmp/w.json" "$P"
+    expect_error 2 "$tmp/w.json:2: error: not valid JSON"
     # a number past a double (found by the fuzz target `inputs`: an uncaught out_of_range before)
-    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas"], "start": 1e999}]}\n' >"$work/w.json"
-    run --workload "$work/w.json" "$P"
-    expect_error 2 "$work/w.json:2: error: not valid JSON" "number overflow"
-    run --workload "$work/w.json" "$P" "$work/compute.list"
+    printf '{"jobs": [\n {"name": "a", "traces": "compute.list", "hosts": ["atlas"], "start": 1e999}]}\n' >"$tmp/w.json"
+    run --workload "$tmp/w.json" "$P"
+    expect_error 2 "$tmp/w.json:2: error: not valid JSON" "number overflow"
+    run --workload "$tmp/w.json" "$P" "$tmp/compute.list"
     expect_error 2 "with --workload, give only PLATFORM.xml"
-    run --isolated-baseline "$P" "$root/platforms/small-hetero.deploy4.xml" "$work/compute.list"
+    run --isolated-baseline "$P" "$root/platforms/small-hetero.deploy4.xml" "$tmp/compute.list"
     expect_error 2 "--isolated-baseline goes with --workload" ;;
   *) echo "unknown case $case_name" >&2; exit 2 ;;
 esac
