@@ -170,23 +170,28 @@ void check_deployed(std::size_t traces, std::optional<int> ranks, const std::str
 std::unique_ptr<TraceSet> open_merged(const std::string& path, std::optional<int> ranks, FileScan scan,
                                       std::string description)
 {
-  int count = ranks.value_or(scan.max_rank + 1);
+  int count = scan.max_rank + 1;
   if (count <= 0)
     fail_set(fmt::format("merged trace '{}' holds no action line, so its number of ranks is unknown", path));
-  // Without a rank count, the file's highest rank gives it: every rank below must have lines (each rank's trace
-  // starts with init), or a stray large rank (a typo, a damaged file) would make millions of empty ranks.
-  if (!ranks && scan.first_missing_rank >= 0)
+  // The file's highest rank gives the count: every rank below must have lines (each rank's trace starts with
+  // init), or a stray large rank (a typo, a damaged file) would make millions of empty ranks.
+  if (scan.first_missing_rank >= 0)
     fail_set(fmt::format("merged trace '{}' has lines of rank {} but none of rank {} ({} ranks have lines): a merged "
                          "trace holds the lines of every rank from 0 to its highest",
                          path, scan.max_rank, scan.first_missing_rank, scan.distinct_ranks));
+  // A count given by --np or a placement must be the file's: more ranks would replay as ranks without actions
+  // (finishing at 0), fewer would leave lines unread.
+  if (ranks && *ranks != count)
+    fail_set(fmt::format("rank mismatch: merged trace '{}' holds the lines of ranks 0 to {} ({} ranks) but --np or "
+                         "the placement gives {}",
+                         path, scan.max_rank, count, *ranks));
   return std::make_unique<MergedSet>(path, std::move(scan.dialect), count, std::move(description),
                                      std::move(scan.compute_unit));
 }
 
 std::unique_ptr<TraceSet> open_merged(const std::string& path, std::optional<int> ranks, std::string description)
 {
-  FileScan scan = detail::scan_file(path, ranks ? ScanDepth::FirstRank : ScanDepth::AllRanks);
-  return open_merged(path, ranks, std::move(scan), std::move(description));
+  return open_merged(path, ranks, detail::scan_file(path, ScanDepth::AllRanks), std::move(description));
 }
 
 // ---- directories ------------------------------------------------------------------------------------

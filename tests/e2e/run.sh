@@ -178,6 +178,16 @@ case $case_name in
   bad-platform) run "$d/broken.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "broken.xml" ;;
   unknown-host) run --hostfile "$d/abc.hosts" "$d/broken.xml" "$d/detached"; expect_error 2 "broken.xml" ;;
   rank-mismatch) run "$d/two-hosts.xml" "$d/deploy3.xml" "$d/detached"; expect_error 2 "rank mismatch" ;;
+  merged-rank-mismatch) # a merged file's ranks are counted even when a placement or --np gives the count: more ranks
+    # would replay as ranks without actions, fewer would leave lines unread, a huge --np would exhaust memory
+    m=$d/detached-thesis.txt.gz
+    run "$d/two-hosts.xml" "$d/deploy3.xml" "$m"
+    expect_error 2 "error: rank mismatch: merged trace '$m' holds the lines of ranks 0 to 1 (2 ranks) but --np or the placement gives 3"
+    for np in 1 3 2000000000; do
+      run --np "$np" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$m"
+      expect_error 2 "(2 ranks) but --np or the placement gives $np"
+    done
+    run "${IDEAL[@]}" --np 2 "$d/two-hosts.xml" "$d/deploy2.xml" "$m"; expect_time 8 ;;
   local-copy) # compute 2 s, then two sendRecvs to itself: 500 B, then 300 B sent into 200 B (the smaller is copied)
     run "${IDEAL[@]}" --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"; expect_time 2 # free (default)
     run "${IDEAL[@]}" --cfg=tit/local-copy-bw:100 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
