@@ -516,10 +516,7 @@ void proxy(const fs::path& traces, const fs::path& out, const ProxyOptions& opti
     source = remove.p / "trace.list";
   }
   TraceFacts facts;
-  {
-    std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(source, std::nullopt);
-    facts = check_trace(*set, {options.detached_thresh}, warnings);
-  }
+  facts = check_trace(source, {options.detached_thresh}, warnings);
   Loaded t = load(source);
   std::ofstream f(out, std::ios::trunc);
   if (!f)
