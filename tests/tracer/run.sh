@@ -205,6 +205,8 @@ case $case_name in
     "${tool[@]}" actions "$work/trace/trace.list" >"$work/trace.txt"
     "${tool[@]}" actions "$work/ptrace/trace.list" >"$work/proxy.txt"
     diff -u "$work/trace.txt" "$work/proxy.txt" || die "the proxy's action sequence differs from the trace's"
+    # a first compute lasts from MPI_Init's return (the proxy's set-up inside it), for exactly the ranks starting so
+    "${tool[@]}" first-compute "$work/trace/trace.list" "$work/proxy.c" || die "wrong ranks time their first compute from MPI_Init"
     # compute volumes: printed, not checked (CPU time under load; scripts/proxy-roundtrip.sh measures them)
     "${tool[@]}" computes "$work/trace/trace.list" "$work/ptrace/trace.list" 1e5 1e9 | tail -1
     ;;
@@ -296,6 +298,9 @@ case $case_name in
     printf 'rank-0.txt\nrank-1.txt\n' >"$work/t/trace.list"
     "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/sleep.c" >/dev/null || die "tit-trace proxy failed"
     [[ $(grep -c "^  sleep_(0.3);$" "$work/sleep.c") -eq 2 ]] || die "the proxy does not sleep the trace's seconds"
+    # neither rank starts by computing (a sleep, a receive): no compute is timed from MPI_Init
+    "${tool[@]}" first-compute "$work/t/trace.list" "$work/sleep.c" | grep -q "^first computes timed from MPI_Init: 0 of 2 ranks$" ||
+      die "a first compute timed from MPI_Init where the trace does not start computing"
     mpicc -O2 -Wall -Werror -o "$work/sleep.x" "$work/sleep.c" || die "mpicc failed"
     timeout 60 mpirun --oversubscribe -np 2 "$work/sleep.x" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; die "the proxy failed"; }
     # a sleep never ends early: each rank's time is at least its 0.3 s of sleep
