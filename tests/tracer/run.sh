@@ -281,6 +281,30 @@ case $case_name in
       "$build/bin/tit-trace" proxy "$work/subcomm/trace.list" "$work/p.c"
     grep -Fxq "  rank 1 blocked in $work/subcomm/rank-1.txt:4: 1 recv 0 5 10 0 comm=1" "$work/err" ||
       { cat "$work/err" >&2; die "subcomm: the blocked receive is not named"; }
+    # a small bcast's root sends a rendez-vous message that the other member receives before its bcast: it completes
+    # only if the root leaves the bcast early (Open MPI, tit-replay): written with the warning, built and run; with an
+    # allreduce, which no member leaves before all arrived: exit 3
+    mkdir -p "$work/early" "$work/early-all"
+    mkline '0 init' '0 bcast 10 0' '0 send 1 0 100000 6' '0 finalize' >"$work/early/rank-0.txt"
+    mkline '1 init' '1 recv 0 0 100000 6' '1 bcast 10 0' '1 finalize' >"$work/early/rank-1.txt"
+    mkline rank-0.txt rank-1.txt | tee "$work/early/trace.list" >"$work/early-all/trace.list"
+    for r in 0 1; do sed 's/bcast 10 0/allreduce 10 0/' "$work/early/rank-$r.txt" >"$work/early-all/rank-$r.txt"; done
+    expect_code 0 "^tit-trace: warning: the trace completes only if a collective lets some members leave before every member arrived" \
+      "$build/bin/tit-trace" proxy "$work/early/trace.list" "$work/early.c"
+    grep -Fxq "  rank 0 blocked in $work/early/rank-0.txt:2: 0 bcast 10 0" "$work/err" ||
+      { cat "$work/err" >&2; die "early: the root's bcast is not named"; }
+    mpicc -O2 -Wall -Werror -o "$work/early.x" "$work/early.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 2 "$work/early.x" >"$work/early.out" 2>&1 || { cat "$work/early.out" >&2; die "the early bcast's proxy failed"; }
+    expect_code 3 "error: the trace deadlocks: no rank can progress" "$build/bin/tit-trace" proxy "$work/early-all/trace.list" "$work/p.c"
+    ! grep -q "completes only if" "$work/err" || die "early-all: an allreduce cannot be left early"
+    # receives from any source that could take another message: warned, with the receive and the message
+    mkdir -p "$work/wild"
+    mkline '0 init' '0 recv -333 3 10 6' '0 recv 2 3 10 6' '0 finalize' >"$work/wild/rank-0.txt"
+    mkline '1 init' '1 send 0 3 10 6' '1 finalize' >"$work/wild/rank-1.txt"
+    mkline '2 init' '2 send 0 3 10 6' '2 finalize' >"$work/wild/rank-2.txt"
+    mkline rank-0.txt rank-1.txt rank-2.txt >"$work/wild/trace.list"
+    expect_code 0 "^tit-trace: warning: 1 receive\(s\) from any source could take another message than in the order checked \(first: rank 0's receive from any source at $work/wild/rank-0.txt:2 took the message of rank 1 with tag 3; the one rank 2 sent at $work/wild/rank-2.txt:2 could have come first\)" \
+      "$build/bin/tit-trace" proxy "$work/wild/trace.list" "$work/p.c"
     # a proxy made for 2 ranks, run on 3
     mkdir -p "$work/thesis"
     mkline '0 init' '0 send 1 100' '0 finalize' >"$work/thesis/rank-0.txt"
