@@ -30,7 +30,8 @@ constexpr std::size_t kWildKept = 64;
 
 /// When a member of a collective may leave it: `Synchronising`, once every member arrived (what any MPI may do);
 /// `DataDependency`, once the members whose data it receives arrived (what every MPI must wait for: a bcast's root
-/// leaves at once, its other members wait for the root; a reduce's root waits for all, the others leave at once).
+/// leaves at once, its other members wait for the root; a reduce's root waits for all, the others leave at once),
+/// for collectives whose messages are below the detached threshold (larger ones are rendez-vous: synchronising).
 enum class CollectiveRule : std::uint8_t { Synchronising, DataDependency };
 
 /// Whose arrival a member of a collective needs under the data-dependency rule.
@@ -708,7 +709,12 @@ private:
           Req& x = reqs_[q];
           x.member = static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin());
           x.root = root;
-          x.needs = needs_of(c, x.member, root);
+          // a member leaves early only if its messages go at once: below the threshold
+          double largest = std::max(a.bytes, a.bytes2);
+          for (const auto* counts : {&a.send_counts, &a.recv_counts})
+            for (double b : *counts)
+              largest = std::max(largest, b);
+          x.needs = largest < o_.detached_thresh ? needs_of(c, x.member, root) : Needs::All;
           if (nb)
             k.pending.push_back(q);
           else

@@ -178,6 +178,10 @@ TEST(ProxyCheck, CollectivesThatNeedNotSynchronise)
                             "have not reached"),
             std::string::npos)
       << b.warnings;
+  // a bcast of 65536 bytes or more is rendez-vous: its root waits for the others
+  Outcome large = check("bcast-large", "0 bcast 100000 0\n0 send 1 0 100000 6\n1 recv 0 0 100000 6\n1 bcast 100000 0\n");
+  EXPECT_NE(large.deadlock.find("rank 0 blocked in"), std::string::npos) << large.warnings;
+  EXPECT_EQ(large.warnings, "");
   // a reduce's other members leave at once; its root waits for them all
   Outcome r = check("reduce-early", "1 reduce 10 0 0\n1 send 0 0 100000 6\n0 recv 1 0 100000 6\n0 reduce 10 0 0\n");
   EXPECT_EQ(r.deadlock, "");
