@@ -1,6 +1,7 @@
 // The symbolic execution of a trace before its proxy is written (proxy_check.hpp): no time, only the order in
 // which MPI lets each rank's calls complete.
 #include "proxy_check.hpp"
+#include "proxy_races.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -8,8 +9,8 @@
 
 #include <algorithm>
 #include <deque>
-#include <sstream>
 #include <map>
+#include <sstream>
 #include <tuple>
 #include <unordered_map>
 
@@ -23,10 +24,6 @@ using trace::Kind;
 constexpr std::uint32_t kNone = ~std::uint32_t{0};
 /// Actions a rank runs before the next ready rank's turn (keeps the queues of unreceived messages short).
 constexpr int kQuantum = 1024;
-/// Ranks whose receives from any source are analysed for other possible matches (each adds a clock entry to every
-/// message), and the receives kept per rank, tag and communicator for it.
-constexpr int kMaxClockRanks = 64;
-constexpr std::size_t kWildKept = 64;
 
 /// When a member of a collective may leave it: `Synchronising`, once every member arrived (what any MPI may do);
 /// `DataDependency`, once the members whose data it receives arrived (what every MPI must wait for: a bcast's root
@@ -35,7 +32,7 @@ constexpr std::size_t kWildKept = 64;
 enum class CollectiveRule : std::uint8_t { Synchronising, DataDependency };
 
 /// Whose arrival a member of a collective needs under the data-dependency rule.
-enum class Needs : std::uint8_t { All, Root, Nobody, Lower, LowerOrSelf };
+enum class Needs : std::uint8_t { All, Root, Nobody, Lower };
 
 Needs needs_of(Kind k, int member, int root)
 {
@@ -49,7 +46,6 @@ Needs needs_of(Kind k, int member, int root)
     case Kind::GatherV:
       return member == root ? Needs::All : Needs::Nobody;
     case Kind::Scan:
-      return Needs::LowerOrSelf;
     case Kind::Exscan:
       return Needs::Lower;
     default:
@@ -57,16 +53,6 @@ Needs needs_of(Kind k, int member, int root)
   }
 }
 
-/// A receive from any source, for the analysis of the messages it could have taken in another run.
-struct Wild {
-  std::uint64_t post = 0;         ///< its number among the rank's receives
-  int src = -1;                   ///< the source of the message it took (-1: not yet matched)
-  std::uint32_t known = 0;        ///< the rank's clock once it knew the receive complete (0: not yet)
-  const std::string* file = nullptr;
-  std::uint64_t line = 0;
-  bool ambiguous = false;         ///< another message was found that it could have taken
-};
-using Clock = std::vector<std::uint32_t>; ///< one entry per rank receiving from any source (slot_of_)
 
 /// A request: a point-to-point call's (blocking calls make one too) or a collective's.
 struct Req {
@@ -81,7 +67,7 @@ struct Req {
   Needs needs = Needs::All;      ///< Coll: whose arrival it needs under the data-dependency rule
   int member = 0, root = 0;      ///< Coll: the requester's and the root's rank in the communicator
   Clock clock;                   ///< Recv: the clock of the message it took, merged into its rank's when learned
-  Wild* wild = nullptr;          ///< Recv from any source: its record
+  AnySourceReceive* wild = nullptr; ///< Recv from any source: its record (proxy_races.hpp)
 };
 
 /// A message not yet received, or a receive not yet matched, in the order they were posted.
@@ -130,16 +116,15 @@ struct Rank {
   std::uint64_t unnamed = 0;  ///< waits and tests naming no pending request
   std::string first_unnamed; ///< the first of them
   std::uint64_t receives = 0; ///< receives posted
-  Clock clock;                ///< what it knows of the receives from any source of the ranks with a slot
 };
 
 class Execution {
 public:
-  Execution(trace::TraceSet& set, const CheckOptions& o, CollectiveRule rule) : set_(set), o_(o), rule_(rule)
+  Execution(trace::TraceSet& set, const CheckOptions& o, CollectiveRule rule)
+      : set_(set), o_(o), rule_(rule), races_(set.rank_count())
   {
     int n = set.rank_count();
     ranks_.resize(static_cast<std::size_t>(n));
-    slot_of_.assign(static_cast<std::size_t>(n), -1);
     queued_.assign(static_cast<std::size_t>(n), true);
     for (int r = 0; r < n; ++r) {
       ranks_[static_cast<std::size_t>(r)].reader = set.reader(r);
@@ -261,7 +246,6 @@ private:
       case Needs::Root:
         return arrived(x.root);
       case Needs::Lower:
-      case Needs::LowerOrSelf:
         for (int m = 0; m < x.member; ++m)
           if (!arrived(m))
             return false;
@@ -307,59 +291,14 @@ private:
   }
   void release(std::uint32_t q) { free_.push_back(q); }
 
-  static void merge(Clock& into, const Clock& from)
-  {
-    if (into.size() < from.size())
-      into.resize(from.size(), 0);
-    for (std::size_t i = 0; i < from.size(); ++i)
-      into[i] = std::max(into[i], from[i]);
-  }
-  /// What rank `from` knows of rank `of`'s clock.
-  std::uint32_t known(int from, int of) const
-  {
-    int slot = slot_of_[static_cast<std::size_t>(of)];
-    const Clock& c = ranks_[static_cast<std::size_t>(from)].clock;
-    return slot >= 0 && static_cast<std::size_t>(slot) < c.size() ? c[static_cast<std::size_t>(slot)] : 0;
-  }
-  /// Rank r knows its receive q completed: it learns what the sender knew, and a receive from any source ticks
-  /// its clock (messages sent without knowing that tick could have been taken by it).
+  /// Rank r knows its receive q completed: it learns what the message's sender knew (proxy_races.hpp).
   void learn(int r, std::uint32_t q)
   {
     Req& x = reqs_[q];
     if (x.type != Req::Type::Recv || x.learned)
       return;
     x.learned = true;
-    Rank& k = rank(r);
-    merge(k.clock, x.clock);
-    int slot = slot_of_[static_cast<std::size_t>(r)];
-    if (x.wild != nullptr && slot >= 0) {
-      if (k.clock.size() <= static_cast<std::size_t>(slot))
-        k.clock.resize(static_cast<std::size_t>(slot) + 1, 0);
-      x.wild->known = ++k.clock[static_cast<std::size_t>(slot)];
-    }
-  }
-  /// A message from `src` (sent knowing `known` of dst's clock) is taken by dst's receive number `post`: an earlier
-  /// receive from any source of dst with this tag that took another source's message, and that dst did not know
-  /// complete when this message was sent, could have taken this one in another run.
-  void check_match(std::uint32_t comm, int dst, int tag, int src, std::uint32_t known, std::uint64_t post,
-                   const std::string* file, std::uint64_t line)
-  {
-    auto w = wild_.find({comm, dst, tag});
-    if (w == wild_.end())
-      return;
-    for (auto it = w->second.rbegin(); it != w->second.rend(); ++it)
-      if (it->post < post && it->src >= 0 && it->src != src && (it->known == 0 || it->known > known)) {
-        if (it->ambiguous)
-          return;
-        it->ambiguous = true;
-        if (ambiguous_++ == 0)
-          first_ambiguous_ = fmt::format("rank {}'s receive from any source at {}:{} took the message of rank {} with "
-                                         "tag {}{}; the one rank {} sent at {}:{} could have come first",
-                                         dst, it->file ? *it->file : std::string("<trace>"), it->line, it->src, tag,
-                                         comm == 0 ? "" : " on " + comm_name(comm), src,
-                                         file ? *file : std::string("<trace>"), line);
-        return;
-      }
+    races_.learn(r, x.clock, x.wild);
   }
 
   std::uint32_t comm_of(int r, const Action& a, int handle)
@@ -374,16 +313,16 @@ private:
   std::uint32_t post_send(int r, std::uint32_t comm, int dst, int tag, double bytes, bool detached, const Action& a)
   {
     std::uint32_t q = new_req(make_req(Req::Type::Send, r, dst, tag, comm, 0, bytes, detached));
-    std::uint32_t knew = known(r, dst);
+    std::uint32_t knew = races_.known(r, dst);
     auto& posted = receives_[{comm, dst}];
     for (auto it = posted.begin(); it != posted.end(); ++it)
       if ((it->peer == r || it->peer == trace::kAnySource) && it->tag == tag) {
         Req& rq = reqs_[it->req];
         rq.complete = true;
-        rq.clock = rank(r).clock;
+        rq.clock = races_.clock(r);
         if (rq.wild != nullptr)
           rq.wild->src = r;
-        check_match(comm, dst, tag, r, knew, it->post, a.file, a.line);
+        races_.taken(comm, dst, tag, r, knew, it->post, a.file, a.line);
         wake(dst);
         posted.erase(it);
         reqs_[q].complete = true;
@@ -394,7 +333,7 @@ private:
     m.tag = tag;
     m.req = detached ? kNone : q;
     m.known = knew;
-    m.clock = rank(r).clock;
+    m.clock = races_.clock(r);
     m.file = a.file;
     m.line = a.line;
     messages_[{comm, dst}].push_back(std::move(m));
@@ -405,20 +344,8 @@ private:
   {
     std::uint32_t q = new_req(make_req(Req::Type::Recv, src, r, tag, comm, 0, 0, false));
     std::uint64_t post = ++rank(r).receives;
-    if (src == trace::kAnySource) {
-      int& slot = slot_of_[static_cast<std::size_t>(r)];
-      if (slot < 0 && slots_ < kMaxClockRanks)
-        slot = slots_++;
-      if (slot < 0) {
-        unanalysed_ = true;
-      } else {
-        auto& kept = wild_[{comm, r, tag}];
-        while (kept.size() >= kWildKept && kept.front().known != 0)
-          kept.pop_front();
-        kept.push_back({post, -1, 0, a.file, a.line});
-        reqs_[q].wild = &kept.back();
-      }
-    }
+    if (src == trace::kAnySource)
+      reqs_[q].wild = races_.posted(r, comm, tag, post, a.file, a.line);
     auto& sent = messages_[{comm, r}];
     for (auto it = sent.begin(); it != sent.end(); ++it)
       if ((src == trace::kAnySource || it->peer == src) && it->tag == tag) {
@@ -430,7 +357,7 @@ private:
         rq.clock = std::move(it->clock);
         if (rq.wild != nullptr)
           rq.wild->src = it->peer;
-        check_match(comm, r, tag, it->peer, it->known, post, it->file, it->line);
+        races_.taken(comm, r, tag, it->peer, it->known, post, it->file, it->line);
         sent.erase(it);
         rq.complete = true;
         return q;
@@ -469,17 +396,17 @@ private:
     Comm::Call& call = c.calls[seq - c.first];
     if (creates)
       call.created.push_back(created);
-    if (slots_ > 0 && blocking)
+    if (races_.active() && blocking)
       share_clocks(c, call, seq, r, kind, root);
     if (rule_ == CollectiveRule::DataDependency)
       for (int m : c.members) // who may leave depends on who arrived
         wake(m);
     if (++call.arrived == c.members.size()) {
-      if (slots_ > 0 && blocking && needs_of(kind, 0, 1) == Needs::All)
+      if (races_.active() && blocking && needs_of(kind, 0, 1) == Needs::All)
         for (int m : c.members) // every member receives from every other
-          merge(rank(m).clock, call.merged);
-      if (slots_ > 0 && blocking && (kind == Kind::Reduce || kind == Kind::Gather || kind == Kind::GatherV))
-        merge(rank(c.members[static_cast<std::size_t>(root)]).clock, call.merged);
+          merge(races_.clock(m), call.merged);
+      if (races_.active() && blocking && (kind == Kind::Reduce || kind == Kind::Gather || kind == Kind::GatherV))
+        merge(races_.clock(c.members[static_cast<std::size_t>(root)]), call.merged);
       if (creates)
         create(comm, call);
       // members arrive in order, so the calls complete in order
@@ -498,20 +425,20 @@ private:
   /// Scans tell nothing here (fewer known receives: more reported ambiguities, never fewer).
   void share_clocks(Comm& c, Comm::Call& call, std::uint64_t seq, int r, Kind kind, int root)
   {
-    Rank& k = rank(r);
-    merge(call.merged, k.clock);
+    Clock& mine = races_.clock(r);
+    merge(call.merged, mine);
     if (kind != Kind::Bcast && kind != Kind::Scatter && kind != Kind::ScatterV)
       return;
     if (c.members[static_cast<std::size_t>(root)] == r) {
-      call.root_clock = k.clock;
+      call.root_clock = mine;
       call.root_arrived = true;
       for (int m : c.members) { // the members already there
         auto n = c.next.find(m);
         if (m != r && n != c.next.end() && n->second > seq)
-          merge(rank(m).clock, call.root_clock);
+          merge(races_.clock(m), call.root_clock);
       }
     } else if (call.root_arrived) {
-      merge(k.clock, call.root_clock);
+      merge(mine, call.root_clock);
     }
   }
 
@@ -812,27 +739,14 @@ private:
   {
     for (const auto& [key, sent] : messages_)
       for (const Posted& m : sent)
-        check_match(key.first, key.second, m.tag, m.peer, m.known, ~std::uint64_t{0}, m.file, m.line);
-    if (ambiguous_ > 0)
-      fmt::print(warnings, "tit-trace: warning: {} receive(s) from any source could take another message than in the "
-                           "order checked (first: {}): the check follows one order of events, so a "
-                           "deadlock that depends on which message such a receive takes is not excluded "
-                           "(docs/proxy.md#receives-from-any-source)\n", ambiguous_, first_ambiguous_);
-    if (unanalysed_)
-      fmt::print(warnings, "tit-trace: warning: more than {} ranks receive from any source: the receives of the others "
-                           "are not analysed for other possible matches (docs/proxy.md#receives-from-any-source)\n",
-                 kMaxClockRanks);
+        races_.taken(key.first, key.second, m.tag, m.peer, m.known, ~std::uint64_t{0}, m.file, m.line);
+    races_.report(warnings, [&](std::uint32_t comm) { return comm_name(comm); });
   }
 
   trace::TraceSet& set_;
   const CheckOptions& o_;
   CollectiveRule rule_;
-  std::vector<int> slot_of_; ///< rank -> its entry in the clocks (-1: none; ranks receiving from any source)
-  int slots_ = 0;
-  bool unanalysed_ = false;  ///< receives from any source of ranks beyond kMaxClockRanks
-  std::map<std::tuple<std::uint32_t, int, int>, std::deque<Wild>> wild_; ///< (comm, dst, tag): the last kWildKept
-  std::uint64_t ambiguous_ = 0;
-  std::string first_ambiguous_;
+  AnySourceRaces races_;
   std::vector<Rank> ranks_;
   std::deque<int> ready_;
   std::vector<bool> queued_;
