@@ -120,8 +120,9 @@ struct Rank {
 
 class Execution {
 public:
-  Execution(trace::TraceSet& set, const CheckOptions& o, CollectiveRule rule)
-      : set_(set), o_(o), rule_(rule), races_(set.rank_count())
+  /// forced: a receive from any source made to take another message than it would (exploring, check_trace)
+  Execution(trace::TraceSet& set, const CheckOptions& o, CollectiveRule rule, const OtherMatch* forced)
+      : set_(set), o_(o), rule_(rule), forced_(forced), races_(set.rank_count())
   {
     int n = set.rank_count();
     ranks_.resize(static_cast<std::size_t>(n));
@@ -135,6 +136,8 @@ public:
       world.members.push_back(r);
     comms_.push_back(std::move(world));
   }
+
+  const AnySourceRaces& races() const { return races_; }
 
   TraceFacts run(std::ostream& warnings)
   {
@@ -344,11 +347,15 @@ private:
   {
     std::uint32_t q = new_req(make_req(Req::Type::Recv, src, r, tag, comm, 0, 0, false));
     std::uint64_t post = ++rank(r).receives;
-    if (src == trace::kAnySource)
+    int match = src; // the sources it takes
+    if (src == trace::kAnySource) {
       reqs_[q].wild = races_.posted(r, comm, tag, post, a.file, a.line);
+      if (forced_ != nullptr && forced_->dst == r && forced_->post == post)
+        match = forced_->src;
+    }
     auto& sent = messages_[{comm, r}];
     for (auto it = sent.begin(); it != sent.end(); ++it)
-      if ((src == trace::kAnySource || it->peer == src) && it->tag == tag) {
+      if ((match == trace::kAnySource || it->peer == match) && it->tag == tag) {
         if (it->req != kNone) {
           reqs_[it->req].complete = true;
           wake(it->peer);
@@ -363,7 +370,7 @@ private:
         return q;
       }
     Posted p;
-    p.peer = src;
+    p.peer = match;
     p.tag = tag;
     p.req = q;
     p.post = post;
@@ -746,6 +753,7 @@ private:
   trace::TraceSet& set_;
   const CheckOptions& o_;
   CollectiveRule rule_;
+  const OtherMatch* forced_;
   AnySourceRaces races_;
   std::vector<Rank> ranks_;
   std::deque<int> ready_;
@@ -760,14 +768,20 @@ private:
 
 } // namespace
 
-TraceFacts check_trace(const std::filesystem::path& traces, const CheckOptions& options, std::ostream& warnings)
+namespace {
+
+/// One symbolic execution, with synchronising collectives and, if that deadlocks, with relaxed ones (see below);
+/// `others` receives the other matches its receives from any source could take.
+TraceFacts check_rules(const std::filesystem::path& traces, const CheckOptions& options, const OtherMatch* forced,
+                       std::ostream& warnings, std::vector<OtherMatch>* others)
 {
-  if (!(options.detached_thresh >= 0))
-    throw trace::TraceError(fmt::format("error: --detached-thresh {}: expected a number of bytes >= 0",
-                                        options.detached_thresh));
   auto run = [&](CollectiveRule rule, std::ostream& out) {
     std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
-    return Execution(*set, options, rule).run(out);
+    Execution e(*set, options, rule, forced);
+    TraceFacts facts = e.run(out);
+    if (others != nullptr)
+      *others = e.races().others();
+    return facts;
   };
   try {
     return run(CollectiveRule::Synchronising, warnings);
@@ -791,6 +805,40 @@ TraceFacts check_trace(const std::filesystem::path& traces, const CheckOptions& 
     warnings << relaxed.str();
     return facts;
   }
+}
+
+} // namespace
+
+TraceFacts check_trace(const std::filesystem::path& traces, const CheckOptions& options, std::ostream& warnings)
+{
+  if (!(options.detached_thresh >= 0))
+    throw trace::TraceError(fmt::format("error: --detached-thresh {}: expected a number of bytes >= 0",
+                                        options.detached_thresh));
+  std::vector<OtherMatch> others;
+  TraceFacts facts = check_rules(traces, options, nullptr, warnings, &others);
+  // the first other matches, one at a time: a deadlock there is one the proxy may meet
+  std::size_t deadlocks = 0;
+  for (const OtherMatch& other : others) {
+    std::ostringstream ignored;
+    try {
+      check_rules(traces, options, &other, ignored, nullptr);
+    } catch (const ProxyDeadlock& e) {
+      if (deadlocks++ == 0) {
+        std::string what = e.what();
+        auto blocked = what.find("Blocked ranks and their action:");
+        fmt::print(warnings, "tit-trace: warning: the proxy may hang: if rank {}'s receive from any source at {} takes "
+                             "the message of rank {} (another run may deliver it first), no rank can progress "
+                             "(docs/proxy.md#receives-from-any-source). Blocked ranks and their action:{}\n",
+                   other.dst, other.at, other.src,
+                   blocked == std::string::npos ? "\n  " + what : what.substr(blocked + 31));
+      }
+    } catch (const trace::TraceError&) { // not explorable
+    }
+  }
+  if (!others.empty())
+    fmt::print(warnings, "tit-trace: note: explored {} other match(es) of receives from any source, one at a time: {} "
+                         "deadlock(s)\n", others.size(), deadlocks);
+  return facts;
 }
 
 } // namespace tit::tracetool

@@ -56,12 +56,13 @@ void AnySourceRaces::taken(std::uint32_t comm, int dst, int tag, int src, std::u
       if (it->ambiguous)
         return;
       it->ambiguous = true;
-      if (ambiguous_++ == 0) {
-        auto where = [](const std::string* f, std::uint64_t l) {
-          return fmt::format("{}:{}", f ? *f : std::string("<trace>"), l);
-        };
+      auto where = [](const std::string* f, std::uint64_t l) {
+        return fmt::format("{}:{}", f ? *f : std::string("<trace>"), l);
+      };
+      if (ambiguous_++ == 0)
         first_ = {comm, dst, tag, it->src, src, where(it->file, it->line), where(file, line)};
-      }
+      if (others_.size() < kKeptOthers)
+        others_.push_back({dst, it->post, src, where(it->file, it->line)});
       return;
     }
 }
@@ -83,11 +84,11 @@ void AnySourceRaces::report(std::ostream& warnings, const std::function<std::str
   if (ambiguous_ > 0)
     fmt::print(warnings, "tit-trace: warning: {} receive(s) from any source could take another message than in the "
                          "order checked (first: rank {}'s receive from any source at {} took the message of rank {} "
-                         "with tag {}{}; the one rank {} sent at {} could have come first): the check follows one "
-                         "order of events, so a deadlock that depends on which message such a receive takes is not "
-                         "excluded (docs/proxy.md#receives-from-any-source)\n",
+                         "with tag {}{}; the one rank {} sent at {} could have come first): the other matches of the "
+                         "first {} are explored, one at a time, not together, so a deadlock that needs another choice "
+                         "is not excluded (docs/proxy.md#receives-from-any-source)\n",
                ambiguous_, first_.dst, first_.at, first_.took, first_.tag,
-               first_.comm == 0 ? "" : " on " + comm_name(first_.comm), first_.other, first_.sent_at);
+               first_.comm == 0 ? "" : " on " + comm_name(first_.comm), first_.other, first_.sent_at, kKeptOthers);
   if (unanalysed_)
     fmt::print(warnings, "tit-trace: warning: more than {} ranks receive from any source: the receives of the others "
                          "are not analysed for other possible matches (docs/proxy.md#receives-from-any-source)\n",

@@ -30,11 +30,22 @@ struct AnySourceReceive {
   bool ambiguous = false;  ///< a message it could have taken instead was found
 };
 
+/// Another message a receive from any source could take: rank `dst`'s receive number `post` (at `at`), the one
+/// `src` sent.
+struct OtherMatch {
+  int dst = 0;
+  std::uint64_t post = 0;
+  int src = 0;
+  std::string at;
+};
+
 class AnySourceRaces {
 public:
   /// Ranks analysed, and receives kept per rank, tag and communicator.
   static constexpr int kMaxRanks = 64;
   static constexpr std::size_t kKept = 64;
+  /// Other matches kept for exploring (the first ones found).
+  static constexpr std::size_t kKeptOthers = 16;
 
   explicit AnySourceRaces(int ranks);
   /// Whether some rank received from any source (else clocks are empty and need not travel).
@@ -54,6 +65,9 @@ public:
   /// Rank r knows that its receive completed; the message had clock `c`; `wild`: the receive's record, if from any
   /// source (its rank's clock ticks).
   void learn(int r, const Clock& c, AnySourceReceive* wild);
+  /// The first kKeptOthers receives found ambiguous, each with a message it could take instead; how many in all.
+  const std::vector<OtherMatch>& others() const { return others_; }
+  std::uint64_t ambiguous() const { return ambiguous_; }
   /// The warnings, if any; `comm_name` names a communicator.
   void report(std::ostream& warnings, const std::function<std::string(std::uint32_t)>& comm_name) const;
 
@@ -64,6 +78,7 @@ private:
   bool unanalysed_ = false;  ///< receives from any source of ranks beyond kMaxRanks
   std::map<std::tuple<std::uint32_t, int, int>, std::deque<AnySourceReceive>> kept_; ///< (comm, dst, tag)
   std::uint64_t ambiguous_ = 0;
+  std::vector<OtherMatch> others_;
   struct First {
     std::uint32_t comm = 0;
     int dst = 0, tag = 0, took = 0, other = 0;

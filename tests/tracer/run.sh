@@ -305,6 +305,10 @@ case $case_name in
     mkline rank-0.txt rank-1.txt rank-2.txt >"$work/wild/trace.list"
     expect_code 0 "^tit-trace: warning: 1 receive\(s\) from any source could take another message than in the order checked \(first: rank 0's receive from any source at $work/wild/rank-0.txt:2 took the message of rank 1 with tag 3; the one rank 2 sent at $work/wild/rank-2.txt:2 could have come first\)" \
       "$build/bin/tit-trace" proxy "$work/wild/trace.list" "$work/p.c"
+    # ... and the other match explored: rank 0's `recv 2` would then wait forever
+    grep -Fxq "tit-trace: warning: the proxy may hang: if rank 0's receive from any source at $work/wild/rank-0.txt:2 takes the message of rank 2 (another run may deliver it first), no rank can progress (docs/proxy.md#receives-from-any-source). Blocked ranks and their action:" "$work/err" &&
+      grep -Fxq "  rank 0 blocked in $work/wild/rank-0.txt:3: 0 recv 2 3 10 6" "$work/err" ||
+      { cat "$work/err" >&2; die "wild: the deadlock of the other match is not said"; }
     # a proxy made for 2 ranks, run on 3
     mkdir -p "$work/thesis"
     mkline '0 init' '0 send 1 100' '0 finalize' >"$work/thesis/rank-0.txt"

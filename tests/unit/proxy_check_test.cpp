@@ -115,16 +115,29 @@ TEST(ProxyCheck, AnySourceTakesEveryMessage)
                             (ts::scratch_dir() / "anysource.txt").string() +
                             ":1 took the message of rank 1 with tag 3; the one rank 2 sent at " +
                             (ts::scratch_dir() / "anysource.txt").string() +
-                            ":5 could have come first): the check follows one order of events, so a deadlock that "
-                            "depends on which message such a receive takes is not excluded "
-                            "(docs/proxy.md#receives-from-any-source)\n");
+                            ":5 could have come first): the other matches of the first 16 are explored, one at a "
+                            "time, not together, so a deadlock that needs another choice is not excluded "
+                            "(docs/proxy.md#receives-from-any-source)\n"
+                            "tit-trace: note: explored 1 other match(es) of receives from any source, one at a time: "
+                            "0 deadlock(s)\n");
 }
 
-// The order checked completes; had rank 2's message come first, rank 0's `recv 2` would wait forever: said.
+// The order checked completes; had rank 2's message come first, rank 0's `recv 2` would wait forever: the other
+// match is explored and its deadlock said (the proxy is still written: the traced run took one that completes).
 TEST(ProxyCheck, AnySourceWhoseMatchDecidesADeadlockIsWarned)
 {
   Outcome o = check("anysource-hang", "0 recv -333 3 10 6\n0 recv 2 3 10 6\n1 send 0 3 10 6\n2 send 0 3 10 6\n");
   EXPECT_EQ(o.deadlock, "");
+  EXPECT_NE(o.warnings.find("tit-trace: warning: the proxy may hang: if rank 0's receive from any source at " +
+                            (ts::scratch_dir() / "anysource-hang.txt").string() +
+                            ":1 takes the message of rank 2 (another run may deliver it first), no rank can progress "
+                            "(docs/proxy.md#receives-from-any-source). Blocked ranks and their action:\n  rank 0 "
+                            "blocked in " + (ts::scratch_dir() / "anysource-hang.txt").string() +
+                            ":2: 0 recv 2 3 10 6\n    waits for a message from rank 2 with tag 3 on MPI_COMM_WORLD\n"),
+            std::string::npos)
+      << o.warnings;
+  EXPECT_NE(o.warnings.find("explored 1 other match(es) of receives from any source, one at a time: 1 deadlock(s)"),
+            std::string::npos);
   EXPECT_NE(o.warnings.find("1 receive(s) from any source could take another message than in the order checked "
                             "(first: rank 0's receive from any source at " +
                             (ts::scratch_dir() / "anysource-hang.txt").string() +
