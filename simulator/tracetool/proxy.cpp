@@ -352,6 +352,25 @@ private:
     return counts_[body] = n;
   }
 
+  /// Whether the first action of `body` that makes an MPI call or computes is a compute (init and comm_size make no
+  /// call of their own in the proxy); nullopt when the body has neither.
+  std::optional<bool> starts_computing(std::uint32_t body) const
+  {
+    for (std::uint32_t id : t_.meta.bodies[body]) {
+      const auto& node = t_.meta.nodes[id];
+      if (node.loop) {
+        if (auto first = starts_computing(node.ref))
+          return first;
+        continue;
+      }
+      const std::string& name = t_.meta.signatures[node.ref].name;
+      if (name != "init" && name != "comm_size")
+        return name == "compute";
+    }
+    return std::nullopt;
+  }
+  bool first_is_compute(std::uint32_t body) const { return starts_computing(body).value_or(false); }
+
   void write_values(std::ostream& out)
   {
     fmt::print(out, "\n/* Value streams, one set per value block (ranks with the same numbers share one): each run is\n"
@@ -408,6 +427,10 @@ private:
     fmt::print(out, "}};\nstatic const int rank_block[RANKS] = {{");
     for (const auto& r : m.ranks)
       fmt::print(out, "{},", r.block);
+    fmt::print(out, "}};\n/* per structure: whether its first action after init is a compute */\n"
+                    "static const char starts_computing[] = {{");
+    for (const auto& [root, number] : structure)
+      fmt::print(out, "{},", first_is_compute(root) ? 1 : 0);
     fmt::print(out, "}};\nstatic const tp_stream* const block_streams[] = {{");
     for (std::size_t b = 0; b < t_.blocks.size(); ++b)
       fmt::print(out, "b{}_streams,", b);
@@ -419,6 +442,7 @@ private:
                     "  /* calibration before MPI_Init, so that a tracer does not see it */\n"
                     "  double iters_per_second = RATE > 0 ? tp_calibrate() : 0;\n"
                     "  MPI_Init(&argc, &argv);\n"
+                    "  double init_end = tp_now(); /* where a tracer's first segment starts */\n"
                     "  MPI_Comm_rank(MPI_COMM_WORLD, &me);\n"
                     "  MPI_Comm_size(MPI_COMM_WORLD, &np);\n"
                     "  if (np != RANKS) {{\n"
@@ -430,19 +454,23 @@ private:
                     "  tp_start({}, block_streams[rank_block[me]], block_nstreams[rank_block[me]]);\n"
                     "  if (BSEND_BYTES > 0) tp_bsend_attach(BSEND_BYTES);\n"
                     "  double t0 = MPI_Wtime();\n"
+                    "  /* a first compute lasts from MPI_Init's return: the set-up above is part of its segment */\n"
+                    "  if (starts_computing[rank_structure[me]]) tp_seg0 = init_end;\n"
                     "  switch (rank_structure[me]) {{\n",
                s_.cursors());
     for (const auto& [root, number] : structure)
       fmt::print(out, "    case {}: body_{}(); break;\n", number, root);
     fmt::print(out, "  }}\n"
                     "  double t = MPI_Wtime() - t0;\n"
-                    "  /* the maximum over ranks of the time, and of minus and plus each rank's kernel rate (each rank computes\n"
-                    "   * at its own measured rate); through the profiling interface (PMPI_), so that a trace of the proxy does\n"
-                    "   * not have it */\n"
-                    "  double v[3] = {{t, -iters_per_second, iters_per_second}}, m[3] = {{0, 0, 0}};\n"
-                    "  PMPI_Reduce(v, m, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);\n"
+                    "  /* the maximum over ranks of the time, of minus and plus each rank's kernel rate (each rank computes\n"
+                    "   * at its own measured rate) and of its late computations; through the profiling interface (PMPI_), so\n"
+                    "   * that a trace of the proxy does not have it */\n"
+                    "  double v[5] = {{t, -iters_per_second, iters_per_second, tp_overruns, tp_worst_overrun}}, m[5] = {{0, 0, 0, 0, 0}};\n"
+                    "  PMPI_Reduce(v, m, 5, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);\n"
                     "  if (me == 0 && RATE > 0)\n"
                     "    fprintf(stderr, \"proxy: kernel calibration (median of %d runs of %g s per rank): %.4g to %.4g flop/s; a compute volume V lasts V / %g s\\n\", TP_CAL_RUNS, TP_CAL_SECONDS, -2 * m[1], 2 * m[2], (double)RATE);\n"
+                    "  if (me == 0 && m[3] > 0)\n"
+                    "    fprintf(stderr, \"proxy: up to %.0f timed computation(s) per rank ended more than 5 %% late (worst %.0f %%): the processor stalled near their end (interrupts, the hypervisor); their volumes are over\\n\", m[3], 100 * m[4]);\n"
                     "  if (me == 0) printf(\"proxy time: %.6f s\\n\", m[0]);\n"
                     "  tp_finish(BSEND_BYTES > 0);\n"
                     "  MPI_Finalize();\n  return 0;\n}}\n");
@@ -490,10 +518,7 @@ void proxy(const fs::path& traces, const fs::path& out, const ProxyOptions& opti
     source = remove.p / "trace.list";
   }
   TraceFacts facts;
-  {
-    std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(source, std::nullopt);
-    facts = check_trace(*set, {options.detached_thresh}, warnings);
-  }
+  facts = check_trace(source, {options.detached_thresh}, warnings);
   Loaded t = load(source);
   std::ofstream f(out, std::ios::trunc);
   if (!f)

@@ -1,6 +1,7 @@
 // The symbolic execution of a trace before its proxy is written (proxy_check.hpp): no time, only the order in
 // which MPI lets each rank's calls complete.
 #include "proxy_check.hpp"
+#include "proxy_races.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <sstream>
 #include <tuple>
 #include <unordered_map>
 
@@ -23,6 +25,35 @@ constexpr std::uint32_t kNone = ~std::uint32_t{0};
 /// Actions a rank runs before the next ready rank's turn (keeps the queues of unreceived messages short).
 constexpr int kQuantum = 1024;
 
+/// When a member of a collective may leave it: `Synchronising`, once every member arrived (what any MPI may do);
+/// `DataDependency`, once the members whose data it receives arrived (what every MPI must wait for: a bcast's root
+/// leaves at once, its other members wait for the root; a reduce's root waits for all, the others leave at once),
+/// for collectives whose messages are below the detached threshold (larger ones are rendez-vous: synchronising).
+enum class CollectiveRule : std::uint8_t { Synchronising, DataDependency };
+
+/// Whose arrival a member of a collective needs under the data-dependency rule.
+enum class Needs : std::uint8_t { All, Root, Nobody, Lower };
+
+Needs needs_of(Kind k, int member, int root)
+{
+  switch (k) {
+    case Kind::Bcast:
+    case Kind::Scatter:
+    case Kind::ScatterV:
+      return member == root ? Needs::Nobody : Needs::Root;
+    case Kind::Reduce:
+    case Kind::Gather:
+    case Kind::GatherV:
+      return member == root ? Needs::All : Needs::Nobody;
+    case Kind::Scan:
+    case Kind::Exscan:
+      return Needs::Lower;
+    default:
+      return Needs::All;
+  }
+}
+
+
 /// A request: a point-to-point call's (blocking calls make one too) or a collective's.
 struct Req {
   enum class Type : std::uint8_t { Send, Recv, Coll } type = Type::Send;
@@ -32,13 +63,23 @@ struct Req {
   double bytes = 0;              ///< Send: the payload
   bool complete = false;         ///< Send, Recv: matched (or a detached send)
   bool tested = false;           ///< completed by a test: kept named for a later wait, as the proxy keeps it
+  bool learned = false;          ///< Recv: its rank knows it completed (its clock merged)
+  Needs needs = Needs::All;      ///< Coll: whose arrival it needs under the data-dependency rule
+  int member = 0, root = 0;      ///< Coll: the requester's and the root's rank in the communicator
+  Clock clock;                   ///< Recv: the clock of the message it took, merged into its rank's when learned
+  AnySourceReceive* wild = nullptr; ///< Recv from any source: its record (proxy_races.hpp)
 };
 
 /// A message not yet received, or a receive not yet matched, in the order they were posted.
 struct Posted {
-  int peer;          ///< the source (kAnySource for a receive from any source) or, for a message, its sender
-  int tag;
-  std::uint32_t req; ///< kNone: a detached message nobody waits for
+  int peer = 0;          ///< the source (kAnySource for a receive from any source) or, for a message, its sender
+  int tag = 0;
+  std::uint32_t req = 0; ///< kNone: a detached message nobody waits for
+  std::uint64_t post = 0;   ///< a receive: its number among its rank's receives
+  std::uint32_t known = 0;  ///< a message: what its sender knew of the receiver's clock
+  Clock clock;              ///< a message: its sender's clock
+  const std::string* file = nullptr; ///< a message: where it was sent
+  std::uint64_t line = 0;
 };
 
 struct Comm {
@@ -51,6 +92,8 @@ struct Comm {
     std::string where;
     std::size_t arrived = 0;
     std::vector<std::tuple<int, int, int, int>> created; ///< comm_split/dup/create: (rank, color, key, handle)
+    Clock merged, root_clock;  ///< the clocks of the members arrived, and the root's (blocking collectives)
+    bool root_arrived = false;
   };
   std::deque<Call> calls;
   std::uint64_t first = 0;
@@ -72,11 +115,14 @@ struct Rank {
   std::uint64_t bsend_count = 0;
   std::uint64_t unnamed = 0;  ///< waits and tests naming no pending request
   std::string first_unnamed; ///< the first of them
+  std::uint64_t receives = 0; ///< receives posted
 };
 
 class Execution {
 public:
-  Execution(trace::TraceSet& set, const CheckOptions& o) : set_(set), o_(o)
+  /// forced: a receive from any source made to take another message than it would (exploring, check_trace)
+  Execution(trace::TraceSet& set, const CheckOptions& o, CollectiveRule rule, const OtherMatch* forced)
+      : set_(set), o_(o), rule_(rule), forced_(forced), races_(set.rank_count())
   {
     int n = set.rank_count();
     ranks_.resize(static_cast<std::size_t>(n));
@@ -90,6 +136,8 @@ public:
       world.members.push_back(r);
     comms_.push_back(std::move(world));
   }
+
+  const AnySourceRaces& races() const { return races_; }
 
   TraceFacts run(std::ostream& warnings)
   {
@@ -107,7 +155,12 @@ public:
       throw ProxyDeadlock(fmt::format("{}: error: the trace deadlocks: no rank can progress (messages of {} bytes or "
                                       "more are rendez-vous). Blocked ranks and their action:{}",
                                       set_.describe(), o_.detached_thresh, blocked));
+    if (rule_ == CollectiveRule::DataDependency) // a collective some member never called: erroneous, not relaxed
+      for (const Comm& c : comms_)
+        if (!c.calls.empty())
+          throw ProxyDeadlock("a collective is not called by every member of its communicator");
     warn_unreceived(warnings);
+    warn_ambiguous(warnings);
     for (std::size_t r = 0; r < ranks_.size(); ++r)
       if (ranks_[r].unnamed > 0)
         fmt::print(warnings, "tit-trace: warning: rank {} waits or tests {} time(s) for a request it has not pending "
@@ -169,7 +222,7 @@ private:
         k.finished = true;
         return;
       }
-      finish(k);
+      finish(r, k);
       k.has_action = k.started = false;
       k.waits.clear();
     }
@@ -179,7 +232,31 @@ private:
   bool complete(std::uint32_t q) const
   {
     const Req& x = reqs_[q];
-    return x.type == Req::Type::Coll ? comms_[x.comm].first > x.seq : x.complete;
+    if (x.type != Req::Type::Coll)
+      return x.complete;
+    const Comm& c = comms_[x.comm];
+    if (c.first > x.seq)
+      return true; // every member arrived
+    if (rule_ == CollectiveRule::Synchronising)
+      return false;
+    auto arrived = [&](int member) {
+      auto n = c.next.find(c.members[static_cast<std::size_t>(member)]);
+      return n != c.next.end() && n->second > x.seq;
+    };
+    switch (x.needs) {
+      case Needs::Nobody:
+        return true;
+      case Needs::Root:
+        return arrived(x.root);
+      case Needs::Lower:
+        for (int m = 0; m < x.member; ++m)
+          if (!arrived(m))
+            return false;
+        return true;
+      case Needs::All:
+        return false;
+    }
+    return false;
   }
   bool satisfied(const Rank& k) const
   {
@@ -190,6 +267,20 @@ private:
     return std::all_of(k.waits.begin(), k.waits.end(), [&](std::uint32_t q) { return complete(q); });
   }
 
+  static Req make_req(Req::Type type, int src, int dst, int tag, std::uint32_t comm, std::uint64_t seq, double bytes,
+                      bool complete)
+  {
+    Req x;
+    x.type = type;
+    x.src = src;
+    x.dst = dst;
+    x.tag = tag;
+    x.comm = comm;
+    x.seq = seq;
+    x.bytes = bytes;
+    x.complete = complete;
+    return x;
+  }
   std::uint32_t new_req(Req x)
   {
     if (!free_.empty()) {
@@ -203,6 +294,16 @@ private:
   }
   void release(std::uint32_t q) { free_.push_back(q); }
 
+  /// Rank r knows its receive q completed: it learns what the message's sender knew (proxy_races.hpp).
+  void learn(int r, std::uint32_t q)
+  {
+    Req& x = reqs_[q];
+    if (x.type != Req::Type::Recv || x.learned)
+      return;
+    x.learned = true;
+    races_.learn(r, x.clock, x.wild);
+  }
+
   std::uint32_t comm_of(int r, const Action& a, int handle)
   {
     auto h = rank(r).handles.find(handle);
@@ -212,43 +313,75 @@ private:
     return h->second;
   }
   /// A message from r: matched with the first receive posted at dst that takes it, else kept in order.
-  std::uint32_t post_send(int r, std::uint32_t comm, int dst, int tag, double bytes, bool detached)
+  std::uint32_t post_send(int r, std::uint32_t comm, int dst, int tag, double bytes, bool detached, const Action& a)
   {
-    std::uint32_t q = new_req({Req::Type::Send, r, dst, tag, comm, 0, bytes, detached, false});
+    std::uint32_t q = new_req(make_req(Req::Type::Send, r, dst, tag, comm, 0, bytes, detached));
+    std::uint32_t knew = races_.known(r, dst);
     auto& posted = receives_[{comm, dst}];
     for (auto it = posted.begin(); it != posted.end(); ++it)
       if ((it->peer == r || it->peer == trace::kAnySource) && it->tag == tag) {
-        reqs_[it->req].complete = true;
+        Req& rq = reqs_[it->req];
+        rq.complete = true;
+        rq.clock = races_.clock(r);
+        if (rq.wild != nullptr)
+          rq.wild->src = r;
+        races_.taken(comm, dst, tag, r, knew, it->post, a.file, a.line);
         wake(dst);
         posted.erase(it);
         reqs_[q].complete = true;
         return q;
       }
-    messages_[{comm, dst}].push_back({r, tag, detached ? kNone : q});
+    Posted m;
+    m.peer = r;
+    m.tag = tag;
+    m.req = detached ? kNone : q;
+    m.known = knew;
+    m.clock = races_.clock(r);
+    m.file = a.file;
+    m.line = a.line;
+    messages_[{comm, dst}].push_back(std::move(m));
     return q;
   }
   /// A receive of r: matched with the earliest message it takes, else kept in order.
-  std::uint32_t post_recv(int r, std::uint32_t comm, int src, int tag)
+  std::uint32_t post_recv(int r, std::uint32_t comm, int src, int tag, const Action& a)
   {
-    std::uint32_t q = new_req({Req::Type::Recv, src, r, tag, comm, 0, 0, false, false});
+    std::uint32_t q = new_req(make_req(Req::Type::Recv, src, r, tag, comm, 0, 0, false));
+    std::uint64_t post = ++rank(r).receives;
+    int match = src; // the sources it takes
+    if (src == trace::kAnySource) {
+      reqs_[q].wild = races_.posted(r, comm, tag, post, a.file, a.line);
+      if (forced_ != nullptr && forced_->dst == r && forced_->post == post)
+        match = forced_->src;
+    }
     auto& sent = messages_[{comm, r}];
     for (auto it = sent.begin(); it != sent.end(); ++it)
-      if ((src == trace::kAnySource || it->peer == src) && it->tag == tag) {
+      if ((match == trace::kAnySource || it->peer == match) && it->tag == tag) {
         if (it->req != kNone) {
           reqs_[it->req].complete = true;
           wake(it->peer);
         }
+        Req& rq = reqs_[q];
+        rq.clock = std::move(it->clock);
+        if (rq.wild != nullptr)
+          rq.wild->src = it->peer;
+        races_.taken(comm, r, tag, it->peer, it->known, post, it->file, it->line);
         sent.erase(it);
-        reqs_[q].complete = true;
+        rq.complete = true;
         return q;
       }
-    receives_[{comm, r}].push_back({src, tag, q});
+    Posted p;
+    p.peer = match;
+    p.tag = tag;
+    p.req = q;
+    p.post = post;
+    receives_[{comm, r}].push_back(std::move(p));
     return q;
   }
 
   /// Rank r arrives at its next collective on comm; returns its number there. Completing it wakes every member.
   std::uint64_t arrive(int r, std::uint32_t comm, const Action& a, std::string name, int root,
-                       std::tuple<int, int, int, int> created = {}, bool creates = false)
+                       std::tuple<int, int, int, int> created = {}, bool creates = false, Kind kind = Kind::Barrier,
+                       bool blocking = true)
   {
     Comm& c = comms_[comm];
     std::uint64_t seq = c.next[r]++;
@@ -270,7 +403,17 @@ private:
     Comm::Call& call = c.calls[seq - c.first];
     if (creates)
       call.created.push_back(created);
+    if (races_.active() && blocking)
+      share_clocks(c, call, seq, r, kind, root);
+    if (rule_ == CollectiveRule::DataDependency)
+      for (int m : c.members) // who may leave depends on who arrived
+        wake(m);
     if (++call.arrived == c.members.size()) {
+      if (races_.active() && blocking && needs_of(kind, 0, 1) == Needs::All)
+        for (int m : c.members) // every member receives from every other
+          merge(races_.clock(m), call.merged);
+      if (races_.active() && blocking && (kind == Kind::Reduce || kind == Kind::Gather || kind == Kind::GatherV))
+        merge(races_.clock(c.members[static_cast<std::size_t>(root)]), call.merged);
       if (creates)
         create(comm, call);
       // members arrive in order, so the calls complete in order
@@ -282,6 +425,28 @@ private:
         wake(m);
     }
     return seq;
+  }
+
+  /// What a blocking collective tells its members, whatever the algorithm: every member learns the clocks of those
+  /// whose data it receives (a bcast's or scatter's members the root's, below; the others when all arrived).
+  /// Scans tell nothing here (fewer known receives: more reported ambiguities, never fewer).
+  void share_clocks(Comm& c, Comm::Call& call, std::uint64_t seq, int r, Kind kind, int root)
+  {
+    Clock& mine = races_.clock(r);
+    merge(call.merged, mine);
+    if (kind != Kind::Bcast && kind != Kind::Scatter && kind != Kind::ScatterV)
+      return;
+    if (c.members[static_cast<std::size_t>(root)] == r) {
+      call.root_clock = mine;
+      call.root_arrived = true;
+      for (int m : c.members) { // the members already there
+        auto n = c.next.find(m);
+        if (m != r && n != c.next.end() && n->second > seq)
+          merge(races_.clock(m), call.root_clock);
+      }
+    } else if (call.root_arrived) {
+      merge(mine, call.root_clock);
+    }
   }
 
   /// The communicators a comm_split, comm_dup or comm_create makes: each color's members by key, then parent rank.
@@ -358,10 +523,10 @@ private:
         }
         bool detached = buffered || (!sync && a.bytes < o_.detached_thresh);
         std::uint32_t q = post_send(r, comm_of(r, a, a.comm), a.partner, a.tag, a.bytes,
-                                    buffered ? a.bytes < o_.detached_thresh : detached);
+                                    buffered ? a.bytes < o_.detached_thresh : detached, a);
         if (buffered && a.bytes >= o_.detached_thresh) { // its request completes at once; the detach waits
           k.buffered.push_back(q);
-          q = new_req({Req::Type::Send, r, a.partner, a.tag, 0, 0, a.bytes, true, false});
+          q = new_req(make_req(Req::Type::Send, r, a.partner, a.tag, 0, 0, a.bytes, true));
         }
         if (a.kind == Kind::Isend || a.kind == Kind::Issend || a.kind == Kind::Ibsend)
           k.pending.push_back(q);
@@ -371,7 +536,7 @@ private:
       }
       case Kind::Recv:
       case Kind::Irecv: {
-        std::uint32_t q = post_recv(r, comm_of(r, a, a.comm), a.partner, a.tag);
+        std::uint32_t q = post_recv(r, comm_of(r, a, a.comm), a.partner, a.tag, a);
         if (a.kind == Kind::Irecv)
           k.pending.push_back(q);
         else
@@ -380,8 +545,8 @@ private:
       }
       case Kind::SendRecv: {
         std::uint32_t comm = comm_of(r, a, a.comm);
-        k.waits = {post_send(r, comm, a.partner, 0, a.bytes, a.bytes < o_.detached_thresh),
-                   post_recv(r, comm, a.partner2, 0)};
+        k.waits = {post_send(r, comm, a.partner, 0, a.bytes, a.bytes < o_.detached_thresh, a),
+                   post_recv(r, comm, a.partner2, 0, a)};
         break;
       }
       case Kind::Wait:
@@ -393,10 +558,12 @@ private:
             k.first_unnamed = where(a);
           break;
         }
-        if (a.kind == Kind::Wait)
+        if (a.kind == Kind::Wait) {
           k.waits.assign(1, k.pending[i]);
-        else if (complete(k.pending[i]))
+        } else if (complete(k.pending[i])) {
           reqs_[k.pending[i]].tested = true;
+          learn(r, k.pending[i]);
+        }
         break;
       }
       case Kind::WaitAll:
@@ -426,6 +593,7 @@ private:
         for (std::uint32_t q : open)
           if (complete(q) && (a.kind != Kind::TestAll || all)) {
             reqs_[q].tested = true;
+            learn(r, q);
             if (a.kind == Kind::TestAny)
               break;
           }
@@ -446,7 +614,7 @@ private:
           key = static_cast<int>(at - a.group.begin());
         }
         std::uint64_t seq = arrive(r, parent, a, std::string(a.name), 0, {r, color, key, a.new_comm}, true);
-        blocking(new_req({Req::Type::Coll, 0, 0, 0, parent, seq, 0, false, false}));
+        blocking(new_req(make_req(Req::Type::Coll, 0, 0, 0, parent, seq, 0, false)));
         break;
       }
       case Kind::CommFree:
@@ -468,9 +636,19 @@ private:
               trace::detail::fail(a, fmt::format("{} counts for a communicator of {} ranks (communicator {} of this "
                                                  "rank)", counts->size(), n, a.comm));
           std::string name = std::string(trace::kind_name(c));
-          std::uint64_t seq = arrive(r, comm, a, nb ? "i" + name : name, trace::is_rooted(c) ? a.root : 0);
-          std::uint32_t q = new_req({Req::Type::Coll, trace::kAnySource, trace::kAnySource, -1, comm, seq, 0, false,
-                                     false});
+          int root = trace::is_rooted(c) ? a.root : 0;
+          std::uint64_t seq = arrive(r, comm, a, nb ? "i" + name : name, root, {}, false, c, !nb);
+          std::uint32_t q = new_req(make_req(Req::Type::Coll, trace::kAnySource, trace::kAnySource, -1, comm, seq, 0, false));
+          const auto& members = comms_[comm].members;
+          Req& x = reqs_[q];
+          x.member = static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin());
+          x.root = root;
+          // a member leaves early only if its messages go at once: below the threshold
+          double largest = std::max(a.bytes, a.bytes2);
+          for (const auto* counts : {&a.send_counts, &a.recv_counts})
+            for (double b : *counts)
+              largest = std::max(largest, b);
+          x.needs = largest < o_.detached_thresh ? needs_of(c, x.member, root) : Needs::All;
           if (nb)
             k.pending.push_back(q);
           else
@@ -481,23 +659,28 @@ private:
   }
 
   /// The current action's wait is satisfied: forget what it completed.
-  void finish(Rank& k)
+  void finish(int r, Rank& k)
   {
     const Action& a = k.a;
     if (k.temporary) {
-      for (std::uint32_t q : k.waits)
+      for (std::uint32_t q : k.waits) {
+        learn(r, q);
         release(q);
+      }
       return;
     }
     auto drop = [&](std::uint32_t q) {
+      learn(r, q);
       k.pending.erase(std::find(k.pending.begin(), k.pending.end(), q));
       release(q);
     };
     if (a.kind == Kind::Wait && !k.waits.empty()) {
       drop(k.waits.front());
     } else if (a.kind == Kind::WaitAll) {
-      for (std::uint32_t q : k.pending)
+      for (std::uint32_t q : k.pending) {
+        learn(r, q);
         release(q);
+      }
       k.pending.clear();
     } else if (a.kind == Kind::WaitAny && !k.waits.empty()) {
       drop(*std::find_if(k.waits.begin(), k.waits.end(), [&](std::uint32_t q) { return complete(q); }));
@@ -558,8 +741,20 @@ private:
     }
   }
 
+  /// Messages never received could have been taken by an earlier receive from any source too.
+  void warn_ambiguous(std::ostream& warnings)
+  {
+    for (const auto& [key, sent] : messages_)
+      for (const Posted& m : sent)
+        races_.taken(key.first, key.second, m.tag, m.peer, m.known, ~std::uint64_t{0}, m.file, m.line);
+    races_.report(warnings, [&](std::uint32_t comm) { return comm_name(comm); });
+  }
+
   trace::TraceSet& set_;
   const CheckOptions& o_;
+  CollectiveRule rule_;
+  const OtherMatch* forced_;
+  AnySourceRaces races_;
   std::vector<Rank> ranks_;
   std::deque<int> ready_;
   std::vector<bool> queued_;
@@ -573,12 +768,77 @@ private:
 
 } // namespace
 
-TraceFacts check_trace(trace::TraceSet& set, const CheckOptions& options, std::ostream& warnings)
+namespace {
+
+/// One symbolic execution, with synchronising collectives and, if that deadlocks, with relaxed ones (see below);
+/// `others` receives the other matches its receives from any source could take.
+TraceFacts check_rules(const std::filesystem::path& traces, const CheckOptions& options, const OtherMatch* forced,
+                       std::ostream& warnings, std::vector<OtherMatch>* others)
+{
+  auto run = [&](CollectiveRule rule, std::ostream& out) {
+    std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
+    Execution e(*set, options, rule, forced);
+    TraceFacts facts = e.run(out);
+    if (others != nullptr)
+      *others = e.races().others();
+    return facts;
+  };
+  try {
+    return run(CollectiveRule::Synchronising, warnings);
+  } catch (const ProxyDeadlock& synchronising) {
+    // whether the trace completes when each member waits only for the members whose data it receives
+    std::ostringstream relaxed;
+    TraceFacts facts;
+    try {
+      facts = run(CollectiveRule::DataDependency, relaxed);
+    } catch (const ProxyDeadlock&) {
+      throw synchronising; // it deadlocks whatever the collectives' algorithms
+    }
+    std::string what = synchronising.what();
+    auto blocked = what.find("Blocked ranks and their action:");
+    fmt::print(warnings, "tit-trace: warning: the trace completes only if a collective lets some members leave before "
+                         "every member arrived (a bcast's or scatter's root, a reduce's or gather's other members: MPI "
+                         "allows it and does not require it; Open MPI and tit-replay do it for small messages), so its "
+                         "proxy may hang under another MPI (docs/proxy.md#collectives). With every collective "
+                         "synchronising, the blocked ranks and their action:{}\n",
+               blocked == std::string::npos ? "\n  " + what : what.substr(blocked + 31));
+    warnings << relaxed.str();
+    return facts;
+  }
+}
+
+} // namespace
+
+TraceFacts check_trace(const std::filesystem::path& traces, const CheckOptions& options, std::ostream& warnings)
 {
   if (!(options.detached_thresh >= 0))
     throw trace::TraceError(fmt::format("error: --detached-thresh {}: expected a number of bytes >= 0",
                                         options.detached_thresh));
-  return Execution(set, options).run(warnings);
+  std::vector<OtherMatch> others;
+  TraceFacts facts = check_rules(traces, options, nullptr, warnings, &others);
+  // the first other matches, one at a time: a deadlock there is one the proxy may meet
+  std::size_t deadlocks = 0;
+  for (const OtherMatch& other : others) {
+    std::ostringstream ignored;
+    try {
+      check_rules(traces, options, &other, ignored, nullptr);
+    } catch (const ProxyDeadlock& e) {
+      if (deadlocks++ == 0) {
+        std::string what = e.what();
+        auto blocked = what.find("Blocked ranks and their action:");
+        fmt::print(warnings, "tit-trace: warning: the proxy may hang: if rank {}'s receive from any source at {} takes "
+                             "the message of rank {} (another run may deliver it first), no rank can progress "
+                             "(docs/proxy.md#receives-from-any-source). Blocked ranks and their action:{}\n",
+                   other.dst, other.at, other.src,
+                   blocked == std::string::npos ? "\n  " + what : what.substr(blocked + 31));
+      }
+    } catch (const trace::TraceError&) { // not explorable
+    }
+  }
+  if (!others.empty())
+    fmt::print(warnings, "tit-trace: note: explored {} other match(es) of receives from any source, one at a time: {} "
+                         "deadlock(s)\n", others.size(), deadlocks);
+  return facts;
 }
 
 } // namespace tit::tracetool

@@ -5,6 +5,7 @@
 
 #include "trace/reader.hpp"
 
+#include <filesystem>
 #include <ostream>
 
 namespace tit::tracetool {
@@ -30,14 +31,17 @@ struct TraceFacts {
   std::uint64_t bsend_count = 0;///< and the most bsend/ibsend calls a rank makes
 };
 
-/// Runs every rank of `set` (dialect 2) action by action: receives complete when matched (in order, by source,
-/// tag and communicator, a receive from any source taking the earliest message), blocking standard sends at once
-/// below `detached_thresh` and when matched at or above it, Ssend when matched, collectives and communicator
+/// Runs every rank of the trace set `traces` (dialect 2) action by action: receives complete when matched (in order,
+/// by source, tag and communicator, a receive from any source taking the earliest message), blocking standard sends
+/// at once below `detached_thresh` and when matched at or above it, Ssend when matched, collectives and communicator
 /// creations when every member arrived, waits when their request completed; at the end of its trace a rank waits
-/// for its pending requests (as the proxy does). Throws ProxyDeadlock when no rank can advance (each blocked rank
-/// with its action's file:line and what it waits for), TraceError for what the proxy cannot run (a wait naming no
-/// pending request, ranks disagreeing on a collective, an unknown communicator); warns on `warnings` about
-/// messages sent but never received (tit-replay warns too).
-TraceFacts check_trace(trace::TraceSet& set, const CheckOptions& options, std::ostream& warnings);
+/// for its pending requests (as the proxy does). When no rank can advance, it runs again with collectives that let a
+/// member leave once the members whose data it receives arrived (docs/proxy.md#collectives): if that deadlocks too,
+/// or without a relaxed collective, throws ProxyDeadlock (each blocked rank with its action's file:line and what it
+/// waits for); if it completes, warns that the trace relies on such collectives. Throws TraceError for what the
+/// proxy cannot run (a wait naming no pending request, ranks disagreeing on a collective, an unknown communicator);
+/// warns on `warnings` about messages sent but never received (tit-replay warns too) and messages that a receive
+/// from any source could have taken in another order of events (docs/proxy.md#receives-from-any-source).
+TraceFacts check_trace(const std::filesystem::path& traces, const CheckOptions& options, std::ostream& warnings);
 
 } // namespace tit::tracetool

@@ -205,6 +205,8 @@ case $case_name in
     "${tool[@]}" actions "$work/trace/trace.list" >"$work/trace.txt"
     "${tool[@]}" actions "$work/ptrace/trace.list" >"$work/proxy.txt"
     diff -u "$work/trace.txt" "$work/proxy.txt" || die "the proxy's action sequence differs from the trace's"
+    # a first compute lasts from MPI_Init's return (the proxy's set-up inside it), for exactly the ranks starting so
+    "${tool[@]}" first-compute "$work/trace/trace.list" "$work/proxy.c" || die "wrong ranks time their first compute from MPI_Init"
     # compute volumes: printed, not checked (CPU time under load; scripts/proxy-roundtrip.sh measures them)
     "${tool[@]}" computes "$work/trace/trace.list" "$work/ptrace/trace.list" 1e5 1e9 | tail -1
     ;;
@@ -279,6 +281,34 @@ case $case_name in
       "$build/bin/tit-trace" proxy "$work/subcomm/trace.list" "$work/p.c"
     grep -Fxq "  rank 1 blocked in $work/subcomm/rank-1.txt:4: 1 recv 0 5 10 0 comm=1" "$work/err" ||
       { cat "$work/err" >&2; die "subcomm: the blocked receive is not named"; }
+    # a small bcast's root sends a rendez-vous message that the other member receives before its bcast: it completes
+    # only if the root leaves the bcast early (Open MPI, tit-replay): written with the warning, built and run; with an
+    # allreduce, which no member leaves before all arrived: exit 3
+    mkdir -p "$work/early" "$work/early-all"
+    mkline '0 init' '0 bcast 10 0' '0 send 1 0 100000 6' '0 finalize' >"$work/early/rank-0.txt"
+    mkline '1 init' '1 recv 0 0 100000 6' '1 bcast 10 0' '1 finalize' >"$work/early/rank-1.txt"
+    mkline rank-0.txt rank-1.txt | tee "$work/early/trace.list" >"$work/early-all/trace.list"
+    for r in 0 1; do sed 's/bcast 10 0/allreduce 10 0/' "$work/early/rank-$r.txt" >"$work/early-all/rank-$r.txt"; done
+    expect_code 0 "^tit-trace: warning: the trace completes only if a collective lets some members leave before every member arrived" \
+      "$build/bin/tit-trace" proxy "$work/early/trace.list" "$work/early.c"
+    grep -Fxq "  rank 0 blocked in $work/early/rank-0.txt:2: 0 bcast 10 0" "$work/err" ||
+      { cat "$work/err" >&2; die "early: the root's bcast is not named"; }
+    mpicc -O2 -Wall -Werror -o "$work/early.x" "$work/early.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 2 "$work/early.x" >"$work/early.out" 2>&1 || { cat "$work/early.out" >&2; die "the early bcast's proxy failed"; }
+    expect_code 3 "error: the trace deadlocks: no rank can progress" "$build/bin/tit-trace" proxy "$work/early-all/trace.list" "$work/p.c"
+    ! grep -q "completes only if" "$work/err" || die "early-all: an allreduce cannot be left early"
+    # receives from any source that could take another message: warned, with the receive and the message
+    mkdir -p "$work/wild"
+    mkline '0 init' '0 recv -333 3 10 6' '0 recv 2 3 10 6' '0 finalize' >"$work/wild/rank-0.txt"
+    mkline '1 init' '1 send 0 3 10 6' '1 finalize' >"$work/wild/rank-1.txt"
+    mkline '2 init' '2 send 0 3 10 6' '2 finalize' >"$work/wild/rank-2.txt"
+    mkline rank-0.txt rank-1.txt rank-2.txt >"$work/wild/trace.list"
+    expect_code 0 "^tit-trace: warning: 1 receive\(s\) from any source could take another message than in the order checked \(first: rank 0's receive from any source at $work/wild/rank-0.txt:2 took the message of rank 1 with tag 3; the one rank 2 sent at $work/wild/rank-2.txt:2 could have come first\)" \
+      "$build/bin/tit-trace" proxy "$work/wild/trace.list" "$work/p.c"
+    # ... and the other match explored: rank 0's `recv 2` would then wait forever
+    grep -Fxq "tit-trace: warning: the proxy may hang: if rank 0's receive from any source at $work/wild/rank-0.txt:2 takes the message of rank 2 (another run may deliver it first), no rank can progress (docs/proxy.md#receives-from-any-source). Blocked ranks and their action:" "$work/err" &&
+      grep -Fxq "  rank 0 blocked in $work/wild/rank-0.txt:3: 0 recv 2 3 10 6" "$work/err" ||
+      { cat "$work/err" >&2; die "wild: the deadlock of the other match is not said"; }
     # a proxy made for 2 ranks, run on 3
     mkdir -p "$work/thesis"
     mkline '0 init' '0 send 1 100' '0 finalize' >"$work/thesis/rank-0.txt"
@@ -296,6 +326,9 @@ case $case_name in
     printf 'rank-0.txt\nrank-1.txt\n' >"$work/t/trace.list"
     "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/sleep.c" >/dev/null || die "tit-trace proxy failed"
     [[ $(grep -c "^  sleep_(0.3);$" "$work/sleep.c") -eq 2 ]] || die "the proxy does not sleep the trace's seconds"
+    # neither rank starts by computing (a sleep, a receive): no compute is timed from MPI_Init
+    "${tool[@]}" first-compute "$work/t/trace.list" "$work/sleep.c" | grep -q "^first computes timed from MPI_Init: 0 of 2 ranks$" ||
+      die "a first compute timed from MPI_Init where the trace does not start computing"
     mpicc -O2 -Wall -Werror -o "$work/sleep.x" "$work/sleep.c" || die "mpicc failed"
     timeout 60 mpirun --oversubscribe -np 2 "$work/sleep.x" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; die "the proxy failed"; }
     # a sleep never ends early: each rank's time is at least its 0.3 s of sleep

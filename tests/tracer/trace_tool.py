@@ -25,6 +25,10 @@
                                       rank, of a trace and of its proxy's trace (same action sequence
                                       assumed): prints the ratio of every segment whose original volume
                                       is at least MIN; fails if one differs by more than TOL (relative)
+  trace_tool.py first-compute LIST PROXY.c
+                                      the proxy times a rank's first compute from MPI_Init's return
+                                      exactly for the ranks whose first action after init is a compute
+                                      (its tables rank_structure and starts_computing); prints how many
 Exit 0 when fine, 1 with a message otherwise.
 """
 import os
@@ -198,6 +202,30 @@ def computes(list_path, proxy_list, minimum, tol):
           "within 5%%: %d)" % (minimum, n, worst, q(0.5), q(0.9), sum(e <= 0.05 for e in errs)))
 
 
+def c_table(source, name):
+    """The integers of `static const ... name[...] = {...};` in a generated C file."""
+    import re
+    m = re.search(r"static const [a-z ]+" + name + r"\[[A-Z]*\] = \{([-0-9, ]*)\};", source)
+    if not m:
+        fail("%s: no table %s" % ("the proxy", name))
+    return [int(v) for v in m.group(1).split(",") if v.strip()]
+
+
+def first_compute(list_path, proxy_c):
+    with open(proxy_c) as f:
+        source = f.read()
+    structure, starts = c_table(source, "rank_structure"), c_table(source, "starts_computing")
+    n = 0
+    for rank, path in enumerate(rank_files(list_path)):
+        first = next((w[1] for w in (l.split() for l in open(path))
+                      if len(w) > 1 and not w[0].startswith("#") and w[1] not in ("init", "comm_size")), None)
+        expected = 1 if first == "compute" else 0
+        if starts[structure[rank]] != expected:
+            fail("rank %d: first action %s, but the proxy's starts_computing says %d" % (rank, first, starts[structure[rank]]))
+        n += expected
+    print("first computes timed from MPI_Init: %d of %d ranks" % (n, len(structure)))
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "actions":
         for path in rank_files(argv[1]):
@@ -209,6 +237,8 @@ def main(argv):
         bursts(argv[1], argv[2], float(argv[3]), argv[4])
     elif len(argv) == 5 and argv[0] == "computes":
         computes(argv[1], argv[2], float(argv[3]), float(argv[4]))
+    elif len(argv) == 3 and argv[0] == "first-compute":
+        first_compute(argv[1], argv[2])
     elif len(argv) == 2 and argv[0] == "timings":
         timings(argv[1])
     else:
