@@ -218,4 +218,117 @@ std::optional<long long> integer_at(const Model& m, double p, const std::array<d
   return std::llround(v);
 }
 
+namespace {
+
+double coefficient(GridFunction::Coefficient c, int k, const std::array<double, 3>& dims)
+{
+  switch (c) {
+    case GridFunction::Coefficient::Zero: return 0;
+    case GridFunction::Coefficient::One: return 1;
+    case GridFunction::Coefficient::Stride: {
+      double s = 1;
+      for (int j = 0; j < k; ++j)
+        s *= dims[static_cast<std::size_t>(j)];
+      return s;
+    }
+  }
+  return 0;
+}
+
+/// The coefficient combinations of `dimensions` dimensions, simplest first.
+std::vector<std::array<GridFunction::Coefficient, 3>> combinations(int dimensions)
+{
+  using C = GridFunction::Coefficient;
+  std::vector<std::array<C, 3>> all;
+  std::array<C, 3> c{C::Zero, C::Zero, C::Zero};
+  auto rec = [&](auto& self, int k) -> void {
+    if (k == dimensions) {
+      all.push_back(c);
+      return;
+    }
+    for (C v : {C::Zero, C::One, C::Stride}) {
+      if (v == C::Stride && k == 0)
+        continue; // the stride of dimension 0 is 1
+      c[static_cast<std::size_t>(k)] = v;
+      self(self, k + 1);
+    }
+    c[static_cast<std::size_t>(k)] = C::Zero;
+  };
+  rec(rec, 0);
+  auto cost = [](const std::array<C, 3>& a) {
+    int nonzero = 0, strides = 0;
+    for (C v : a) {
+      nonzero += v != C::Zero;
+      strides += v == C::Stride;
+    }
+    return std::pair(nonzero, strides);
+  };
+  std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& b) { return cost(a) < cost(b); });
+  return all;
+}
+
+} // namespace
+
+std::optional<long long> GridFunction::at(double p, const std::array<double, 3>& dims,
+                                          const std::array<int, 3>& coords) const
+{
+  std::optional<long long> a = integer_at(offset.model, p, dims);
+  if (!a)
+    return std::nullopt;
+  long long v = *a;
+  for (int k = 0; k < 3; ++k)
+    v += std::llround(coefficient(c[static_cast<std::size_t>(k)], k, dims)) * coords[static_cast<std::size_t>(k)];
+  return v;
+}
+
+std::string GridFunction::describe() const
+{
+  std::string s;
+  for (int k = 0; k < 3; ++k) {
+    std::string stride;
+    for (int j = 0; j < k; ++j)
+      stride += fmt::format("{}n{}", j ? " * " : "", j);
+    switch (c[static_cast<std::size_t>(k)]) {
+      case Coefficient::Zero: continue;
+      case Coefficient::One: s += fmt::format("{}x{}", s.empty() ? "" : " + ", k); break;
+      case Coefficient::Stride: s += fmt::format("{}{} * x{}", s.empty() ? "" : " + ", stride, k); break;
+    }
+  }
+  bool zero = offset.model.term == Term::Const && offset.model.a == 0;
+  if (s.empty())
+    return offset.model.describe();
+  return zero ? s : fmt::format("{} + {}", offset.model.describe(), s);
+}
+
+std::optional<GridFunction> fit_grid_function(const std::vector<RankValues>& inputs, int dimensions, Scaling scaling)
+{
+  for (const auto& c : combinations(std::min(dimensions, 3))) {
+    std::vector<Point> offsets;
+    bool holds = true;
+    for (const RankValues& in : inputs) {
+      std::optional<double> a;
+      for (const auto& [coords, value] : in.values) {
+        double rest = static_cast<double>(value);
+        for (int k = 0; k < 3; ++k)
+          rest -= coefficient(c[static_cast<std::size_t>(k)], k, in.at.dims) * coords[static_cast<std::size_t>(k)];
+        if (a && *a != rest) {
+          holds = false;
+          break;
+        }
+        a = rest;
+      }
+      if (!holds || !a)
+        break;
+      Point x = in.at;
+      x.value = *a;
+      offsets.push_back(x);
+    }
+    if (!holds || offsets.size() != inputs.size())
+      continue;
+    if (std::optional<Fit> f = fit(offsets, dimensions, true, scaling))
+      return GridFunction{c, *f};
+  }
+  return std::nullopt;
+}
+
 } // namespace tit::extrap

@@ -53,6 +53,31 @@ struct Fit {
 /// twice as large (then the constant). Integer data (`integer`): only exact fits; std::nullopt when none is.
 std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling);
 
+/// A value that differs between the ranks of a class (a communicator colour or key: a row or column index, the
+/// rank): a + c0 x0 + c1 x1 + c2 x2, x_k the rank's grid coordinates, each coefficient c_k 0, 1 or the grid's stride
+/// along dimension k (n0 * ... * n(k-1): the rank's step along it, so that the rank itself is x0 + n0 x1 + n0 n1 x2);
+/// `a` is a function of the family (docs/extrapolation.md#per-rank-values).
+struct GridFunction {
+  enum class Coefficient { Zero, One, Stride };
+  std::array<Coefficient, 3> c{Coefficient::Zero, Coefficient::Zero, Coefficient::Zero};
+  Fit offset;                 ///< a
+  /// The value at the rank of coordinates `coords` on a grid of sizes `dims` with `p` ranks; std::nullopt when `a`
+  /// is no integer there.
+  std::optional<long long> at(double p, const std::array<double, 3>& dims, const std::array<int, 3>& coords) const;
+  /// "x1", "3 + x0 + n0 * x1" (a described by its function).
+  std::string describe() const;
+};
+
+/// The values of one input: its point (p and the grid's sizes; value unused) and every rank's coordinates and value.
+struct RankValues {
+  Point at;
+  std::vector<std::pair<std::array<int, 3>, long long>> values;
+};
+
+/// The simplest grid function (fewest non-zero coefficients, then 1 before the stride, dimension 0 first) that holds
+/// on every rank of every input, with `a` fitted exactly; std::nullopt when none does.
+std::optional<GridFunction> fit_grid_function(const std::vector<RankValues>& inputs, int dimensions, Scaling scaling);
+
 /// The value of `fit` at the target, for an integer parameter: the prediction rounded, or std::nullopt when it is
 /// not within 1e-6 of an integer (the function holds on the inputs but gives a fraction at the target).
 std::optional<long long> integer_at(const Model& m, double p, const std::array<double, 3>& dims);

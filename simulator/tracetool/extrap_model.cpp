@@ -252,6 +252,14 @@ private:
       o.other = Origin{rank_, action_, action_text};
     }
     o.all_int = o.all_int && is_int;
+    if (o.per_rank_ok) {
+      std::int64_t i = 0;
+      o.per_rank_ok = trace::cformat::canonical_int(token, i);
+      auto [it, added] = o.by_rank.try_emplace(rank_, i);
+      o.per_rank_ok = o.per_rank_ok && (added || it->second == i);
+      if (!o.per_rank_ok)
+        o.by_rank.clear();
+    }
     o.sum += v.value_or(0);
     ++o.count;
   }
@@ -424,6 +432,109 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs)
   for (auto& [code, cls] : classes)
     out.push_back(std::move(cls));
   return out;
+}
+
+void unroll_communicator_loops(trace::cformat::Loaded& trace)
+{
+  auto& meta = trace.meta;
+  auto creates = [&](const Signature& s) {
+    return s.name == "comm_split" || s.name == "comm_dup" || s.name == "comm_create" || s.name == "comm_free";
+  };
+  std::vector<int> state(meta.bodies.size(), 0); // 0 not seen, 1 being unrolled, 2 done
+  std::vector<bool> has_creation(meta.bodies.size(), false);
+  auto unroll = [&](auto& self, std::uint32_t body) -> void {
+    if (state[body] != 0)
+      return;
+    state[body] = 1;
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t id : meta.bodies[body]) {
+      const Node n = meta.nodes[id];
+      if (!n.loop) {
+        has_creation[body] = has_creation[body] || creates(meta.signatures[n.ref]);
+        out.push_back(id);
+        continue;
+      }
+      self(self, n.ref);
+      if (!has_creation[n.ref]) {
+        out.push_back(id);
+        continue;
+      }
+      has_creation[body] = true;
+      for (std::uint64_t c = 0; c < n.count; ++c)
+        out.insert(out.end(), meta.bodies[n.ref].begin(), meta.bodies[n.ref].end());
+    }
+    meta.bodies[body] = std::move(out);
+    state[body] = 2;
+  };
+  for (const auto& r : meta.ranks)
+    unroll(unroll, r.root);
+}
+
+std::vector<std::vector<long long>> split_colours(const Input& input)
+{
+  const auto& meta = input.trace.meta;
+  std::vector<std::vector<long long>> out(static_cast<std::size_t>(meta.rank_count));
+  for (int r = 0; r < meta.rank_count; ++r) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors;
+    for (const Stream& s : input.trace.blocks.at(meta.ranks[r].block))
+      cursors.emplace(std::pair(s.signature, s.slot), Cursor(&s));
+    auto walk = [&](auto& self, std::uint32_t body) -> void {
+      for (std::uint32_t id : meta.bodies[body]) {
+        const Node& n = meta.nodes[id];
+        if (n.loop) {
+          for (std::uint64_t c = 0; c < n.count; ++c)
+            self(self, n.ref);
+          continue;
+        }
+        const Signature& s = meta.signatures[n.ref];
+        std::uint32_t ordinal = 0;
+        std::string token;
+        std::int64_t colour = 0;
+        for (std::size_t j = 0; j < s.slots.size(); ++j) {
+          if (s.slots[j].kind != Slot::Kind::Value)
+            continue;
+          auto it = cursors.find(std::pair(n.ref, ordinal++));
+          if (it == cursors.end() || !it->second.next(token))
+            throw ExtrapolationError(fmt::format("{}: error: rank {}: a value stream ends before its action "
+                                                 "(corrupt compressed trace)",
+                                                 input.path, r));
+          if (s.name == "comm_split" && j == 1 && trace::cformat::canonical_int(token, colour))
+            out[static_cast<std::size_t>(r)].push_back(colour);
+        }
+      }
+    };
+    walk(walk, meta.ranks[r].root);
+  }
+  return out;
+}
+
+std::size_t grid_line_members(const std::vector<std::vector<long long>>& colours, const Grid& grid)
+{
+  std::map<std::pair<std::size_t, long long>, std::vector<int>> groups; // (split, colour) -> members
+  for (std::size_t r = 0; r < colours.size(); ++r)
+    for (std::size_t k = 0; k < colours[r].size(); ++k)
+      if (colours[r][k] >= 0)
+        groups[std::pair(k, colours[r][k])].push_back(static_cast<int>(r));
+  std::size_t members = 0;
+  for (const auto& [key, ranks] : groups) {
+    std::array<int, 3> first = grid.coords(ranks.front());
+    std::array<bool, 3> varies{false, false, false};
+    for (int r : ranks) {
+      std::array<int, 3> c = grid.coords(r);
+      for (std::size_t k = 0; k < 3; ++k)
+        varies[k] = varies[k] || c[k] != first[k];
+    }
+    std::size_t span = 1;
+    int spanned = 0;
+    for (int k = 0; k < grid.dimensions(); ++k)
+      if (varies[static_cast<std::size_t>(k)]) {
+        span *= static_cast<std::size_t>(grid.dims[static_cast<std::size_t>(k)]);
+        ++spanned;
+      }
+    if (spanned > 0 && spanned < grid.dimensions() && span == ranks.size())
+      members += ranks.size();
+  }
+  return members;
 }
 
 std::vector<std::pair<int, int>> partner_pairs(const Input& input)

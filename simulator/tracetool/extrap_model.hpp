@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,6 +56,11 @@ struct Observation {
   std::array<int, 3> delta{0, 0, 0};
   int absolute = 0;
   int offset = 0;
+  // integer values per rank, for a value that differs between the ranks of a class (a grid function of the rank's
+  // coordinates, docs/extrapolation.md#per-rank-values): while every token is an integer and each rank's is the same
+  // in every occurrence
+  bool per_rank_ok = true;
+  std::map<int, long long> by_rank;
   double mean() const { return count ? sum / static_cast<double>(count) : 0; }
 };
 
@@ -105,5 +111,19 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs);
 
 /// The partners (absolute ranks, with the rank) that the actions of each rank of `input` name, for finding its grid.
 std::vector<std::pair<int, int>> partner_pairs(const Input& input);
+
+/// Unrolls, in place, every loop of `trace` whose body creates or frees communicators (comm_split, comm_dup,
+/// comm_create, comm_free):
+/// two splits in a row (rows, then columns) fold into a loop of 2 whose new handle and colour change at each
+/// iteration, while extrapolation fits one value per action of the structure.
+void unroll_communicator_loops(trace::cformat::Loaded& trace);
+
+/// Per rank of `input`, the colours of its `comm_split` actions in order (-1: MPI_UNDEFINED), for finding its grid.
+std::vector<std::vector<long long>> split_colours(const Input& input);
+
+/// How many ranks are members of a communicator made by `comm_split` (the ranks with the same colour at the same
+/// split, from split_colours) that is a line or a plane of `grid`: its members span whole dimensions of the grid and
+/// agree on the other coordinates (a row, a column), not the whole grid.
+std::size_t grid_line_members(const std::vector<std::vector<long long>>& colours, const Grid& grid);
 
 } // namespace tit::extrap

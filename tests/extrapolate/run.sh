@@ -33,6 +33,17 @@ trace() { # NAME NP ARGS...: traces stencil on NP ranks into $tmp/NAME-NP.trace 
      -platform "$platform" -hostfile "$hosts" --cfg=smpi/simulate-computation:no --log=root.thresh:warning \
      "./${prog:-stencil}" "$@") >"$tmp/smpi.log" 2>&1 || { cat "$tmp/smpi.log"; fail "smpirun $name -np $np failed"; }
 }
+traced_mpi() { # NAME NP ARGS...: traces programs/transpose.c (built with mpicc) with our tracer under Open MPI on NP
+  # ranks into $tmp/NAME-NP (SimGrid's tracer writes no comm_split and no communicator of a collective). Compute
+  # volumes are measured CPU time, not deterministic: bursts under 100 s get no compute line, so none is written.
+  local name=$1 np=$2; shift 2
+  [ -x "$tmp/transpose" ] || mpicc -O1 -o "$tmp/transpose" "$here/programs/transpose.c" 2>"$tmp/mpicc.log" ||
+    fail "mpicc: $(cat "$tmp/mpicc.log")"
+  (cd "$tmp" && TIT_TRACE_DIR=$tmp/$name-$np.trace TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_MIN_BURST=100 \
+     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 mpirun --oversubscribe -np "$np" \
+     -x LD_PRELOAD="$build/lib/libtit-trace.so" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE -x TIT_TRACE_MIN_BURST \
+     ./transpose "$@") >"$tmp/mpirun.log" 2>&1 || { cat "$tmp/mpirun.log"; fail "mpirun $name -np $np failed"; }
+}
 time_of() { # TRACES: the simulated time tit-replay predicts on the 256-node cluster
   run "$replay" "${extra[@]}" --hostfile "$hosts" "$platform" "$1"
   [ "$status" -eq 0 ] || fail "tit-replay $1 failed"
@@ -87,6 +98,21 @@ case $case_name in
   torus2d) # 2-D halo with periodic boundaries, weak scaling
     for np in 9 16 25 36; do trace torus "$np" "${torus_args[@]}"; done
     same_as_real torus 36 9 16 25 ;;
+  subcomm) # programs/transpose.c: MPI_Comm_split into rows (colour = row index, key = column index) and columns (colour
+    # = column index, key = world rank), MPI_Sendrecv, MPI_Alltoall on the rows, MPI_Bcast and MPI_Allreduce on the
+    # columns; grids 4 x 3, 5 x 4, 6 x 5 -> 7 x 6 (n0 and n1 each take 3 values, so neither passes for the other)
+    for np in 12 20 30 42; do traced_mpi sub "$np"; done
+    same_as_real sub 42 12 20 30
+    run "$tool" extrapolate --report --ranks 42 "$tmp/s.tit" "$tmp"/sub-{12,20,30}.trace
+    grep -qF "item 2 \`comm_split\`, argument 2: per rank = x1 (exact" "$out" || fail "no row colour x1"
+    grep -qF "item 3 \`comm_split\`, argument 3: per rank = x0 + n0 * x1 (exact" "$out" || fail "no key = the rank"
+    grep -qF "item 2 \`comm_split\`, argument 5: 1 * n0 (exact" "$out" || fail "no row size n0" ;;
+  error-colour) # rows made of the even and the odd ranks: the colour is no function of the grid coordinates (--grid:
+    # on its own the grid rule picks a 3-D grid, where the first refusal is another parameter)
+    for np in 12 20 30; do traced_mpi par "$np" parity=1; done
+    run "$tool" extrapolate --grid 7x6 --ranks 42 "$tmp/x.tit" "$tmp"/par-{12,20,30}.trace
+    expect_error 2 "tit-trace: error: item 2 \`comm_split\`, argument 2 of the ranks of class (interior,first): $tmp/par-12.trace (12 ranks) has 1 at rank 1 (action 2: \`1 comm_split 0 1 1 1 6\`) and 0 at rank 2 (action 2: \`2 comm_split 0 0 2 1 6\`)" \
+      "extrapolation needs one value per class and input, or one function of the rank's grid coordinates (a + x0, n0 * x1, ...) on every rank of every input, which none of the family is" ;;
   report) # --report: each parameter's function, error and leave-one-out error
     for np in 9 16 25; do trace halo "$np" "${halo_args[@]}"; done
     run "$tool" extrapolate --report --ranks 36 "$tmp/h.tit" "$tmp"/halo-{9,16,25}.trace

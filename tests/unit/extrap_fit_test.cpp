@@ -1,6 +1,7 @@
 // tit-trace extrapolate's fitting and grids (simulator/tracetool/extrap_fit.cpp, extrap_grid.cpp).
 #include "tracetool/extrap_fit.hpp"
 #include "tracetool/extrap_grid.hpp"
+#include "tracetool/extrap_model.hpp"
 
 #include <gtest/gtest.h>
 
@@ -158,4 +159,77 @@ TEST(ExtrapGrid, ParseGrid)
   EXPECT_FALSE(parse_grid("2x2x2x2"));
   EXPECT_FALSE(parse_grid("0x4"));
   EXPECT_FALSE(parse_grid(""));
+}
+
+namespace {
+
+/// The values of `f` at every rank of a 2-D grid of n0 x n1 ranks (x0 varies fastest).
+RankValues grid_values(int n0, int n1, long long (*f)(int x0, int x1, int n0, int n1))
+{
+  RankValues in;
+  in.at.p = n0 * n1;
+  in.at.dims = {static_cast<double>(n0), static_cast<double>(n1), 1};
+  for (int x1 = 0; x1 < n1; ++x1)
+    for (int x0 = 0; x0 < n0; ++x0)
+      in.values.push_back({{x0, x1, 0}, f(x0, x1, n0, n1)});
+  return in;
+}
+
+} // namespace
+
+TEST(ExtrapFit, GridFunctionOfTheRowIndex)
+{
+  auto row = [](int, int x1, int, int) { return static_cast<long long>(x1); };
+  auto g = fit_grid_function({grid_values(4, 3, row), grid_values(5, 4, row), grid_values(6, 5, row)}, 2,
+                             Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "x1");
+  EXPECT_EQ(g->at(42, {7, 6, 1}, {3, 5, 0}), 5);
+}
+
+TEST(ExtrapFit, GridFunctionOfTheRankUsesTheStride)
+{
+  auto rank = [](int x0, int x1, int n0, int) { return static_cast<long long>(x0 + n0 * x1); };
+  auto g = fit_grid_function({grid_values(4, 3, rank), grid_values(5, 4, rank), grid_values(6, 5, rank)}, 2,
+                             Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "x0 + n0 * x1");
+  EXPECT_EQ(g->at(42, {7, 6, 1}, {3, 5, 0}), 38);
+}
+
+TEST(ExtrapFit, GridFunctionOfABoundaryClassFitsItsConstantTerm)
+{
+  // the ranks of the last column only (x0 = n0 - 1): the rank is n0 - 1 + n0 * x1
+  auto last = [](int n0, int n1) {
+    RankValues in;
+    in.at.p = n0 * n1;
+    in.at.dims = {static_cast<double>(n0), static_cast<double>(n1), 1};
+    for (int x1 = 1; x1 + 1 < n1; ++x1)
+      in.values.push_back({{n0 - 1, x1, 0}, n0 - 1 + n0 * x1});
+    return in;
+  };
+  auto g = fit_grid_function({last(4, 3), last(5, 4), last(6, 5)}, 2, Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "-1 + 1 * n0 + n0 * x1");
+  EXPECT_EQ(g->at(42, {7, 6, 1}, {6, 2, 0}), 20);
+}
+
+TEST(ExtrapFit, GridFunctionRefusesTheParity)
+{
+  auto parity = [](int x0, int x1, int n0, int) { return static_cast<long long>((x0 + n0 * x1) % 2); };
+  EXPECT_FALSE(fit_grid_function({grid_values(4, 3, parity), grid_values(5, 4, parity), grid_values(6, 5, parity)},
+                                 2, Scaling::None));
+}
+
+TEST(ExtrapGrid, SplitIntoRowsScoresTheGridWhoseRowsTheyAre)
+{
+  // 12 ranks split by rank / 4 (rows of 4 consecutive ranks), then by rank % 4 (columns of 3)
+  std::vector<std::vector<long long>> colours;
+  for (int r = 0; r < 12; ++r)
+    colours.push_back({r / 4, r % 4});
+  EXPECT_EQ(grid_line_members(colours, Grid{{4, 3}}), 24u);
+  EXPECT_EQ(grid_line_members(colours, Grid{{3, 4}}), 0u); // rows of 3: the groups of 4 are not lines
+  EXPECT_EQ(grid_line_members(colours, Grid{{12}}), 0u);   // a 1-D grid has no lines but the whole grid
+  colours[5] = {-1, -1}; // MPI_UNDEFINED: the row and the column of rank 5 lack it, and are no longer whole lines
+  EXPECT_EQ(grid_line_members(colours, Grid{{4, 3}}), 2u * 4u + 3u * 3u);
 }
