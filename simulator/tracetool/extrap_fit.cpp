@@ -169,10 +169,18 @@ std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool in
   std::vector<Model> candidates;
   if (auto c = solve(Term::Const, Var::P, points))
     candidates.push_back(*c);
-  for (Var v : variables(dimensions))
+  for (Var v : variables(dimensions)) {
+    // a variable with 2 values on 3 or more inputs determines both coefficients of every term: it says nothing
+    std::vector<double> xs;
+    for (const Point& x : points)
+      xs.push_back(var_value(v, x.p, x.dims));
+    std::sort(xs.begin(), xs.end());
+    if (std::unique(xs.begin(), xs.end()) - xs.begin() < std::min<std::ptrdiff_t>(3, std::ssize(points)))
+      continue;
     for (Term t : term_order(scaling))
       if (auto m = solve(t, v, points))
         candidates.push_back(*m);
+  }
   std::optional<Fit> best;
   for (const Model& m : candidates) {
     if (!reproduces(m, points, integer))

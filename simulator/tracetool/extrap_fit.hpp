@@ -48,7 +48,8 @@ struct Fit {
 };
 
 /// Fits `points` (at least 2, distinct p) with a function over the variables of a grid of `dimensions` dimensions
-/// (0..3). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
+/// (0..3); with 3 points or more, a variable that takes 2 values on them is not used (two values determine both
+/// coefficients of any term: every term would fit). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
 /// non-integer data, the function of the smallest largest relative error, unless the constant's is not at least
 /// twice as large (then the constant). Integer data (`integer`): only exact fits; std::nullopt when none is.
 std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 using namespace tit::extrap;
 
@@ -232,4 +233,19 @@ TEST(ExtrapGrid, SplitIntoRowsScoresTheGridWhoseRowsTheyAre)
   EXPECT_EQ(grid_line_members(colours, Grid{{12}}), 0u);   // a 1-D grid has no lines but the whole grid
   colours[5] = {-1, -1}; // MPI_UNDEFINED: the row and the column of rank 5 lack it, and are no longer whole lines
   EXPECT_EQ(grid_line_members(colours, Grid{{4, 3}}), 2u * 4u + 3u * 3u);
+}
+
+TEST(ExtrapFit, AVariableWithTwoValuesOnTheInputsIsNotUsed)
+{
+  // 27 (3 x 3 x 3), 45 (5 x 3 x 3), 48 (4 x 4 x 3): n1 takes 2 values, so any a + b f(n1) goes through the 3 points;
+  // a face of (120 / n1) * (120 / n2) has no function of the family, and none is made up
+  std::vector<Point> pts;
+  for (auto [p, d0, d1, d2] : {std::tuple(27, 3, 3, 3), std::tuple(45, 5, 3, 3), std::tuple(48, 4, 4, 3)}) {
+    Point x;
+    x.p = p;
+    x.dims = {static_cast<double>(d0), static_cast<double>(d1), static_cast<double>(d2)};
+    x.value = (120 / d1) * (120 / d2);
+    pts.push_back(x);
+  }
+  EXPECT_FALSE(tit::extrap::fit(pts, 3, true, Scaling::None));
 }
