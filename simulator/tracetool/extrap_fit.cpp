@@ -24,6 +24,8 @@ double term_value(Term t, double x)
     case Term::InvSqrt: return 1 / std::sqrt(x);
     case Term::InvCbrt: return 1 / std::cbrt(x);
     case Term::InvTwoThirds: return 1 / (std::cbrt(x) * std::cbrt(x));
+    case Term::Square: return x * x;
+    case Term::InvSquare: return 1 / (x * x);
   }
   return 1;
 }
@@ -44,16 +46,16 @@ std::vector<Term> term_order(Scaling s)
 {
   switch (s) {
     case Scaling::Strong:
-      return {Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds, Term::Linear,
-              Term::Log2,   Term::Sqrt,    Term::Cbrt,    Term::TwoThirds};
+      return {Term::Inv,  Term::InvSqrt, Term::InvCbrt,   Term::InvTwoThirds, Term::Linear, Term::Log2,
+              Term::Sqrt, Term::Cbrt,    Term::TwoThirds, Term::InvSquare,    Term::Square};
     case Scaling::Weak:
       return {Term::Log2, Term::Cbrt,    Term::Sqrt,    Term::TwoThirds,   Term::Linear,
-              Term::Inv,  Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds};
+              Term::Inv,  Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds, Term::Square, Term::InvSquare};
     case Scaling::None:
       break;
   }
   return {Term::Linear, Term::Log2,    Term::Sqrt,    Term::Cbrt,        Term::TwoThirds,
-          Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds};
+          Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds, Term::Square, Term::InvSquare};
 }
 
 double rel_error(double predicted, double value)
@@ -138,6 +140,7 @@ double Model::eval(double p, const std::array<double, 3>& dims) const
     case Term::InvSqrt: return a + b / std::sqrt(x);
     case Term::InvCbrt: return a + b / std::cbrt(x);
     case Term::InvTwoThirds: return a + b / (std::cbrt(x) * std::cbrt(x));
+    case Term::InvSquare: return a + b / (x * x);
     default: return a + b * term_value(term, x);
   }
 }
@@ -159,6 +162,8 @@ std::string Model::describe() const
     case Term::InvSqrt: f = "/ " + x + "^(1/2)"; break;
     case Term::InvCbrt: f = "/ " + x + "^(1/3)"; break;
     case Term::InvTwoThirds: f = "/ " + x + "^(2/3)"; break;
+    case Term::Square: f = "* " + x + "^2"; break;
+    case Term::InvSquare: f = "/ " + x + "^2"; break;
   }
   std::string bx = fmt::format("{:.10g} {}", b, f);
   return a == 0 ? bx : fmt::format("{:.10g} + {}", a, bx);

@@ -1,6 +1,6 @@
 // Fitting one number of a trace as a function of the process count (docs/extrapolation.md#functions): a small
 // family of terms as Extra-P uses (c, a + b p, a + b p^(1/2), a + b p^(1/3), a + b p^(2/3), a + b log2 p, a + b / p,
-// a + b / p^(1/2), a + b / p^(1/3), a + b / p^(2/3), and the same with a grid dimension instead of p), chosen by fit
+// a + b / p^(1/2), a + b / p^(1/3), a + b / p^(2/3), a + b p^2, a + b / p^2, and the same with a grid dimension instead of p), chosen by fit
 // error. Knows nothing of traces.
 #pragma once
 
@@ -13,7 +13,7 @@ namespace tit::extrap {
 
 /// What a number may depend on: the process count, or the size of one grid dimension (0: the fastest-varying).
 enum class Var { P, Dim0, Dim1, Dim2 };
-enum class Term { Const, Linear, Sqrt, Cbrt, TwoThirds, Log2, Inv, InvSqrt, InvCbrt, InvTwoThirds };
+enum class Term { Const, Linear, Sqrt, Cbrt, TwoThirds, Log2, Inv, InvSqrt, InvCbrt, InvTwoThirds, Square, InvSquare };
 
 /// Where a number was observed: the process count, the grid's dimensions (1 beyond the grid's), and its value.
 struct Point {

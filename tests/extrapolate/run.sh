@@ -153,10 +153,10 @@ case $case_name in
     expect_error 2 "tit-trace: error: ranks of class (first) differ in structure at item" "rank 0 of $tmp/ring-5.trace (5 ranks) has" \
       "where rank 0 of $tmp/cg-3.trace has"
     [ ! -e "$tmp/x.tit" ] || fail "a trace was written despite the error" ;;
-  error-trips) # iterations = p^2 + 1: no function of the family fits the trip count
-    for np in 3 4 5; do trace sq "$np" dims=1 square=1; done
+  error-trips) # iterations = 2^p: no function of the family fits the trip count
+    for np in 3 4 5; do trace sq "$np" dims=1 pow2=1; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/sq-{3,4,5}.trace
-    expect_error 2 ", a loop of the ranks of class (first): no function of the family fits the values exactly (p: value 3: 10, 4: 17, 5: 26" ;;
+    expect_error 2 ", a loop of the ranks of class (first): no function of the family fits the values exactly (p: value 3: 8, 4: 16, 5: 32" ;;
   error-gather) # rank 0 receives from every other rank in turn: its sequence grows with p
     for np in 3 4 5; do trace ga "$np" dims=1 gather=1; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/ga-{3,4,5}.trace

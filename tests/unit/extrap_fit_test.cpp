@@ -80,7 +80,7 @@ TEST(ExtrapFit, LogarithmAndOffset)
 
 TEST(ExtrapFit, IntegersWithoutAnExactFitAreRefused)
 {
-  EXPECT_FALSE(tit::extrap::fit(points({3, 4, 5}, [](double p) { return p * p + 1; }), 1, true, Scaling::None));
+  EXPECT_FALSE(tit::extrap::fit(points({3, 4, 5}, [](double p) { return std::exp2(p); }), 1, true, Scaling::None));
 }
 
 TEST(ExtrapFit, IntegerPredictionMustBeAnInteger)
@@ -248,4 +248,14 @@ TEST(ExtrapFit, AVariableWithTwoValuesOnTheInputsIsNotUsed)
     pts.push_back(x);
   }
   EXPECT_FALSE(tit::extrap::fit(pts, 3, true, Scaling::None));
+}
+
+TEST(ExtrapFit, TransposeBlockShrinksAsTheSquare)
+{
+  // an all-to-all transpose of an N x N array by rows: (N / p)^2 elements to each rank
+  auto fit = tit::extrap::fit(points({4, 8, 16}, [](double p) { return 2 * (1024 / p) * (1024 / p); }), 1, true,
+                              Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->model.describe(), "2097152 / p^2");
+  EXPECT_EQ(integer_at(fit->model, 64, {64, 1, 1}), 512);
 }

@@ -5,7 +5,7 @@
  *                non-increasing; SMPI 3.32's own MPI_Dims_create gives 9 x 1 for 9 ranks and 9 x 4 for 36, so it is
  *                computed here), numbered as MPI_Cart_create numbers it (the last dimension varies fastest)
  *   periodic=0|1 neighbours across the boundary (default 0)
- *   iters=I      iterations (default 4); square=1 makes it size * size + 1 (no function of the family fits)
+ *   iters=I      iterations (default 4); pow2=1 makes it 2^size (no function of the family fits)
  *   n=N          the global domain's side per dimension (strong scaling; default 120), or the local one (weak)
  *   scaling=s|w  strong (local side n / dims[k]) or weak (local side n) (default s)
  *   coll=0|1     a CG-like iteration: two MPI_Allreduce of one double (and a first MPI_Bcast from rank 0)
@@ -58,8 +58,8 @@ int main(int argc, char** argv)
   int ndims = (int)option(argc, argv, "dims", 1);
   int periodic = (int)option(argc, argv, "periodic", 0);
   long iters = option(argc, argv, "iters", 4);
-  if (option(argc, argv, "square", 0))
-    iters = (long)size * size + 1;
+  if (option(argc, argv, "pow2", 0))
+    iters = 1L << size;
   long n = option(argc, argv, "n", 120);
   int weak = 0;
   for (int i = 1; i < argc; i++)
