@@ -121,6 +121,45 @@ std::optional<Model> solve(Term t, Var v, const std::vector<Point>& pts)
   return m;
 }
 
+/// b * f alone (a = 0), by least squares of relative residuals; std::nullopt when f is 0 on every point.
+std::optional<Model> solve_scaled(Term t, Var v, const std::vector<Point>& pts)
+{
+  double sff = 0, sfy = 0;
+  for (const Point& x : pts) {
+    double f = term_value(t, var_value(v, x.p, x.dims));
+    double w = x.value == 0 ? 1 : 1 / (x.value * x.value);
+    sff += w * f * f;
+    sfy += w * f * x.value;
+  }
+  if (t == Term::Const || !(sff > 0) || !std::isfinite(sff))
+    return std::nullopt;
+  Model m{t, v, 0, sfy / sff};
+  m.no_constant = true;
+  return m;
+}
+
+/// The model of the same form as `m` refitted on `pts`.
+std::optional<Model> refit(const Model& m, const std::vector<Point>& pts)
+{
+  return m.no_constant ? solve_scaled(m.term, m.var, pts) : solve(m.term, m.var, pts);
+}
+
+/// The relative error at the point of the largest p of `m`'s form refitted on the other points; -1 when too few remain.
+double leave_one_out(const Model& m, const std::vector<Point>& points)
+{
+  auto largest = std::max_element(points.begin(), points.end(),
+                                  [](const Point& a, const Point& b) { return a.p < b.p; });
+  std::vector<Point> rest;
+  for (auto it = points.begin(); it != points.end(); ++it)
+    if (it != largest)
+      rest.push_back(*it);
+  std::size_t needed = m.term == Term::Const || m.no_constant ? 1 : 2;
+  if (rest.size() < needed)
+    return -1;
+  std::optional<Model> r = refit(m, rest);
+  return r ? rel_error(r->eval(*largest), largest->value) : -1;
+}
+
 std::vector<Var> variables(int dimensions)
 {
   std::vector<Var> vars{Var::P};
@@ -169,8 +208,16 @@ std::string Model::describe() const
   return a == 0 ? bx : fmt::format("{:.10g} + {}", a, bx);
 }
 
-std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling)
+std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling,
+                       const std::optional<Point>& target)
 {
+  bool positive = std::all_of(points.begin(), points.end(), [](const Point& x) { return x.value > 0; });
+  auto admissible = [&](const Model& m) {
+    if (integer || !positive || !target)
+      return true;
+    double v = m.eval(*target);
+    return std::isfinite(v) && v > 0;
+  };
   std::vector<Model> candidates;
   if (auto c = solve(Term::Const, Var::P, points))
     candidates.push_back(*c);
@@ -182,13 +229,17 @@ std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool in
     std::sort(xs.begin(), xs.end());
     if (std::unique(xs.begin(), xs.end()) - xs.begin() < std::min<std::ptrdiff_t>(3, std::ssize(points)))
       continue;
-    for (Term t : term_order(scaling))
+    for (Term t : term_order(scaling)) {
       if (auto m = solve(t, v, points))
         candidates.push_back(*m);
+      if (!integer)
+        if (auto m = solve_scaled(t, v, points))
+          candidates.push_back(*m);
+    }
   }
   std::optional<Fit> best;
   for (const Model& m : candidates) {
-    if (!reproduces(m, points, integer))
+    if (!reproduces(m, points, integer) || !admissible(m))
       continue;
     if (!best) {
       best = Fit{m, max_error(m, points), true, -1, {}};
@@ -199,27 +250,23 @@ std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool in
   if (!best && !integer) {
     const Model& constant = candidates.front();
     double constant_error = max_error(constant, points);
-    Fit chosen{constant, constant_error, false, -1, {}};
+    Fit chosen{constant, constant_error, false, leave_one_out(constant, points), {}};
     for (const Model& m : candidates) {
       double e = max_error(m, points);
-      if (m.term != Term::Const && e * 2 <= constant_error && e < chosen.error * (1 - 1e-6))
-        chosen = Fit{m, e, false, -1, {}};
+      double loo = leave_one_out(m, points);
+      if (m.term == Term::Const || e * 2 > constant_error || loo < 0 || !admissible(m))
+        continue;
+      bool better = chosen.loo_error < 0 || loo < chosen.loo_error * (1 - 1e-6) ||
+                    (loo <= chosen.loo_error * (1 + 1e-6) && e < chosen.error * (1 - 1e-6));
+      if (better)
+        chosen = Fit{m, e, false, loo, {}};
     }
     best = chosen;
   }
   if (!best)
     return std::nullopt;
   // leave-one-out: the chosen function refitted without the largest p, its error there
-  auto largest = std::max_element(points.begin(), points.end(),
-                                  [](const Point& a, const Point& b) { return a.p < b.p; });
-  std::vector<Point> rest;
-  for (auto it = points.begin(); it != points.end(); ++it)
-    if (it != largest)
-      rest.push_back(*it);
-  std::size_t needed = best->model.term == Term::Const ? 1 : 2;
-  if (rest.size() >= needed)
-    if (auto m = solve(best->model.term, best->model.var, rest))
-      best->loo_error = rel_error(m->eval(*largest), largest->value);
+  best->loo_error = leave_one_out(best->model, points);
   return best;
 }
 

@@ -28,6 +28,7 @@ struct Model {
   Var var = Var::P;
   double a = 0;
   double b = 0;
+  bool no_constant = false; ///< a fixed at 0 (b * term alone: a candidate for volumes, docs/extrapolation.md#functions)
   double eval(double p, const std::array<double, 3>& dims) const;
   double eval(const Point& x) const { return eval(x.p, x.dims); }
   /// "12", "3 + 40 / p", "2.5e+06 * p^(1/2)" (a term of 0 left out), "n0", "1/n1" for grid dimensions.
@@ -47,12 +48,18 @@ struct Fit {
   std::vector<std::string> also_exact; ///< other exact functions (they agree on the inputs; may not at the target)
 };
 
+/// Volumes without an exact fit (docs/extrapolation.md#functions): the candidates (with a fitted, or a = 0) whose largest
+/// relative error is at most half the constant's, and the constant; of those, the one whose leave-one-out error is
+/// smallest (it predicts the largest input best from the others), the fit error breaking ties.
 /// Fits `points` (at least 2, distinct p) with a function over the variables of a grid of `dimensions` dimensions
 /// (0..3); with 3 points or more, a variable that takes 2 values on them is not used (two values determine both
 /// coefficients of any term: every term would fit). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
 /// non-integer data, the function of the smallest largest relative error, unless the constant's is not at least
 /// twice as large (then the constant). Integer data (`integer`): only exact fits; std::nullopt when none is.
-std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling);
+/// With `target` (its p and dims), a volume whose points are all positive takes no candidate that is not positive
+/// there.
+std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling,
+                       const std::optional<Point>& target = std::nullopt);
 
 /// A value that differs between the ranks of a class (a communicator colour or key: a row or column index, the
 /// rank): a + c0 x0 + c1 x1 + c2 x2, x_k the rank's grid coordinates, each coefficient c_k 0, 1 or the grid's stride

@@ -434,6 +434,85 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs)
   return out;
 }
 
+namespace {
+
+/// One rank's actions with consecutive compute actions merged (merge_computes).
+class MergedComputes : public trace::RankReader {
+public:
+  explicit MergedComputes(std::unique_ptr<trace::RankReader> in) : in_(std::move(in)) {}
+
+  bool next(trace::Action& out) override
+  {
+    if (!has_next_ && !fetch())
+      return false;
+    has_next_ = false;
+    cur_ = next_;
+    cur_text_ = next_text_;
+    cur_name_ = next_name_;
+    if (cur_.kind == trace::Kind::Compute) {
+      double sum = cur_.amount;
+      bool merged = false;
+      while (fetch()) {
+        if (next_.kind != trace::Kind::Compute) {
+          has_next_ = true;
+          break;
+        }
+        sum += next_.amount;
+        merged = true;
+      }
+      if (merged) {
+        cur_.amount = sum;
+        cur_text_ = fmt::format("{} {} {}", cur_.rank, cur_name_, sum);
+      }
+    }
+    cur_.text = cur_text_;
+    cur_.name = cur_name_;
+    out = cur_;
+    return true;
+  }
+
+  const std::string& file() const override { return in_->file(); }
+
+private:
+  /// Reads the next action into next_ (its text owned here); false at the end.
+  bool fetch()
+  {
+    if (!in_->next(next_))
+      return false;
+    next_text_ = std::string(next_.text);
+    next_name_ = std::string(next_.name);
+    return true;
+  }
+
+  std::unique_ptr<trace::RankReader> in_;
+  trace::Action cur_, next_;
+  std::string cur_text_, cur_name_, next_text_, next_name_;
+  bool has_next_ = false;
+};
+
+class MergedComputesSet : public trace::TraceSet {
+public:
+  explicit MergedComputesSet(std::unique_ptr<trace::TraceSet> in) : in_(std::move(in)) {}
+  int rank_count() const override { return in_->rank_count(); }
+  bool has_own_rank_count() const override { return in_->has_own_rank_count(); }
+  std::unique_ptr<trace::RankReader> reader(int r) override
+  {
+    return std::make_unique<MergedComputes>(in_->reader(r));
+  }
+  std::string describe() const override { return in_->describe(); }
+  const std::string& compute_unit() const override { return in_->compute_unit(); }
+
+private:
+  std::unique_ptr<trace::TraceSet> in_;
+};
+
+} // namespace
+
+std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet> set)
+{
+  return std::make_unique<MergedComputesSet>(std::move(set));
+}
+
 void unroll_communicator_loops(trace::cformat::Loaded& trace)
 {
   auto& meta = trace.meta;

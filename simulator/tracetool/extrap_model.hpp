@@ -7,10 +7,12 @@
 #include "extrap_grid.hpp"
 
 #include "trace/compressed_format.hpp"
+#include "trace/reader.hpp"
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -111,6 +113,11 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs);
 
 /// The partners (absolute ranks, with the rank) that the actions of each rank of `input` name, for finding its grid.
 std::vector<std::pair<int, int>> partner_pairs(const Input& input);
+
+/// `set` read with consecutive `compute` actions of a rank merged into one (volumes summed): a burst that the program
+/// split with a call the trace does not show (SMPI ends a burst at MPI_Wtime) is one burst, whatever its parts'
+/// sizes against the tracer's threshold. Replayed, the merged action takes the same time (up to rounding).
+std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet> set);
 
 /// Unrolls, in place, every loop of `trace` whose body creates or frees communicators (comm_split, comm_dup,
 /// comm_create, comm_free):

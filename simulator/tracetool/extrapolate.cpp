@@ -35,12 +35,9 @@ Input load(const fs::path& path)
 {
   Input in;
   in.path = path.string();
-  if (trace::is_compressed_trace(path)) {
-    in.trace = trace::cformat::load_compressed(path.string());
-  } else {
-    std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(path, std::nullopt);
-    in.trace = trace::cformat::fold(*set, trace::ValueMode{});
-  }
+  // compressed inputs too are read action by action, for merge_computes
+  std::unique_ptr<trace::TraceSet> set = extrap::merge_computes(trace::TraceSet::open(path, std::nullopt));
+  in.trace = trace::cformat::fold(*set, trace::ValueMode{});
   extrap::unroll_communicator_loops(in.trace);
   return in;
 }
@@ -119,9 +116,12 @@ std::string points_text(const std::vector<Point>& pts, const std::vector<std::st
 
 class Fitter {
 public:
-  Fitter(const std::vector<Input>& inputs, extrap::Scaling scaling, int dimensions)
+  Fitter(const std::vector<Input>& inputs, extrap::Scaling scaling, int dimensions, const Grid& target)
       : inputs_(inputs), scaling_(scaling), dimensions_(dimensions)
   {
+    target_ = Point{};
+    target_->p = target.ranks();
+    target_->dims = target.sizes();
   }
 
   Fitted fit(const ClassModel& cls, const Param& p) const
@@ -176,7 +176,7 @@ public:
       pts[k].value = volume ? o.mean() : trace::detail::parse_double(o.first_token).value_or(0);
       shown.push_back(volume ? fmt::format("{:.6g}", pts[k].value) : o.first_token);
     }
-    std::optional<Fit> result = extrap::fit(pts, dimensions_, f.integer, scaling_);
+    std::optional<Fit> result = extrap::fit(pts, dimensions_, f.integer, scaling_, target_);
     if (!result && f.integer) // the class's ranks on a boundary: a coordinate such as n1 - 1 times a stride
       if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
         return *g;
@@ -263,6 +263,7 @@ private:
   const std::vector<Input>& inputs_;
   extrap::Scaling scaling_;
   int dimensions_;
+  std::optional<Point> target_; ///< volumes positive on the inputs stay positive there
 };
 
 /// A class's parameters at the target.
@@ -583,7 +584,7 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
   for (int r = 0; r < target.ranks(); ++r) {
     ++members[extrap::position_code(target.position(r))];
   }
-  Fitter fitter(inputs, options.scaling, dimensions);
+  Fitter fitter(inputs, options.scaling, dimensions, target);
   std::vector<ClassAtTarget> at;
   std::size_t parameters = 0, exact = 0;
   for (const ClassModel& cls : classes) {
