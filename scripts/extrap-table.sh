@@ -21,8 +21,12 @@ command -v smpicc >/dev/null || { echo "extrap-table.sh: smpicc not found (libsi
 # Per application: its arguments and its rank counts (the three smallest are the inputs, the largest the target).
 # The counts give grids with at least 3 ranks along every dimension (a class seen in fewer than 3 inputs cannot be
 # fitted), where SMPI 3.32's MPI_Dims_create gives the balanced grid that MPI specifies (it gives 9 x 4 for 36), and
-# sizes that divide the problem exactly.
-declare -A ARGS=([halo2d]="2520 10" [halo3d]="240 5" [cg]="4000000 20" [fft]="1024 4" [wavefront]="4096 2 1024"
+# sizes that divide the problem exactly. SMPI measures each burst of computation (thread CPU time) and writes the
+# bursts of at least smpi/cpu-threshold seconds: EXTRAP_THRESHOLD (default 1e-4 s), between the bursts that are noise
+# (SMPI's own work between two calls, a face packed between two receives: up to about 60 us here) and the smallest
+# kernel at 64 ranks (the sizes are chosen so that it takes about 200 us or more); a burst whose size is near the
+# threshold is written in some iterations only, and the inputs then disagree in structure.
+declare -A ARGS=([halo2d]="3360 10" [halo3d]="240 5" [cg]="8000000 20" [fft]="2048 4" [wavefront]="4096 2 2048"
                  [subcomm]="4000000 20 4096")
 declare -A COUNTS=([halo2d]="12 20 30 64" [halo3d]="27 45 48 64" [cg]="4 8 16 64" [fft]="4 8 16 64"
                    [wavefront]="4 8 16 64" [subcomm]="4 8 16 64")
@@ -69,7 +73,7 @@ for app in "${apps[@]}"; do
   read -r -a args <<<"${ARGS[$app]}"
   for np in "${counts[@]}"; do
     (cd "$dir" && smpirun -trace-ti --cfg=tracing/filename:"$dir/$app-$np.trace" -np "$np" -platform "$platform" \
-       -hostfile "$hosts" --cfg=smpi/host-speed:1.5Gf --cfg=smpi/cpu-threshold:4e-5 --log=root.thresh:warning "./$app" "${args[@]}") \
+       -hostfile "$hosts" --cfg=smpi/host-speed:1.5Gf --cfg=smpi/cpu-threshold:"${EXTRAP_THRESHOLD:-1e-4}" --log=root.thresh:warning "./$app" "${args[@]}") \
       >"$dir/$app-$np.smpi.log" 2>&1 || { echo "$app: smpirun -np $np failed (see $dir/$app-$np.smpi.log)" >&2; continue 2; }
   done
   target=${counts[3]}
