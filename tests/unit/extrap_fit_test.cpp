@@ -2,6 +2,9 @@
 #include "tracetool/extrap_fit.hpp"
 #include "tracetool/extrap_grid.hpp"
 #include "tracetool/extrap_model.hpp"
+#include "trace_test_support.hpp"
+
+#include "trace/compressed_build.hpp"
 
 #include <gtest/gtest.h>
 
@@ -258,4 +261,61 @@ TEST(ExtrapFit, TransposeBlockShrinksAsTheSquare)
   ASSERT_TRUE(fit);
   EXPECT_EQ(fit->model.describe(), "2097152 / p^2");
   EXPECT_EQ(integer_at(fit->model, 64, {64, 1, 1}), 512);
+}
+
+TEST(ExtrapFit, MeasuredVolumeIsNotNegativeAtTheTarget)
+{
+  // init bursts of cg measured at 4, 8, 16 ranks: a + b log2 p follows them best and is negative at 64
+  std::vector<Point> pts;
+  for (auto [p, v] : {std::pair(4.0, 7.4e6), std::pair(8.0, 4.7e6), std::pair(16.0, 2.2e6)})
+    pts.push_back(Point{p, {p, 1, 1}, v});
+  Point target{64, {64, 1, 1}, 0};
+  auto fit = tit::extrap::fit(pts, 1, false, Scaling::None, target);
+  ASSERT_TRUE(fit);
+  EXPECT_FALSE(fit->exact);
+  EXPECT_GT(fit->model.eval(target), 0);
+  EXPECT_GE(fit->loo_error, 0);
+}
+
+TEST(ExtrapModel, ConsecutiveComputesAreMergedAndCommunicatorLoopsUnrolled)
+{
+  namespace ts = tit::trace::test_support;
+  auto dir = ts::scratch_dir();
+  for (int r = 0; r < 2; ++r)
+    ts::write_file(dir / ("rank-" + std::to_string(r) + ".txt"),
+                   std::to_string(r) + " init\n" + std::to_string(r) + " compute 100\n" + std::to_string(r) +
+                       " compute 23.5\n" + std::to_string(r) + " comm_split 0 " + std::to_string(r) + " 0 1 1\n" +
+                       std::to_string(r) + " comm_split 0 0 " + std::to_string(r) + " 2 2\n" + std::to_string(r) +
+                       " finalize\n");
+  auto set = merge_computes(tit::trace::TraceSet::open(dir, std::nullopt));
+  auto reader = set->reader(1);
+  tit::trace::Action a;
+  ASSERT_TRUE(reader->next(a));
+  EXPECT_EQ(a.name, "init");
+  ASSERT_TRUE(reader->next(a));
+  EXPECT_EQ(a.text, "1 compute 123.5");
+  EXPECT_DOUBLE_EQ(a.amount, 123.5);
+  ASSERT_TRUE(reader->next(a));
+  EXPECT_EQ(a.text, "1 comm_split 0 1 0 1 1");
+
+  Input in;
+  in.path = dir.string();
+  auto all = merge_computes(tit::trace::TraceSet::open(dir, std::nullopt));
+  in.trace = tit::trace::cformat::fold(*all, tit::trace::ValueMode{});
+  auto loops = [&] {
+    int n = 0;
+    for (const auto& rank : in.trace.meta.ranks)
+      for (std::uint32_t id : in.trace.meta.bodies[rank.root])
+        n += in.trace.meta.nodes[id].loop ? 1 : 0;
+    return n;
+  };
+  EXPECT_GT(loops(), 0); // folded: the two splits are a loop of 2
+  unroll_communicator_loops(in.trace);
+  EXPECT_EQ(loops(), 0);
+  // the two splits are two items of the rank's sequence (not a loop of 2), with their own colours
+  const auto& meta = in.trace.meta;
+  for (const auto& rank : meta.ranks)
+    for (std::uint32_t id : meta.bodies[rank.root])
+      EXPECT_FALSE(meta.nodes[id].loop);
+  EXPECT_EQ(split_colours(in), (std::vector<std::vector<long long>>{{0, 0}, {1, 0}}));
 }
