@@ -153,6 +153,8 @@ private:
         t.slots = collapse(s, meta_.rank_count, t.vector);
         t.params.assign(t.slots.size(), 0);
         t.others.assign(t.slots.size(), 0);
+        t.near.assign(t.slots.size(), {});
+        t.far.assign(t.slots.size(), 0);
         for (std::size_t j = 0; j < t.slots.size(); ++j) {
           if (t.slots[j].kind == Slot::Kind::Literal)
             continue;
@@ -161,6 +163,7 @@ private:
           if (t.vector[j]) {
             t.params[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the rank's own entry)");
             t.others[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: every other entry)");
+            t.far[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the entries of non-neighbours)");
             continue;
           }
           t.params[j] = new_param(partner ? Param::Kind::Partner : Param::Kind::Value,
@@ -288,13 +291,14 @@ private:
       o.other = Origin{rank_, action_, action_text};
   }
 
-  /// A per-rank vector (tokens [first, first + ranks)): the rank's own entry, and every other entry, which must be
-  /// equal.
-  void observe_vector(const TemplateNode& t, std::size_t c, const std::vector<std::string>& tokens, std::size_t first,
+  /// A per-rank vector (tokens [first, first + ranks)): the rank's own entry; every other entry as one value (they
+  /// must be equal), and as one value per grid offset of a neighbour and one for the non-neighbours (which must be
+  /// equal): the fit takes the first model that holds.
+  void observe_vector(TemplateNode& t, std::size_t c, const std::vector<std::string>& tokens, std::size_t first,
                       const std::string& action_text)
   {
     observe_value(cls_.params[t.params[c]], tokens[first + static_cast<std::size_t>(rank_)], action_text);
-    std::optional<int> other;
+    std::optional<int> other, far;
     for (int e = 0; e < meta_.rank_count; ++e) {
       if (e == rank_)
         continue;
@@ -302,15 +306,44 @@ private:
       if (!other) {
         other = e;
         observe_value(cls_.params[t.others[c]], v, action_text);
-      } else if (v != tokens[first + static_cast<std::size_t>(*other)]) {
-        throw ExtrapolationError(fmt::format(
+      } else if (v != tokens[first + static_cast<std::size_t>(*other)] && cls_.params[t.others[c]].refusal.empty()) {
+        cls_.params[t.others[c]].refusal = fmt::format(
             "error: rank {} of {} ({} ranks), action {}: `{}`: the entries of its per-rank vector (argument {} of the "
             "action with each vector counted as one) for ranks {} and {} differ ({} and {}); extrapolation models such "
-            "a vector as the rank's own entry and one value for every other rank",
+            "a vector as the rank's own entry and one value for every other rank, or one value per grid neighbour "
+            "and one for every other rank",
             rank_, in_.path, meta_.rank_count, action_, action_text, c + 1, *other, e,
-            tokens[first + static_cast<std::size_t>(*other)], v));
+            tokens[first + static_cast<std::size_t>(*other)], v);
+      }
+      std::optional<std::array<int, 3>> delta = in_.grid.neighbour(rank_, e);
+      if (delta) {
+        auto [it, added] = t.near[c].try_emplace(*delta, 0);
+        if (added) {
+          it->second = new_param(Param::Kind::Value, false,
+                                 fmt::format("item {} `{}`, argument {} (per-rank vector: the entry of the neighbour "
+                                             "at grid offset {})",
+                                             t.position, t.name, c + 1, delta_name(*delta)));
+          cls_.params[it->second].per_input.assign(cls_.in_input.size(), Observation{});
+        }
+        observe_value(cls_.params[it->second], v, action_text);
+        continue;
+      }
+      if (!far) {
+        far = e;
+        observe_value(cls_.params[t.far[c]], v, action_text);
+      } else if (v != tokens[first + static_cast<std::size_t>(*far)] && cls_.params[t.far[c]].refusal.empty()) {
+        cls_.params[t.far[c]].refusal = fmt::format("rank {} of {}: entries for the non-neighbours {} and {} differ",
+                                                    rank_, in_.path, *far, e);
       }
     }
+  }
+
+  std::string delta_name(const std::array<int, 3>& d) const
+  {
+    std::string s = "(";
+    for (int k = 0; k < in_.grid.dimensions(); ++k)
+      s += fmt::format("{}{:+d}", k ? "," : "", d[static_cast<std::size_t>(k)]);
+    return s + ")";
   }
 
   void merge_body(std::vector<TemplateNode>& tbody, std::uint32_t body, const std::string& prefix)

@@ -72,6 +72,9 @@ struct Param {
   bool volume = false;   ///< a compute or sleep amount: fitted approximately, averaged over ranks and occurrences
   std::string where;     ///< "item 3>1 `isend`, argument 2" or "item 3, a loop"
   std::vector<Observation> per_input;
+  /// A per-rank vector's entries that this parameter could not model (every other entry of a vector whose entries
+  /// differ; the entries of non-neighbours that differ): the first refusal, naming the rank and the action.
+  std::string refusal;
 };
 
 /// An item of a class's structure: an action (its name and arguments) or a loop (its trip count parameter).
@@ -83,6 +86,10 @@ struct TemplateNode {
   std::vector<std::size_t> params;  ///< per slot: its parameter (unused for literals; a vector's own entry)
   std::vector<bool> vector;         ///< per slot: a per-rank vector of the rank count's length
   std::vector<std::size_t> others;  ///< per slot: a vector's parameter for every entry but the rank's own
+  /// per slot of a vector, the other model of its entries (docs/extrapolation.md#per-rank-vectors): one parameter per
+  /// grid offset of a neighbour (`near`), and one for the entries of every rank that is no neighbour (`far`)
+  std::vector<std::map<std::array<int, 3>, std::size_t>> near;
+  std::vector<std::size_t> far;
   std::size_t trip = 0;             ///< loop: its trip count parameter
   std::vector<TemplateNode> body;   ///< loop
   std::string position;             ///< "3>1": item 3 of the rank's sequence, item 1 of that loop's body

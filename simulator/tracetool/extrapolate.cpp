@@ -266,6 +266,34 @@ private:
   std::optional<Point> target_; ///< volumes positive on the inputs stay positive there
 };
 
+/// The parameters of `cls` that its per-rank vectors do not use (docs/extrapolation.md#per-rank-vectors): a vector
+/// whose other entries are equal in every input uses one value for them; else one per neighbour's grid offset and
+/// one for the non-neighbours, if those were equal. Throws the vector's refusal when neither holds.
+std::vector<bool> unused_params(const ClassModel& cls)
+{
+  std::vector<bool> unused(cls.params.size(), false);
+  auto visit = [&](auto& self, const std::vector<TemplateNode>& nodes) -> void {
+    for (const TemplateNode& t : nodes) {
+      self(self, t.body);
+      for (std::size_t j = 0; j < t.vector.size(); ++j) {
+        if (!t.vector[j])
+          continue;
+        if (cls.params[t.others[j]].refusal.empty()) {
+          unused[t.far[j]] = true;
+          for (const auto& [delta, param] : t.near[j])
+            unused[param] = true;
+        } else if (cls.params[t.far[j]].refusal.empty()) {
+          unused[t.others[j]] = true;
+        } else {
+          throw ExtrapolationError(cls.params[t.others[j]].refusal + " (" + cls.params[t.far[j]].refusal + ")");
+        }
+      }
+    }
+  };
+  visit(visit, cls.top);
+  return unused;
+}
+
 /// A class's parameters at the target.
 struct ClassAtTarget {
   const ClassModel* cls = nullptr;
@@ -274,6 +302,7 @@ struct ClassAtTarget {
   std::vector<std::string> tokens;      ///< per parameter (values)
   bool has_vectors = false;             ///< an action with a per-rank vector
   bool per_rank = false;                ///< a value given per rank (a grid function)
+  std::vector<bool> unused;             ///< per parameter: not used by the class's model (unused_params)
 
   /// The token of value parameter `param` at `rank` of `grid`.
   std::string token(std::size_t param, int rank, const Grid& grid) const
@@ -418,8 +447,15 @@ private:
       std::uint32_t ordinal = 0;
       for (std::size_t j = 0; j < t.slots.size(); ++j) {
         if (t.vector[j]) {
-          for (int e = 0; e < grid_.ranks(); ++e)
-            values.add(sig, ordinal++, c.tokens[e == rank ? t.params[j] : t.others[j]]);
+          bool by_neighbour = c.unused[t.others[j]];
+          for (int e = 0; e < grid_.ranks(); ++e) {
+            std::size_t param = e == rank ? t.params[j] : by_neighbour ? t.far[j] : t.others[j];
+            if (by_neighbour && e != rank)
+              if (std::optional<std::array<int, 3>> d = grid_.neighbour(rank, e))
+                if (auto it = t.near[j].find(*d); it != t.near[j].end())
+                  param = it->second;
+            values.add(sig, ordinal++, c.tokens[param]);
+          }
         } else if (t.slots[j].kind == Slot::Kind::Value) {
           values.add(sig, ordinal++, c.token(t.params[j], rank, grid_));
         }
@@ -444,10 +480,12 @@ private:
 };
 
 /// Evaluates the fitted parameters of `cls` at the target (throws when a value cannot be written).
-ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, const Grid& target)
+ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::vector<bool> unused,
+                        const Grid& target)
 {
   ClassAtTarget c;
   c.cls = &cls;
+  c.unused = std::move(unused);
   c.ints.assign(cls.params.size(), 0);
   std::vector<const TemplateNode*> todo;
   for (const TemplateNode& t : cls.top)
@@ -465,6 +503,8 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, const
   for (std::size_t i = 0; i < cls.params.size(); ++i) {
     Fitted& f = fitted[i];
     const Param& param = cls.params[i];
+    if (c.unused[i])
+      continue;
     if (f.how == Fitted::How::Delta) {
       f.target = "grid offset " + delta_text(f.delta, target.dimensions());
       continue;
@@ -520,6 +560,8 @@ void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target,
   for (std::size_t i = 0; i < cls.params.size(); ++i) {
     const Fitted& f = c.fitted[i];
     const Param& p = cls.params[i];
+    if (c.unused[i])
+      continue;
     if (f.how == Fitted::How::Delta) {
       fmt::print(out, "  {}: grid neighbour {} in every input -> {}\n", p.where,
                  delta_text(f.delta, target.dimensions()), f.target);
@@ -599,13 +641,18 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
                                            "ranks have; fitting needs 3 (give inputs whose grids have at least 3 ranks "
                                            "along every dimension)",
                                            cls.name, seen_in));
+    std::vector<bool> unused = unused_params(cls);
     std::vector<Fitted> fitted;
-    for (const Param& p : cls.params) {
-      fitted.push_back(fitter.fit(cls, p));
+    for (std::size_t i = 0; i < cls.params.size(); ++i) {
+      if (unused[i]) {
+        fitted.emplace_back();
+        continue;
+      }
+      fitted.push_back(fitter.fit(cls, cls.params[i]));
       ++parameters;
       exact += fitted.back().how == Fitted::How::Delta || fitted.back().fit.exact ? 1 : 0;
     }
-    at.push_back(at_target(cls, std::move(fitted), target));
+    at.push_back(at_target(cls, std::move(fitted), std::move(unused), target));
   }
   trace::cformat::Loaded result = Generator(target, at).run(inputs[0].trace.meta.compute_unit);
   std::uint64_t bytes = trace::cformat::write_compressed(out, result);

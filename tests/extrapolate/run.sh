@@ -86,6 +86,13 @@ case $case_name in
   vectors) # 1-D chain with an alltoallv per iteration (the rank's own count 0, 4 to every other rank) and a gatherv
     for np in 3 4 5 8; do trace vec "$np" dims=1 n=120 vectors=1; done
     same_as_real vec 8 3 4 5 ;;
+  neighbours) # 1-D chain, an alltoallv per iteration with 4 doubles to the ranks r - 1 and r + 1, none to the others:
+    # one entry per grid neighbour and one for the non-neighbours
+    for np in 4 5 6 8; do trace nb "$np" dims=1 n=120 vectors=3; done
+    same_as_real nb 8 4 5 6
+    run "$tool" extrapolate --report --ranks 8 "$tmp/n.tit" "$tmp"/nb-{4,5,6}.trace
+    grep -qF "(per-rank vector: the entry of the neighbour at grid offset (+1)): 4 (exact" "$out" || fail "no neighbour entry"
+    grep -qF "(per-rank vector: the entries of non-neighbours): 0 (exact" "$out" || fail "no non-neighbour entry" ;;
   wavefront) # tests/mpi-programs/wavefront.c: a pipelined sweep on a 2-D grid (receive from up and left, send down
     # and right), blocking point-to-point only
     smpicc -O1 -o "$tmp/wavefront" "$here/../mpi-programs/wavefront.c" 2>"$tmp/smpicc.log" || fail "smpicc wavefront"
@@ -165,7 +172,8 @@ case $case_name in
   error-vector) # alltoallv counts growing with the distance between ranks: not one value for every other rank
     for np in 3 4 5; do trace vd "$np" dims=1 vectors=2; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/vd-{3,4,5}.trace
-    expect_error 2 "tit-trace: error: rank 0 of $tmp/vd-3.trace (3 ranks), action 6: \`0 alltoallv 12 0 4 8 12 0 4 8 0 0\`: the entries of its per-rank vector (argument 2 of the action with each vector counted as one) for ranks 1 and 2 differ (4 and 8)" ;;
+    expect_error 2 "tit-trace: error: rank 0 of $tmp/vd-3.trace (3 ranks), action 6: \`0 alltoallv 12 0 4 8 12 0 4 8 0 0\`: the entries of its per-rank vector (argument 2 of the action with each vector counted as one) for ranks 1 and 2 differ (4 and 8)" \
+      "or one value per grid neighbour and one for every other rank (rank 0 of $tmp/vd-5.trace: entries for the non-neighbours 2 and 3 differ)" ;;
   error-args) # too few inputs, equal rank counts, a --grid of another size or malformed, a class in 2 inputs only
     for np in 2 3 4; do trace cg "$np" "${cg_args[@]}"; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/cg-{2,3,4}.trace

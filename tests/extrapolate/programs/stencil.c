@@ -12,7 +12,8 @@
  *   gather=0|1   at the end, every rank sends one double to rank 0, which receives them in rank order
  *   vectors=0|1  per iteration an MPI_Alltoallv (4 doubles to every other rank, none to itself), and at the end
  *                an MPI_Gatherv of 2 doubles per rank to rank 0 (per-rank count vectors of the rank count's length);
- *                vectors=2: 4 doubles per rank of distance (counts that no own/other split models)
+ *                vectors=2: 4 doubles per rank of distance (counts that no model of the entries fits);
+ *                vectors=3: 4 doubles to the ranks r - 1 and r + 1 only (an entry per grid neighbour)
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
@@ -117,7 +118,7 @@ int main(int argc, char** argv)
   double* vbuf = xalloc((size_t)size * 4 * size * sizeof(double));
   double* wbuf = xalloc((size_t)size * 4 * size * sizeof(double));
   for (int r = 0; r < size; r++) {
-    counts[r] = r == rank ? 0 : vectors == 2 ? 4 * abs(r - rank) : 4;
+    counts[r] = r == rank ? 0 : vectors == 2 ? 4 * abs(r - rank) : vectors == 3 ? (abs(r - rank) == 1 ? 4 : 0) : 4;
     displs[r] = 4 * size * r;
   }
   double x = 1, y = 0;
