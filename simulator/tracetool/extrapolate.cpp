@@ -454,7 +454,7 @@ private:
               if (std::optional<std::array<int, 3>> d = grid_.neighbour(rank, e))
                 if (auto it = t.near[j].find(*d); it != t.near[j].end())
                   param = it->second;
-            values.add(sig, ordinal++, c.tokens[param]);
+            values.add(sig, ordinal++, c.token(param, rank, grid_));
           }
         } else if (t.slots[j].kind == Slot::Kind::Value) {
           values.add(sig, ordinal++, c.token(t.params[j], rank, grid_));
