@@ -297,6 +297,7 @@ TEST(ExtrapModel, ConsecutiveComputesAreMergedAndCommunicatorLoopsUnrolled)
   EXPECT_DOUBLE_EQ(a.amount, 123.5);
   ASSERT_TRUE(reader->next(a));
   EXPECT_EQ(a.text, "1 comm_split 0 1 0 1 1");
+  EXPECT_EQ(a.args, (std::vector<std::string_view>{"0", "1", "0", "1", "1"}));
 
   Input in;
   in.path = dir.string();
