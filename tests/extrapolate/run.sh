@@ -107,13 +107,16 @@ case $case_name in
     same_as_real torus 36 9 16 25 ;;
   subcomm) # programs/transpose.c: MPI_Comm_split into rows (colour = row index, key = column index) and columns (colour
     # = column index, key = world rank), MPI_Sendrecv, MPI_Alltoall on the rows, MPI_Bcast and MPI_Allreduce on the
-    # columns; grids 4 x 3, 5 x 4, 6 x 5 -> 7 x 6 (n0 and n1 each take 3 values, so neither passes for the other)
-    for np in 12 20 30 42; do traced_mpi sub "$np"; done
-    same_as_real sub 42 12 20 30
-    run "$tool" extrapolate --report --ranks 42 "$tmp/s.tit" "$tmp"/sub-{12,20,30}.trace
+    # columns; grids 3 x 3, 5 x 4, 6 x 6 -> 7 x 6 (n0 and n1 each take 3 values, and neither is an affine function of
+    # the other or of p on the inputs: on 4 x 3, 5 x 4, 6 x 5, n0 - 1 fits the column size as well as n1, and on
+    # 4 x 3, 5 x 4, 6 x 6, 1.5 + p / 8 does)
+    for np in 9 20 36 42; do traced_mpi sub "$np"; done
+    same_as_real sub 42 9 20 36
+    run "$tool" extrapolate --report --ranks 42 "$tmp/s.tit" "$tmp"/sub-{9,20,36}.trace
     grep -qF "item 2 \`comm_split\`, argument 2: per rank = x1 (exact" "$out" || fail "no row colour x1"
     grep -qF "item 3 \`comm_split\`, argument 3: per rank = x0 + n0 * x1 (exact" "$out" || fail "no key = the rank"
-    grep -qF "item 2 \`comm_split\`, argument 5: 1 * n0 (exact" "$out" || fail "no row size n0" ;;
+    grep -qF "item 2 \`comm_split\`, argument 5: 1 * n0 (exact" "$out" || fail "no row size n0"
+    grep -qF "item 3 \`comm_split\`, argument 5: 1 * n1 (exact" "$out" || fail "no column size n1" ;;
   error-colour) # rows made of the even and the odd ranks: the colour is no function of the grid coordinates (--grid:
     # on its own the grid rule picks a 3-D grid, where the first refusal is another parameter)
     for np in 12 20 30; do traced_mpi par "$np" parity=1; done
