@@ -242,15 +242,16 @@ std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool in
     if (!reproduces(m, points, integer) || !admissible(m))
       continue;
     if (!best) {
-      best = Fit{m, max_error(m, points), true, -1, {}};
+      best = Fit{m, max_error(m, points), true, -1, {}, {}};
     } else if (m.term != Term::Const && best->model.term != Term::Const) {
       best->also_exact.push_back(m.describe());
+      best->alternatives.push_back(m);
     }
   }
   if (!best && !integer) {
     const Model& constant = candidates.front();
     double constant_error = max_error(constant, points);
-    Fit chosen{constant, constant_error, false, leave_one_out(constant, points), {}};
+    Fit chosen{constant, constant_error, false, leave_one_out(constant, points), {}, {}};
     for (const Model& m : candidates) {
       double e = max_error(m, points);
       double loo = leave_one_out(m, points);
@@ -259,7 +260,7 @@ std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool in
       bool better = chosen.loo_error < 0 || loo < chosen.loo_error * (1 - 1e-6) ||
                     (loo <= chosen.loo_error * (1 + 1e-6) && e < chosen.error * (1 - 1e-6));
       if (better)
-        chosen = Fit{m, e, false, loo, {}};
+        chosen = Fit{m, e, false, loo, {}, {}};
     }
     best = chosen;
   }

@@ -46,6 +46,7 @@ struct Fit {
   double loo_error = -1; ///< the chosen function refitted without the point of the largest p, its relative error
                          ///< there; -1 when too few points remain
   std::vector<std::string> also_exact; ///< other exact functions (they agree on the inputs; may not at the target)
+  std::vector<Model> alternatives;     ///< the same functions, for checking that they agree at the target
 };
 
 /// Volumes without an exact fit (docs/extrapolation.md#functions): the candidates (with a fitted, or a = 0) whose largest

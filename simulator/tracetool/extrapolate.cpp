@@ -519,6 +519,18 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::
       f.target = "per rank: " + f.per_rank->describe();
       continue;
     }
+    for (const extrap::Model& m : f.fit.alternatives) { // functions that agree on the inputs must agree here
+      double chosen = f.fit.model.eval(p, dims), other = m.eval(p, dims);
+      bool same = f.integer ? std::llround(chosen) == std::llround(other)
+                            : std::fabs(other - chosen) <= 1e-9 * std::max(std::fabs(chosen), 1.0);
+      if (!same)
+        throw ExtrapolationError(fmt::format(
+            "error: {}: {} and {} both fit the inputs exactly but give {} and {} at {} ranks (grid {}); give inputs "
+            "on which the grid dimensions are not functions of each other or of p (docs/extrapolation.md#grid), or "
+            "a --grid whose shape is the inputs'",
+            class_context(cls, param), f.fit.model.describe(), m.describe(), chosen, other, target.ranks(),
+            target.describe()));
+    }
     if (f.integer) {
       std::optional<long long> v = extrap::integer_at(f.fit.model, p, dims);
       if (!v)

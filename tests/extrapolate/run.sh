@@ -117,6 +117,12 @@ case $case_name in
     grep -qF "item 3 \`comm_split\`, argument 3: per rank = x0 + n0 * x1 (exact" "$out" || fail "no key = the rank"
     grep -qF "item 2 \`comm_split\`, argument 5: 1 * n0 (exact" "$out" || fail "no row size n0"
     grep -qF "item 3 \`comm_split\`, argument 5: 1 * n1 (exact" "$out" || fail "no column size n1" ;;
+  error-ambiguous) # grids 4 x 3, 5 x 4, 6 x 5, where n0 = n1 + 1: the rows' size fits as n0 and as 1 + n1, which
+    # differ at 8 x 8
+    for np in 12 20 30; do traced_mpi amb "$np"; done
+    run "$tool" extrapolate --ranks 64 "$tmp/x.tit" "$tmp"/amb-{12,20,30}.trace
+    expect_error 2 "tit-trace: error: item 2 \`comm_split\`, argument 5 of the ranks of class (first,first): 1 * n0 and 1 + 1 * n1 both fit the inputs exactly but give 8 and 9 at 64 ranks (grid 8 x 8)"
+    [ ! -e "$tmp/x.tit" ] || fail "a trace was written despite the error" ;;
   error-colour) # rows made of the even and the odd ranks: the colour is no function of the grid coordinates (--grid:
     # on its own the grid rule picks a 3-D grid, where the first refusal is another parameter)
     for np in 12 20 30; do traced_mpi par "$np" parity=1; done
