@@ -21,20 +21,23 @@ command -v smpicc >/dev/null || { echo "extrap-table.sh: smpicc not found (libsi
 # Per application: its arguments and its rank counts (the three smallest are the inputs, the largest the target).
 # The counts give grids with at least 3 ranks along every dimension (a class seen in fewer than 3 inputs cannot be
 # fitted), where SMPI 3.32's MPI_Dims_create gives the balanced grid that MPI specifies (it gives 9 x 4 for 36), and
-# sizes that divide the problem exactly; and the grids' n0 and n1 each take 3 values, neither an affine function of
-# the other (on 4 x 3, 5 x 4, 6 x 5, n1 = n0 - 1: a size n1 fits as n0 - 1 as well, wrong at 8 x 8). SMPI measures each burst of computation (thread CPU time) and writes the
+# sizes that divide the problem exactly; and the grids' n0 and n1 each take 3 values on which no two functions that
+# differ at the target both fit (on 4 x 3, 5 x 4, 6 x 5, n1 = n0 - 1; on 12, 30, 48 ranks a face 3360 / n1 is also
+# 373.33 + 8960 / p): extrapolation refuses such inputs. SMPI measures each burst of computation (thread CPU time) and writes the
 # bursts of at least smpi/cpu-threshold seconds: EXTRAP_THRESHOLD (default 1e-4 s), between the bursts that are noise
 # (SMPI's own work between two calls, a face packed between two receives: up to about 60 us here) and the smallest
 # kernel at 64 ranks (the sizes are chosen so that it takes about 200 us or more); a burst whose size is near the
 # threshold is written in some iterations only, and the inputs then disagree in structure.
 declare -A ARGS=([halo2d]="3360 10" [halo3d]="240 5" [cg]="8000000 20" [fft]="2048 4" [wavefront]="4096 2 2048"
                  [subcomm]="4000000 20 4096" [subcomm-ours]="4000000 20 4096")
-declare -A COUNTS=([halo2d]="12 30 48 64" [halo3d]="27 45 48 64" [cg]="4 8 16 64" [fft]="4 8 16 64"
+declare -A COUNTS=([halo2d]="12 20 48 64" [halo3d]="27 45 48 64" [cg]="4 8 16 64" [fft]="4 8 16 64"
                    [wavefront]="4 8 16 64" [subcomm]="4 8 16 64" [subcomm-ours]="9 20 36 64")
 # subcomm-ours: subcomm built with mpicc and traced by our tracer under Open MPI (mpirun --oversubscribe), whose
 # traces have the communicators (comm_split, comm=) that SMPI's lack; its MPI_Dims_create is balanced, and 4 and 8
-# ranks (2 x 2, 4 x 2) have no interior class, hence 9, 20, 36 (on 12, 20, 36, the columns' size n1 is 1.5 + p / 8). Compute: thread CPU time x 1.5e9 (the platform's
-# speed), bursts under 1e-4 s not written.
+# ranks (2 x 2, 4 x 2) have no interior class, hence 9, 20, 36 (on 12, 20, 36 the columns' size n1 is also
+# 1.5 + p / 8). Compute: thread CPU time x 1.5e9 (the platform's speed), bursts under 1e-4 s not written; the CPU
+# time read by clock_gettime at every call (TIT_TRACE_CPU_CLOCK=syscall): with 36 or 64 ranks on 2 cores the
+# context-switch records overflow, and some 1.5 ms bursts were then written as nothing.
 apps=("$@")
 ((${#apps[@]})) || apps=(halo2d halo3d cg fft wavefront subcomm subcomm-ours)
 
@@ -80,10 +83,10 @@ for app in "${apps[@]}"; do
     mpicc -O2 -o "$dir/$app" "$root/tests/mpi-programs/apps/$src.c" 2>"$dir/$app.mpicc.log" ||
       { cat "$dir/$app.mpicc.log" >&2; exit 1; }
     for np in "${counts[@]}"; do
-      (cd "$dir" && TIT_TRACE_DIR=$dir/$app-$np.trace TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_RATE=1.5e9 \
+      (cd "$dir" && TIT_TRACE_DIR=$dir/$app-$np.trace TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_CPU_CLOCK=syscall TIT_TRACE_RATE=1.5e9 \
          TIT_TRACE_MIN_BURST="${EXTRAP_THRESHOLD:-1e-4}" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
          timeout 300 mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$build/lib/libtit-trace.so" -x TIT_TRACE_DIR \
-         -x TIT_TRACE_COMPUTE -x TIT_TRACE_RATE -x TIT_TRACE_MIN_BURST "./$app" "${args[@]}") >"$dir/$app-$np.run.log" 2>&1 ||
+         -x TIT_TRACE_COMPUTE -x TIT_TRACE_CPU_CLOCK -x TIT_TRACE_RATE -x TIT_TRACE_MIN_BURST "./$app" "${args[@]}") >"$dir/$app-$np.run.log" 2>&1 ||
         { echo "$app: mpirun -np $np failed (see $dir/$app-$np.run.log)" >&2; continue 2; }
     done
   else
