@@ -24,6 +24,8 @@ double term_value(Term t, double x)
     case Term::InvSqrt: return 1 / std::sqrt(x);
     case Term::InvCbrt: return 1 / std::cbrt(x);
     case Term::InvTwoThirds: return 1 / (std::cbrt(x) * std::cbrt(x));
+    case Term::Square: return x * x;
+    case Term::InvSquare: return 1 / (x * x);
   }
   return 1;
 }
@@ -44,16 +46,16 @@ std::vector<Term> term_order(Scaling s)
 {
   switch (s) {
     case Scaling::Strong:
-      return {Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds, Term::Linear,
-              Term::Log2,   Term::Sqrt,    Term::Cbrt,    Term::TwoThirds};
+      return {Term::Inv,  Term::InvSqrt, Term::InvCbrt,   Term::InvTwoThirds, Term::Linear, Term::Log2,
+              Term::Sqrt, Term::Cbrt,    Term::TwoThirds, Term::InvSquare,    Term::Square};
     case Scaling::Weak:
       return {Term::Log2, Term::Cbrt,    Term::Sqrt,    Term::TwoThirds,   Term::Linear,
-              Term::Inv,  Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds};
+              Term::Inv,  Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds, Term::Square, Term::InvSquare};
     case Scaling::None:
       break;
   }
   return {Term::Linear, Term::Log2,    Term::Sqrt,    Term::Cbrt,        Term::TwoThirds,
-          Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds};
+          Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds, Term::Square, Term::InvSquare};
 }
 
 double rel_error(double predicted, double value)
@@ -119,6 +121,45 @@ std::optional<Model> solve(Term t, Var v, const std::vector<Point>& pts)
   return m;
 }
 
+/// b * f alone (a = 0), by least squares of relative residuals; std::nullopt when f is 0 on every point.
+std::optional<Model> solve_scaled(Term t, Var v, const std::vector<Point>& pts)
+{
+  double sff = 0, sfy = 0;
+  for (const Point& x : pts) {
+    double f = term_value(t, var_value(v, x.p, x.dims));
+    double w = x.value == 0 ? 1 : 1 / (x.value * x.value);
+    sff += w * f * f;
+    sfy += w * f * x.value;
+  }
+  if (t == Term::Const || !(sff > 0) || !std::isfinite(sff))
+    return std::nullopt;
+  Model m{t, v, 0, sfy / sff};
+  m.no_constant = true;
+  return m;
+}
+
+/// The model of the same form as `m` refitted on `pts`.
+std::optional<Model> refit(const Model& m, const std::vector<Point>& pts)
+{
+  return m.no_constant ? solve_scaled(m.term, m.var, pts) : solve(m.term, m.var, pts);
+}
+
+/// The relative error at the point of the largest p of `m`'s form refitted on the other points; -1 when too few remain.
+double leave_one_out(const Model& m, const std::vector<Point>& points)
+{
+  auto largest = std::max_element(points.begin(), points.end(),
+                                  [](const Point& a, const Point& b) { return a.p < b.p; });
+  std::vector<Point> rest;
+  for (auto it = points.begin(); it != points.end(); ++it)
+    if (it != largest)
+      rest.push_back(*it);
+  std::size_t needed = m.term == Term::Const || m.no_constant ? 1 : 2;
+  if (rest.size() < needed)
+    return -1;
+  std::optional<Model> r = refit(m, rest);
+  return r ? rel_error(r->eval(*largest), largest->value) : -1;
+}
+
 std::vector<Var> variables(int dimensions)
 {
   std::vector<Var> vars{Var::P};
@@ -138,6 +179,7 @@ double Model::eval(double p, const std::array<double, 3>& dims) const
     case Term::InvSqrt: return a + b / std::sqrt(x);
     case Term::InvCbrt: return a + b / std::cbrt(x);
     case Term::InvTwoThirds: return a + b / (std::cbrt(x) * std::cbrt(x));
+    case Term::InvSquare: return a + b / (x * x);
     default: return a + b * term_value(term, x);
   }
 }
@@ -159,54 +201,73 @@ std::string Model::describe() const
     case Term::InvSqrt: f = "/ " + x + "^(1/2)"; break;
     case Term::InvCbrt: f = "/ " + x + "^(1/3)"; break;
     case Term::InvTwoThirds: f = "/ " + x + "^(2/3)"; break;
+    case Term::Square: f = "* " + x + "^2"; break;
+    case Term::InvSquare: f = "/ " + x + "^2"; break;
   }
   std::string bx = fmt::format("{:.10g} {}", b, f);
   return a == 0 ? bx : fmt::format("{:.10g} + {}", a, bx);
 }
 
-std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling)
+std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling,
+                       const std::optional<Point>& target)
 {
+  bool positive = std::all_of(points.begin(), points.end(), [](const Point& x) { return x.value > 0; });
+  auto admissible = [&](const Model& m) {
+    if (integer || !positive || !target)
+      return true;
+    double v = m.eval(*target);
+    return std::isfinite(v) && v > 0;
+  };
   std::vector<Model> candidates;
   if (auto c = solve(Term::Const, Var::P, points))
     candidates.push_back(*c);
-  for (Var v : variables(dimensions))
-    for (Term t : term_order(scaling))
+  for (Var v : variables(dimensions)) {
+    // a variable with 2 values on 3 or more inputs determines both coefficients of every term: it says nothing
+    std::vector<double> xs;
+    for (const Point& x : points)
+      xs.push_back(var_value(v, x.p, x.dims));
+    std::sort(xs.begin(), xs.end());
+    if (std::unique(xs.begin(), xs.end()) - xs.begin() < std::min<std::ptrdiff_t>(3, std::ssize(points)))
+      continue;
+    for (Term t : term_order(scaling)) {
       if (auto m = solve(t, v, points))
         candidates.push_back(*m);
+      if (!integer)
+        if (auto m = solve_scaled(t, v, points))
+          candidates.push_back(*m);
+    }
+  }
   std::optional<Fit> best;
   for (const Model& m : candidates) {
-    if (!reproduces(m, points, integer))
+    if (!reproduces(m, points, integer) || !admissible(m))
       continue;
     if (!best) {
-      best = Fit{m, max_error(m, points), true, -1, {}};
+      best = Fit{m, max_error(m, points), true, -1, {}, {}};
     } else if (m.term != Term::Const && best->model.term != Term::Const) {
       best->also_exact.push_back(m.describe());
+      best->alternatives.push_back(m);
     }
   }
   if (!best && !integer) {
     const Model& constant = candidates.front();
     double constant_error = max_error(constant, points);
-    Fit chosen{constant, constant_error, false, -1, {}};
+    Fit chosen{constant, constant_error, false, leave_one_out(constant, points), {}, {}};
     for (const Model& m : candidates) {
       double e = max_error(m, points);
-      if (m.term != Term::Const && e * 2 <= constant_error && e < chosen.error * (1 - 1e-6))
-        chosen = Fit{m, e, false, -1, {}};
+      double loo = leave_one_out(m, points);
+      if (m.term == Term::Const || e * 2 > constant_error || loo < 0 || !admissible(m))
+        continue;
+      bool better = chosen.loo_error < 0 || loo < chosen.loo_error * (1 - 1e-6) ||
+                    (loo <= chosen.loo_error * (1 + 1e-6) && e < chosen.error * (1 - 1e-6));
+      if (better)
+        chosen = Fit{m, e, false, loo, {}, {}};
     }
     best = chosen;
   }
   if (!best)
     return std::nullopt;
   // leave-one-out: the chosen function refitted without the largest p, its error there
-  auto largest = std::max_element(points.begin(), points.end(),
-                                  [](const Point& a, const Point& b) { return a.p < b.p; });
-  std::vector<Point> rest;
-  for (auto it = points.begin(); it != points.end(); ++it)
-    if (it != largest)
-      rest.push_back(*it);
-  std::size_t needed = best->model.term == Term::Const ? 1 : 2;
-  if (rest.size() >= needed)
-    if (auto m = solve(best->model.term, best->model.var, rest))
-      best->loo_error = rel_error(m->eval(*largest), largest->value);
+  best->loo_error = leave_one_out(best->model, points);
   return best;
 }
 
@@ -216,6 +277,119 @@ std::optional<long long> integer_at(const Model& m, double p, const std::array<d
   if (!std::isfinite(v) || std::fabs(v) > 4e18 || std::fabs(v - std::round(v)) > 1e-6)
     return std::nullopt;
   return std::llround(v);
+}
+
+namespace {
+
+double coefficient(GridFunction::Coefficient c, int k, const std::array<double, 3>& dims)
+{
+  switch (c) {
+    case GridFunction::Coefficient::Zero: return 0;
+    case GridFunction::Coefficient::One: return 1;
+    case GridFunction::Coefficient::Stride: {
+      double s = 1;
+      for (int j = 0; j < k; ++j)
+        s *= dims[static_cast<std::size_t>(j)];
+      return s;
+    }
+  }
+  return 0;
+}
+
+/// The coefficient combinations of `dimensions` dimensions, simplest first.
+std::vector<std::array<GridFunction::Coefficient, 3>> combinations(int dimensions)
+{
+  using C = GridFunction::Coefficient;
+  std::vector<std::array<C, 3>> all;
+  std::array<C, 3> c{C::Zero, C::Zero, C::Zero};
+  auto rec = [&](auto& self, int k) -> void {
+    if (k == dimensions) {
+      all.push_back(c);
+      return;
+    }
+    for (C v : {C::Zero, C::One, C::Stride}) {
+      if (v == C::Stride && k == 0)
+        continue; // the stride of dimension 0 is 1
+      c[static_cast<std::size_t>(k)] = v;
+      self(self, k + 1);
+    }
+    c[static_cast<std::size_t>(k)] = C::Zero;
+  };
+  rec(rec, 0);
+  auto cost = [](const std::array<C, 3>& a) {
+    int nonzero = 0, strides = 0;
+    for (C v : a) {
+      nonzero += v != C::Zero;
+      strides += v == C::Stride;
+    }
+    return std::pair(nonzero, strides);
+  };
+  std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& b) { return cost(a) < cost(b); });
+  return all;
+}
+
+} // namespace
+
+std::optional<long long> GridFunction::at(double p, const std::array<double, 3>& dims,
+                                          const std::array<int, 3>& coords) const
+{
+  std::optional<long long> a = integer_at(offset.model, p, dims);
+  if (!a)
+    return std::nullopt;
+  long long v = *a;
+  for (int k = 0; k < 3; ++k)
+    v += std::llround(coefficient(c[static_cast<std::size_t>(k)], k, dims)) * coords[static_cast<std::size_t>(k)];
+  return v;
+}
+
+std::string GridFunction::describe() const
+{
+  std::string s;
+  for (int k = 0; k < 3; ++k) {
+    std::string stride;
+    for (int j = 0; j < k; ++j)
+      stride += fmt::format("{}n{}", j ? " * " : "", j);
+    switch (c[static_cast<std::size_t>(k)]) {
+      case Coefficient::Zero: continue;
+      case Coefficient::One: s += fmt::format("{}x{}", s.empty() ? "" : " + ", k); break;
+      case Coefficient::Stride: s += fmt::format("{}{} * x{}", s.empty() ? "" : " + ", stride, k); break;
+    }
+  }
+  bool zero = offset.model.term == Term::Const && offset.model.a == 0;
+  if (s.empty())
+    return offset.model.describe();
+  return zero ? s : fmt::format("{} + {}", offset.model.describe(), s);
+}
+
+std::optional<GridFunction> fit_grid_function(const std::vector<RankValues>& inputs, int dimensions, Scaling scaling)
+{
+  for (const auto& c : combinations(std::min(dimensions, 3))) {
+    std::vector<Point> offsets;
+    bool holds = true;
+    for (const RankValues& in : inputs) {
+      std::optional<double> a;
+      for (const auto& [coords, value] : in.values) {
+        double rest = static_cast<double>(value);
+        for (int k = 0; k < 3; ++k)
+          rest -= coefficient(c[static_cast<std::size_t>(k)], k, in.at.dims) * coords[static_cast<std::size_t>(k)];
+        if (a && *a != rest) {
+          holds = false;
+          break;
+        }
+        a = rest;
+      }
+      if (!holds || !a)
+        break;
+      Point x = in.at;
+      x.value = *a;
+      offsets.push_back(x);
+    }
+    if (!holds || offsets.size() != inputs.size())
+      continue;
+    if (std::optional<Fit> f = fit(offsets, dimensions, true, scaling))
+      return GridFunction{c, *f};
+  }
+  return std::nullopt;
 }
 
 } // namespace tit::extrap

@@ -1,6 +1,6 @@
 // Fitting one number of a trace as a function of the process count (docs/extrapolation.md#functions): a small
 // family of terms as Extra-P uses (c, a + b p, a + b p^(1/2), a + b p^(1/3), a + b p^(2/3), a + b log2 p, a + b / p,
-// a + b / p^(1/2), a + b / p^(1/3), a + b / p^(2/3), and the same with a grid dimension instead of p), chosen by fit
+// a + b / p^(1/2), a + b / p^(1/3), a + b / p^(2/3), a + b p^2, a + b / p^2, and the same with a grid dimension instead of p), chosen by fit
 // error. Knows nothing of traces.
 #pragma once
 
@@ -13,7 +13,7 @@ namespace tit::extrap {
 
 /// What a number may depend on: the process count, or the size of one grid dimension (0: the fastest-varying).
 enum class Var { P, Dim0, Dim1, Dim2 };
-enum class Term { Const, Linear, Sqrt, Cbrt, TwoThirds, Log2, Inv, InvSqrt, InvCbrt, InvTwoThirds };
+enum class Term { Const, Linear, Sqrt, Cbrt, TwoThirds, Log2, Inv, InvSqrt, InvCbrt, InvTwoThirds, Square, InvSquare };
 
 /// Where a number was observed: the process count, the grid's dimensions (1 beyond the grid's), and its value.
 struct Point {
@@ -28,6 +28,7 @@ struct Model {
   Var var = Var::P;
   double a = 0;
   double b = 0;
+  bool no_constant = false; ///< a fixed at 0 (b * term alone: a candidate for volumes, docs/extrapolation.md#functions)
   double eval(double p, const std::array<double, 3>& dims) const;
   double eval(const Point& x) const { return eval(x.p, x.dims); }
   /// "12", "3 + 40 / p", "2.5e+06 * p^(1/2)" (a term of 0 left out), "n0", "1/n1" for grid dimensions.
@@ -45,13 +46,46 @@ struct Fit {
   double loo_error = -1; ///< the chosen function refitted without the point of the largest p, its relative error
                          ///< there; -1 when too few points remain
   std::vector<std::string> also_exact; ///< other exact functions (they agree on the inputs; may not at the target)
+  std::vector<Model> alternatives;     ///< the same functions, for checking that they agree at the target
 };
 
+/// Volumes without an exact fit (docs/extrapolation.md#functions): the candidates (with a fitted, or a = 0) whose largest
+/// relative error is at most half the constant's, and the constant; of those, the one whose leave-one-out error is
+/// smallest (it predicts the largest input best from the others), the fit error breaking ties.
 /// Fits `points` (at least 2, distinct p) with a function over the variables of a grid of `dimensions` dimensions
-/// (0..3). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
+/// (0..3); with 3 points or more, a variable that takes 2 values on them is not used (two values determine both
+/// coefficients of any term: every term would fit). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
 /// non-integer data, the function of the smallest largest relative error, unless the constant's is not at least
 /// twice as large (then the constant). Integer data (`integer`): only exact fits; std::nullopt when none is.
-std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling);
+/// With `target` (its p and dims), a volume whose points are all positive takes no candidate that is not positive
+/// there.
+std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling,
+                       const std::optional<Point>& target = std::nullopt);
+
+/// A value that differs between the ranks of a class (a communicator colour or key: a row or column index, the
+/// rank): a + c0 x0 + c1 x1 + c2 x2, x_k the rank's grid coordinates, each coefficient c_k 0, 1 or the grid's stride
+/// along dimension k (n0 * ... * n(k-1): the rank's step along it, so that the rank itself is x0 + n0 x1 + n0 n1 x2);
+/// `a` is a function of the family (docs/extrapolation.md#per-rank-values).
+struct GridFunction {
+  enum class Coefficient { Zero, One, Stride };
+  std::array<Coefficient, 3> c{Coefficient::Zero, Coefficient::Zero, Coefficient::Zero};
+  Fit offset;                 ///< a
+  /// The value at the rank of coordinates `coords` on a grid of sizes `dims` with `p` ranks; std::nullopt when `a`
+  /// is no integer there.
+  std::optional<long long> at(double p, const std::array<double, 3>& dims, const std::array<int, 3>& coords) const;
+  /// "x1", "3 + x0 + n0 * x1" (a described by its function).
+  std::string describe() const;
+};
+
+/// The values of one input: its point (p and the grid's sizes; value unused) and every rank's coordinates and value.
+struct RankValues {
+  Point at;
+  std::vector<std::pair<std::array<int, 3>, long long>> values;
+};
+
+/// The simplest grid function (fewest non-zero coefficients, then 1 before the stride, dimension 0 first) that holds
+/// on every rank of every input, with `a` fitted exactly; std::nullopt when none does.
+std::optional<GridFunction> fit_grid_function(const std::vector<RankValues>& inputs, int dimensions, Scaling scaling);
 
 /// The value of `fit` at the target, for an integer parameter: the prediction rounded, or std::nullopt when it is
 /// not within 1e-6 of an integer (the function holds on the inputs but gives a fraction at the target).

@@ -153,6 +153,8 @@ private:
         t.slots = collapse(s, meta_.rank_count, t.vector);
         t.params.assign(t.slots.size(), 0);
         t.others.assign(t.slots.size(), 0);
+        t.near.assign(t.slots.size(), {});
+        t.far.assign(t.slots.size(), 0);
         for (std::size_t j = 0; j < t.slots.size(); ++j) {
           if (t.slots[j].kind == Slot::Kind::Literal)
             continue;
@@ -161,6 +163,7 @@ private:
           if (t.vector[j]) {
             t.params[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the rank's own entry)");
             t.others[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: every other entry)");
+            t.far[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the entries of non-neighbours)");
             continue;
           }
           t.params[j] = new_param(partner ? Param::Kind::Partner : Param::Kind::Value,
@@ -252,6 +255,14 @@ private:
       o.other = Origin{rank_, action_, action_text};
     }
     o.all_int = o.all_int && is_int;
+    if (o.per_rank_ok) {
+      std::int64_t i = 0;
+      o.per_rank_ok = trace::cformat::canonical_int(token, i);
+      auto [it, added] = o.by_rank.try_emplace(rank_, i);
+      o.per_rank_ok = o.per_rank_ok && (added || it->second == i);
+      if (!o.per_rank_ok)
+        o.by_rank.clear();
+    }
     o.sum += v.value_or(0);
     ++o.count;
   }
@@ -280,13 +291,14 @@ private:
       o.other = Origin{rank_, action_, action_text};
   }
 
-  /// A per-rank vector (tokens [first, first + ranks)): the rank's own entry, and every other entry, which must be
-  /// equal.
-  void observe_vector(const TemplateNode& t, std::size_t c, const std::vector<std::string>& tokens, std::size_t first,
+  /// A per-rank vector (tokens [first, first + ranks)): the rank's own entry; every other entry as one value (they
+  /// must be equal), and as one value per grid offset of a neighbour and one for the non-neighbours (which must be
+  /// equal): the fit takes the first model that holds.
+  void observe_vector(TemplateNode& t, std::size_t c, const std::vector<std::string>& tokens, std::size_t first,
                       const std::string& action_text)
   {
     observe_value(cls_.params[t.params[c]], tokens[first + static_cast<std::size_t>(rank_)], action_text);
-    std::optional<int> other;
+    std::optional<int> other, far;
     for (int e = 0; e < meta_.rank_count; ++e) {
       if (e == rank_)
         continue;
@@ -294,15 +306,44 @@ private:
       if (!other) {
         other = e;
         observe_value(cls_.params[t.others[c]], v, action_text);
-      } else if (v != tokens[first + static_cast<std::size_t>(*other)]) {
-        throw ExtrapolationError(fmt::format(
+      } else if (v != tokens[first + static_cast<std::size_t>(*other)] && cls_.params[t.others[c]].refusal.empty()) {
+        cls_.params[t.others[c]].refusal = fmt::format(
             "error: rank {} of {} ({} ranks), action {}: `{}`: the entries of its per-rank vector (argument {} of the "
             "action with each vector counted as one) for ranks {} and {} differ ({} and {}); extrapolation models such "
-            "a vector as the rank's own entry and one value for every other rank",
+            "a vector as the rank's own entry and one value for every other rank, or one value per grid neighbour "
+            "and one for every other rank",
             rank_, in_.path, meta_.rank_count, action_, action_text, c + 1, *other, e,
-            tokens[first + static_cast<std::size_t>(*other)], v));
+            tokens[first + static_cast<std::size_t>(*other)], v);
+      }
+      std::optional<std::array<int, 3>> delta = in_.grid.neighbour(rank_, e);
+      if (delta) {
+        auto [it, added] = t.near[c].try_emplace(*delta, 0);
+        if (added) {
+          it->second = new_param(Param::Kind::Value, false,
+                                 fmt::format("item {} `{}`, argument {} (per-rank vector: the entry of the neighbour "
+                                             "at grid offset {})",
+                                             t.position, t.name, c + 1, delta_name(*delta)));
+          cls_.params[it->second].per_input.assign(cls_.in_input.size(), Observation{});
+        }
+        observe_value(cls_.params[it->second], v, action_text);
+        continue;
+      }
+      if (!far) {
+        far = e;
+        observe_value(cls_.params[t.far[c]], v, action_text);
+      } else if (v != tokens[first + static_cast<std::size_t>(*far)] && cls_.params[t.far[c]].refusal.empty()) {
+        cls_.params[t.far[c]].refusal = fmt::format("rank {} of {}: entries for the non-neighbours {} and {} differ",
+                                                    rank_, in_.path, *far, e);
       }
     }
+  }
+
+  std::string delta_name(const std::array<int, 3>& d) const
+  {
+    std::string s = "(";
+    for (int k = 0; k < in_.grid.dimensions(); ++k)
+      s += fmt::format("{}{:+d}", k ? "," : "", d[static_cast<std::size_t>(k)]);
+    return s + ")";
   }
 
   void merge_body(std::vector<TemplateNode>& tbody, std::uint32_t body, const std::string& prefix)
@@ -424,6 +465,201 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs)
   for (auto& [code, cls] : classes)
     out.push_back(std::move(cls));
   return out;
+}
+
+namespace {
+
+/// One rank's actions with consecutive compute actions merged (merge_computes).
+class MergedComputes : public trace::RankReader {
+public:
+  explicit MergedComputes(std::unique_ptr<trace::RankReader> in) : in_(std::move(in)) {}
+
+  bool next(trace::Action& out) override
+  {
+    if (!has_next_ && !fetch())
+      return false;
+    has_next_ = false;
+    cur_ = next_;
+    cur_text_ = next_text_;
+    cur_name_ = next_name_;
+    if (cur_.kind == trace::Kind::Compute) {
+      double sum = cur_.amount;
+      bool merged = false;
+      while (fetch()) {
+        if (next_.kind != trace::Kind::Compute) {
+          has_next_ = true;
+          break;
+        }
+        sum += next_.amount;
+        merged = true;
+      }
+      if (merged) {
+        cur_.amount = sum;
+        cur_text_ = fmt::format("{} {} {}", cur_.rank, cur_name_, sum);
+      }
+    }
+    cur_.text = cur_text_;
+    cur_.name = cur_name_;
+    // the raw arguments, as views of the text kept here (the underlying reader's have moved on)
+    cur_.args.clear();
+    std::string_view rest = cur_.text;
+    for (int field = 0; !rest.empty(); ++field) {
+      std::size_t start = rest.find_first_not_of(" \t");
+      if (start == std::string_view::npos)
+        break;
+      rest.remove_prefix(start);
+      std::size_t end = std::min(rest.find_first_of(" \t"), rest.size());
+      if (field >= 2)
+        cur_.args.push_back(rest.substr(0, end));
+      rest.remove_prefix(end);
+    }
+    out = cur_;
+    return true;
+  }
+
+  const std::string& file() const override { return in_->file(); }
+
+private:
+  /// Reads the next action into next_ (its text owned here); false at the end.
+  bool fetch()
+  {
+    if (!in_->next(next_))
+      return false;
+    next_text_ = std::string(next_.text);
+    next_name_ = std::string(next_.name);
+    return true;
+  }
+
+  std::unique_ptr<trace::RankReader> in_;
+  trace::Action cur_, next_;
+  std::string cur_text_, cur_name_, next_text_, next_name_;
+  bool has_next_ = false;
+};
+
+class MergedComputesSet : public trace::TraceSet {
+public:
+  explicit MergedComputesSet(std::unique_ptr<trace::TraceSet> in) : in_(std::move(in)) {}
+  int rank_count() const override { return in_->rank_count(); }
+  bool has_own_rank_count() const override { return in_->has_own_rank_count(); }
+  std::unique_ptr<trace::RankReader> reader(int r) override
+  {
+    return std::make_unique<MergedComputes>(in_->reader(r));
+  }
+  std::string describe() const override { return in_->describe(); }
+  const std::string& compute_unit() const override { return in_->compute_unit(); }
+
+private:
+  std::unique_ptr<trace::TraceSet> in_;
+};
+
+} // namespace
+
+std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet> set)
+{
+  return std::make_unique<MergedComputesSet>(std::move(set));
+}
+
+void unroll_communicator_loops(trace::cformat::Loaded& trace)
+{
+  auto& meta = trace.meta;
+  auto creates = [&](const Signature& s) {
+    return s.name == "comm_split" || s.name == "comm_dup" || s.name == "comm_create" || s.name == "comm_free";
+  };
+  std::vector<int> state(meta.bodies.size(), 0); // 0 not seen, 1 being unrolled, 2 done
+  std::vector<bool> has_creation(meta.bodies.size(), false);
+  auto unroll = [&](auto& self, std::uint32_t body) -> void {
+    if (state[body] != 0)
+      return;
+    state[body] = 1;
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t id : meta.bodies[body]) {
+      const Node n = meta.nodes[id];
+      if (!n.loop) {
+        has_creation[body] = has_creation[body] || creates(meta.signatures[n.ref]);
+        out.push_back(id);
+        continue;
+      }
+      self(self, n.ref);
+      if (!has_creation[n.ref]) {
+        out.push_back(id);
+        continue;
+      }
+      has_creation[body] = true;
+      for (std::uint64_t c = 0; c < n.count; ++c)
+        out.insert(out.end(), meta.bodies[n.ref].begin(), meta.bodies[n.ref].end());
+    }
+    meta.bodies[body] = std::move(out);
+    state[body] = 2;
+  };
+  for (const auto& r : meta.ranks)
+    unroll(unroll, r.root);
+}
+
+std::vector<std::vector<long long>> split_colours(const Input& input)
+{
+  const auto& meta = input.trace.meta;
+  std::vector<std::vector<long long>> out(static_cast<std::size_t>(meta.rank_count));
+  for (int r = 0; r < meta.rank_count; ++r) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors;
+    for (const Stream& s : input.trace.blocks.at(meta.ranks[r].block))
+      cursors.emplace(std::pair(s.signature, s.slot), Cursor(&s));
+    auto walk = [&](auto& self, std::uint32_t body) -> void {
+      for (std::uint32_t id : meta.bodies[body]) {
+        const Node& n = meta.nodes[id];
+        if (n.loop) {
+          for (std::uint64_t c = 0; c < n.count; ++c)
+            self(self, n.ref);
+          continue;
+        }
+        const Signature& s = meta.signatures[n.ref];
+        std::uint32_t ordinal = 0;
+        std::string token;
+        std::int64_t colour = 0;
+        for (std::size_t j = 0; j < s.slots.size(); ++j) {
+          if (s.slots[j].kind != Slot::Kind::Value)
+            continue;
+          auto it = cursors.find(std::pair(n.ref, ordinal++));
+          if (it == cursors.end() || !it->second.next(token))
+            throw ExtrapolationError(fmt::format("{}: error: rank {}: a value stream ends before its action "
+                                                 "(corrupt compressed trace)",
+                                                 input.path, r));
+          if (s.name == "comm_split" && j == 1 && trace::cformat::canonical_int(token, colour))
+            out[static_cast<std::size_t>(r)].push_back(colour);
+        }
+      }
+    };
+    walk(walk, meta.ranks[r].root);
+  }
+  return out;
+}
+
+std::size_t grid_line_members(const std::vector<std::vector<long long>>& colours, const Grid& grid)
+{
+  std::map<std::pair<std::size_t, long long>, std::vector<int>> groups; // (split, colour) -> members
+  for (std::size_t r = 0; r < colours.size(); ++r)
+    for (std::size_t k = 0; k < colours[r].size(); ++k)
+      if (colours[r][k] >= 0)
+        groups[std::pair(k, colours[r][k])].push_back(static_cast<int>(r));
+  std::size_t members = 0;
+  for (const auto& [key, ranks] : groups) {
+    std::array<int, 3> first = grid.coords(ranks.front());
+    std::array<bool, 3> varies{false, false, false};
+    for (int r : ranks) {
+      std::array<int, 3> c = grid.coords(r);
+      for (std::size_t k = 0; k < 3; ++k)
+        varies[k] = varies[k] || c[k] != first[k];
+    }
+    std::size_t span = 1;
+    int spanned = 0;
+    for (int k = 0; k < grid.dimensions(); ++k)
+      if (varies[static_cast<std::size_t>(k)]) {
+        span *= static_cast<std::size_t>(grid.dims[static_cast<std::size_t>(k)]);
+        ++spanned;
+      }
+    if (spanned > 0 && spanned < grid.dimensions() && span == ranks.size())
+      members += ranks.size();
+  }
+  return members;
 }
 
 std::vector<std::pair<int, int>> partner_pairs(const Input& input)

@@ -7,9 +7,12 @@
 #include "extrap_grid.hpp"
 
 #include "trace/compressed_format.hpp"
+#include "trace/reader.hpp"
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,6 +58,11 @@ struct Observation {
   std::array<int, 3> delta{0, 0, 0};
   int absolute = 0;
   int offset = 0;
+  // integer values per rank, for a value that differs between the ranks of a class (a grid function of the rank's
+  // coordinates, docs/extrapolation.md#per-rank-values): while every token is an integer and each rank's is the same
+  // in every occurrence
+  bool per_rank_ok = true;
+  std::map<int, long long> by_rank;
   double mean() const { return count ? sum / static_cast<double>(count) : 0; }
 };
 
@@ -64,6 +72,9 @@ struct Param {
   bool volume = false;   ///< a compute or sleep amount: fitted approximately, averaged over ranks and occurrences
   std::string where;     ///< "item 3>1 `isend`, argument 2" or "item 3, a loop"
   std::vector<Observation> per_input;
+  /// A per-rank vector's entries that this parameter could not model (every other entry of a vector whose entries
+  /// differ; the entries of non-neighbours that differ): the first refusal, naming the rank and the action.
+  std::string refusal;
 };
 
 /// An item of a class's structure: an action (its name and arguments) or a loop (its trip count parameter).
@@ -75,6 +86,10 @@ struct TemplateNode {
   std::vector<std::size_t> params;  ///< per slot: its parameter (unused for literals; a vector's own entry)
   std::vector<bool> vector;         ///< per slot: a per-rank vector of the rank count's length
   std::vector<std::size_t> others;  ///< per slot: a vector's parameter for every entry but the rank's own
+  /// per slot of a vector, the other model of its entries (docs/extrapolation.md#per-rank-vectors): one parameter per
+  /// grid offset of a neighbour (`near`), and one for the entries of every rank that is no neighbour (`far`)
+  std::vector<std::map<std::array<int, 3>, std::size_t>> near;
+  std::vector<std::size_t> far;
   std::size_t trip = 0;             ///< loop: its trip count parameter
   std::vector<TemplateNode> body;   ///< loop
   std::string position;             ///< "3>1": item 3 of the rank's sequence, item 1 of that loop's body
@@ -105,5 +120,24 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs);
 
 /// The partners (absolute ranks, with the rank) that the actions of each rank of `input` name, for finding its grid.
 std::vector<std::pair<int, int>> partner_pairs(const Input& input);
+
+/// `set` read with consecutive `compute` actions of a rank merged into one (volumes summed): a burst that the program
+/// split with a call the trace does not show (SMPI ends a burst at MPI_Wtime) is one burst, whatever its parts'
+/// sizes against the tracer's threshold. Replayed, the merged action takes the same time (up to rounding).
+std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet> set);
+
+/// Unrolls, in place, every loop of `trace` whose body creates or frees communicators (comm_split, comm_dup,
+/// comm_create, comm_free):
+/// two splits in a row (rows, then columns) fold into a loop of 2 whose new handle and colour change at each
+/// iteration, while extrapolation fits one value per action of the structure.
+void unroll_communicator_loops(trace::cformat::Loaded& trace);
+
+/// Per rank of `input`, the colours of its `comm_split` actions in order (-1: MPI_UNDEFINED), for finding its grid.
+std::vector<std::vector<long long>> split_colours(const Input& input);
+
+/// How many ranks are members of a communicator made by `comm_split` (the ranks with the same colour at the same
+/// split, from split_colours) that is a line or a plane of `grid`: its members span whole dimensions of the grid and
+/// agree on the other coordinates (a row, a column), not the whole grid.
+std::size_t grid_line_members(const std::vector<std::vector<long long>>& colours, const Grid& grid);
 
 } // namespace tit::extrap

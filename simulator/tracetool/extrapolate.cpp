@@ -35,22 +35,24 @@ Input load(const fs::path& path)
 {
   Input in;
   in.path = path.string();
-  if (trace::is_compressed_trace(path)) {
-    in.trace = trace::cformat::load_compressed(path.string());
-  } else {
-    std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(path, std::nullopt);
-    in.trace = trace::cformat::fold(*set, trace::ValueMode{});
-  }
+  // compressed inputs too are read action by action, for merge_computes
+  std::unique_ptr<trace::TraceSet> set = extrap::merge_computes(trace::TraceSet::open(path, std::nullopt));
+  in.trace = trace::cformat::fold(*set, trace::ValueMode{});
+  extrap::unroll_communicator_loops(in.trace);
   return in;
 }
 
 /// The grids of the inputs (docs/extrapolation.md#grid): the dimension count and numbering under which most partner
-/// pairs are grid neighbours; ties to fewer dimensions, then to MPI_Cart_create's numbering.
+/// pairs are grid neighbours and most ranks are in communicators that are grid rows, columns or planes; ties to fewer
+/// dimensions, then to MPI_Cart_create's numbering.
 std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions)
 {
   std::vector<std::vector<std::pair<int, int>>> pairs;
-  for (const Input& in : inputs)
+  std::vector<std::vector<std::vector<long long>>> splits;
+  for (const Input& in : inputs) {
     pairs.push_back(extrap::partner_pairs(in));
+    splits.push_back(extrap::split_colours(in));
+  }
   std::optional<std::pair<int, bool>> best;
   std::size_t best_score = 0;
   for (int d = dimensions.value_or(1); d <= dimensions.value_or(3); ++d) {
@@ -62,6 +64,7 @@ std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<i
         usable = d == 1 || std::none_of(g.dims.begin(), g.dims.end(), [](int n) { return n == 1; });
         for (auto [r, q] : pairs[i])
           score += g.neighbour(r, q) ? 1 : 0;
+        score += extrap::grid_line_members(splits[i], g);
       }
       if (usable && (!best || score > best_score)) {
         best = std::pair(d, largest_fastest);
@@ -84,14 +87,16 @@ std::string delta_text(const std::array<int, 3>& d, int dimensions)
   return s + ")";
 }
 
-/// A parameter fitted: a function, or for a partner a grid offset, a fixed rank or a fixed offset.
+/// A parameter fitted: a function, a function of the rank's grid coordinates (a value that differs between the ranks
+/// of a class), or for a partner a grid offset, a fixed rank or a fixed offset.
 struct Fitted {
-  enum class How { Function, Delta, Absolute, Offset };
+  enum class How { Function, PerRank, Delta, Absolute, Offset };
   How how = How::Function;
   std::array<int, 3> delta{0, 0, 0};
   bool integer = true;
   bool int_tokens = true; ///< a volume whose inputs were all integers (written rounded)
-  Fit fit;
+  Fit fit;                ///< PerRank: the fit of the grid function's constant term
+  std::optional<extrap::GridFunction> per_rank;
   std::vector<Point> points;
   std::string target;     ///< the value at the target (for the report), when not per rank
 };
@@ -111,9 +116,12 @@ std::string points_text(const std::vector<Point>& pts, const std::vector<std::st
 
 class Fitter {
 public:
-  Fitter(const std::vector<Input>& inputs, extrap::Scaling scaling, int dimensions)
+  Fitter(const std::vector<Input>& inputs, extrap::Scaling scaling, int dimensions, const Grid& target)
       : inputs_(inputs), scaling_(scaling), dimensions_(dimensions)
   {
+    target_ = Point{};
+    target_->p = target.ranks();
+    target_->dims = target.sizes();
   }
 
   Fitted fit(const ClassModel& cls, const Param& p) const
@@ -144,19 +152,34 @@ public:
     bool volume = p.volume || std::any_of(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_int; });
     f.integer = !volume;
     f.int_tokens = std::all_of(obs.begin(), obs.end(), [](const Observation* o) { return o->all_int; });
+    bool differs = std::any_of(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_equal; });
+    if (!volume && differs) {
+      if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
+        return *g;
+      auto k = static_cast<std::size_t>(
+          std::find_if(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_equal; }) - obs.begin());
+      const Observation& o = *obs[k];
+      bool usable = std::all_of(obs.begin(), obs.end(), [](const Observation* x) { return x->per_rank_ok; });
+      throw ExtrapolationError(fmt::format(
+          "error: {}: {} ({} ranks) has {} at rank {} (action {}: `{}`) and {} at rank {} (action {}: `{}`); "
+          "extrapolation needs one value per class and input, or {} (a compute or sleep volume may vary: its mean "
+          "is fitted)",
+          class_context(cls, p), inputs_[input_of[k]].path, inputs_[input_of[k]].ranks(), o.first_token,
+          o.first.rank, o.first.action, o.first.text, o.other_token, o.other.rank, o.other.action, o.other.text,
+          usable ? "one function of the rank's grid coordinates (a + x0, n0 * x1, ...) on every rank of every input, "
+                   "which none of the family is"
+                 : "on each rank an integer that is the same in every occurrence, a function of the rank's grid "
+                   "coordinates"));
+    }
     for (std::size_t k = 0; k < obs.size(); ++k) {
       const Observation& o = *obs[k];
-      if (!volume && !o.all_equal)
-        throw ExtrapolationError(fmt::format(
-            "error: {}: {} ({} ranks) has {} at rank {} (action {}: `{}`) and {} at rank {} (action {}: `{}`); "
-            "extrapolation needs one value per class and input (a compute or sleep volume may vary: its mean is "
-            "fitted)",
-            class_context(cls, p), inputs_[input_of[k]].path, inputs_[input_of[k]].ranks(), o.first_token,
-            o.first.rank, o.first.action, o.first.text, o.other_token, o.other.rank, o.other.action, o.other.text));
       pts[k].value = volume ? o.mean() : trace::detail::parse_double(o.first_token).value_or(0);
       shown.push_back(volume ? fmt::format("{:.6g}", pts[k].value) : o.first_token);
     }
-    std::optional<Fit> result = extrap::fit(pts, dimensions_, f.integer, scaling_);
+    std::optional<Fit> result = extrap::fit(pts, dimensions_, f.integer, scaling_, target_);
+    if (!result && f.integer) // the class's ranks on a boundary: a coordinate such as n1 - 1 times a stride
+      if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
+        return *g;
     if (!result)
       throw ExtrapolationError(fmt::format("error: {}: no function of the family fits the values exactly (p: value "
                                            "{}; first seen in `{}`); integers must fit exactly",
@@ -167,6 +190,33 @@ public:
   }
 
 private:
+  /// An integer value as a grid function of the rank's coordinates (values that differ between the ranks of a class,
+  /// or a boundary coordinate times a stride); std::nullopt when none holds.
+  std::optional<Fitted> fit_per_rank(const std::vector<const Observation*>& obs,
+                                     const std::vector<std::size_t>& input_of, Fitted f) const
+  {
+    std::vector<extrap::RankValues> values;
+    for (std::size_t k = 0; k < obs.size(); ++k) {
+      if (!obs[k]->per_rank_ok)
+        return std::nullopt;
+      extrap::RankValues v;
+      v.at = f.points[k];
+      for (auto [rank, value] : obs[k]->by_rank)
+        v.values.emplace_back(inputs_[input_of[k]].grid.coords(rank), value);
+      values.push_back(std::move(v));
+    }
+    std::optional<extrap::GridFunction> g = extrap::fit_grid_function(values, dimensions_, scaling_);
+    if (!g)
+      return std::nullopt;
+    f.how = Fitted::How::PerRank;
+    f.integer = true;
+    f.fit = g->offset;
+    for (Point& x : f.points)
+      x.value = g->offset.model.eval(x);
+    f.per_rank = std::move(g);
+    return f;
+  }
+
   Fitted fit_partner(const ClassModel& cls, const Param& p, const std::vector<const Observation*>& obs,
                      const std::vector<std::size_t>& input_of, Fitted f) const
   {
@@ -213,7 +263,36 @@ private:
   const std::vector<Input>& inputs_;
   extrap::Scaling scaling_;
   int dimensions_;
+  std::optional<Point> target_; ///< volumes positive on the inputs stay positive there
 };
+
+/// The parameters of `cls` that its per-rank vectors do not use (docs/extrapolation.md#per-rank-vectors): a vector
+/// whose other entries are equal in every input uses one value for them; else one per neighbour's grid offset and
+/// one for the non-neighbours, if those were equal. Throws the vector's refusal when neither holds.
+std::vector<bool> unused_params(const ClassModel& cls)
+{
+  std::vector<bool> unused(cls.params.size(), false);
+  auto visit = [&](auto& self, const std::vector<TemplateNode>& nodes) -> void {
+    for (const TemplateNode& t : nodes) {
+      self(self, t.body);
+      for (std::size_t j = 0; j < t.vector.size(); ++j) {
+        if (!t.vector[j])
+          continue;
+        if (cls.params[t.others[j]].refusal.empty()) {
+          unused[t.far[j]] = true;
+          for (const auto& [delta, param] : t.near[j])
+            unused[param] = true;
+        } else if (cls.params[t.far[j]].refusal.empty()) {
+          unused[t.others[j]] = true;
+        } else {
+          throw ExtrapolationError(cls.params[t.others[j]].refusal + " (" + cls.params[t.far[j]].refusal + ")");
+        }
+      }
+    }
+  };
+  visit(visit, cls.top);
+  return unused;
+}
 
 /// A class's parameters at the target.
 struct ClassAtTarget {
@@ -222,6 +301,17 @@ struct ClassAtTarget {
   std::vector<long long> ints;          ///< per parameter: integer values (trip counts, partners, values)
   std::vector<std::string> tokens;      ///< per parameter (values)
   bool has_vectors = false;             ///< an action with a per-rank vector
+  bool per_rank = false;                ///< a value given per rank (a grid function)
+  std::vector<bool> unused;             ///< per parameter: not used by the class's model (unused_params)
+
+  /// The token of value parameter `param` at `rank` of `grid`.
+  std::string token(std::size_t param, int rank, const Grid& grid) const
+  {
+    const Fitted& f = fitted[param];
+    if (f.how != Fitted::How::PerRank)
+      return tokens[param];
+    return std::to_string(*f.per_rank->at(grid.ranks(), grid.sizes(), grid.coords(rank)));
+  }
 };
 
 class Generator {
@@ -246,8 +336,8 @@ public:
       std::vector<std::uint32_t> sigs;
       signatures(c, c.cls->top, r, sigs);
       // ranks of a class with the same signatures share their structure and values, unless a per-rank vector
-      // puts the rank's own entry at its place
-      auto [entry, added] = cache_.try_emplace(std::tuple(it->second, sigs, c.has_vectors ? r : -1));
+      // puts the rank's own entry at its place or a value is a function of the rank's coordinates
+      auto [entry, added] = cache_.try_emplace(std::tuple(it->second, sigs, c.has_vectors || c.per_rank ? r : -1));
       if (added) {
         std::size_t next = 0;
         std::optional<std::uint32_t> root = body(c, c.cls->top, sigs, next);
@@ -283,7 +373,8 @@ private:
         long long q = (rank + c.ints[param]) % p;
         return static_cast<int>(q < 0 ? q + p : q);
       }
-      case Fitted::How::Function: break;
+      case Fitted::How::Function:
+      case Fitted::How::PerRank: break;
     }
     return rank;
   }
@@ -356,10 +447,17 @@ private:
       std::uint32_t ordinal = 0;
       for (std::size_t j = 0; j < t.slots.size(); ++j) {
         if (t.vector[j]) {
-          for (int e = 0; e < grid_.ranks(); ++e)
-            values.add(sig, ordinal++, c.tokens[e == rank ? t.params[j] : t.others[j]]);
+          bool by_neighbour = c.unused[t.others[j]];
+          for (int e = 0; e < grid_.ranks(); ++e) {
+            std::size_t param = e == rank ? t.params[j] : by_neighbour ? t.far[j] : t.others[j];
+            if (by_neighbour && e != rank)
+              if (std::optional<std::array<int, 3>> d = grid_.neighbour(rank, e))
+                if (auto it = t.near[j].find(*d); it != t.near[j].end())
+                  param = it->second;
+            values.add(sig, ordinal++, c.token(param, rank, grid_));
+          }
         } else if (t.slots[j].kind == Slot::Kind::Value) {
-          values.add(sig, ordinal++, c.tokens[t.params[j]]);
+          values.add(sig, ordinal++, c.token(t.params[j], rank, grid_));
         }
       }
     }
@@ -382,10 +480,12 @@ private:
 };
 
 /// Evaluates the fitted parameters of `cls` at the target (throws when a value cannot be written).
-ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, const Grid& target)
+ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::vector<bool> unused,
+                        const Grid& target)
 {
   ClassAtTarget c;
   c.cls = &cls;
+  c.unused = std::move(unused);
   c.ints.assign(cls.params.size(), 0);
   std::vector<const TemplateNode*> todo;
   for (const TemplateNode& t : cls.top)
@@ -403,9 +503,33 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, const
   for (std::size_t i = 0; i < cls.params.size(); ++i) {
     Fitted& f = fitted[i];
     const Param& param = cls.params[i];
+    if (c.unused[i])
+      continue;
     if (f.how == Fitted::How::Delta) {
       f.target = "grid offset " + delta_text(f.delta, target.dimensions());
       continue;
+    }
+    if (f.how == Fitted::How::PerRank) {
+      if (!f.per_rank->at(p, dims, {0, 0, 0}))
+        throw ExtrapolationError(fmt::format("error: {}: {} fits the inputs but its constant term gives {} at {} "
+                                             "ranks, not an integer",
+                                             class_context(cls, param), f.per_rank->describe(),
+                                             f.fit.model.eval(p, dims), target.ranks()));
+      c.per_rank = true;
+      f.target = "per rank: " + f.per_rank->describe();
+      continue;
+    }
+    for (const extrap::Model& m : f.fit.alternatives) { // functions that agree on the inputs must agree here
+      double chosen = f.fit.model.eval(p, dims), other = m.eval(p, dims);
+      bool same = f.integer ? std::llround(chosen) == std::llround(other)
+                            : std::fabs(other - chosen) <= 1e-9 * std::max(std::fabs(chosen), 1.0);
+      if (!same)
+        throw ExtrapolationError(fmt::format(
+            "error: {}: {} and {} both fit the inputs exactly but give {} and {} at {} ranks (grid {}); give inputs "
+            "on which the grid dimensions are not functions of each other or of p (docs/extrapolation.md#grid), or "
+            "a --grid whose shape is the inputs'",
+            class_context(cls, param), f.fit.model.describe(), m.describe(), chosen, other, target.ranks(),
+            target.describe()));
     }
     if (f.integer) {
       std::optional<long long> v = extrap::integer_at(f.fit.model, p, dims);
@@ -448,6 +572,8 @@ void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target,
   for (std::size_t i = 0; i < cls.params.size(); ++i) {
     const Fitted& f = c.fitted[i];
     const Param& p = cls.params[i];
+    if (c.unused[i])
+      continue;
     if (f.how == Fitted::How::Delta) {
       fmt::print(out, "  {}: grid neighbour {} in every input -> {}\n", p.where,
                  delta_text(f.delta, target.dimensions()), f.target);
@@ -456,15 +582,16 @@ void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target,
     std::string values;
     for (std::size_t k = 0; k < f.points.size(); ++k)
       values += fmt::format("{}{}: {:.10g}", k ? ", " : "", f.points[k].p, f.points[k].value);
-    std::string what = f.how == Fitted::How::Absolute ? "partner rank = "
+    std::string what = f.how == Fitted::How::PerRank  ? "per rank = "
+                       : f.how == Fitted::How::Absolute ? "partner rank = "
                        : f.how == Fitted::How::Offset ? "partner offset = "
                        : p.kind == Param::Kind::Trip  ? "trip count = "
                        : p.volume || !f.integer       ? "mean = "
                                                       : "";
     fmt::print(out, "  {}: {}{} ({}, error {} on the inputs; leave-one-out error {}) -> {}\n", p.where, what,
-               f.fit.model.describe(), f.fit.exact ? "exact" : "approximate", error_text(f.fit.error),
+               f.per_rank ? f.per_rank->describe() : f.fit.model.describe(), f.fit.exact ? "exact" : "approximate", error_text(f.fit.error),
                f.fit.loo_error < 0 ? std::string("-") : error_text(f.fit.loo_error), f.target);
-    fmt::print(out, "      inputs (p: value): {}\n", values);
+    fmt::print(out, "      {} (p: value): {}\n", f.per_rank ? "its constant term on the inputs" : "inputs", values);
     if (!f.fit.also_exact.empty()) {
       std::string alts;
       for (const std::string& a : f.fit.also_exact)
@@ -511,7 +638,7 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
   for (int r = 0; r < target.ranks(); ++r) {
     ++members[extrap::position_code(target.position(r))];
   }
-  Fitter fitter(inputs, options.scaling, dimensions);
+  Fitter fitter(inputs, options.scaling, dimensions, target);
   std::vector<ClassAtTarget> at;
   std::size_t parameters = 0, exact = 0;
   for (const ClassModel& cls : classes) {
@@ -526,13 +653,18 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
                                            "ranks have; fitting needs 3 (give inputs whose grids have at least 3 ranks "
                                            "along every dimension)",
                                            cls.name, seen_in));
+    std::vector<bool> unused = unused_params(cls);
     std::vector<Fitted> fitted;
-    for (const Param& p : cls.params) {
-      fitted.push_back(fitter.fit(cls, p));
+    for (std::size_t i = 0; i < cls.params.size(); ++i) {
+      if (unused[i]) {
+        fitted.emplace_back();
+        continue;
+      }
+      fitted.push_back(fitter.fit(cls, cls.params[i]));
       ++parameters;
       exact += fitted.back().how == Fitted::How::Delta || fitted.back().fit.exact ? 1 : 0;
     }
-    at.push_back(at_target(cls, std::move(fitted), target));
+    at.push_back(at_target(cls, std::move(fitted), std::move(unused), target));
   }
   trace::cformat::Loaded result = Generator(target, at).run(inputs[0].trace.meta.compute_unit);
   std::uint64_t bytes = trace::cformat::write_compressed(out, result);

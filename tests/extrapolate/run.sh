@@ -23,6 +23,17 @@ trace() { # NAME NP ARGS...: traces stencil on NP ranks into $tmp/NAME-NP.trace 
      -platform "$platform" -hostfile "$hosts" --cfg=smpi/simulate-computation:no --log=root.thresh:warning \
      "./${prog:-stencil}" "$@") >"$tmp/smpi.log" 2>&1 || { cat "$tmp/smpi.log"; fail "smpirun $name -np $np failed"; }
 }
+traced_mpi() { # NAME NP ARGS...: traces programs/transpose.c (built with mpicc) with our tracer under Open MPI on NP
+  # ranks into $tmp/NAME-NP (SimGrid's tracer writes no comm_split and no communicator of a collective). Compute
+  # volumes are measured CPU time, not deterministic: bursts under 100 s get no compute line, so none is written.
+  local name=$1 np=$2; shift 2
+  [ -x "$tmp/transpose" ] || mpicc -O1 -o "$tmp/transpose" "$here/programs/transpose.c" 2>"$tmp/mpicc.log" ||
+    fail "mpicc: $(cat "$tmp/mpicc.log")"
+  (cd "$tmp" && TIT_TRACE_DIR=$tmp/$name-$np.trace TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_MIN_BURST=100 \
+     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 mpirun --oversubscribe -np "$np" \
+     -x LD_PRELOAD="$build/lib/libtit-trace.so" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE -x TIT_TRACE_MIN_BURST \
+     ./transpose "$@") >"$tmp/mpirun.log" 2>&1 || { cat "$tmp/mpirun.log"; fail "mpirun $name -np $np failed"; }
+}
 time_of() { # TRACES: the simulated time tit-replay predicts on the 256-node cluster
   run "$replay" "${extra[@]}" --hostfile "$hosts" "$platform" "$1"
   [ "$status" -eq 0 ] || fail "tit-replay $1 failed"
@@ -65,6 +76,13 @@ case $case_name in
   vectors) # 1-D chain with an alltoallv per iteration (the rank's own count 0, 4 to every other rank) and a gatherv
     for np in 3 4 5 8; do trace vec "$np" dims=1 n=120 vectors=1; done
     same_as_real vec 8 3 4 5 ;;
+  neighbours) # 1-D chain, an alltoallv per iteration with 4 doubles to the ranks r - 1 and r + 1, none to the others:
+    # one entry per grid neighbour and one for the non-neighbours
+    for np in 4 5 6 8; do trace nb "$np" dims=1 n=120 vectors=3; done
+    same_as_real nb 8 4 5 6
+    run "$tool" extrapolate --report --ranks 8 "$tmp/n.tit" "$tmp"/nb-{4,5,6}.trace
+    grep -qF "(per-rank vector: the entry of the neighbour at grid offset (+1)): 4 (exact" "$out" || fail "no neighbour entry"
+    grep -qF "(per-rank vector: the entries of non-neighbours): 0 (exact" "$out" || fail "no non-neighbour entry" ;;
   wavefront) # tests/mpi-programs/wavefront.c: a pipelined sweep on a 2-D grid (receive from up and left, send down
     # and right), blocking point-to-point only
     smpicc -O1 -o "$tmp/wavefront" "$here/../mpi-programs/wavefront.c" 2>"$tmp/smpicc.log" || fail "smpicc wavefront"
@@ -77,6 +95,30 @@ case $case_name in
   torus2d) # 2-D halo with periodic boundaries, weak scaling
     for np in 9 16 25 36; do trace torus "$np" "${torus_args[@]}"; done
     same_as_real torus 36 9 16 25 ;;
+  subcomm) # programs/transpose.c: MPI_Comm_split into rows (colour = row index, key = column index) and columns (colour
+    # = column index, key = world rank), MPI_Sendrecv, MPI_Alltoall on the rows, MPI_Bcast and MPI_Allreduce on the
+    # columns; grids 3 x 3, 5 x 4, 6 x 6 -> 7 x 6 (n0 and n1 each take 3 values, and neither is an affine function of
+    # the other or of p on the inputs: on 4 x 3, 5 x 4, 6 x 5, n0 - 1 fits the column size as well as n1, and on
+    # 4 x 3, 5 x 4, 6 x 6, 1.5 + p / 8 does)
+    for np in 9 20 36 42; do traced_mpi sub "$np"; done
+    same_as_real sub 42 9 20 36
+    run "$tool" extrapolate --report --ranks 42 "$tmp/s.tit" "$tmp"/sub-{9,20,36}.trace
+    grep -qF "item 2 \`comm_split\`, argument 2: per rank = x1 (exact" "$out" || fail "no row colour x1"
+    grep -qF "item 3 \`comm_split\`, argument 3: per rank = x0 + n0 * x1 (exact" "$out" || fail "no key = the rank"
+    grep -qF "item 2 \`comm_split\`, argument 5: 1 * n0 (exact" "$out" || fail "no row size n0"
+    grep -qF "item 3 \`comm_split\`, argument 5: 1 * n1 (exact" "$out" || fail "no column size n1" ;;
+  error-ambiguous) # grids 4 x 3, 5 x 4, 6 x 5, where n0 = n1 + 1: the rows' size fits as n0 and as 1 + n1, which
+    # differ at 8 x 8
+    for np in 12 20 30; do traced_mpi amb "$np"; done
+    run "$tool" extrapolate --ranks 64 "$tmp/x.tit" "$tmp"/amb-{12,20,30}.trace
+    expect_error 2 "tit-trace: error: item 2 \`comm_split\`, argument 5 of the ranks of class (first,first): 1 * n0 and 1 + 1 * n1 both fit the inputs exactly but give 8 and 9 at 64 ranks (grid 8 x 8)"
+    [ ! -e "$tmp/x.tit" ] || fail "a trace was written despite the error" ;;
+  error-colour) # rows made of the even and the odd ranks: the colour is no function of the grid coordinates (--grid:
+    # on its own the grid rule picks a 3-D grid, where the first refusal is another parameter)
+    for np in 12 20 30; do traced_mpi par "$np" parity=1; done
+    run "$tool" extrapolate --grid 7x6 --ranks 42 "$tmp/x.tit" "$tmp"/par-{12,20,30}.trace
+    expect_error 2 "tit-trace: error: item 2 \`comm_split\`, argument 2 of the ranks of class (interior,first): $tmp/par-12.trace (12 ranks) has 1 at rank 1 (action 2: \`1 comm_split 0 1 1 1 6\`) and 0 at rank 2 (action 2: \`2 comm_split 0 0 2 1 6\`)" \
+      "extrapolation needs one value per class and input, or one function of the rank's grid coordinates (a + x0, n0 * x1, ...) on every rank of every input, which none of the family is" ;;
   report) # --report: each parameter's function, error and leave-one-out error
     for np in 9 16 25; do trace halo "$np" "${halo_args[@]}"; done
     run "$tool" extrapolate --report --ranks 36 "$tmp/h.tit" "$tmp"/halo-{9,16,25}.trace
@@ -117,10 +159,10 @@ case $case_name in
     expect_error 2 "tit-trace: error: ranks of class (first) differ in structure at item" "rank 0 of $tmp/ring-5.trace (5 ranks) has" \
       "where rank 0 of $tmp/cg-3.trace has"
     [ ! -e "$tmp/x.tit" ] || fail "a trace was written despite the error" ;;
-  error-trips) # iterations = p^2 + 1: no function of the family fits the trip count
-    for np in 3 4 5; do trace sq "$np" dims=1 square=1; done
+  error-trips) # iterations = 2^p: no function of the family fits the trip count
+    for np in 3 4 5; do trace sq "$np" dims=1 pow2=1; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/sq-{3,4,5}.trace
-    expect_error 2 ", a loop of the ranks of class (first): no function of the family fits the values exactly (p: value 3: 10, 4: 17, 5: 26" ;;
+    expect_error 2 ", a loop of the ranks of class (first): no function of the family fits the values exactly (p: value 3: 8, 4: 16, 5: 32" ;;
   error-gather) # rank 0 receives from every other rank in turn: its sequence grows with p
     for np in 3 4 5; do trace ga "$np" dims=1 gather=1; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/ga-{3,4,5}.trace
@@ -129,7 +171,8 @@ case $case_name in
   error-vector) # alltoallv counts growing with the distance between ranks: not one value for every other rank
     for np in 3 4 5; do trace vd "$np" dims=1 vectors=2; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/vd-{3,4,5}.trace
-    expect_error 2 "tit-trace: error: rank 0 of $tmp/vd-3.trace (3 ranks), action 6: \`0 alltoallv 12 0 4 8 12 0 4 8 0 0\`: the entries of its per-rank vector (argument 2 of the action with each vector counted as one) for ranks 1 and 2 differ (4 and 8)" ;;
+    expect_error 2 "tit-trace: error: rank 0 of $tmp/vd-3.trace (3 ranks), action 6: \`0 alltoallv 12 0 4 8 12 0 4 8 0 0\`: the entries of its per-rank vector (argument 2 of the action with each vector counted as one) for ranks 1 and 2 differ (4 and 8)" \
+      "or one value per grid neighbour and one for every other rank (rank 0 of $tmp/vd-5.trace: entries for the non-neighbours 2 and 3 differ)" ;;
   error-args) # too few inputs, equal rank counts, a --grid of another size or malformed, a class in 2 inputs only
     for np in 2 3 4; do trace cg "$np" "${cg_args[@]}"; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/cg-{2,3,4}.trace

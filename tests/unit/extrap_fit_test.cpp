@@ -1,10 +1,15 @@
 // tit-trace extrapolate's fitting and grids (simulator/tracetool/extrap_fit.cpp, extrap_grid.cpp).
 #include "tracetool/extrap_fit.hpp"
 #include "tracetool/extrap_grid.hpp"
+#include "tracetool/extrap_model.hpp"
+#include "trace_test_support.hpp"
+
+#include "trace/compressed_build.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 using namespace tit::extrap;
 
@@ -78,7 +83,7 @@ TEST(ExtrapFit, LogarithmAndOffset)
 
 TEST(ExtrapFit, IntegersWithoutAnExactFitAreRefused)
 {
-  EXPECT_FALSE(tit::extrap::fit(points({3, 4, 5}, [](double p) { return p * p + 1; }), 1, true, Scaling::None));
+  EXPECT_FALSE(tit::extrap::fit(points({3, 4, 5}, [](double p) { return std::exp2(p); }), 1, true, Scaling::None));
 }
 
 TEST(ExtrapFit, IntegerPredictionMustBeAnInteger)
@@ -158,4 +163,160 @@ TEST(ExtrapGrid, ParseGrid)
   EXPECT_FALSE(parse_grid("2x2x2x2"));
   EXPECT_FALSE(parse_grid("0x4"));
   EXPECT_FALSE(parse_grid(""));
+}
+
+namespace {
+
+/// The values of `f` at every rank of a 2-D grid of n0 x n1 ranks (x0 varies fastest).
+RankValues grid_values(int n0, int n1, long long (*f)(int x0, int x1, int n0, int n1))
+{
+  RankValues in;
+  in.at.p = n0 * n1;
+  in.at.dims = {static_cast<double>(n0), static_cast<double>(n1), 1};
+  for (int x1 = 0; x1 < n1; ++x1)
+    for (int x0 = 0; x0 < n0; ++x0)
+      in.values.push_back({{x0, x1, 0}, f(x0, x1, n0, n1)});
+  return in;
+}
+
+} // namespace
+
+TEST(ExtrapFit, GridFunctionOfTheRowIndex)
+{
+  auto row = [](int, int x1, int, int) { return static_cast<long long>(x1); };
+  auto g = fit_grid_function({grid_values(4, 3, row), grid_values(5, 4, row), grid_values(6, 5, row)}, 2,
+                             Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "x1");
+  EXPECT_EQ(g->at(42, {7, 6, 1}, {3, 5, 0}), 5);
+}
+
+TEST(ExtrapFit, GridFunctionOfTheRankUsesTheStride)
+{
+  auto rank = [](int x0, int x1, int n0, int) { return static_cast<long long>(x0 + n0 * x1); };
+  auto g = fit_grid_function({grid_values(4, 3, rank), grid_values(5, 4, rank), grid_values(6, 5, rank)}, 2,
+                             Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "x0 + n0 * x1");
+  EXPECT_EQ(g->at(42, {7, 6, 1}, {3, 5, 0}), 38);
+}
+
+TEST(ExtrapFit, GridFunctionOfABoundaryClassFitsItsConstantTerm)
+{
+  // the ranks of the last column only (x0 = n0 - 1): the rank is n0 - 1 + n0 * x1
+  auto last = [](int n0, int n1) {
+    RankValues in;
+    in.at.p = n0 * n1;
+    in.at.dims = {static_cast<double>(n0), static_cast<double>(n1), 1};
+    for (int x1 = 1; x1 + 1 < n1; ++x1)
+      in.values.push_back({{n0 - 1, x1, 0}, n0 - 1 + n0 * x1});
+    return in;
+  };
+  auto g = fit_grid_function({last(4, 3), last(5, 4), last(6, 5)}, 2, Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "-1 + 1 * n0 + n0 * x1");
+  EXPECT_EQ(g->at(42, {7, 6, 1}, {6, 2, 0}), 20);
+}
+
+TEST(ExtrapFit, GridFunctionRefusesTheParity)
+{
+  auto parity = [](int x0, int x1, int n0, int) { return static_cast<long long>((x0 + n0 * x1) % 2); };
+  EXPECT_FALSE(fit_grid_function({grid_values(4, 3, parity), grid_values(5, 4, parity), grid_values(6, 5, parity)},
+                                 2, Scaling::None));
+}
+
+TEST(ExtrapGrid, SplitIntoRowsScoresTheGridWhoseRowsTheyAre)
+{
+  // 12 ranks split by rank / 4 (rows of 4 consecutive ranks), then by rank % 4 (columns of 3)
+  std::vector<std::vector<long long>> colours;
+  for (int r = 0; r < 12; ++r)
+    colours.push_back({r / 4, r % 4});
+  EXPECT_EQ(grid_line_members(colours, Grid{{4, 3}}), 24u);
+  EXPECT_EQ(grid_line_members(colours, Grid{{3, 4}}), 0u); // rows of 3: the groups of 4 are not lines
+  EXPECT_EQ(grid_line_members(colours, Grid{{12}}), 0u);   // a 1-D grid has no lines but the whole grid
+  colours[5] = {-1, -1}; // MPI_UNDEFINED: the row and the column of rank 5 lack it, and are no longer whole lines
+  EXPECT_EQ(grid_line_members(colours, Grid{{4, 3}}), 2u * 4u + 3u * 3u);
+}
+
+TEST(ExtrapFit, AVariableWithTwoValuesOnTheInputsIsNotUsed)
+{
+  // 27 (3 x 3 x 3), 45 (5 x 3 x 3), 48 (4 x 4 x 3): n1 takes 2 values, so any a + b f(n1) goes through the 3 points;
+  // a face of (120 / n1) * (120 / n2) has no function of the family, and none is made up
+  std::vector<Point> pts;
+  for (auto [p, d0, d1, d2] : {std::tuple(27, 3, 3, 3), std::tuple(45, 5, 3, 3), std::tuple(48, 4, 4, 3)}) {
+    Point x;
+    x.p = p;
+    x.dims = {static_cast<double>(d0), static_cast<double>(d1), static_cast<double>(d2)};
+    x.value = (120 / d1) * (120 / d2);
+    pts.push_back(x);
+  }
+  EXPECT_FALSE(tit::extrap::fit(pts, 3, true, Scaling::None));
+}
+
+TEST(ExtrapFit, TransposeBlockShrinksAsTheSquare)
+{
+  // an all-to-all transpose of an N x N array by rows: (N / p)^2 elements to each rank
+  auto fit = tit::extrap::fit(points({4, 8, 16}, [](double p) { return 2 * (1024 / p) * (1024 / p); }), 1, true,
+                              Scaling::None);
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->model.describe(), "2097152 / p^2");
+  EXPECT_EQ(integer_at(fit->model, 64, {64, 1, 1}), 512);
+}
+
+TEST(ExtrapFit, MeasuredVolumeIsNotNegativeAtTheTarget)
+{
+  // init bursts of cg measured at 4, 8, 16 ranks: a + b log2 p follows them best and is negative at 64
+  std::vector<Point> pts;
+  for (auto [p, v] : {std::pair(4.0, 7.4e6), std::pair(8.0, 4.7e6), std::pair(16.0, 2.2e6)})
+    pts.push_back(Point{p, {p, 1, 1}, v});
+  Point target{64, {64, 1, 1}, 0};
+  auto fit = tit::extrap::fit(pts, 1, false, Scaling::None, target);
+  ASSERT_TRUE(fit);
+  EXPECT_FALSE(fit->exact);
+  EXPECT_GT(fit->model.eval(target), 0);
+  EXPECT_GE(fit->loo_error, 0);
+}
+
+TEST(ExtrapModel, ConsecutiveComputesAreMergedAndCommunicatorLoopsUnrolled)
+{
+  namespace ts = tit::trace::test_support;
+  auto dir = ts::scratch_dir();
+  for (int r = 0; r < 2; ++r)
+    ts::write_file(dir / ("rank-" + std::to_string(r) + ".txt"),
+                   std::to_string(r) + " init\n" + std::to_string(r) + " compute 100\n" + std::to_string(r) +
+                       " compute 23.5\n" + std::to_string(r) + " comm_split 0 " + std::to_string(r) + " 0 1 1\n" +
+                       std::to_string(r) + " comm_split 0 0 " + std::to_string(r) + " 2 2\n" + std::to_string(r) +
+                       " finalize\n");
+  auto set = merge_computes(tit::trace::TraceSet::open(dir, std::nullopt));
+  auto reader = set->reader(1);
+  tit::trace::Action a;
+  ASSERT_TRUE(reader->next(a));
+  EXPECT_EQ(a.name, "init");
+  ASSERT_TRUE(reader->next(a));
+  EXPECT_EQ(a.text, "1 compute 123.5");
+  EXPECT_DOUBLE_EQ(a.amount, 123.5);
+  ASSERT_TRUE(reader->next(a));
+  EXPECT_EQ(a.text, "1 comm_split 0 1 0 1 1");
+  EXPECT_EQ(a.args, (std::vector<std::string_view>{"0", "1", "0", "1", "1"}));
+
+  Input in;
+  in.path = dir.string();
+  auto all = merge_computes(tit::trace::TraceSet::open(dir, std::nullopt));
+  in.trace = tit::trace::cformat::fold(*all, tit::trace::ValueMode{});
+  auto loops = [&] {
+    int n = 0;
+    for (const auto& rank : in.trace.meta.ranks)
+      for (std::uint32_t id : in.trace.meta.bodies[rank.root])
+        n += in.trace.meta.nodes[id].loop ? 1 : 0;
+    return n;
+  };
+  EXPECT_GT(loops(), 0); // folded: the two splits are a loop of 2
+  unroll_communicator_loops(in.trace);
+  EXPECT_EQ(loops(), 0);
+  // the two splits are two items of the rank's sequence (not a loop of 2), with their own colours
+  const auto& meta = in.trace.meta;
+  for (const auto& rank : meta.ranks)
+    for (std::uint32_t id : meta.bodies[rank.root])
+      EXPECT_FALSE(meta.nodes[id].loop);
+  EXPECT_EQ(split_colours(in), (std::vector<std::vector<long long>>{{0, 0}, {1, 0}}));
 }

@@ -5,14 +5,15 @@
  *                non-increasing; SMPI 3.32's own MPI_Dims_create gives 9 x 1 for 9 ranks and 9 x 4 for 36, so it is
  *                computed here), numbered as MPI_Cart_create numbers it (the last dimension varies fastest)
  *   periodic=0|1 neighbours across the boundary (default 0)
- *   iters=I      iterations (default 4); square=1 makes it size * size + 1 (no function of the family fits)
+ *   iters=I      iterations (default 4); pow2=1 makes it 2^size (no function of the family fits)
  *   n=N          the global domain's side per dimension (strong scaling; default 120), or the local one (weak)
  *   scaling=s|w  strong (local side n / dims[k]) or weak (local side n) (default s)
  *   coll=0|1     a CG-like iteration: two MPI_Allreduce of one double (and a first MPI_Bcast from rank 0)
  *   gather=0|1   at the end, every rank sends one double to rank 0, which receives them in rank order
  *   vectors=0|1  per iteration an MPI_Alltoallv (4 doubles to every other rank, none to itself), and at the end
  *                an MPI_Gatherv of 2 doubles per rank to rank 0 (per-rank count vectors of the rank count's length);
- *                vectors=2: 4 doubles per rank of distance (counts that no own/other split models)
+ *                vectors=2: 4 doubles per rank of distance (counts that no model of the entries fits);
+ *                vectors=3: 4 doubles to the ranks r - 1 and r + 1 only (an entry per grid neighbour)
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
@@ -58,8 +59,8 @@ int main(int argc, char** argv)
   int ndims = (int)option(argc, argv, "dims", 1);
   int periodic = (int)option(argc, argv, "periodic", 0);
   long iters = option(argc, argv, "iters", 4);
-  if (option(argc, argv, "square", 0))
-    iters = (long)size * size + 1;
+  if (option(argc, argv, "pow2", 0))
+    iters = 1L << size;
   long n = option(argc, argv, "n", 120);
   int weak = 0;
   for (int i = 1; i < argc; i++)
@@ -117,7 +118,7 @@ int main(int argc, char** argv)
   double* vbuf = xalloc((size_t)size * 4 * size * sizeof(double));
   double* wbuf = xalloc((size_t)size * 4 * size * sizeof(double));
   for (int r = 0; r < size; r++) {
-    counts[r] = r == rank ? 0 : vectors == 2 ? 4 * abs(r - rank) : 4;
+    counts[r] = r == rank ? 0 : vectors == 2 ? 4 * abs(r - rank) : vectors == 3 ? (abs(r - rank) == 1 ? 4 : 0) : 4;
     displs[r] = 4 * size * r;
   }
   double x = 1, y = 0;
