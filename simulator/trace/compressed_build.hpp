@@ -73,6 +73,7 @@ struct Part {
     std::uint32_t root = 0;
     Dialect dialect = Dialect::SimGrid;
     std::uint32_t block = 0;
+    std::string level = "1"; ///< pooled `stats` (pool_stats): the rank's level of compute and sleep volumes
   };
   std::vector<Signature> signatures;
   std::vector<Node> nodes;
@@ -90,6 +91,13 @@ Part merge_parts(std::vector<Part> parts);
 std::string encode_part(const Part& part);
 Part decode_part(std::string_view bytes, const std::string& what);
 
+/// `stats` values: rewrites the blocks of `all` (every rank folded with exact values, merged) as the value blocks of a
+/// pooled `stats` file (version 3): the ranks of one structure share, per value slot of each action of the structure
+/// whose volumes are positive, vary and number at least 2 * kStatsSlots over those ranks, one schedule (compute and
+/// sleep volumes divided by their rank's level, the rank's total over the group's mean, which goes to its `level`);
+/// every other value stays in the rank's streams. Ranks with equal blocks then share one.
+void pool_stats(Part& all);
+
 /// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank
 /// is missing or the file cannot be written (naming the file and the system's reason).
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
@@ -97,7 +105,8 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
 
 /// One rank's actions folded as they arrive: after each action, a tail that repeats the body of the loop before it
 /// extends that loop, a tail that repeats the items before it becomes a loop of 2 (greedy, nesting). Its numbers go
-/// to value streams of runs (exact or binned; `stats` keeps the rank's actions until finish()).
+/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, then
+/// pool_stats).
 class RankCompressor {
 public:
   RankCompressor(int rank, int rank_count, const ValueMode& mode);

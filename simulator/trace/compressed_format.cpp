@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
+#include <optional>
+#include <tuple>
 
 namespace tit::trace::cformat {
 
@@ -135,12 +138,13 @@ std::string encode_meta(const Meta& m)
 {
   ByteWriter w;
   w.varint(static_cast<std::uint64_t>(m.rank_count));
-  // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01"); 2 stats (version 2)
+  // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01"); 2 stats with per-rank draws (version 2);
+  // 3 stats with schedules shared by the ranks of a block (version 3)
   if (m.value_mode.starts_with("binned:")) {
     w.byte(1);
     w.string(std::string_view(m.value_mode).substr(7));
   } else if (m.value_mode == "stats") {
-    w.byte(2);
+    w.byte(m.pooled ? 3 : 2);
   } else {
     w.byte(0);
   }
@@ -162,6 +166,8 @@ std::string encode_meta(const Meta& m)
     w.varint(r.root);
     w.byte(static_cast<std::uint8_t>(r.dialect));
     w.varint(r.block);
+    if (m.pooled)
+      w.string(r.level);
   }
   return std::move(w.out());
 }
@@ -251,11 +257,10 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
   if (m.rank_count == 0)
     r.fail("expected at least one rank, found 0");
   std::uint8_t mode = r.byte("the value mode");
-  if (mode > 2)
-    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats), found {}", mode));
-  m.value_mode = mode == 0   ? "exact"
-                 : mode == 2 ? "stats"
-                             : "binned:" + r.string("the bin width of the binned value mode");
+  if (mode > 3)
+    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats, 3 pooled stats), found {}", mode));
+  m.value_mode = mode == 0 ? "exact" : mode == 1 ? "binned:" + r.string("the bin width of the binned value mode") : "stats";
+  m.pooled = mode == 3;
   m.compute_unit = r.string("the compute unit");
   decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
   m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
@@ -282,6 +287,12 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
       r.fail(fmt::format("expected a dialect (0 thesis, 1 SimGrid), found {}", d));
     e.dialect = static_cast<Dialect>(d);
     e.block = static_cast<std::uint32_t>(r.below(m.blocks.size(), "a rank's value block id"));
+    if (m.pooled) {
+      e.level = r.string("a rank's level (pooled stats)");
+      std::optional<double> v = detail::parse_double(e.level);
+      if (!v || !(*v > 0) || !std::isfinite(*v))
+        r.fail(fmt::format("expected a rank's level (a positive number), found '{}'", e.level));
+    }
   }
   if (!r.at_end())
     r.fail("expected the end of the structure record, found more bytes");
@@ -380,9 +391,22 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text)
 
 // A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
 // (c >= 2) a varint length L >= 1 and L runs, read c times.
-std::string encode_streams(const std::vector<Stream>& streams)
+// Pooled stats blocks start with their schedules: a count, then each: body id | position | value-slot ordinal | order
+// byte (0 in order, 1 the rank's order and level) | kStatsSlots runs of count 1.
+std::string encode_streams(const std::vector<Stream>& streams, const std::vector<Schedule>* schedules)
 {
   ByteWriter w;
+  if (schedules != nullptr) {
+    w.varint(schedules->size());
+    for (const Schedule& s : *schedules) {
+      w.varint(s.body);
+      w.varint(s.position);
+      w.varint(s.slot);
+      w.byte(s.rank_order ? 1 : 0);
+      for (const ValueRun& run : s.draws)
+        encode_run(w, run);
+    }
+  }
   w.varint(streams.size());
   for (const Stream& s : streams) {
     w.varint(s.signature);
@@ -399,17 +423,66 @@ std::string encode_streams(const std::vector<Stream>& streams)
   return std::move(w.out());
 }
 
+namespace {
+
+std::size_t value_slots(const Signature& s)
+{
+  std::size_t values = 0;
+  for (const Slot& slot : s.slots)
+    values += slot.kind == Slot::Kind::Value ? 1 : 0;
+  return values;
+}
+
+void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, std::vector<Schedule>& out)
+{
+  out.resize(table_size(r, "the number of schedules", bytes_size));
+  const Schedule* before = nullptr;
+  for (Schedule& s : out) {
+    s.body = static_cast<std::uint32_t>(r.below(meta.bodies.size(), "a schedule's body id"));
+    const std::vector<std::uint32_t>& body = meta.bodies[s.body];
+    s.position = static_cast<std::uint32_t>(r.below(body.size(), "a schedule's position in its body"));
+    const Node& n = meta.nodes[body[s.position]];
+    if (n.loop)
+      r.fail(fmt::format("expected a schedule of an action, found one of a loop (body {}, position {})", s.body,
+                         s.position));
+    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[n.ref]), "a schedule's value slot"));
+    if (before != nullptr && std::tie(before->body, before->position, before->slot) >= std::tie(s.body, s.position, s.slot))
+      r.fail("expected schedules in ascending (body, position, slot) order");
+    std::uint8_t order = r.byte("a schedule's order");
+    if (order > 1)
+      r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order), found {}", order));
+    s.rank_order = order == 1;
+    for (std::size_t i = 0; i < kStatsSlots; ++i) {
+      ValueRun run = decode_run(r, bytes_size);
+      if (run.count != 1)
+        r.fail(fmt::format("expected a schedule's draw (a run of 1 value), found a run of {}", run.count));
+      if (s.rank_order) { // the reader scales these: they must be positive numbers
+        std::optional<double> v = run.is_int ? std::optional<double>(static_cast<double>(run.first))
+                                             : detail::parse_double(run.text);
+        if (!v || !(*v > 0) || !std::isfinite(*v))
+          r.fail(fmt::format("expected a schedule's draw (a positive number), found '{}'",
+                             run.is_int ? std::to_string(run.first) : run.text));
+      }
+      s.draws.push_back(std::move(run));
+    }
+    before = &s;
+  }
+}
+
+} // namespace
+
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
-                                   std::uint32_t block)
+                                   std::uint32_t block, std::vector<Schedule>* schedules)
 {
   ByteReader r(bytes, file, fmt::format("value block {}", block));
+  if (meta.pooled) {
+    std::vector<Schedule> ignored;
+    decode_schedules(r, bytes.size(), meta, schedules != nullptr ? *schedules : ignored);
+  }
   std::vector<Stream> streams(table_size(r, "the number of value streams", bytes.size()));
   for (Stream& s : streams) {
     s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
-    std::size_t values = 0;
-    for (const Slot& slot : meta.signatures[s.signature].slots)
-      values += slot.kind == Slot::Kind::Value ? 1 : 0;
-    s.slot = static_cast<std::uint32_t>(r.below(values, "a stream's value slot"));
+    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[s.signature]), "a stream's value slot"));
     s.repeats.resize(table_size(r, "a stream's number of repeats", bytes.size()));
     for (Repeat& rep : s.repeats) {
       std::uint64_t count = r.varint("a repeat count");

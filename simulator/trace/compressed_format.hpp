@@ -13,13 +13,12 @@
 namespace tit::trace::cformat {
 
 inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C', '\n'};
-/// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2) and nothing
-/// else: a file is written with the lowest version that can say it (1 unless its values are `stats`), and version 1
-/// files stay readable.
-inline constexpr unsigned kVersion = 2;
+/// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2: each rank's
+/// draws stored in its value streams); version 3 replaced it, for new files, by `stats` with distributions shared by
+/// the ranks of one structure (mode byte 3: per-site schedules in the value blocks, a level per rank). A file is
+/// written with the lowest version that can say it (1 unless its values are `stats`); versions 1 and 2 stay readable.
+inline constexpr unsigned kVersion = 3;
 inline constexpr unsigned kOldestVersion = 1;
-/// The version a file of `value_mode` is written with.
-inline unsigned version_for(std::string_view value_mode) { return value_mode == "stats" ? 2 : 1; }
 /// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
 inline constexpr std::int64_t kIntLimit = std::int64_t{1} << 61;
 
@@ -51,6 +50,7 @@ struct RankEntry {
   std::uint32_t root = 0;  ///< body id of the rank's whole sequence (its structure)
   Dialect dialect = Dialect::SimGrid;
   std::uint32_t block = 0; ///< value block id
+  std::string level = "1"; ///< pooled `stats` (version 3): the factor of the rank's compute and sleep draws
 };
 
 /// Value blocks are grouped into chunks of about kChunkBytes, each deflated as one record (small ranks' blocks
@@ -74,6 +74,7 @@ struct BlockRef {
 struct Meta {
   int rank_count = 0;
   std::string value_mode;
+  bool pooled = false; ///< `stats` of version 3: value blocks start with the schedules their ranks share
   std::string compute_unit;
   std::vector<Signature> signatures;
   std::vector<Node> nodes;
@@ -108,6 +109,26 @@ struct Stream {
   std::vector<Repeat> repeats;
 };
 
+/// Pooled `stats` (version 3): the kStatsSlots draws that stand for the volumes of one value slot of the action at
+/// `position` of body `body`, for every rank of the block. Occurrence i of that action in rank r reads
+/// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times
+/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r)).
+struct Schedule {
+  std::uint32_t body = 0;
+  std::uint32_t position = 0;
+  std::uint32_t slot = 0; ///< ordinal among the signature's Value slots
+  bool rank_order = false;
+  std::vector<ValueRun> draws; ///< kStatsSlots values, each a run of count 1
+  bool operator==(const Schedule&) const = default;
+};
+
+/// The version a file of `meta`'s value mode is written with: 3 for pooled `stats`, 2 for `stats` with per-rank
+/// draws (as version 2 wrote it), 1 otherwise.
+inline unsigned version_for(const Meta& meta)
+{
+  return meta.pooled ? 3 : meta.value_mode == "stats" ? 2 : 1;
+}
+
 /// Groups the runs of `s` (each a repeat of count 1) into repeats of periodic stretches: runs that the stretch
 /// before repeats exactly, up to kPeriod runs long; then keeps only the runs the repeats name, as decode_streams
 /// gives them.
@@ -115,7 +136,9 @@ void find_repeats(Stream& s);
 inline constexpr std::size_t kPeriod = 64;
 
 /// A whole compressed trace in memory: its structure and every value block decoded (for tools that walk the
-/// structure itself rather than the actions, like `tit-trace proxy`). Throws TraceError on a bad file.
+/// structure itself rather than the actions, like `tit-trace proxy`); a pooled `stats` file (version 3) is given with
+/// each rank's draws in its own value streams, as version 2 kept them (`meta.pooled` false). Throws TraceError on a
+/// bad file.
 struct Loaded {
   Meta meta;
   std::vector<std::vector<Stream>> blocks; ///< per value block id
@@ -178,12 +201,14 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
 /// Checks every index and count (see docs/compressed-format.md); throws TraceError naming the record.
 Meta decode_meta(std::string_view bytes, const std::string& file);
 
-std::string encode_streams(const std::vector<Stream>& streams);
+/// A value block: (pooled `stats` only) its schedules, sorted by (body, position, slot), then its streams.
+std::string encode_streams(const std::vector<Stream>& streams, const std::vector<Schedule>* schedules = nullptr);
 /// One run of a value stream, as encode_streams writes it.
 void encode_run(ByteWriter& w, const ValueRun& run);
-/// Checks each stream against the signatures; throws TraceError naming the block.
+/// Checks each stream against the signatures, and each schedule against the structure (when `meta.pooled`, the
+/// block's schedules go to `schedules`, which must then be given); throws TraceError naming the block.
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
-                                   std::uint32_t block);
+                                   std::uint32_t block, std::vector<Schedule>* schedules = nullptr);
 
 /// Raw deflate (no zlib header: the CRC-32 checks the record) / inflate of a record, with an optional preset
 /// dictionary (value chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers).
@@ -215,9 +240,11 @@ std::string bin_token(std::string_view token, double r);
 /// themselves (nothing to gain). Tokens as written by format_stat.
 std::vector<std::string> stats_schedule(const std::vector<double>& values, bool integers);
 inline constexpr std::size_t kStatsSlots = 16;
-/// `stats`: the kStatsSlots draws of `schedule` in rank `rank`'s own order, a fixed pseudo-random permutation per
-/// rank (the same for every slot of the rank, so that its volumes that rose or fell together still do).
-std::vector<std::string> stats_shuffle(const std::vector<std::string>& schedule, int rank);
+/// `stats`: rank `rank`'s own order of a schedule's kStatsSlots draws (its compute and sleep volumes): draw i of the
+/// rank is schedule[stats_order(rank)[i]], a fixed pseudo-random permutation per rank (a Fisher-Yates shuffle driven by
+/// splitmix64 seeded by the rank), the same for every slot of the rank, so that its volumes that rose or fell together
+/// still do.
+std::array<std::uint8_t, 16> stats_order(int rank);
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);
