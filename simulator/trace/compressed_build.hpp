@@ -80,6 +80,7 @@ struct Part {
   std::vector<std::vector<std::uint32_t>> bodies;
   std::vector<RankPart> ranks; ///< ascending ranks
   std::vector<std::string> blocks;
+  std::vector<Schedule> schedules; ///< pooled `stats` (pool_stats)
 };
 
 /// The parts' ranks as one part, renumbered canonically: ranks in ascending order, each rank's structure walked depth
@@ -91,11 +92,12 @@ Part merge_parts(std::vector<Part> parts);
 std::string encode_part(const Part& part);
 Part decode_part(std::string_view bytes, const std::string& what);
 
-/// `stats` values: rewrites the blocks of `all` (every rank folded with exact values, merged) as the value blocks of a
-/// pooled `stats` file (version 3): the ranks of one structure share, per value slot of each action of the structure
-/// whose volumes are positive, vary and number at least 2 * kStatsSlots over those ranks, one schedule (compute and
-/// sleep volumes divided by their rank's level, the rank's total over the group's mean, which goes to its `level`);
-/// every other value stays in the rank's streams. Ranks with equal blocks then share one.
+/// `stats` values: rewrites `all` (every rank folded with exact values, merged) as a pooled `stats` file (version 3)
+/// says it: per value slot of each action of the structures (a site: a body, a position, a slot) whose volumes are
+/// positive numbers, not all equal, and at least 2 * kStatsSlots over the ranks whose structure holds the site, one
+/// schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's total of
+/// them over what the sites' means would give it, which goes to its `level`); every other value stays in the rank's
+/// streams, and ranks with equal streams then share one block.
 void pool_stats(Part& all);
 
 /// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank

@@ -169,6 +169,19 @@ std::string encode_meta(const Meta& m)
     if (m.pooled)
       w.string(r.level);
   }
+  // pooled stats: the schedules, each: body id | position | value-slot ordinal | order byte (0 in order, 1 the rank's
+  // order and level) | kStatsSlots runs of one value
+  if (m.pooled) {
+    w.varint(m.schedules.size());
+    for (const Schedule& s : m.schedules) {
+      w.varint(s.body);
+      w.varint(s.position);
+      w.varint(s.slot);
+      w.byte(s.rank_order ? 1 : 0);
+      for (const ValueRun& run : s.draws)
+        encode_run(w, run);
+    }
+  }
   return std::move(w.out());
 }
 
@@ -183,6 +196,53 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
 {
   return r.below(std::min<std::uint64_t>(kMaxTable, bytes_left + 1), what);
 }
+
+ValueRun decode_run(ByteReader& r, std::size_t max_text);
+
+std::size_t value_slots(const Signature& s)
+{
+  std::size_t values = 0;
+  for (const Slot& slot : s.slots)
+    values += slot.kind == Slot::Kind::Value ? 1 : 0;
+  return values;
+}
+
+void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, std::vector<Schedule>& out)
+{
+  out.resize(table_size(r, "the number of schedules", bytes_size));
+  const Schedule* before = nullptr;
+  for (Schedule& s : out) {
+    s.body = static_cast<std::uint32_t>(r.below(meta.bodies.size(), "a schedule's body id"));
+    const std::vector<std::uint32_t>& body = meta.bodies[s.body];
+    s.position = static_cast<std::uint32_t>(r.below(body.size(), "a schedule's position in its body"));
+    const Node& n = meta.nodes[body[s.position]];
+    if (n.loop)
+      r.fail(fmt::format("expected a schedule of an action, found one of a loop (body {}, position {})", s.body,
+                         s.position));
+    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[n.ref]), "a schedule's value slot"));
+    if (before != nullptr && std::tie(before->body, before->position, before->slot) >= std::tie(s.body, s.position, s.slot))
+      r.fail("expected schedules in ascending (body, position, slot) order");
+    std::uint8_t order = r.byte("a schedule's order");
+    if (order > 1)
+      r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order), found {}", order));
+    s.rank_order = order == 1;
+    for (std::size_t i = 0; i < kStatsSlots; ++i) {
+      ValueRun run = decode_run(r, bytes_size);
+      if (run.count != 1)
+        r.fail(fmt::format("expected a schedule's draw (a run of 1 value), found a run of {}", run.count));
+      if (s.rank_order) { // the reader scales these: they must be positive numbers
+        std::optional<double> v = run.is_int ? std::optional<double>(static_cast<double>(run.first))
+                                             : detail::parse_double(run.text);
+        if (!v || !(*v > 0) || !std::isfinite(*v))
+          r.fail(fmt::format("expected a schedule's draw (a positive number), found '{}'",
+                             run.is_int ? std::to_string(run.first) : run.text));
+      }
+      s.draws.push_back(std::move(run));
+    }
+    before = &s;
+  }
+}
+
 
 } // namespace
 
@@ -294,6 +354,8 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
         r.fail(fmt::format("expected a rank's level (a positive number), found '{}'", e.level));
     }
   }
+  if (m.pooled)
+    decode_schedules(r, bytes.size(), m, m.schedules);
   if (!r.at_end())
     r.fail("expected the end of the structure record, found more bytes");
   return m;
@@ -391,22 +453,9 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text)
 
 // A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
 // (c >= 2) a varint length L >= 1 and L runs, read c times.
-// Pooled stats blocks start with their schedules: a count, then each: body id | position | value-slot ordinal | order
-// byte (0 in order, 1 the rank's order and level) | kStatsSlots runs of count 1.
-std::string encode_streams(const std::vector<Stream>& streams, const std::vector<Schedule>* schedules)
+std::string encode_streams(const std::vector<Stream>& streams)
 {
   ByteWriter w;
-  if (schedules != nullptr) {
-    w.varint(schedules->size());
-    for (const Schedule& s : *schedules) {
-      w.varint(s.body);
-      w.varint(s.position);
-      w.varint(s.slot);
-      w.byte(s.rank_order ? 1 : 0);
-      for (const ValueRun& run : s.draws)
-        encode_run(w, run);
-    }
-  }
   w.varint(streams.size());
   for (const Stream& s : streams) {
     w.varint(s.signature);
@@ -423,62 +472,10 @@ std::string encode_streams(const std::vector<Stream>& streams, const std::vector
   return std::move(w.out());
 }
 
-namespace {
-
-std::size_t value_slots(const Signature& s)
-{
-  std::size_t values = 0;
-  for (const Slot& slot : s.slots)
-    values += slot.kind == Slot::Kind::Value ? 1 : 0;
-  return values;
-}
-
-void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, std::vector<Schedule>& out)
-{
-  out.resize(table_size(r, "the number of schedules", bytes_size));
-  const Schedule* before = nullptr;
-  for (Schedule& s : out) {
-    s.body = static_cast<std::uint32_t>(r.below(meta.bodies.size(), "a schedule's body id"));
-    const std::vector<std::uint32_t>& body = meta.bodies[s.body];
-    s.position = static_cast<std::uint32_t>(r.below(body.size(), "a schedule's position in its body"));
-    const Node& n = meta.nodes[body[s.position]];
-    if (n.loop)
-      r.fail(fmt::format("expected a schedule of an action, found one of a loop (body {}, position {})", s.body,
-                         s.position));
-    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[n.ref]), "a schedule's value slot"));
-    if (before != nullptr && std::tie(before->body, before->position, before->slot) >= std::tie(s.body, s.position, s.slot))
-      r.fail("expected schedules in ascending (body, position, slot) order");
-    std::uint8_t order = r.byte("a schedule's order");
-    if (order > 1)
-      r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order), found {}", order));
-    s.rank_order = order == 1;
-    for (std::size_t i = 0; i < kStatsSlots; ++i) {
-      ValueRun run = decode_run(r, bytes_size);
-      if (run.count != 1)
-        r.fail(fmt::format("expected a schedule's draw (a run of 1 value), found a run of {}", run.count));
-      if (s.rank_order) { // the reader scales these: they must be positive numbers
-        std::optional<double> v = run.is_int ? std::optional<double>(static_cast<double>(run.first))
-                                             : detail::parse_double(run.text);
-        if (!v || !(*v > 0) || !std::isfinite(*v))
-          r.fail(fmt::format("expected a schedule's draw (a positive number), found '{}'",
-                             run.is_int ? std::to_string(run.first) : run.text));
-      }
-      s.draws.push_back(std::move(run));
-    }
-    before = &s;
-  }
-}
-
-} // namespace
-
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
-                                   std::uint32_t block, std::vector<Schedule>* schedules)
+                                   std::uint32_t block)
 {
   ByteReader r(bytes, file, fmt::format("value block {}", block));
-  if (meta.pooled) {
-    std::vector<Schedule> ignored;
-    decode_schedules(r, bytes.size(), meta, schedules != nullptr ? *schedules : ignored);
-  }
   std::vector<Stream> streams(table_size(r, "the number of value streams", bytes.size()));
   for (Stream& s : streams) {
     s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));

@@ -70,20 +70,6 @@ struct BlockRef {
   std::uint64_t raw_size = 0;
 };
 
-/// Everything but the value blocks: read at open, shared by every rank.
-struct Meta {
-  int rank_count = 0;
-  std::string value_mode;
-  bool pooled = false; ///< `stats` of version 3: value blocks start with the schedules their ranks share
-  std::string compute_unit;
-  std::vector<Signature> signatures;
-  std::vector<Node> nodes;
-  std::vector<std::vector<std::uint32_t>> bodies; ///< node ids
-  std::vector<RankEntry> ranks;
-  std::vector<ChunkRef> chunks;
-  std::vector<BlockRef> blocks;
-};
-
 /// A run of values of one stream: `count` times the integer first, first+step, ... or the string `text`.
 struct ValueRun {
   bool is_int = true;
@@ -110,9 +96,9 @@ struct Stream {
 };
 
 /// Pooled `stats` (version 3): the kStatsSlots draws that stand for the volumes of one value slot of the action at
-/// `position` of body `body`, for every rank of the block. Occurrence i of that action in rank r reads
+/// `position` of body `body`, for every rank whose structure holds that body. Occurrence i of that action in rank r reads
 /// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times
-/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r)).
+/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots)).
 struct Schedule {
   std::uint32_t body = 0;
   std::uint32_t position = 0;
@@ -120,6 +106,21 @@ struct Schedule {
   bool rank_order = false;
   std::vector<ValueRun> draws; ///< kStatsSlots values, each a run of count 1
   bool operator==(const Schedule&) const = default;
+};
+
+/// Everything but the value blocks: read at open, shared by every rank.
+struct Meta {
+  int rank_count = 0;
+  std::string value_mode;
+  bool pooled = false; ///< `stats` of version 3: schedules shared by the ranks, a level per rank
+  std::string compute_unit;
+  std::vector<Signature> signatures;
+  std::vector<Node> nodes;
+  std::vector<std::vector<std::uint32_t>> bodies; ///< node ids
+  std::vector<RankEntry> ranks;
+  std::vector<Schedule> schedules; ///< pooled `stats`: sorted by (body, position, slot)
+  std::vector<ChunkRef> chunks;
+  std::vector<BlockRef> blocks;
 };
 
 /// The version a file of `meta`'s value mode is written with: 3 for pooled `stats`, 2 for `stats` with per-rank
@@ -201,14 +202,12 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
 /// Checks every index and count (see docs/compressed-format.md); throws TraceError naming the record.
 Meta decode_meta(std::string_view bytes, const std::string& file);
 
-/// A value block: (pooled `stats` only) its schedules, sorted by (body, position, slot), then its streams.
-std::string encode_streams(const std::vector<Stream>& streams, const std::vector<Schedule>* schedules = nullptr);
+std::string encode_streams(const std::vector<Stream>& streams);
 /// One run of a value stream, as encode_streams writes it.
 void encode_run(ByteWriter& w, const ValueRun& run);
-/// Checks each stream against the signatures, and each schedule against the structure (when `meta.pooled`, the
-/// block's schedules go to `schedules`, which must then be given); throws TraceError naming the block.
+/// Checks each stream against the signatures; throws TraceError naming the block.
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
-                                   std::uint32_t block, std::vector<Schedule>* schedules = nullptr);
+                                   std::uint32_t block);
 
 /// Raw deflate (no zlib header: the CRC-32 checks the record) / inflate of a record, with an optional preset
 /// dictionary (value chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers).
@@ -244,7 +243,7 @@ inline constexpr std::size_t kStatsSlots = 16;
 /// rank is schedule[stats_order(rank)[i]], a fixed pseudo-random permutation per rank (a Fisher-Yates shuffle driven by
 /// splitmix64 seeded by the rank), the same for every slot of the rank, so that its volumes that rose or fell together
 /// still do.
-std::array<std::uint8_t, 16> stats_order(int rank);
+std::array<std::uint8_t, 16> stats_order(int rank, std::uint64_t cycle);
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);

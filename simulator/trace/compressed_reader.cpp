@@ -35,14 +35,8 @@ struct Opened {
   mutable std::uint32_t last_chunk = 0;
   mutable std::shared_ptr<const std::string> last_raw; ///< the raw bytes of chunk last_chunk
   /// decoded value blocks, shared by the ranks that have the same numbers while any of them reads
-  mutable std::vector<std::weak_ptr<const struct Block>> decoded;
-};
-
-/// A decoded value block: its streams and (pooled `stats`) its schedules, with where each site's schedules start.
-struct Block {
-  std::vector<cformat::Stream> streams;
-  std::vector<cformat::Schedule> schedules;
-  /// per body, per position: the index of the first schedule of that action, or -1 (empty without schedules)
+  mutable std::vector<std::weak_ptr<const std::vector<cformat::Stream>>> decoded;
+  /// pooled stats: per body, per position, the index of the first schedule of that action or -1 (empty without)
   std::vector<std::vector<std::int32_t>> first_schedule;
 };
 
@@ -100,6 +94,14 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
     fail_file(o->path, fmt::format("the structure record: value mode '{}' in a version {} file (it needs version {}; "
                                    "corrupt compressed trace)", o->meta.value_mode, o->version,
                                    cformat::version_for(o->meta)));
+  const std::vector<cformat::Schedule>& schedules = o->meta.schedules;
+  if (!schedules.empty()) {
+    o->first_schedule.resize(o->meta.bodies.size());
+    for (std::size_t b = 0; b < o->meta.bodies.size(); ++b)
+      o->first_schedule[b].assign(o->meta.bodies[b].size(), -1);
+    for (std::size_t i = schedules.size(); i-- > 0;) // sorted: the first of an action is the last one set
+      o->first_schedule[schedules[i].body][schedules[i].position] = static_cast<std::int32_t>(i);
+  }
   o->value_area = at + stored_size;
   o->structure_bytes = o->value_area;
   for (std::size_t i = 0; i < o->meta.chunks.size(); ++i) {
@@ -142,8 +144,8 @@ std::string read_block(const Opened& o, std::uint32_t block)
   return raw->substr(b.offset, b.raw_size); // within the chunk: decode_meta checked it
 }
 
-/// Value block `block`, decoded once for all the ranks that read it at the same time.
-std::shared_ptr<const Block> block_streams(const Opened& o, std::uint32_t block)
+/// The streams of value block `block`, decoded once for all the ranks that read it at the same time.
+std::shared_ptr<const std::vector<cformat::Stream>> block_streams(const Opened& o, std::uint32_t block)
 {
   {
     std::lock_guard<std::mutex> lock(o.chunks_mutex);
@@ -152,16 +154,8 @@ std::shared_ptr<const Block> block_streams(const Opened& o, std::uint32_t block)
     if (auto shared = o.decoded[block].lock())
       return shared;
   }
-  auto decoded = std::make_shared<Block>();
-  decoded->streams = cformat::decode_streams(read_block(o, block), o.meta, o.path, block, &decoded->schedules);
-  if (!decoded->schedules.empty()) {
-    decoded->first_schedule.resize(o.meta.bodies.size());
-    for (std::size_t b = 0; b < o.meta.bodies.size(); ++b)
-      decoded->first_schedule[b].assign(o.meta.bodies[b].size(), -1);
-    for (std::size_t i = decoded->schedules.size(); i-- > 0;) // sorted: the first of a site is the last one set
-      decoded->first_schedule[decoded->schedules[i].body][decoded->schedules[i].position] = static_cast<std::int32_t>(i);
-  }
-  std::shared_ptr<const Block> streams = std::move(decoded);
+  auto streams = std::make_shared<const std::vector<cformat::Stream>>(
+      cformat::decode_streams(read_block(o, block), o.meta, o.path, block));
   std::lock_guard<std::mutex> lock(o.chunks_mutex);
   o.decoded[block] = streams;
   return streams;
@@ -275,12 +269,11 @@ public:
 private:
   void load_values(std::uint32_t block)
   {
-    block_ = block_streams(*file_, block);
+    streams_ = block_streams(*file_, block);
     const cformat::RankEntry& e = file_->meta.ranks[static_cast<std::size_t>(rank_)];
     level_ = detail::parse_double(e.level).value_or(1); // decode_meta checked it
     unit_level_ = e.level == "1";
-    order_ = cformat::stats_order(rank_);
-    drawn_.assign(block_->schedules.size(), 0);
+    drawn_.assign(file_->meta.schedules.size(), 0);
     std::string record = fmt::format("value block {}", block);
     const auto& sigs = file_->meta.signatures;
     first_cursor_.assign(sigs.size() + 1, 0);
@@ -291,7 +284,7 @@ private:
       first_cursor_[s + 1] = first_cursor_[s] + values;
     }
     cursors_.assign(first_cursor_.back(), Cursor{});
-    for (const cformat::Stream& st : block_->streams) {
+    for (const cformat::Stream& st : *streams_) {
       Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (c.stream != nullptr)
         fail_file(file_->path, fmt::format("{}: two value streams for argument slot {} of signature {} (corrupt "
@@ -324,8 +317,13 @@ private:
   /// Pooled `stats`: the next draw of schedule `i` for this rank.
   void append_draw(std::size_t i)
   {
-    const cformat::Schedule& s = block_->schedules[i];
+    const cformat::Schedule& s = file_->meta.schedules[i];
+    std::uint64_t cycle = drawn_[i] / cformat::kStatsSlots;
     std::uint64_t occurrence = drawn_[i]++ % cformat::kStatsSlots;
+    if (s.rank_order && cycle != order_cycle_) { // the rank's order of this cycle (most draws reuse the last one)
+      order_ = cformat::stats_order(rank_, cycle);
+      order_cycle_ = cycle;
+    }
     const cformat::ValueRun& d = s.draws[s.rank_order ? order_[occurrence] : occurrence];
     if (!s.rank_order || unit_level_) {
       line_ += d.is_int ? fmt::format_int(d.first).str() : d.text;
@@ -342,7 +340,8 @@ private:
   void build_line(std::uint32_t sig, std::uint32_t body, std::uint32_t position)
   {
     // pooled stats: the schedules of this action's value slots, in slot order
-    std::int32_t schedule = block_->first_schedule.empty() ? -1 : block_->first_schedule[body][position];
+    std::int32_t schedule = file_->first_schedule.empty() ? -1 : file_->first_schedule[body][position];
+    const std::vector<cformat::Schedule>& schedules = file_->meta.schedules;
     const cformat::Signature& s = file_->meta.signatures[sig];
     line_.clear();
     line_ += fmt::format_int(rank_).str();
@@ -360,10 +359,10 @@ private:
           line_ += fmt::format_int(((rank_ + slot.offset) % n + n) % n).str();
           break;
         case Slot::Kind::Value:
-          if (schedule >= 0 && static_cast<std::size_t>(schedule) < block_->schedules.size() &&
-              block_->schedules[static_cast<std::size_t>(schedule)].body == body &&
-              block_->schedules[static_cast<std::size_t>(schedule)].position == position &&
-              block_->schedules[static_cast<std::size_t>(schedule)].slot == value) {
+          if (schedule >= 0 && static_cast<std::size_t>(schedule) < schedules.size() &&
+              schedules[static_cast<std::size_t>(schedule)].body == body &&
+              schedules[static_cast<std::size_t>(schedule)].position == position &&
+              schedules[static_cast<std::size_t>(schedule)].slot == value) {
             append_draw(static_cast<std::size_t>(schedule++));
             ++value;
           } else {
@@ -376,7 +375,7 @@ private:
 
   void check_values_used() const
   {
-    for (const cformat::Stream& st : block_->streams) {
+    for (const cformat::Stream& st : *streams_) {
       const Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (!c.ended())
         fail_action(fmt::format("rank {} ended, but value stream of slot {} of signature {} ('{}') has values left",
@@ -388,11 +387,12 @@ private:
   int rank_;
   std::string label_; // the Action::file of this rank's actions: "<path> (rank <r>)", line = action number
   detail::ActionParser parser_;
-  std::shared_ptr<const Block> block_; // shared with the ranks of the same block
+  std::shared_ptr<const std::vector<cformat::Stream>> streams_; // shared with the ranks of the same block
   double level_ = 1;                   // pooled stats: the rank's level, and whether it is exactly 1
   bool unit_level_ = true;
-  std::array<std::uint8_t, 16> order_{};
-  std::vector<std::uint64_t> drawn_;   // per schedule of the block: the draws made
+  std::array<std::uint8_t, 16> order_ = cformat::stats_order(0, 0); // of rank_ and order_cycle_
+  std::uint64_t order_cycle_ = ~std::uint64_t{0};
+  std::vector<std::uint64_t> drawn_;   // pooled stats: per schedule, the draws made
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
   std::vector<Cursor> cursors_;
   std::vector<Frame> stack_;
@@ -477,7 +477,7 @@ cformat::Loaded cformat::load_compressed(const std::string& path)
     return out;
   }
   for (std::uint32_t b = 0; b < o->meta.blocks.size(); ++b)
-    out.blocks.push_back(block_streams(*o, b)->streams);
+    out.blocks.push_back(*block_streams(*o, b));
   out.meta = o->meta;
   return out;
 }

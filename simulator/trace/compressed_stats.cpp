@@ -92,22 +92,17 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
   }
 }
 
-/// One value slot of one action of a structure, over the ranks that share it.
+/// One value slot of one action of the structures (a site), over the ranks whose structure holds it.
 struct SiteValues {
   bool usable = true;   ///< every value a positive number
   bool integers = true; ///< every value a canonical integer
   bool local = false;
   bool same = true;     ///< every value the same token (then the streams keep it, at no cost)
   std::string first;
-  std::vector<std::vector<double>> values; ///< per rank of the group, in its order
-  bool pooled() const { return usable && !same && count() >= 2 * kStatsSlots; }
-  std::size_t count() const
-  {
-    std::size_t n = 0;
-    for (const auto& v : values)
-      n += v.size();
-    return n;
-  }
+  std::size_t count = 0;
+  double sum = 0;
+  std::map<std::size_t, std::vector<double>> values; ///< per rank (index in the part), in its order
+  bool pooled() const { return usable && !same && count >= 2 * kStatsSlots; }
 };
 
 using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
@@ -127,97 +122,95 @@ void pool_stats(Part& all)
 {
   Meta meta; // the part's signatures, for decode_streams
   meta.signatures = all.signatures;
-  std::map<std::pair<std::uint32_t, Dialect>, std::vector<std::size_t>> groups; // structure -> indexes in all.ranks
-  for (std::size_t i = 0; i < all.ranks.size(); ++i)
-    groups[{all.ranks[i].root, all.ranks[i].dialect}].push_back(i);
+  std::vector<std::vector<SlotRole>> roles[2]; // per dialect, per signature
+  for (int d = 0; d < 2; ++d)
+    for (const Signature& s : all.signatures)
+      roles[d].push_back(slot_roles(s, static_cast<Dialect>(d)));
+  auto roles_of = [&](std::size_t i) -> const std::vector<std::vector<SlotRole>>& {
+    return roles[all.ranks[i].dialect == Dialect::SimGrid ? 1 : 0];
+  };
+  // every value of every volume slot of the structures, per rank
+  std::map<SiteKey, SiteValues> sites;
+  for (std::size_t i = 0; i < all.ranks.size(); ++i) {
+    const auto& role = roles_of(i);
+    RankTokens tokens(all.blocks[all.ranks[i].block], meta);
+    walk(all, all.ranks[i].root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
+      for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
+        const std::string& token = tokens.next(sig, j);
+        if (!role[sig][j].volume)
+          continue;
+        SiteValues& site = sites[{body, pos, j}];
+        if (site.count == 0) {
+          site.first = token;
+          site.local = role[sig][j].local;
+        }
+        ++site.count;
+        std::optional<double> v = detail::parse_double(token);
+        std::int64_t n = 0;
+        site.usable = site.usable && v && *v > 0;
+        site.integers = site.integers && canonical_int(token, n);
+        site.same = site.same && token == site.first;
+        if (site.usable) {
+          site.values[i].push_back(*v);
+          site.sum += *v;
+        }
+      }
+    });
+  }
+  // each rank's level: its compute and sleep volumes over what the sites' means would give it
+  std::vector<double> total(all.ranks.size(), 0), expected(all.ranks.size(), 0);
+  for (const auto& [k, site] : sites)
+    if (site.local && site.pooled())
+      for (const auto& [i, values] : site.values) {
+        for (double v : values)
+          total[i] += v;
+        expected[i] += static_cast<double>(values.size()) * site.sum / static_cast<double>(site.count);
+      }
+  std::vector<double> levels(all.ranks.size(), 1);
+  for (std::size_t i = 0; i < all.ranks.size(); ++i) {
+    std::string level = expected[i] > 0 ? fmt::format("{:.4g}", total[i] / expected[i]) : "1";
+    levels[i] = detail::parse_double(level).value_or(1);
+    all.ranks[i].level = level;
+  }
+  // the schedules: compute and sleep volumes divided by their rank's level, so that the ranks share the shape of the
+  // distribution and each keeps its level
+  all.schedules.clear();
+  for (const auto& [k, site] : sites) {
+    if (!site.pooled())
+      continue;
+    std::vector<double> pooled;
+    pooled.reserve(site.count);
+    for (const auto& [i, values] : site.values)
+      for (double v : values)
+        pooled.push_back(site.local ? v / levels[i] : v);
+    Schedule s;
+    std::tie(s.body, s.position, s.slot) = k;
+    s.rank_order = site.local;
+    for (const std::string& token : stats_schedule(pooled, site.integers))
+      s.draws.push_back(draw_run(token));
+    all.schedules.push_back(std::move(s));
+  }
+  // each rank's block: the values that are not drawn
   std::vector<std::string> blocks;
   std::map<std::string, std::uint32_t> block_ids;
-  for (const auto& [key, members] : groups) {
-    auto [root, dialect] = key;
-    std::vector<std::vector<SlotRole>> roles;
-    for (const Signature& s : all.signatures)
-      roles.push_back(slot_roles(s, dialect));
-    // every value of every volume slot of the structure, per rank
-    std::map<SiteKey, SiteValues> sites;
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      RankTokens tokens(all.blocks[all.ranks[members[m]].block], meta);
-      walk(all, root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
-        for (std::uint32_t j = 0; j < roles[sig].size(); ++j) {
-          const std::string& token = tokens.next(sig, j);
-          if (!roles[sig][j].volume)
-            continue;
-          SiteValues& site = sites[{body, pos, j}];
-          if (site.values.empty()) {
-            site.values.resize(members.size());
-            site.first = token;
-            site.local = roles[sig][j].local;
-          }
-          std::optional<double> v = detail::parse_double(token);
-          std::int64_t i = 0;
-          site.usable = site.usable && v && *v > 0;
-          site.integers = site.integers && canonical_int(token, i);
-          site.same = site.same && token == site.first;
-          if (site.usable)
-            site.values[m].push_back(*v);
-        }
-      });
-    }
-    // each rank's level: its compute and sleep volumes over those of the group's mean rank
-    std::vector<double> totals(members.size(), 0);
-    bool any_local = false;
-    for (const auto& [k, site] : sites)
-      if (site.local && site.pooled()) {
-        any_local = true;
-        for (std::size_t m = 0; m < members.size(); ++m)
-          for (double v : site.values[m])
-            totals[m] += v;
+  for (std::size_t i = 0; i < all.ranks.size(); ++i) {
+    const auto& role = roles_of(i);
+    Part::RankPart& rank = all.ranks[i];
+    RankTokens tokens(all.blocks[rank.block], meta);
+    ValueStreams kept;
+    walk(all, rank.root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
+      for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
+        const std::string& token = tokens.next(sig, j);
+        auto it = role[sig][j].volume ? sites.find({body, pos, j}) : sites.end();
+        if (it == sites.end() || !it->second.pooled())
+          kept.add(sig, j, token);
       }
-    double mean_total = 0;
-    for (double t : totals)
-      mean_total += t / static_cast<double>(members.size());
-    std::vector<double> levels(members.size(), 1);
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      std::string level = any_local ? fmt::format("{:.6g}", totals[m] / mean_total) : "1";
-      levels[m] = detail::parse_double(level).value_or(1);
-      all.ranks[members[m]].level = level;
-    }
-    // the schedules: compute and sleep volumes divided by their rank's level, so that the group shares the shape of
-    // the distribution and each rank keeps its level
-    std::vector<Schedule> schedules;
-    for (const auto& [k, site] : sites) {
-      if (!site.pooled())
-        continue;
-      std::vector<double> pooled;
-      pooled.reserve(site.count());
-      for (std::size_t m = 0; m < members.size(); ++m)
-        for (double v : site.values[m])
-          pooled.push_back(site.local ? v / levels[m] : v);
-      Schedule s;
-      std::tie(s.body, s.position, s.slot) = k;
-      s.rank_order = site.local;
-      for (const std::string& token : stats_schedule(pooled, site.integers))
-        s.draws.push_back(draw_run(token));
-      schedules.push_back(std::move(s));
-    }
-    // each rank's block: the schedules, then the values that are not drawn
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      Part::RankPart& rank = all.ranks[members[m]];
-      RankTokens tokens(all.blocks[rank.block], meta);
-      ValueStreams kept;
-      walk(all, root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
-        for (std::uint32_t j = 0; j < roles[sig].size(); ++j) {
-          const std::string& token = tokens.next(sig, j);
-          auto it = roles[sig][j].volume ? sites.find({body, pos, j}) : sites.end();
-          if (it == sites.end() || !it->second.pooled())
-            kept.add(sig, j, token);
-        }
-      });
-      std::string block = encode_streams(kept.take(), &schedules);
-      auto [it, added] = block_ids.try_emplace(std::move(block), static_cast<std::uint32_t>(blocks.size()));
-      if (added)
-        blocks.push_back(it->first);
-      rank.block = it->second;
-    }
+    });
+    std::string block = encode_streams(kept.take());
+    auto [it, added] = block_ids.try_emplace(std::move(block), static_cast<std::uint32_t>(blocks.size()));
+    if (added)
+      blocks.push_back(it->first);
+    rank.block = it->second;
   }
   all.blocks = std::move(blocks);
 }

@@ -681,6 +681,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   meta.signatures = all.signatures;
   meta.nodes = all.nodes;
   meta.bodies = all.bodies;
+  meta.schedules = all.schedules;
   CompressStats stats;
   stats.signatures = meta.signatures.size();
   stats.loops = static_cast<std::uint64_t>(

@@ -445,9 +445,10 @@ TEST(CompressedTrace, StatsScheduleIsDeterministicAndKeepsTheDistribution)
   EXPECT_EQ(s[1], "1531");
   EXPECT_EQ(s[15], "1968");
   // a rank's own order: a permutation of the draws, fixed per rank, different between ranks
-  std::array<std::uint8_t, 16> a = cformat::stats_order(1), b = cformat::stats_order(2);
-  EXPECT_EQ(a, cformat::stats_order(1));
+  std::array<std::uint8_t, 16> a = cformat::stats_order(1, 0), b = cformat::stats_order(2, 0);
+  EXPECT_EQ(a, cformat::stats_order(1, 0));
   EXPECT_NE(a, b);
+  EXPECT_NE(a, cformat::stats_order(1, 1)); // and per cycle of 16 draws
   std::sort(a.begin(), a.end());
   for (std::uint8_t i = 0; i < 16; ++i)
     EXPECT_EQ(a[i], i);
@@ -640,7 +641,7 @@ TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
 
 TEST(CompressedTrace, BadSchedulesAreErrors)
 {
-  // a structure of one loop over [compute, waitall] and the block's schedules, forged one fault at a time
+  // a structure of one loop over [compute, waitall] and its schedules, forged one fault at a time
   cformat::Meta meta;
   meta.rank_count = 1;
   meta.value_mode = "stats";
@@ -648,22 +649,28 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}, cformat::Signature{"waitall", {}}};
   meta.nodes = {cformat::Node{false, 0, 1}, cformat::Node{false, 1, 1}, cformat::Node{true, 0, 40}};
   meta.bodies = {{0, 1}, {2}};
+  meta.chunks = {cformat::ChunkRef{}};
+  meta.blocks = {cformat::BlockRef{}};
+  meta.ranks = {cformat::RankEntry{1, Dialect::SimGrid, 0, "0.5"}};
   cformat::Schedule good{0, 0, 0, true, {}};
   for (int i = 0; i < 16; ++i)
     good.draws.push_back(cformat::ValueRun{true, 1000 + i, 0, "", 1});
-  auto error = [&](const std::vector<cformat::Schedule>& schedules) {
-    std::string bytes = cformat::encode_streams({}, &schedules);
-    std::vector<cformat::Schedule> out;
-    std::string e = trace_error([&] { cformat::decode_streams(bytes, meta, "f.tit", 0, &out); });
-    if (e == "<no error>") {
-      EXPECT_EQ(out, schedules);
-    }
+  auto error = [&](const std::vector<cformat::Schedule>& schedules, std::string level = "0.5") {
+    cformat::Meta m = meta;
+    m.schedules = schedules;
+    m.ranks[0].level = level;
+    std::string bytes = cformat::encode_meta(m);
+    std::string e = trace_error([&] {
+      cformat::Meta back = cformat::decode_meta(bytes, "f.tit");
+      EXPECT_EQ(back.schedules, schedules);
+      EXPECT_EQ(back.ranks[0].level, level);
+    });
     return e;
   };
   EXPECT_EQ(error({good}), "<no error>");
   cformat::Schedule bad = good;
   bad.position = 1; // waitall has no value slot
-  EXPECT_NE(error({bad}).find("f.tit: error: value block 0 at byte"), std::string::npos) << error({bad});
+  EXPECT_NE(error({bad}).find("f.tit: error: structure record at byte"), std::string::npos) << error({bad});
   EXPECT_NE(error({bad}).find("expected a schedule's value slot below 0, found 0"), std::string::npos) << error({bad});
   bad = good;
   bad.body = 1; // the loop node
@@ -681,13 +688,17 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   EXPECT_NE(error({bad}).find("expected a schedule's draw (a positive number), found '-3.5'"), std::string::npos);
   bad.rank_order = false; // sizes are not scaled: any token
   EXPECT_EQ(error({bad}), "<no error>");
-  std::vector<cformat::Schedule> one{good};
-  std::string bytes = cformat::encode_streams({}, &one);
-  bytes[4] = 2; // the order byte
-  EXPECT_NE(trace_error([&] {
-              std::vector<cformat::Schedule> out;
-              cformat::decode_streams(bytes, meta, "f.tit", 0, &out);
-            }).find("expected a schedule's order (0 in order, 1 the rank's order), found 2"),
+  EXPECT_NE(error({good}, "-2").find("expected a rank's level (a positive number), found '-2'"), std::string::npos);
+  EXPECT_NE(error({good}, "x").find("expected a rank's level (a positive number), found 'x'"), std::string::npos);
+  // the order byte: the last byte before the draws of the last schedule
+  cformat::Meta m = meta;
+  m.schedules = {good};
+  std::string bytes = cformat::encode_meta(m);
+  std::size_t order_at = bytes.size() - 16 * 3 - 1; // 16 draws of 2-byte values and a count of 1
+  ASSERT_EQ(bytes[order_at], 1);
+  bytes[order_at] = 2;
+  EXPECT_NE(trace_error([&] { cformat::decode_meta(bytes, "f.tit"); })
+                .find("expected a schedule's order (0 in order, 1 the rank's order), found 2"),
             std::string::npos);
 }
 
