@@ -54,6 +54,39 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     "$build/bin/tit-trace" compress "$t" "$seeds/compressed.tit" >/dev/null
     { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
   done
+  # a pooled stats file (version 3: schedules and levels in the structure record), whole and as raw records (first
+  # byte odd: the structure record, a NUL, the value area; its ranks share one value block, so the target's even cut
+  # of the value area keeps it whole), so that the schedules are fuzzed past the CRC checks too
+  "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
+    "$seeds/compressed.tit" >/dev/null
+  { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/stats"
+  python3 - "$seeds/compressed.tit" "$seeds/compressed/stats-raw" <<'PY'
+import sys, zlib
+data = open(sys.argv[1], "rb").read()
+pos = 8
+def varint():
+    global pos
+    v, shift = 0, 0
+    while True:
+        b = data[pos]; pos += 1
+        v |= (b & 0x7f) << shift; shift += 7
+        if b < 0x80:
+            return v
+version, raw, stored = varint(), varint(), varint()
+pos += 4  # CRC-32
+def record(chunk, size):
+    return chunk if len(chunk) == size else zlib.decompressobj(-15).decompress(chunk)
+meta = record(data[pos:pos + stored], raw)
+values = data[pos + stored:]  # one chunk; the seed needs its raw bytes: inflate unless stored as it is
+try:
+    d = zlib.decompressobj(-15)
+    inflated = d.decompress(values)
+    if d.eof and not d.unused_data:
+        values = inflated
+except zlib.error:
+    pass
+open(sys.argv[2], "wb").write(b"\x01" + meta + b"\x00" + values)
+PY
   rm -f "$seeds/compressed.tit"
 fi
 n=0
