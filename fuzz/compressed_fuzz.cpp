@@ -22,7 +22,7 @@ std::string header(const std::string& meta_raw)
   cf::ByteWriter w;
   w.bytes(std::string_view(cf::kMagic.data(), cf::kMagic.size()));
   w.varint(cf::kVersion);
-  std::string stored = cf::deflate(meta_raw);
+  std::string stored = cf::pack(meta_raw, cf::kVersion);
   w.varint(meta_raw.size());
   w.varint(stored.size());
   w.u32(cf::crc32_of(stored));

@@ -61,7 +61,7 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     "$seeds/compressed.tit" >/dev/null
   { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/stats"
   python3 - "$seeds/compressed.tit" "$seeds/compressed/stats-raw" <<'PY'
-import sys, zlib
+import sys, lzma
 data = open(sys.argv[1], "rb").read()
 pos = 8
 def varint():
@@ -74,17 +74,15 @@ def varint():
             return v
 version, raw, stored = varint(), varint(), varint()
 pos += 4  # CRC-32
-def record(chunk, size):
-    return chunk if len(chunk) == size else zlib.decompressobj(-15).decompress(chunk)
-meta = record(data[pos:pos + stored], raw)
-values = data[pos + stored:]  # one chunk; the seed needs its raw bytes: inflate unless stored as it is
-try:
-    d = zlib.decompressobj(-15)
-    inflated = d.decompress(values)
-    if d.eof and not d.unused_data:
-        values = inflated
-except zlib.error:
-    pass
+def unpack(record):  # raw LZMA2 (version 3), unless stored as it is
+    try:
+        d = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26}])
+        out = d.decompress(record)
+        return out if d.eof and not d.unused_data else record
+    except lzma.LZMAError:
+        return record
+meta = data[pos:pos + stored] if stored == raw else unpack(data[pos:pos + stored])
+values = unpack(data[pos + stored:])  # one chunk
 open(sys.argv[2], "wb").write(b"\x01" + meta + b"\x00" + values)
 PY
   rm -f "$seeds/compressed.tit"

@@ -3,6 +3,7 @@
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>
+#include <lzma.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -507,6 +508,8 @@ std::string_view chunk_dictionary(std::string_view chunk0)
   return chunk0.size() > kWindow ? chunk0.substr(chunk0.size() - kWindow) : chunk0;
 }
 
+namespace {
+
 std::string deflate(std::string_view raw, std::string_view dictionary)
 {
   z_stream z{};
@@ -556,6 +559,79 @@ std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::
                                  file, record, ended ? "wrong size" : zError(rc == Z_STREAM_END ? Z_DATA_ERROR : rc),
                                  raw_size));
   return out;
+}
+
+/// LZMA2 at preset 6 with a dictionary the size of the record (and the preset dictionary) rounded up to a power of 2:
+/// the writer and the reader derive the same options from the raw size.
+lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictionary)
+{
+  lzma_options_lzma o;
+  lzma_lzma_preset(&o, 6);
+  std::uint64_t need = raw_size + dictionary.size();
+  std::uint32_t size = LZMA_DICT_SIZE_MIN;
+  while (size < need && size < (std::uint32_t{1} << 26))
+    size <<= 1;
+  o.dict_size = size;
+  if (!dictionary.empty()) {
+    o.preset_dict = reinterpret_cast<const std::uint8_t*>(dictionary.data());
+    o.preset_dict_size = static_cast<std::uint32_t>(dictionary.size());
+  }
+  return o;
+}
+
+std::string lzma_pack(std::string_view raw, std::string_view dictionary)
+{
+  lzma_options_lzma o = lzma_options(raw.size(), dictionary);
+  lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
+  std::string out(raw.size() + raw.size() / 16 + 256, '\0');
+  std::size_t pos = 0;
+  lzma_ret rc = lzma_raw_buffer_encode(filters, nullptr, reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size(),
+                                       reinterpret_cast<std::uint8_t*>(out.data()), &pos, out.size());
+  if (rc == LZMA_BUF_ERROR) // it does not shrink
+    return std::string(raw);
+  if (rc != LZMA_OK)
+    throw TraceError(fmt::format("error: liblzma cannot compress a record of {} bytes (code {})", raw.size(),
+                                 static_cast<int>(rc)));
+  out.resize(pos);
+  return out.size() < raw.size() ? out : std::string(raw);
+}
+
+std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const std::string& file,
+                        std::string_view record, std::string_view dictionary)
+{
+  // LZMA2 expands at most a few thousand to one; a larger claim is corrupt (and must not allocate)
+  if (raw_size > stored.size() * 8192 + 4096)
+    throw TraceError(fmt::format("{}: error: {}: claims {} bytes from {} compressed ones (corrupt compressed trace)",
+                                 file, record, raw_size, stored.size()));
+  if (stored.size() == raw_size) // stored as it is
+    return std::string(stored);
+  lzma_options_lzma o = lzma_options(raw_size, dictionary);
+  lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
+  std::string out(raw_size, '\0');
+  std::size_t in_pos = 0;
+  std::size_t out_pos = 0;
+  lzma_ret rc = lzma_raw_buffer_decode(filters, nullptr, reinterpret_cast<const std::uint8_t*>(stored.data()), &in_pos,
+                                       stored.size(), reinterpret_cast<std::uint8_t*>(out.data()), &out_pos, out.size());
+  if (rc != LZMA_OK || in_pos != stored.size() || out_pos != raw_size)
+    throw TraceError(fmt::format("{}: error: {}: cannot decompress it ({}; expected {} bytes) (corrupt compressed trace)",
+                                 file, record,
+                                 rc == LZMA_OK ? "wrong size" : rc == LZMA_BUF_ERROR ? "more data than said" : "bad data",
+                                 raw_size));
+  return out;
+}
+
+} // namespace
+
+std::string pack(std::string_view raw, unsigned version, std::string_view dictionary)
+{
+  return version >= 3 ? lzma_pack(raw, dictionary) : deflate(raw, dictionary);
+}
+
+std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, const std::string& file,
+                   std::string_view record, std::string_view dictionary)
+{
+  return version >= 3 ? lzma_unpack(stored, raw_size, file, record, dictionary)
+                      : inflate(stored, raw_size, file, record, dictionary);
 }
 
 std::uint32_t crc32_of(std::string_view bytes)

@@ -14,9 +14,9 @@ namespace tit::trace::cformat {
 
 inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C', '\n'};
 /// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2: each rank's
-/// draws stored in its value streams); version 3 replaced it, for new files, by `stats` with distributions shared by
-/// the ranks of one structure (mode byte 3: per-site schedules in the value blocks, a level per rank). A file is
-/// written with the lowest version that can say it (1 unless its values are `stats`); versions 1 and 2 stay readable.
+/// draws stored in its value streams); version 3 compresses the records with LZMA2 instead of deflate and replaces,
+/// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank). Every file
+/// is written as version 3; versions 1 and 2 stay readable.
 inline constexpr unsigned kVersion = 3;
 inline constexpr unsigned kOldestVersion = 1;
 /// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
@@ -123,8 +123,8 @@ struct Meta {
   std::vector<BlockRef> blocks;
 };
 
-/// The version a file of `meta`'s value mode is written with: 3 for pooled `stats`, 2 for `stats` with per-rank
-/// draws (as version 2 wrote it), 1 otherwise.
+/// The oldest version that can say `meta`'s value mode: 3 for pooled `stats`, 2 for `stats` with per-rank draws, 1
+/// otherwise (a reader refuses a file whose version is older).
 inline unsigned version_for(const Meta& meta)
 {
   return meta.pooled ? 3 : meta.value_mode == "stats" ? 2 : 1;
@@ -209,13 +209,14 @@ void encode_run(ByteWriter& w, const ValueRun& run);
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block);
 
-/// Raw deflate (no zlib header: the CRC-32 checks the record) / inflate of a record, with an optional preset
-/// dictionary (value chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers).
-/// A record that deflate does not shrink is stored as it is, its stored size then equal to its size. inflate
-/// checks the size and throws TraceError naming the record.
-std::string deflate(std::string_view raw, std::string_view dictionary = {});
-std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::string& file,
-                    std::string_view record, std::string_view dictionary = {});
+/// Compresses a record as a file of `version` holds it: raw deflate (versions 1 and 2; zlib, no header) or raw LZMA2
+/// (version 3; liblzma, preset 6, a dictionary of the record's size rounded up to a power of 2), with an optional
+/// preset dictionary (value chunks after the first use the first one's last 32 KiB: ranks repeat each other's
+/// numbers). A record that does not shrink is stored as it is, its stored size then equal to its size. unpack checks
+/// the size and throws TraceError naming the file and the record.
+std::string pack(std::string_view raw, unsigned version, std::string_view dictionary = {});
+std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, const std::string& file,
+                   std::string_view record, std::string_view dictionary = {});
 /// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
 std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);

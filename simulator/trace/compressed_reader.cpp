@@ -89,7 +89,7 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   std::string stored = read_range(f, o->path, at, stored_size, "the structure record");
   if (cformat::crc32_of(stored) != crc)
     fail_file(o->path, "the structure record: CRC-32 mismatch (corrupt compressed trace)");
-  o->meta = cformat::decode_meta(cformat::inflate(stored, raw_size, o->path, "the structure record"), o->path);
+  o->meta = cformat::decode_meta(cformat::unpack(stored, raw_size, o->version, o->path, "the structure record"), o->path);
   if (o->version < cformat::version_for(o->meta))
     fail_file(o->path, fmt::format("the structure record: value mode '{}' in a version {} file (it needs version {}; "
                                    "corrupt compressed trace)", o->meta.value_mode, o->version,
@@ -125,7 +125,7 @@ std::shared_ptr<const std::string> inflate_chunk(const Opened& o, std::uint32_t 
   std::string stored = read_range(f, o.path, o.value_area + c.offset, c.stored_size, record);
   if (cformat::crc32_of(stored) != c.crc)
     fail_file(o.path, fmt::format("{}: CRC-32 mismatch (corrupt compressed trace)", record));
-  return std::make_shared<const std::string>(cformat::inflate(stored, c.raw_size, o.path, record, dictionary));
+  return std::make_shared<const std::string>(cformat::unpack(stored, c.raw_size, o.version, o.path, record, dictionary));
 }
 
 /// The raw bytes of value block `block` (its chunk inflated, or taken from the cache).

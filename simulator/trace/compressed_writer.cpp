@@ -383,7 +383,7 @@ private:
     if (chunks_.empty())
       first_ = current_;
     std::string stored =
-        cformat::deflate(current_, chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
+        cformat::pack(current_, cformat::kVersion, chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
     chunks_.push_back(cformat::ChunkRef{offset_, current_.size(), stored.size(), cformat::crc32_of(stored)});
     offset_ += stored.size();
     stored_.push_back(std::move(stored));
@@ -412,7 +412,7 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
   cformat::ByteWriter head;
   head.bytes(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
   head.varint(version);
-  std::string stored = cformat::deflate(meta);
+  std::string stored = cformat::pack(meta, version);
   head.varint(meta.size());
   head.varint(stored.size());
   head.u32(cformat::crc32_of(stored));
@@ -694,7 +694,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   stats.value_blocks = meta.blocks.size();
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, version_for(meta), encode_meta(meta), chunks);
+  write_file(out, kVersion, encode_meta(meta), chunks);
   std::error_code ec;
   stats.bytes = std::filesystem::file_size(out, ec);
   return stats;
@@ -776,7 +776,7 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
     meta.blocks.push_back(chunker.add(encode_streams(block)));
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, version_for(meta), encode_meta(meta), chunks);
+  write_file(out, kVersion, encode_meta(meta), chunks);
   std::error_code ec;
   return std::filesystem::file_size(out, ec);
 }

@@ -62,7 +62,7 @@ case $case_name in
   info) # the same counts from the plain and the compressed trace, and the compressed file's structure
     ring; run "$tool" info "$root/traces/ring4"; sed -n '/^actions/,$p' "$out" > "$tmp/plain.info"
     run "$tool" info "$tmp/ring.tit"; [ "$status" -eq 0 ] || fail "info failed"
-    grep -qx "format: compressed, version 1, values exact" "$out" || fail "no format line"
+    grep -qx "format: compressed, version 3, values exact" "$out" || fail "no format line"
     grep -qx "rank structures: 2" "$out" || fail "ring4: even and odd ranks differ, nothing else"
     diff <(sed -n '/^actions/,$p' "$out" | grep -v -e '^format' -e '^signatures' -e '^loops' -e '^rank struct' \
            -e '^value blocks' -e '^bytes') "$tmp/plain.info" || fail "counts differ" ;;
@@ -92,7 +92,7 @@ case $case_name in
       awk -v a="$a" -v b="$b" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(d <= 0.01) }' ||
         fail "$traces: binned predicts $b s, plain $a s: more than 1 % apart"
     done
-    run "$tool" info "$tmp/b.tit"; grep -qx "format: compressed, version 1, values binned:0.01" "$out" ||
+    run "$tool" info "$tmp/b.tit"; grep -qx "format: compressed, version 3, values binned:0.01" "$out" ||
       fail "info does not say the value mode" ;;
   stats) # stats draws each volume from a distribution per action of the loop body: on traces whose volumes jitter
     # (generated, +-20 % compute), the predicted time stays within 3 % of the plain trace's, and info says the mode

@@ -472,7 +472,7 @@ TEST(CompressedTrace, StatsSizeStopsGrowingWithIterationsAndVolumesKeepTheirTota
   // the file says which mode made it, in the version that can say it
   EXPECT_EQ(compressed_info(s4).value_mode, "stats");
   EXPECT_EQ(compressed_info(s4).version, 3u);
-  EXPECT_EQ(compressed_info(e4).version, 1u);
+  EXPECT_EQ(compressed_info(e4).version, 3u);
   // deterministic: the same file, and the same draws, every time
   fs::path again = scratch_dir() / "again.tit";
   compress(*TraceSet::open(p4, std::nullopt), again, stats);
@@ -542,22 +542,57 @@ TEST(CompressedTrace, TraceListNamingACompressedFileAloneIsRead)
       << error;
 }
 
+/// `file` (a compressed trace) with its header saying `version` and its structure record packed as that version packs
+/// it (the value chunks are left as they are).
+std::string with_version(const std::string& file, unsigned version)
+{
+  cformat::ByteReader r(std::string_view(file).substr(8), "f", "header");
+  unsigned old = static_cast<unsigned>(r.varint("version"));
+  std::uint64_t raw_size = r.varint("raw"), stored_size = r.varint("stored");
+  r.u32("crc");
+  std::size_t at = 8 + r.pos();
+  std::string raw = cformat::unpack(file.substr(at, stored_size), raw_size, old, "f", "structure");
+  std::string stored = cformat::pack(raw, version);
+  cformat::ByteWriter w;
+  w.bytes(file.substr(0, 8));
+  w.varint(version);
+  w.varint(raw.size());
+  w.varint(stored.size());
+  w.u32(cformat::crc32_of(stored));
+  w.bytes(stored);
+  w.bytes(file.substr(at + stored_size));
+  return std::move(w.out());
+}
+
 TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
 {
   fs::path s = scratch_dir() / "s.tit";
   compress(*TraceSet::open(write_file(scratch_dir() / "n.txt", noisy_trace(40)), std::nullopt), s,
            parse_value_mode("stats"));
   std::ifstream in(s, std::ios::binary);
-  std::string v1(std::istreambuf_iterator<char>(in), {});
-  ASSERT_EQ(v1[8], 3);
-  v1[8] = 1;
+  std::string v3(std::istreambuf_iterator<char>(in), {});
+  ASSERT_EQ(v3[8], 3);
+  std::string v1 = with_version(v3, 1);
   EXPECT_NE(read_error(v1).find("value mode 'stats' in a version 1 file (it needs version 3; corrupt compressed trace)"),
             std::string::npos)
       << read_error(v1);
-  v1[8] = 2; // version 2 had stats, but not its pooled form
-  EXPECT_NE(read_error(v1).find("value mode 'stats' in a version 2 file (it needs version 3; corrupt compressed trace)"),
+  std::string v2 = with_version(v3, 2); // version 2 had stats, but not its pooled form
+  EXPECT_NE(read_error(v2).find("value mode 'stats' in a version 2 file (it needs version 3; corrupt compressed trace)"),
             std::string::npos)
-      << read_error(v1);
+      << read_error(v2);
+  // a version 3 header on deflated records: an error naming the record
+  std::string deflated = with_version(v3, 2);
+  deflated[8] = 3;
+  EXPECT_NE(read_error(deflated).find("the structure record: cannot decompress it"), std::string::npos)
+      << read_error(deflated);
+}
+
+TEST(CompressedTrace, Version1FilesAreStillRead)
+{
+  // written by the version 1 writer (deflated records) from traces/ring4
+  fs::path v1 = kData / "compressed" / "ring4-v1.tit";
+  EXPECT_EQ(compressed_info(v1).version, 1u);
+  EXPECT_EQ(read_all(v1), read_all(kData / ".." / ".." / "traces" / "ring4"));
 }
 
 TEST(CompressedTrace, Version2StatsFilesAreStillRead)
@@ -626,7 +661,7 @@ TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
   EXPECT_EQ(l.blocks.size(), 16u);
   fs::path v2 = scratch_dir() / "ring16-v2.tit";
   cformat::write_compressed(v2, l);
-  EXPECT_EQ(compressed_info(v2).version, 2u);
+  EXPECT_EQ(compressed_info(v2).version, 3u); // value mode byte 2, in a version 3 file
   EXPECT_EQ(read_all(v2), read_all(packed));
   auto order_of = [](const std::vector<double>& v) { // the order of the first 16 draws: which is the smallest, ...
     std::vector<std::size_t> idx(16);
@@ -789,7 +824,7 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
 TEST(CompressedTrace, NewerVersionIsRefusedByName)
 {
   std::string v4 = ring_file();
-  ASSERT_EQ(v4[8], 1); // exact values: written as version 1, which older readers read
+  ASSERT_EQ(v4[8], 3);
   v4[8] = 4;
   EXPECT_NE(read_error(v4).find("compressed trace format version 4, but this tit-replay reads versions 1 to 3 only "
                                 "(a newer one)"),
