@@ -61,7 +61,7 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     "$seeds/compressed.tit" >/dev/null
   { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/stats"
   python3 - "$seeds/compressed.tit" "$seeds/compressed/stats-raw" <<'PY'
-import sys, lzma
+import sys, lzma, zlib
 data = open(sys.argv[1], "rb").read()
 pos = 8
 def varint():
@@ -74,15 +74,20 @@ def varint():
             return v
 version, raw, stored = varint(), varint(), varint()
 pos += 4  # CRC-32
-def unpack(record):  # raw LZMA2 (version 3), unless stored as it is
-    try:
-        d = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26}])
-        out = d.decompress(record)
-        return out if d.eof and not d.unused_data else record
-    except lzma.LZMAError:
-        return record
-meta = data[pos:pos + stored] if stored == raw else unpack(data[pos:pos + stored])
-values = unpack(data[pos + stored:])  # one chunk
+codec = data[pos]; pos += 1  # version 3: 0 stored, 1 deflate, 2 LZMA2
+def unpack(record, codecs):  # the raw bytes of a record, by the first packing that reads all of it
+    for c in codecs:
+        try:
+            d = (lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26}])
+                 if c == 2 else zlib.decompressobj(-15))
+            out = d.decompress(record)
+            if d.eof and not d.unused_data:
+                return out
+        except (lzma.LZMAError, zlib.error):
+            pass
+    return record
+meta = unpack(data[pos:pos + stored], [codec] if codec else [])
+values = unpack(data[pos + stored:], [2, 1])  # one chunk
 open(sys.argv[2], "wb").write(b"\x01" + meta + b"\x00" + values)
 PY
   rm -f "$seeds/compressed.tit"

@@ -157,6 +157,7 @@ std::string encode_meta(const Meta& m)
   for (const ChunkRef& c : m.chunks) {
     w.varint(c.stored_size);
     w.u32(c.crc);
+    w.byte(c.codec);
   }
   w.varint(m.blocks.size());
   for (const BlockRef& b : m.blocks) {
@@ -310,7 +311,7 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
   }
 }
 
-Meta decode_meta(std::string_view bytes, const std::string& file)
+Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version)
 {
   ByteReader r(bytes, file, "structure record");
   Meta m;
@@ -322,6 +323,9 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
     r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats, 3 pooled stats), found {}", mode));
   m.value_mode = mode == 0 ? "exact" : mode == 1 ? "binned:" + r.string("the bin width of the binned value mode") : "stats";
   m.pooled = mode == 3;
+  if (version < version_for(m))
+    r.fail(fmt::format("value mode '{}'{} in a version {} file (it needs version {})", m.value_mode,
+                       m.pooled ? " (pooled)" : "", version, version_for(m)));
   m.compute_unit = r.string("the compute unit");
   decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
   m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
@@ -330,6 +334,13 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
     c.offset = area;
     c.stored_size = r.below(std::uint64_t{1} << 48, "a value chunk's stored size");
     c.crc = r.u32("a value chunk CRC-32");
+    if (version >= 3) {
+      c.codec = r.byte("a value chunk's packing");
+      if (c.codec > kLzma2)
+        r.fail(fmt::format("expected a packing (0 stored, 1 deflate, 2 LZMA2), found {}", c.codec));
+    } else {
+      c.codec = kDeflate; // or stored, when its sizes are equal
+    }
     area += c.stored_size;
   }
   m.blocks.resize(table_size(r, "the number of value blocks", bytes.size()));
@@ -622,16 +633,36 @@ std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const s
 
 } // namespace
 
-std::string pack(std::string_view raw, unsigned version, std::string_view dictionary)
+std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary)
 {
-  return version >= 3 ? lzma_pack(raw, dictionary) : deflate(raw, dictionary);
+  std::string deflated = deflate(raw, dictionary);
+  codec = deflated.size() < raw.size() ? kDeflate : kStored;
+  if (version < 3)
+    return deflated;
+  std::string lzma = lzma_pack(raw, dictionary);
+  if (lzma.size() < deflated.size()) {
+    codec = kLzma2;
+    return lzma;
+  }
+  return deflated;
 }
 
-std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, const std::string& file,
-                   std::string_view record, std::string_view dictionary)
+std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
+                   const std::string& file, std::string_view record, std::string_view dictionary)
 {
-  return version >= 3 ? lzma_unpack(stored, raw_size, file, record, dictionary)
-                      : inflate(stored, raw_size, file, record, dictionary);
+  if (version < 3)
+    return inflate(stored, raw_size, file, record, dictionary);
+  if (codec == kStored) {
+    if (stored.size() != raw_size)
+      throw TraceError(fmt::format("{}: error: {}: stored as it is, but {} bytes for {} (corrupt compressed trace)",
+                                   file, record, stored.size(), raw_size));
+    return std::string(stored);
+  }
+  if (stored.size() == raw_size) // packed records are smaller than they are raw
+    throw TraceError(fmt::format("{}: error: {}: packed, but as large as it is raw (corrupt compressed trace)", file,
+                                 record));
+  return codec == kLzma2 ? lzma_unpack(stored, raw_size, file, record, dictionary)
+                         : inflate(stored, raw_size, file, record, dictionary);
 }
 
 std::uint32_t crc32_of(std::string_view bytes)

@@ -59,8 +59,12 @@ struct ChunkRef {
   std::uint64_t offset = 0; ///< from the start of the value area
   std::uint64_t raw_size = 0;
   std::uint64_t stored_size = 0;
-  std::uint32_t crc = 0;    ///< CRC-32 of the stored (deflated) bytes
+  std::uint32_t crc = 0;    ///< CRC-32 of the stored (packed) bytes
+  std::uint8_t codec = 0;   ///< how it is packed (version 3): kStored, kDeflate or kLzma2
 };
+/// How a record is packed: said by a byte in version 3; in versions 1 and 2, deflate unless its stored size is its
+/// raw size.
+inline constexpr std::uint8_t kStored = 0, kDeflate = 1, kLzma2 = 2;
 inline constexpr std::size_t kChunkBytes = 64 * 1024;
 
 /// A rank's value block: bytes [offset, offset + raw_size) of its chunk's raw bytes.
@@ -199,8 +203,9 @@ void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, cons
                    const std::vector<std::vector<std::uint32_t>>& bodies);
 void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
                    std::vector<Node>& nodes, std::vector<std::vector<std::uint32_t>>& bodies);
-/// Checks every index and count (see docs/compressed-format.md); throws TraceError naming the record.
-Meta decode_meta(std::string_view bytes, const std::string& file);
+/// Checks every index and count (see docs/compressed-format.md); throws TraceError naming the record. `version`: the
+/// file's (version 3 records say how each value chunk is packed).
+Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version = kVersion);
 
 std::string encode_streams(const std::vector<Stream>& streams);
 /// One run of a value stream, as encode_streams writes it.
@@ -209,14 +214,15 @@ void encode_run(ByteWriter& w, const ValueRun& run);
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block);
 
-/// Compresses a record as a file of `version` holds it: raw deflate (versions 1 and 2; zlib, no header) or raw LZMA2
-/// (version 3; liblzma, preset 6, a dictionary of the record's size rounded up to a power of 2), with an optional
-/// preset dictionary (value chunks after the first use the first one's last 32 KiB: ranks repeat each other's
-/// numbers). A record that does not shrink is stored as it is, its stored size then equal to its size. unpack checks
-/// the size and throws TraceError naming the file and the record.
-std::string pack(std::string_view raw, unsigned version, std::string_view dictionary = {});
-std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, const std::string& file,
-                   std::string_view record, std::string_view dictionary = {});
+/// Compresses a record as a file of `version` packs it: in version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
+/// of the record's size rounded up to a power of 2) or raw deflate, whichever is smaller (tiny records pack better
+/// with deflate); in versions 1 and 2 with raw deflate (zlib, no header); with an optional preset dictionary (value
+/// chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers). A record that does not
+/// shrink is stored as it is. `codec` receives how it was packed. unpack checks the size and throws TraceError naming
+/// the file and the record.
+std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary = {});
+std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
+                   const std::string& file, std::string_view record, std::string_view dictionary = {});
 /// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
 std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);

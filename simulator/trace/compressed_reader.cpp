@@ -66,8 +66,8 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
     fail_file(o->path, "cannot open the compressed trace");
   f.seekg(0, std::ios::end);
   o->file_size = static_cast<std::uint64_t>(f.tellg());
-  // magic, version, then the sizes and CRC of the structure record: at most 8 + 10 + 10 + 10 + 4 bytes
-  std::string head = read_range(f, o->path, 0, std::min<std::uint64_t>(o->file_size, 42), "the header");
+  // magic, version, then the sizes, CRC and packing of the structure record: at most 8 + 10 + 10 + 10 + 4 + 1 bytes
+  std::string head = read_range(f, o->path, 0, std::min<std::uint64_t>(o->file_size, 43), "the header");
   if (head.size() < cformat::kMagic.size() ||
       std::memcmp(head.data(), cformat::kMagic.data(), cformat::kMagic.size()) != 0)
     fail_file(o->path, "not a compressed trace (no 'TITCTRC' magic)");
@@ -82,6 +82,10 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   std::uint64_t raw_size = r.varint("the size of the structure record");
   std::uint64_t stored_size = r.varint("the stored size of the structure record");
   std::uint32_t crc = r.u32("the CRC-32 of the structure record");
+  std::uint8_t codec = version >= 3 ? r.byte("the packing of the structure record") : cformat::kDeflate;
+  if (codec > cformat::kLzma2)
+    fail_file(o->path, fmt::format("the header: expected the packing of the structure record (0 stored, 1 deflate, 2 "
+                                   "LZMA2), found {} (corrupt compressed trace)", codec));
   std::uint64_t at = cformat::kMagic.size() + r.pos();
   if (stored_size > o->file_size - at)
     fail_file(o->path, fmt::format("the structure record: expected {} bytes at byte {}, the file has {} (truncated "
@@ -89,11 +93,8 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   std::string stored = read_range(f, o->path, at, stored_size, "the structure record");
   if (cformat::crc32_of(stored) != crc)
     fail_file(o->path, "the structure record: CRC-32 mismatch (corrupt compressed trace)");
-  o->meta = cformat::decode_meta(cformat::unpack(stored, raw_size, o->version, o->path, "the structure record"), o->path);
-  if (o->version < cformat::version_for(o->meta))
-    fail_file(o->path, fmt::format("the structure record: value mode '{}' in a version {} file (it needs version {}; "
-                                   "corrupt compressed trace)", o->meta.value_mode, o->version,
-                                   cformat::version_for(o->meta)));
+  o->meta = cformat::decode_meta(cformat::unpack(stored, raw_size, o->version, codec, o->path, "the structure record"),
+                                 o->path, o->version);
   const std::vector<cformat::Schedule>& schedules = o->meta.schedules;
   if (!schedules.empty()) {
     o->first_schedule.resize(o->meta.bodies.size());
@@ -125,7 +126,7 @@ std::shared_ptr<const std::string> inflate_chunk(const Opened& o, std::uint32_t 
   std::string stored = read_range(f, o.path, o.value_area + c.offset, c.stored_size, record);
   if (cformat::crc32_of(stored) != c.crc)
     fail_file(o.path, fmt::format("{}: CRC-32 mismatch (corrupt compressed trace)", record));
-  return std::make_shared<const std::string>(cformat::unpack(stored, c.raw_size, o.version, o.path, record, dictionary));
+  return std::make_shared<const std::string>(cformat::unpack(stored, c.raw_size, o.version, c.codec, o.path, record, dictionary));
 }
 
 /// The raw bytes of value block `block` (its chunk inflated, or taken from the cache).

@@ -382,9 +382,10 @@ private:
   {
     if (chunks_.empty())
       first_ = current_;
-    std::string stored =
-        cformat::pack(current_, cformat::kVersion, chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
-    chunks_.push_back(cformat::ChunkRef{offset_, current_.size(), stored.size(), cformat::crc32_of(stored)});
+    std::uint8_t codec = 0;
+    std::string stored = cformat::pack(current_, cformat::kVersion, codec,
+                                       chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
+    chunks_.push_back(cformat::ChunkRef{offset_, current_.size(), stored.size(), cformat::crc32_of(stored), codec});
     offset_ += stored.size();
     stored_.push_back(std::move(stored));
     current_.clear();
@@ -412,10 +413,12 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
   cformat::ByteWriter head;
   head.bytes(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
   head.varint(version);
-  std::string stored = cformat::pack(meta, version);
+  std::uint8_t codec = 0;
+  std::string stored = cformat::pack(meta, version, codec);
   head.varint(meta.size());
   head.varint(stored.size());
   head.u32(cformat::crc32_of(stored));
+  head.byte(codec);
   f.write(head.out().data(), static_cast<std::streamsize>(head.out().size()));
   f.write(stored.data(), static_cast<std::streamsize>(stored.size()));
   for (const std::string& b : blocks)

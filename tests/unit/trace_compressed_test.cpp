@@ -347,7 +347,8 @@ TEST(CompressedTrace, TraceWithoutRepetitionGrowsAtMostByTheHeader)
   fs::path plain = write_file(scratch_dir() / "random.txt", t);
   CompressStats s = expect_round_trip(plain);
   std::uint64_t text = action_line_bytes(plain);
-  constexpr std::uint64_t kHeader = 42; // magic, version, sizes and CRC of the structure record (at most)
+  // magic, version, sizes, CRC and packing of the structure record (at most), and the value chunk's packing byte
+  constexpr std::uint64_t kHeader = 44;
   EXPECT_LE(s.bytes, text + kHeader) << "plain " << text;
   // tiny traces too
   fs::path tiny = write_file(scratch_dir() / "tiny.txt", "0 init\n0 compute 17\n0 finalize\n");
@@ -550,15 +551,18 @@ std::string with_version(const std::string& file, unsigned version)
   unsigned old = static_cast<unsigned>(r.varint("version"));
   std::uint64_t raw_size = r.varint("raw"), stored_size = r.varint("stored");
   r.u32("crc");
+  std::uint8_t codec = old >= 3 ? r.byte("codec") : cformat::kDeflate;
   std::size_t at = 8 + r.pos();
-  std::string raw = cformat::unpack(file.substr(at, stored_size), raw_size, old, "f", "structure");
-  std::string stored = cformat::pack(raw, version);
+  std::string raw = cformat::unpack(file.substr(at, stored_size), raw_size, old, codec, "f", "structure");
+  std::string stored = cformat::pack(raw, version, codec);
   cformat::ByteWriter w;
   w.bytes(file.substr(0, 8));
   w.varint(version);
   w.varint(raw.size());
   w.varint(stored.size());
   w.u32(cformat::crc32_of(stored));
+  if (version >= 3)
+    w.byte(codec);
   w.bytes(stored);
   w.bytes(file.substr(at + stored_size));
   return std::move(w.out());
@@ -573,18 +577,29 @@ TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
   std::string v3(std::istreambuf_iterator<char>(in), {});
   ASSERT_EQ(v3[8], 3);
   std::string v1 = with_version(v3, 1);
-  EXPECT_NE(read_error(v1).find("value mode 'stats' in a version 1 file (it needs version 3; corrupt compressed trace)"),
+  EXPECT_NE(read_error(v1).find("value mode 'stats' (pooled) in a version 1 file (it needs version 3) (truncated or "
+                                "corrupt compressed trace)"),
             std::string::npos)
       << read_error(v1);
   std::string v2 = with_version(v3, 2); // version 2 had stats, but not its pooled form
-  EXPECT_NE(read_error(v2).find("value mode 'stats' in a version 2 file (it needs version 3; corrupt compressed trace)"),
+  EXPECT_NE(read_error(v2).find("value mode 'stats' (pooled) in a version 2 file (it needs version 3)"),
             std::string::npos)
       << read_error(v2);
-  // a version 3 header on deflated records: an error naming the record
-  std::string deflated = with_version(v3, 2);
-  deflated[8] = 3;
-  EXPECT_NE(read_error(deflated).find("the structure record: cannot decompress it"), std::string::npos)
-      << read_error(deflated);
+  // the packing byte of the structure record (after the magic, the version, two sizes and the CRC-32)
+  cformat::ByteReader r(std::string_view(v3).substr(9), "f", "header");
+  r.varint("raw");
+  r.varint("stored");
+  r.u32("crc");
+  std::size_t codec_at = 9 + r.pos();
+  std::string bad = v3;
+  bad[codec_at] = 7;
+  EXPECT_NE(read_error(bad).find("expected the packing of the structure record (0 stored, 1 deflate, 2 LZMA2), found 7"),
+            std::string::npos)
+      << read_error(bad);
+  bad[codec_at] = static_cast<char>(v3[codec_at] == cformat::kLzma2 ? cformat::kDeflate : cformat::kLzma2);
+  EXPECT_NE(read_error(bad).find("the structure record: cannot decompress it"), std::string::npos) << read_error(bad);
+  bad[codec_at] = cformat::kStored;
+  EXPECT_NE(read_error(bad).find("the structure record: stored as it is, but"), std::string::npos) << read_error(bad);
 }
 
 TEST(CompressedTrace, Version1FilesAreStillRead)
