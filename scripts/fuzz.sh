@@ -54,6 +54,42 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     "$build/bin/tit-trace" compress "$t" "$seeds/compressed.tit" >/dev/null
     { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
   done
+  # a pooled stats file (version 3: schedules and levels in the structure record), whole and as raw records (first
+  # byte odd: the structure record, a NUL, the value area; its ranks share one value block, so the target's even cut
+  # of the value area keeps it whole), so that the schedules are fuzzed past the CRC checks too
+  "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
+    "$seeds/compressed.tit" >/dev/null
+  { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/stats"
+  python3 - "$seeds/compressed.tit" "$seeds/compressed/stats-raw" <<'PY'
+import sys, lzma, zlib
+data = open(sys.argv[1], "rb").read()
+pos = 8
+def varint():
+    global pos
+    v, shift = 0, 0
+    while True:
+        b = data[pos]; pos += 1
+        v |= (b & 0x7f) << shift; shift += 7
+        if b < 0x80:
+            return v
+version, raw, stored = varint(), varint(), varint()
+pos += 4  # CRC-32
+codec = data[pos]; pos += 1  # version 3: 0 stored, 1 deflate, 2 LZMA2
+def unpack(record, codecs):  # the raw bytes of a record, by the first packing that reads all of it
+    for c in codecs:
+        try:
+            d = (lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26}])
+                 if c == 2 else zlib.decompressobj(-15))
+            out = d.decompress(record)
+            if d.eof and not d.unused_data:
+                return out
+        except (lzma.LZMAError, zlib.error):
+            pass
+    return record
+meta = unpack(data[pos:pos + stored], [codec] if codec else [])
+values = unpack(data[pos + stored:], [2, 1])  # one chunk
+open(sys.argv[2], "wb").write(b"\x01" + meta + b"\x00" + values)
+PY
   rm -f "$seeds/compressed.tit"
 fi
 n=0

@@ -12,7 +12,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config python3
   libsimgrid-dev libboost-dev  # SimGrid's public headers include Boost headers
-  libpugixml-dev libfmt-dev libspdlog-dev libcli11-dev zlib1g-dev libgoogle-perftools-dev
+  libpugixml-dev libfmt-dev libspdlog-dev libcli11-dev zlib1g-dev liblzma-dev libgoogle-perftools-dev
   libgtest-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin       # tracer and calibration programs
   robin-map-dev                    # the tracer's request table (header-only, nothing at run time)

@@ -73,12 +73,14 @@ struct Part {
     std::uint32_t root = 0;
     Dialect dialect = Dialect::SimGrid;
     std::uint32_t block = 0;
+    std::string level = "1"; ///< pooled `stats` (pool_stats): the rank's level of compute and sleep volumes
   };
   std::vector<Signature> signatures;
   std::vector<Node> nodes;
   std::vector<std::vector<std::uint32_t>> bodies;
   std::vector<RankPart> ranks; ///< ascending ranks
   std::vector<std::string> blocks;
+  std::vector<Schedule> schedules; ///< pooled `stats` (pool_stats)
 };
 
 /// The parts' ranks as one part, renumbered canonically: ranks in ascending order, each rank's structure walked depth
@@ -90,6 +92,14 @@ Part merge_parts(std::vector<Part> parts);
 std::string encode_part(const Part& part);
 Part decode_part(std::string_view bytes, const std::string& what);
 
+/// `stats` values: rewrites `all` (every rank folded with exact values, merged) as a pooled `stats` file (version 3)
+/// says it: per value slot of each action of the structures (a site: a body, a position, a slot) whose volumes are
+/// positive numbers, not all equal, and at least 2 * kStatsSlots over the ranks whose structure holds the site, one
+/// schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's total of
+/// them over what the sites' means would give it, which goes to its `level`); every other value stays in the rank's
+/// streams, and ranks with equal streams then share one block.
+void pool_stats(Part& all);
+
 /// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank
 /// is missing or the file cannot be written (naming the file and the system's reason).
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
@@ -97,7 +107,8 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
 
 /// One rank's actions folded as they arrive: after each action, a tail that repeats the body of the loop before it
 /// extends that loop, a tail that repeats the items before it becomes a loop of 2 (greedy, nesting). Its numbers go
-/// to value streams of runs (exact or binned; `stats` keeps the rank's actions until finish()).
+/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, then
+/// pool_stats).
 class RankCompressor {
 public:
   RankCompressor(int rank, int rank_count, const ValueMode& mode);

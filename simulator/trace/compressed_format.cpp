@@ -3,11 +3,15 @@
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>
+#include <lzma.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
+#include <optional>
+#include <tuple>
 
 namespace tit::trace::cformat {
 
@@ -135,12 +139,13 @@ std::string encode_meta(const Meta& m)
 {
   ByteWriter w;
   w.varint(static_cast<std::uint64_t>(m.rank_count));
-  // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01"); 2 stats (version 2)
+  // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01"); 2 stats with per-rank draws (version 2);
+  // 3 stats with schedules shared by the ranks of a block (version 3)
   if (m.value_mode.starts_with("binned:")) {
     w.byte(1);
     w.string(std::string_view(m.value_mode).substr(7));
   } else if (m.value_mode == "stats") {
-    w.byte(2);
+    w.byte(m.pooled ? 3 : 2);
   } else {
     w.byte(0);
   }
@@ -152,6 +157,7 @@ std::string encode_meta(const Meta& m)
   for (const ChunkRef& c : m.chunks) {
     w.varint(c.stored_size);
     w.u32(c.crc);
+    w.byte(c.codec);
   }
   w.varint(m.blocks.size());
   for (const BlockRef& b : m.blocks) {
@@ -162,6 +168,21 @@ std::string encode_meta(const Meta& m)
     w.varint(r.root);
     w.byte(static_cast<std::uint8_t>(r.dialect));
     w.varint(r.block);
+    if (m.pooled)
+      w.string(r.level);
+  }
+  // pooled stats: the schedules, each: body id | position | value-slot ordinal | order byte (0 in order, 1 the rank's
+  // order and level) | kStatsSlots runs of one value
+  if (m.pooled) {
+    w.varint(m.schedules.size());
+    for (const Schedule& s : m.schedules) {
+      w.varint(s.body);
+      w.varint(s.position);
+      w.varint(s.slot);
+      w.byte(s.rank_order ? 1 : 0);
+      for (const ValueRun& run : s.draws)
+        encode_run(w, run);
+    }
   }
   return std::move(w.out());
 }
@@ -177,6 +198,53 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
 {
   return r.below(std::min<std::uint64_t>(kMaxTable, bytes_left + 1), what);
 }
+
+ValueRun decode_run(ByteReader& r, std::size_t max_text);
+
+std::size_t value_slots(const Signature& s)
+{
+  std::size_t values = 0;
+  for (const Slot& slot : s.slots)
+    values += slot.kind == Slot::Kind::Value ? 1 : 0;
+  return values;
+}
+
+void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, std::vector<Schedule>& out)
+{
+  out.resize(table_size(r, "the number of schedules", bytes_size));
+  const Schedule* before = nullptr;
+  for (Schedule& s : out) {
+    s.body = static_cast<std::uint32_t>(r.below(meta.bodies.size(), "a schedule's body id"));
+    const std::vector<std::uint32_t>& body = meta.bodies[s.body];
+    s.position = static_cast<std::uint32_t>(r.below(body.size(), "a schedule's position in its body"));
+    const Node& n = meta.nodes[body[s.position]];
+    if (n.loop)
+      r.fail(fmt::format("expected a schedule of an action, found one of a loop (body {}, position {})", s.body,
+                         s.position));
+    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[n.ref]), "a schedule's value slot"));
+    if (before != nullptr && std::tie(before->body, before->position, before->slot) >= std::tie(s.body, s.position, s.slot))
+      r.fail("expected schedules in ascending (body, position, slot) order");
+    std::uint8_t order = r.byte("a schedule's order");
+    if (order > 1)
+      r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order), found {}", order));
+    s.rank_order = order == 1;
+    for (std::size_t i = 0; i < kStatsSlots; ++i) {
+      ValueRun run = decode_run(r, bytes_size);
+      if (run.count != 1)
+        r.fail(fmt::format("expected a schedule's draw (a run of 1 value), found a run of {}", run.count));
+      if (s.rank_order) { // the reader scales these: they must be positive numbers
+        std::optional<double> v = run.is_int ? std::optional<double>(static_cast<double>(run.first))
+                                             : detail::parse_double(run.text);
+        if (!v || !(*v > 0) || !std::isfinite(*v))
+          r.fail(fmt::format("expected a schedule's draw (a positive number), found '{}'",
+                             run.is_int ? std::to_string(run.first) : run.text));
+      }
+      s.draws.push_back(std::move(run));
+    }
+    before = &s;
+  }
+}
+
 
 } // namespace
 
@@ -243,7 +311,7 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
   }
 }
 
-Meta decode_meta(std::string_view bytes, const std::string& file)
+Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version)
 {
   ByteReader r(bytes, file, "structure record");
   Meta m;
@@ -251,11 +319,13 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
   if (m.rank_count == 0)
     r.fail("expected at least one rank, found 0");
   std::uint8_t mode = r.byte("the value mode");
-  if (mode > 2)
-    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats), found {}", mode));
-  m.value_mode = mode == 0   ? "exact"
-                 : mode == 2 ? "stats"
-                             : "binned:" + r.string("the bin width of the binned value mode");
+  if (mode > 3)
+    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats, 3 pooled stats), found {}", mode));
+  m.value_mode = mode == 0 ? "exact" : mode == 1 ? "binned:" + r.string("the bin width of the binned value mode") : "stats";
+  m.pooled = mode == 3;
+  if (version < version_for(m))
+    r.fail(fmt::format("value mode '{}'{} in a version {} file (it needs version {})", m.value_mode,
+                       m.pooled ? " (pooled)" : "", version, version_for(m)));
   m.compute_unit = r.string("the compute unit");
   decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
   m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
@@ -264,6 +334,13 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
     c.offset = area;
     c.stored_size = r.below(std::uint64_t{1} << 48, "a value chunk's stored size");
     c.crc = r.u32("a value chunk CRC-32");
+    if (version >= 3) {
+      c.codec = r.byte("a value chunk's packing");
+      if (c.codec > kLzma2)
+        r.fail(fmt::format("expected a packing (0 stored, 1 deflate, 2 LZMA2), found {}", c.codec));
+    } else {
+      c.codec = kDeflate; // or stored, when its sizes are equal
+    }
     area += c.stored_size;
   }
   m.blocks.resize(table_size(r, "the number of value blocks", bytes.size()));
@@ -282,7 +359,15 @@ Meta decode_meta(std::string_view bytes, const std::string& file)
       r.fail(fmt::format("expected a dialect (0 thesis, 1 SimGrid), found {}", d));
     e.dialect = static_cast<Dialect>(d);
     e.block = static_cast<std::uint32_t>(r.below(m.blocks.size(), "a rank's value block id"));
+    if (m.pooled) {
+      e.level = r.string("a rank's level (pooled stats)");
+      std::optional<double> v = detail::parse_double(e.level);
+      if (!v || !(*v > 0) || !std::isfinite(*v))
+        r.fail(fmt::format("expected a rank's level (a positive number), found '{}'", e.level));
+    }
   }
+  if (m.pooled)
+    decode_schedules(r, bytes.size(), m, m.schedules);
   if (!r.at_end())
     r.fail("expected the end of the structure record, found more bytes");
   return m;
@@ -406,10 +491,7 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
   std::vector<Stream> streams(table_size(r, "the number of value streams", bytes.size()));
   for (Stream& s : streams) {
     s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
-    std::size_t values = 0;
-    for (const Slot& slot : meta.signatures[s.signature].slots)
-      values += slot.kind == Slot::Kind::Value ? 1 : 0;
-    s.slot = static_cast<std::uint32_t>(r.below(values, "a stream's value slot"));
+    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[s.signature]), "a stream's value slot"));
     s.repeats.resize(table_size(r, "a stream's number of repeats", bytes.size()));
     for (Repeat& rep : s.repeats) {
       std::uint64_t count = r.varint("a repeat count");
@@ -436,6 +518,8 @@ std::string_view chunk_dictionary(std::string_view chunk0)
   constexpr std::size_t kWindow = 32 * 1024;
   return chunk0.size() > kWindow ? chunk0.substr(chunk0.size() - kWindow) : chunk0;
 }
+
+namespace {
 
 std::string deflate(std::string_view raw, std::string_view dictionary)
 {
@@ -486,6 +570,99 @@ std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::
                                  file, record, ended ? "wrong size" : zError(rc == Z_STREAM_END ? Z_DATA_ERROR : rc),
                                  raw_size));
   return out;
+}
+
+/// LZMA2 at preset 6 with a dictionary the size of the record (and the preset dictionary) rounded up to a power of 2:
+/// the writer and the reader derive the same options from the raw size.
+lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictionary)
+{
+  lzma_options_lzma o;
+  lzma_lzma_preset(&o, 6);
+  std::uint64_t need = raw_size + dictionary.size();
+  std::uint32_t size = LZMA_DICT_SIZE_MIN;
+  while (size < need && size < (std::uint32_t{1} << 26))
+    size <<= 1;
+  o.dict_size = size;
+  if (!dictionary.empty()) {
+    o.preset_dict = reinterpret_cast<const std::uint8_t*>(dictionary.data());
+    o.preset_dict_size = static_cast<std::uint32_t>(dictionary.size());
+  }
+  return o;
+}
+
+std::string lzma_pack(std::string_view raw, std::string_view dictionary)
+{
+  lzma_options_lzma o = lzma_options(raw.size(), dictionary);
+  lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
+  std::string out(raw.size() + raw.size() / 16 + 256, '\0');
+  std::size_t pos = 0;
+  lzma_ret rc = lzma_raw_buffer_encode(filters, nullptr, reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size(),
+                                       reinterpret_cast<std::uint8_t*>(out.data()), &pos, out.size());
+  if (rc == LZMA_BUF_ERROR) // it does not shrink
+    return std::string(raw);
+  if (rc != LZMA_OK)
+    throw TraceError(fmt::format("error: liblzma cannot compress a record of {} bytes (code {})", raw.size(),
+                                 static_cast<int>(rc)));
+  out.resize(pos);
+  return out.size() < raw.size() ? out : std::string(raw);
+}
+
+std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const std::string& file,
+                        std::string_view record, std::string_view dictionary)
+{
+  // LZMA2 expands at most a few thousand to one; a larger claim is corrupt (and must not allocate)
+  if (raw_size > stored.size() * 8192 + 4096)
+    throw TraceError(fmt::format("{}: error: {}: claims {} bytes from {} compressed ones (corrupt compressed trace)",
+                                 file, record, raw_size, stored.size()));
+  if (stored.size() == raw_size) // stored as it is
+    return std::string(stored);
+  lzma_options_lzma o = lzma_options(raw_size, dictionary);
+  lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
+  std::string out(raw_size, '\0');
+  std::size_t in_pos = 0;
+  std::size_t out_pos = 0;
+  lzma_ret rc = lzma_raw_buffer_decode(filters, nullptr, reinterpret_cast<const std::uint8_t*>(stored.data()), &in_pos,
+                                       stored.size(), reinterpret_cast<std::uint8_t*>(out.data()), &out_pos, out.size());
+  if (rc != LZMA_OK || in_pos != stored.size() || out_pos != raw_size)
+    throw TraceError(fmt::format("{}: error: {}: cannot decompress it ({}; expected {} bytes) (corrupt compressed trace)",
+                                 file, record,
+                                 rc == LZMA_OK ? "wrong size" : rc == LZMA_BUF_ERROR ? "more data than said" : "bad data",
+                                 raw_size));
+  return out;
+}
+
+} // namespace
+
+std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary)
+{
+  std::string deflated = deflate(raw, dictionary);
+  codec = deflated.size() < raw.size() ? kDeflate : kStored;
+  if (version < 3)
+    return deflated;
+  std::string lzma = lzma_pack(raw, dictionary);
+  if (lzma.size() < deflated.size()) {
+    codec = kLzma2;
+    return lzma;
+  }
+  return deflated;
+}
+
+std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
+                   const std::string& file, std::string_view record, std::string_view dictionary)
+{
+  if (version < 3)
+    return inflate(stored, raw_size, file, record, dictionary);
+  if (codec == kStored) {
+    if (stored.size() != raw_size)
+      throw TraceError(fmt::format("{}: error: {}: stored as it is, but {} bytes for {} (corrupt compressed trace)",
+                                   file, record, stored.size(), raw_size));
+    return std::string(stored);
+  }
+  if (stored.size() == raw_size) // packed records are smaller than they are raw
+    throw TraceError(fmt::format("{}: error: {}: packed, but as large as it is raw (corrupt compressed trace)", file,
+                                 record));
+  return codec == kLzma2 ? lzma_unpack(stored, raw_size, file, record, dictionary)
+                         : inflate(stored, raw_size, file, record, dictionary);
 }
 
 std::uint32_t crc32_of(std::string_view bytes)

@@ -13,13 +13,12 @@
 namespace tit::trace::cformat {
 
 inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C', '\n'};
-/// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2) and nothing
-/// else: a file is written with the lowest version that can say it (1 unless its values are `stats`), and version 1
-/// files stay readable.
-inline constexpr unsigned kVersion = 2;
+/// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2: each rank's
+/// draws stored in its value streams); version 3 compresses the records with LZMA2 instead of deflate and replaces,
+/// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank). Every file
+/// is written as version 3; versions 1 and 2 stay readable.
+inline constexpr unsigned kVersion = 3;
 inline constexpr unsigned kOldestVersion = 1;
-/// The version a file of `value_mode` is written with.
-inline unsigned version_for(std::string_view value_mode) { return value_mode == "stats" ? 2 : 1; }
 /// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
 inline constexpr std::int64_t kIntLimit = std::int64_t{1} << 61;
 
@@ -51,6 +50,7 @@ struct RankEntry {
   std::uint32_t root = 0;  ///< body id of the rank's whole sequence (its structure)
   Dialect dialect = Dialect::SimGrid;
   std::uint32_t block = 0; ///< value block id
+  std::string level = "1"; ///< pooled `stats` (version 3): the factor of the rank's compute and sleep draws
 };
 
 /// Value blocks are grouped into chunks of about kChunkBytes, each deflated as one record (small ranks' blocks
@@ -59,8 +59,12 @@ struct ChunkRef {
   std::uint64_t offset = 0; ///< from the start of the value area
   std::uint64_t raw_size = 0;
   std::uint64_t stored_size = 0;
-  std::uint32_t crc = 0;    ///< CRC-32 of the stored (deflated) bytes
+  std::uint32_t crc = 0;    ///< CRC-32 of the stored (packed) bytes
+  std::uint8_t codec = 0;   ///< how it is packed (version 3): kStored, kDeflate or kLzma2
 };
+/// How a record is packed: said by a byte in version 3; in versions 1 and 2, deflate unless its stored size is its
+/// raw size.
+inline constexpr std::uint8_t kStored = 0, kDeflate = 1, kLzma2 = 2;
 inline constexpr std::size_t kChunkBytes = 64 * 1024;
 
 /// A rank's value block: bytes [offset, offset + raw_size) of its chunk's raw bytes.
@@ -68,19 +72,6 @@ struct BlockRef {
   std::uint32_t chunk = 0;
   std::uint64_t offset = 0;
   std::uint64_t raw_size = 0;
-};
-
-/// Everything but the value blocks: read at open, shared by every rank.
-struct Meta {
-  int rank_count = 0;
-  std::string value_mode;
-  std::string compute_unit;
-  std::vector<Signature> signatures;
-  std::vector<Node> nodes;
-  std::vector<std::vector<std::uint32_t>> bodies; ///< node ids
-  std::vector<RankEntry> ranks;
-  std::vector<ChunkRef> chunks;
-  std::vector<BlockRef> blocks;
 };
 
 /// A run of values of one stream: `count` times the integer first, first+step, ... or the string `text`.
@@ -108,6 +99,41 @@ struct Stream {
   std::vector<Repeat> repeats;
 };
 
+/// Pooled `stats` (version 3): the kStatsSlots draws that stand for the volumes of one value slot of the action at
+/// `position` of body `body`, for every rank whose structure holds that body. Occurrence i of that action in rank r reads
+/// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times
+/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots)).
+struct Schedule {
+  std::uint32_t body = 0;
+  std::uint32_t position = 0;
+  std::uint32_t slot = 0; ///< ordinal among the signature's Value slots
+  bool rank_order = false;
+  std::vector<ValueRun> draws; ///< kStatsSlots values, each a run of count 1
+  bool operator==(const Schedule&) const = default;
+};
+
+/// Everything but the value blocks: read at open, shared by every rank.
+struct Meta {
+  int rank_count = 0;
+  std::string value_mode;
+  bool pooled = false; ///< `stats` of version 3: schedules shared by the ranks, a level per rank
+  std::string compute_unit;
+  std::vector<Signature> signatures;
+  std::vector<Node> nodes;
+  std::vector<std::vector<std::uint32_t>> bodies; ///< node ids
+  std::vector<RankEntry> ranks;
+  std::vector<Schedule> schedules; ///< pooled `stats`: sorted by (body, position, slot)
+  std::vector<ChunkRef> chunks;
+  std::vector<BlockRef> blocks;
+};
+
+/// The oldest version that can say `meta`'s value mode: 3 for pooled `stats`, 2 for `stats` with per-rank draws, 1
+/// otherwise (a reader refuses a file whose version is older).
+inline unsigned version_for(const Meta& meta)
+{
+  return meta.pooled ? 3 : meta.value_mode == "stats" ? 2 : 1;
+}
+
 /// Groups the runs of `s` (each a repeat of count 1) into repeats of periodic stretches: runs that the stretch
 /// before repeats exactly, up to kPeriod runs long; then keeps only the runs the repeats name, as decode_streams
 /// gives them.
@@ -115,7 +141,9 @@ void find_repeats(Stream& s);
 inline constexpr std::size_t kPeriod = 64;
 
 /// A whole compressed trace in memory: its structure and every value block decoded (for tools that walk the
-/// structure itself rather than the actions, like `tit-trace proxy`). Throws TraceError on a bad file.
+/// structure itself rather than the actions, like `tit-trace proxy`); a pooled `stats` file (version 3) is given with
+/// each rank's draws in its own value streams, as version 2 kept them (`meta.pooled` false). Throws TraceError on a
+/// bad file.
 struct Loaded {
   Meta meta;
   std::vector<std::vector<Stream>> blocks; ///< per value block id
@@ -175,8 +203,9 @@ void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, cons
                    const std::vector<std::vector<std::uint32_t>>& bodies);
 void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
                    std::vector<Node>& nodes, std::vector<std::vector<std::uint32_t>>& bodies);
-/// Checks every index and count (see docs/compressed-format.md); throws TraceError naming the record.
-Meta decode_meta(std::string_view bytes, const std::string& file);
+/// Checks every index and count (see docs/compressed-format.md); throws TraceError naming the record. `version`: the
+/// file's (version 3 records say how each value chunk is packed).
+Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version = kVersion);
 
 std::string encode_streams(const std::vector<Stream>& streams);
 /// One run of a value stream, as encode_streams writes it.
@@ -185,13 +214,15 @@ void encode_run(ByteWriter& w, const ValueRun& run);
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block);
 
-/// Raw deflate (no zlib header: the CRC-32 checks the record) / inflate of a record, with an optional preset
-/// dictionary (value chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers).
-/// A record that deflate does not shrink is stored as it is, its stored size then equal to its size. inflate
-/// checks the size and throws TraceError naming the record.
-std::string deflate(std::string_view raw, std::string_view dictionary = {});
-std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::string& file,
-                    std::string_view record, std::string_view dictionary = {});
+/// Compresses a record as a file of `version` packs it: in version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
+/// of the record's size rounded up to a power of 2) or raw deflate, whichever is smaller (tiny records pack better
+/// with deflate); in versions 1 and 2 with raw deflate (zlib, no header); with an optional preset dictionary (value
+/// chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers). A record that does not
+/// shrink is stored as it is. `codec` receives how it was packed. unpack checks the size and throws TraceError naming
+/// the file and the record.
+std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary = {});
+std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
+                   const std::string& file, std::string_view record, std::string_view dictionary = {});
 /// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
 std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);
@@ -215,9 +246,11 @@ std::string bin_token(std::string_view token, double r);
 /// themselves (nothing to gain). Tokens as written by format_stat.
 std::vector<std::string> stats_schedule(const std::vector<double>& values, bool integers);
 inline constexpr std::size_t kStatsSlots = 16;
-/// `stats`: the kStatsSlots draws of `schedule` in rank `rank`'s own order, a fixed pseudo-random permutation per
-/// rank (the same for every slot of the rank, so that its volumes that rose or fell together still do).
-std::vector<std::string> stats_shuffle(const std::vector<std::string>& schedule, int rank);
+/// `stats`: rank `rank`'s own order of a schedule's kStatsSlots draws (its compute and sleep volumes): draw i of the
+/// rank is schedule[stats_order(rank)[i]], a fixed pseudo-random permutation per rank (a Fisher-Yates shuffle driven by
+/// splitmix64 seeded by the rank), the same for every slot of the rank, so that its volumes that rose or fell together
+/// still do.
+std::array<std::uint8_t, 16> stats_order(int rank, std::uint64_t cycle);
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);

@@ -2,11 +2,14 @@
 // rank's reader loads its value block and walks the structure with its own stack of loop counters, turning each
 // signature back into the action's line, which the dialect's parser reads as it reads a text trace.
 #include "trace/compressed.hpp"
+#include "trace/compressed_build.hpp"
 #include "trace/compressed_format.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -33,6 +36,8 @@ struct Opened {
   mutable std::shared_ptr<const std::string> last_raw; ///< the raw bytes of chunk last_chunk
   /// decoded value blocks, shared by the ranks that have the same numbers while any of them reads
   mutable std::vector<std::weak_ptr<const std::vector<cformat::Stream>>> decoded;
+  /// pooled stats: per body, per position, the index of the first schedule of that action or -1 (empty without)
+  std::vector<std::vector<std::int32_t>> first_schedule;
 };
 
 [[noreturn]] void fail_file(const std::string& path, std::string_view what)
@@ -61,8 +66,8 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
     fail_file(o->path, "cannot open the compressed trace");
   f.seekg(0, std::ios::end);
   o->file_size = static_cast<std::uint64_t>(f.tellg());
-  // magic, version, then the sizes and CRC of the structure record: at most 8 + 10 + 10 + 10 + 4 bytes
-  std::string head = read_range(f, o->path, 0, std::min<std::uint64_t>(o->file_size, 42), "the header");
+  // magic, version, then the sizes, CRC and packing of the structure record: at most 8 + 10 + 10 + 10 + 4 + 1 bytes
+  std::string head = read_range(f, o->path, 0, std::min<std::uint64_t>(o->file_size, 43), "the header");
   if (head.size() < cformat::kMagic.size() ||
       std::memcmp(head.data(), cformat::kMagic.data(), cformat::kMagic.size()) != 0)
     fail_file(o->path, "not a compressed trace (no 'TITCTRC' magic)");
@@ -77,6 +82,10 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   std::uint64_t raw_size = r.varint("the size of the structure record");
   std::uint64_t stored_size = r.varint("the stored size of the structure record");
   std::uint32_t crc = r.u32("the CRC-32 of the structure record");
+  std::uint8_t codec = version >= 3 ? r.byte("the packing of the structure record") : cformat::kDeflate;
+  if (codec > cformat::kLzma2)
+    fail_file(o->path, fmt::format("the header: expected the packing of the structure record (0 stored, 1 deflate, 2 "
+                                   "LZMA2), found {} (corrupt compressed trace)", codec));
   std::uint64_t at = cformat::kMagic.size() + r.pos();
   if (stored_size > o->file_size - at)
     fail_file(o->path, fmt::format("the structure record: expected {} bytes at byte {}, the file has {} (truncated "
@@ -84,11 +93,16 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   std::string stored = read_range(f, o->path, at, stored_size, "the structure record");
   if (cformat::crc32_of(stored) != crc)
     fail_file(o->path, "the structure record: CRC-32 mismatch (corrupt compressed trace)");
-  o->meta = cformat::decode_meta(cformat::inflate(stored, raw_size, o->path, "the structure record"), o->path);
-  if (o->version < cformat::version_for(o->meta.value_mode))
-    fail_file(o->path, fmt::format("the structure record: value mode '{}' in a version {} file (it needs version {}; "
-                                   "corrupt compressed trace)", o->meta.value_mode, o->version,
-                                   cformat::version_for(o->meta.value_mode)));
+  o->meta = cformat::decode_meta(cformat::unpack(stored, raw_size, o->version, codec, o->path, "the structure record"),
+                                 o->path, o->version);
+  const std::vector<cformat::Schedule>& schedules = o->meta.schedules;
+  if (!schedules.empty()) {
+    o->first_schedule.resize(o->meta.bodies.size());
+    for (std::size_t b = 0; b < o->meta.bodies.size(); ++b)
+      o->first_schedule[b].assign(o->meta.bodies[b].size(), -1);
+    for (std::size_t i = schedules.size(); i-- > 0;) // sorted: the first of an action is the last one set
+      o->first_schedule[schedules[i].body][schedules[i].position] = static_cast<std::int32_t>(i);
+  }
   o->value_area = at + stored_size;
   o->structure_bytes = o->value_area;
   for (std::size_t i = 0; i < o->meta.chunks.size(); ++i) {
@@ -112,7 +126,7 @@ std::shared_ptr<const std::string> inflate_chunk(const Opened& o, std::uint32_t 
   std::string stored = read_range(f, o.path, o.value_area + c.offset, c.stored_size, record);
   if (cformat::crc32_of(stored) != c.crc)
     fail_file(o.path, fmt::format("{}: CRC-32 mismatch (corrupt compressed trace)", record));
-  return std::make_shared<const std::string>(cformat::inflate(stored, c.raw_size, o.path, record, dictionary));
+  return std::make_shared<const std::string>(cformat::unpack(stored, c.raw_size, o.version, c.codec, o.path, record, dictionary));
 }
 
 /// The raw bytes of value block `block` (its chunk inflated, or taken from the cache).
@@ -233,12 +247,13 @@ public:
           stack_.pop_back();
         continue;
       }
+      std::size_t position = f.next;
       const cformat::Node& n = m.nodes[body[f.next++]];
       if (n.loop) {
         stack_.push_back(Frame{n.ref, 0, n.count});
         continue;
       }
-      build_line(n.ref);
+      build_line(n.ref, f.body, static_cast<std::uint32_t>(position));
       parser_.split(line_, ++action_, out);
       parser_.interpret(out);
       return true;
@@ -256,6 +271,10 @@ private:
   void load_values(std::uint32_t block)
   {
     streams_ = block_streams(*file_, block);
+    const cformat::RankEntry& e = file_->meta.ranks[static_cast<std::size_t>(rank_)];
+    level_ = detail::parse_double(e.level).value_or(1); // decode_meta checked it
+    unit_level_ = e.level == "1";
+    drawn_.assign(file_->meta.schedules.size(), 0);
     std::string record = fmt::format("value block {}", block);
     const auto& sigs = file_->meta.signatures;
     first_cursor_.assign(sigs.size() + 1, 0);
@@ -296,8 +315,34 @@ private:
     c.advance();
   }
 
-  void build_line(std::uint32_t sig)
+  /// Pooled `stats`: the next draw of schedule `i` for this rank.
+  void append_draw(std::size_t i)
   {
+    const cformat::Schedule& s = file_->meta.schedules[i];
+    std::uint64_t cycle = drawn_[i] / cformat::kStatsSlots;
+    std::uint64_t occurrence = drawn_[i]++ % cformat::kStatsSlots;
+    if (s.rank_order && cycle != order_cycle_) { // the rank's order of this cycle (most draws reuse the last one)
+      order_ = cformat::stats_order(rank_, cycle);
+      order_cycle_ = cycle;
+    }
+    const cformat::ValueRun& d = s.draws[s.rank_order ? order_[occurrence] : occurrence];
+    if (!s.rank_order || unit_level_) {
+      line_ += d.is_int ? fmt::format_int(d.first).str() : d.text;
+      return;
+    }
+    double v = (d.is_int ? static_cast<double>(d.first) : detail::parse_double(d.text).value_or(0)) * level_;
+    if (d.is_int)
+      line_ += fmt::format_int(std::max<std::int64_t>(1, std::llround(v))).str();
+    else
+      line_ += fmt::format("{}", v);
+  }
+
+  /// The line of the action of signature `sig` at `position` of body `body`.
+  void build_line(std::uint32_t sig, std::uint32_t body, std::uint32_t position)
+  {
+    // pooled stats: the schedules of this action's value slots, in slot order
+    std::int32_t schedule = file_->first_schedule.empty() ? -1 : file_->first_schedule[body][position];
+    const std::vector<cformat::Schedule>& schedules = file_->meta.schedules;
     const cformat::Signature& s = file_->meta.signatures[sig];
     line_.clear();
     line_ += fmt::format_int(rank_).str();
@@ -315,7 +360,15 @@ private:
           line_ += fmt::format_int(((rank_ + slot.offset) % n + n) % n).str();
           break;
         case Slot::Kind::Value:
-          append_value(sig, value++);
+          if (schedule >= 0 && static_cast<std::size_t>(schedule) < schedules.size() &&
+              schedules[static_cast<std::size_t>(schedule)].body == body &&
+              schedules[static_cast<std::size_t>(schedule)].position == position &&
+              schedules[static_cast<std::size_t>(schedule)].slot == value) {
+            append_draw(static_cast<std::size_t>(schedule++));
+            ++value;
+          } else {
+            append_value(sig, value++);
+          }
           break;
       }
     }
@@ -336,6 +389,11 @@ private:
   std::string label_; // the Action::file of this rank's actions: "<path> (rank <r>)", line = action number
   detail::ActionParser parser_;
   std::shared_ptr<const std::vector<cformat::Stream>> streams_; // shared with the ranks of the same block
+  double level_ = 1;                   // pooled stats: the rank's level, and whether it is exactly 1
+  bool unit_level_ = true;
+  std::array<std::uint8_t, 16> order_ = cformat::stats_order(0, 0); // of rank_ and order_cycle_
+  std::uint64_t order_cycle_ = ~std::uint64_t{0};
+  std::vector<std::uint64_t> drawn_;   // pooled stats: per schedule, the draws made
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
   std::vector<Cursor> cursors_;
   std::vector<Frame> stack_;
@@ -413,6 +471,12 @@ cformat::Loaded cformat::load_compressed(const std::string& path)
   std::shared_ptr<const Opened> o = open_file(path);
   cformat::Loaded out;
   out.blocks.reserve(o->meta.blocks.size());
+  if (o->meta.pooled) { // each rank's draws in its own streams, as version 2 kept them
+    CompressedSet set(o);
+    out = fold(set, ValueMode{});
+    out.meta.value_mode = "stats";
+    return out;
+  }
   for (std::uint32_t b = 0; b < o->meta.blocks.size(); ++b)
     out.blocks.push_back(*block_streams(*o, b));
   out.meta = o->meta;

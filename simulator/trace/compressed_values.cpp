@@ -96,20 +96,24 @@ std::string bin_token(std::string_view token, double r)
   return back && close(*back) ? text : std::string(token);
 }
 
-std::vector<std::string> stats_shuffle(const std::vector<std::string>& schedule, int rank)
+std::array<std::uint8_t, 16> stats_order(int rank, std::uint64_t cycle)
 {
-  // Fisher-Yates driven by splitmix64 seeded with the rank: a fixed function, the same on every machine
-  std::uint64_t state = static_cast<std::uint64_t>(rank) * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
+  // Fisher-Yates driven by splitmix64 seeded with the rank and the cycle: a fixed function, the same on every machine
+  std::uint64_t state = static_cast<std::uint64_t>(rank) * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL +
+                        cycle * 0xd1b54a32d192ed03ULL;
   auto next = [&state] {
     std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   };
-  std::vector<std::string> out = schedule;
-  for (std::size_t i = out.size(); i > 1; --i)
-    std::swap(out[i - 1], out[next() % i]);
-  return out;
+  static_assert(kStatsSlots == 16);
+  std::array<std::uint8_t, 16> order{};
+  for (std::uint8_t i = 0; i < 16; ++i)
+    order[i] = i;
+  for (std::size_t i = order.size(); i > 1; --i)
+    std::swap(order[i - 1], order[next() % i]);
+  return order;
 }
 
 std::vector<std::string> stats_schedule(const std::vector<double>& values, bool integers)

@@ -356,97 +356,6 @@ private:
   std::vector<Entry> streams_;
 };
 
-/// `stats`: a rank's actions are kept until its structure is folded, then their volumes are replaced, per value slot
-/// of each action of a loop body (a body and a position in it), by that slot's schedule (cformat::stats_schedule).
-class StatsValues {
-public:
-  void add(const Action& a, std::uint32_t signature, const std::vector<std::string>& tokens,
-           const std::vector<bool>& volume)
-  {
-    actions_.push_back(Pending{signature, tokens, volume, a.kind == Kind::Compute || a.kind == Kind::Sleep});
-  }
-
-  /// Walks the structure of body `root` twice (its actions are those added, in order): gathers each slot's volumes,
-  /// then gives `out` each action's tokens, volumes drawn from their schedules. For compute and sleep volumes, rank
-  /// `rank` starts each schedule at its own place (a hash of the rank and the slot), so that ranks with the same
-  /// distribution do not draw the same value at the same time: their fluctuations stay uncorrelated, as measured
-  /// ones mostly are. Message sizes start at the schedule's start on every rank, so that a sender and its receiver,
-  /// which saw the same sizes, draw the same ones.
-  void finish(const Tables& tables, std::uint32_t root, int rank, Values& out)
-  {
-    next_ = 0;
-    walk(tables, root, [this](std::uint64_t site, const Pending& a) {
-      for (std::size_t j = 0; j < a.tokens.size(); ++j) {
-        if (!a.volume[j])
-          continue;
-        SlotValues& slot = slots_[{site, j}];
-        slot.local = a.local;
-        std::optional<double> v = detail::parse_double(a.tokens[j]);
-        std::int64_t i = 0;
-        slot.usable = slot.usable && v && *v > 0;
-        slot.integers = slot.integers && cformat::canonical_int(a.tokens[j], i);
-        if (slot.usable)
-          slot.values.push_back(*v);
-      }
-    });
-    for (auto& [key, slot] : slots_) {
-      if (slot.usable)
-        slot.schedule = cformat::stats_schedule(slot.values, slot.integers);
-      if (slot.local && slot.values.size() >= 2 * cformat::kStatsSlots)
-        slot.schedule = cformat::stats_shuffle(slot.schedule, rank);
-      slot.values = {};
-    }
-    next_ = 0;
-    walk(tables, root, [this, &out](std::uint64_t site, const Pending& a) {
-      for (std::size_t j = 0; j < a.tokens.size(); ++j) {
-        auto it = a.volume[j] ? slots_.find({site, j}) : slots_.end();
-        if (it != slots_.end() && it->second.usable) {
-          SlotValues& slot = it->second;
-          out.add(a.signature, static_cast<std::uint32_t>(j), slot.schedule[slot.drawn++ % slot.schedule.size()]);
-        } else {
-          out.add(a.signature, static_cast<std::uint32_t>(j), a.tokens[j]);
-        }
-      }
-    });
-  }
-
-private:
-  struct Pending {
-    std::uint32_t signature;
-    std::vector<std::string> tokens;
-    std::vector<bool> volume;
-    bool local; ///< compute or sleep
-  };
-  struct SlotValues {
-    bool usable = true;   ///< every value a positive number (else kept as it is)
-    bool integers = true; ///< every value a canonical integer (then so are the drawn values)
-    bool local = false;   ///< a compute or sleep volume (else a message size, which its partner must agree with)
-    std::vector<double> values;
-    std::vector<std::string> schedule;
-    std::uint64_t drawn = 0;
-  };
-
-  /// Calls visit(site, action) for each action of body `body`'s depth-first walk, `site` naming the body and the
-  /// position of the action in it.
-  template <typename Visit> void walk(const Tables& tables, std::uint32_t body, const Visit& visit)
-  {
-    const std::vector<std::uint32_t>& ids = tables.body_nodes(body);
-    for (std::size_t pos = 0; pos < ids.size(); ++pos) {
-      const Node& n = tables.node_at(ids[pos]);
-      if (n.loop) {
-        for (std::uint64_t c = 0; c < n.count; ++c)
-          walk(tables, n.ref, visit);
-      } else {
-        visit((std::uint64_t{body} << 32) | pos, actions_.at(next_++));
-      }
-    }
-  }
-
-  std::vector<Pending> actions_;
-  std::size_t next_ = 0;
-  std::map<std::pair<std::uint64_t, std::size_t>, SlotValues> slots_;
-};
-
 /// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
 class Chunker {
 public:
@@ -473,9 +382,10 @@ private:
   {
     if (chunks_.empty())
       first_ = current_;
-    std::string stored =
-        cformat::deflate(current_, chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
-    chunks_.push_back(cformat::ChunkRef{offset_, current_.size(), stored.size(), cformat::crc32_of(stored)});
+    std::uint8_t codec = 0;
+    std::string stored = cformat::pack(current_, cformat::kVersion, codec,
+                                       chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
+    chunks_.push_back(cformat::ChunkRef{offset_, current_.size(), stored.size(), cformat::crc32_of(stored), codec});
     offset_ += stored.size();
     stored_.push_back(std::move(stored));
     current_.clear();
@@ -503,10 +413,12 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
   cformat::ByteWriter head;
   head.bytes(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
   head.varint(version);
-  std::string stored = cformat::deflate(meta);
+  std::uint8_t codec = 0;
+  std::string stored = cformat::pack(meta, version, codec);
   head.varint(meta.size());
   head.varint(stored.size());
   head.u32(cformat::crc32_of(stored));
+  head.byte(codec);
   f.write(head.out().data(), static_cast<std::streamsize>(head.out().size()));
   f.write(stored.data(), static_cast<std::streamsize>(stored.size()));
   for (const std::string& b : blocks)
@@ -538,7 +450,6 @@ struct RankCompressor::Impl {
   Tables tables;
   Folder folder{tables};
   Values values;
-  StatsValues stats_values;
   Dialect dialect = Dialect::SimGrid;
   bool first = true;
   // reused on every action (no allocation once they have grown)
@@ -551,7 +462,6 @@ struct RankCompressor::Impl {
   std::vector<SlotDesc> slots;
   std::vector<std::string_view> value_tokens;
   std::vector<bool> volume;
-  std::vector<std::string> owned; // stats: the tokens kept
   std::vector<Roles> roles;       // by (kind, dialect, form)
   std::vector<bool> has_roles;
   std::unordered_map<std::string, Kind, StringHash, std::equal_to<>> kinds; // add_line: SimGrid names seen
@@ -624,17 +534,12 @@ struct RankCompressor::Impl {
     bool bin = mode.kind == ValueMode::Kind::Binned;
     last.sig = sig;
     last.values.clear();
-    if (mode.kind == ValueMode::Kind::Stats) {
-      owned.assign(value_tokens.begin(), value_tokens.end());
-      stats_values.add(a, sig, owned, volume);
-    } else {
-      for (std::size_t j = 0; j < value_tokens.size(); ++j) {
-        CachedValue v{&values.builder(sig, static_cast<std::uint32_t>(j)), false, 0,
-                      bin && volume[j] ? bin_token(value_tokens[j], mode.bin) : std::string(value_tokens[j])};
-        v.is_int = canonical_int(v.token, v.value);
-        v.builder->add_parsed(v.is_int, v.value, v.token);
-        last.values.push_back(std::move(v));
-      }
+    for (std::size_t j = 0; j < value_tokens.size(); ++j) {
+      CachedValue v{&values.builder(sig, static_cast<std::uint32_t>(j)), false, 0,
+                    bin && volume[j] ? bin_token(value_tokens[j], mode.bin) : std::string(value_tokens[j])};
+      v.is_int = canonical_int(v.token, v.value);
+      v.builder->add_parsed(v.is_int, v.value, v.token);
+      last.values.push_back(std::move(v));
     }
     folder.push(sig);
   }
@@ -696,6 +601,8 @@ struct RankCompressor::Impl {
 RankCompressor::RankCompressor(int rank, int rank_count, const ValueMode& mode)
     : impl_(std::make_unique<Impl>(rank, rank_count, mode))
 {
+  if (mode.kind == ValueMode::Kind::Stats)
+    throw TraceError("error: value mode 'stats' needs every rank's values: fold them exact, then pool_stats()");
 }
 
 RankCompressor::~RankCompressor() = default;
@@ -712,7 +619,7 @@ void RankCompressor::add_line(std::string_view line)
   std::string_view rest = text;
   detail::next_field(rest);
   std::string_view after_rank = rest;
-  bool shortcuts = impl_->mode.kind != ValueMode::Kind::Stats && !impl_->first;
+  bool shortcuts = !impl_->first;
   if (shortcuts && impl_->add_known(after_rank)) {
     ++actions_;
     return;
@@ -731,8 +638,7 @@ void RankCompressor::add_line(std::string_view line)
   }
   a.kind = it->second;
   add(a);
-  if (impl_->mode.kind != ValueMode::Kind::Stats)
-    impl_->remember(after_rank, a.kind);
+  impl_->remember(after_rank, a.kind);
 }
 
 std::uint64_t RankCompressor::structure_items() const
@@ -748,8 +654,6 @@ Part RankCompressor::finish()
   Impl& m = *impl_;
   Part p;
   std::uint32_t root = m.tables.body_of(m.folder.items());
-  if (m.mode.kind == ValueMode::Kind::Stats)
-    m.stats_values.finish(m.tables, root, m.rank, m.values);
   p.blocks.push_back(m.values.encode());
   m.tables.move_into(p.signatures, p.nodes, p.bodies);
   p.ranks.push_back(Part::RankPart{m.rank, root, m.dialect, 0});
@@ -763,6 +667,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   Meta meta;
   meta.rank_count = rank_count;
   meta.value_mode = value_mode_name(mode);
+  meta.pooled = mode.kind == ValueMode::Kind::Stats;
   meta.compute_unit = compute_unit;
   if (all.ranks.size() != static_cast<std::size_t>(rank_count))
     throw TraceError(fmt::format("error: compressed trace '{}': {} ranks of {} were merged", out.string(),
@@ -771,7 +676,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
     const Part::RankPart& e = all.ranks[static_cast<std::size_t>(r)];
     if (e.rank != r)
       throw TraceError(fmt::format("error: compressed trace '{}': rank {} is missing", out.string(), r));
-    meta.ranks.push_back(RankEntry{e.root, e.dialect, e.block});
+    meta.ranks.push_back(RankEntry{e.root, e.dialect, e.block, e.level});
   }
   Chunker chunker;
   for (const std::string& b : all.blocks)
@@ -779,6 +684,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   meta.signatures = all.signatures;
   meta.nodes = all.nodes;
   meta.bodies = all.bodies;
+  meta.schedules = all.schedules;
   CompressStats stats;
   stats.signatures = meta.signatures.size();
   stats.loops = static_cast<std::uint64_t>(
@@ -791,7 +697,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   stats.value_blocks = meta.blocks.size();
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, version_for(meta.value_mode), encode_meta(meta), chunks);
+  write_file(out, kVersion, encode_meta(meta), chunks);
   std::error_code ec;
   stats.bytes = std::filesystem::file_size(out, ec);
   return stats;
@@ -824,20 +730,26 @@ Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions)
   int ranks = in.rank_count();
   std::vector<Part> parts;
   actions = 0;
+  bool stats = values.kind == ValueMode::Kind::Stats; // folded exact, then pooled
   for (int r = 0; r < ranks; ++r) {
     std::unique_ptr<RankReader> reader = in.reader(r);
-    RankCompressor rank(r, ranks, values);
+    RankCompressor rank(r, ranks, stats ? ValueMode{} : values);
     Action a;
     while (reader->next(a))
       rank.add(a);
     actions += rank.actions();
     parts.push_back(rank.finish());
   }
-  return merge_parts(std::move(parts));
+  Part all = merge_parts(std::move(parts));
+  if (stats)
+    pool_stats(all);
+  return all;
 }
 
 Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions)
 {
+  if (values.kind == ValueMode::Kind::Stats)
+    throw std::logic_error("fold(): stats values are pooled across ranks, not kept per rank (fold them exact)");
   int ranks = in.rank_count();
   std::uint64_t count = 0;
   Part all = fold_parts(in, values, count);
@@ -867,7 +779,7 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
     meta.blocks.push_back(chunker.add(encode_streams(block)));
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, version_for(meta.value_mode), encode_meta(meta), chunks);
+  write_file(out, kVersion, encode_meta(meta), chunks);
   std::error_code ec;
   return std::filesystem::file_size(out, ec);
 }

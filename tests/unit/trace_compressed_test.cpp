@@ -347,7 +347,8 @@ TEST(CompressedTrace, TraceWithoutRepetitionGrowsAtMostByTheHeader)
   fs::path plain = write_file(scratch_dir() / "random.txt", t);
   CompressStats s = expect_round_trip(plain);
   std::uint64_t text = action_line_bytes(plain);
-  constexpr std::uint64_t kHeader = 42; // magic, version, sizes and CRC of the structure record (at most)
+  // magic, version, sizes, CRC and packing of the structure record (at most), and the value chunk's packing byte
+  constexpr std::uint64_t kHeader = 44;
   EXPECT_LE(s.bytes, text + kHeader) << "plain " << text;
   // tiny traces too
   fs::path tiny = write_file(scratch_dir() / "tiny.txt", "0 init\n0 compute 17\n0 finalize\n");
@@ -406,17 +407,18 @@ TEST(CompressedTrace, BinnedValuesStayWithinRAndOnlyVolumesChange)
 
 std::string read_error(const std::string& bytes);
 
-/// Two ranks exchanging messages of jittered sizes after jittered computations, `iterations` times.
-std::string noisy_trace(int iterations)
+/// `ranks` ranks in a ring exchanging messages of jittered sizes after jittered computations (rank r computing r + 1
+/// times as much as rank 0, with the same relative jitter), `iterations` times.
+std::string noisy_trace(int iterations, int ranks = 2)
 {
   std::mt19937_64 rng(11);
   std::string t;
-  for (int r = 0; r < 2; ++r) {
+  for (int r = 0; r < ranks; ++r) {
     t += fmt::format("{} init\n", r);
     for (int i = 0; i < iterations; ++i) {
       int size = 40000 + static_cast<int>(rng() % 20000);
       t += fmt::format("{} compute {}\n{} isend {} 5 {} 0\n{} recv {} 5 -1 0\n{} waitall\n", r,
-                       (r + 1) * 1000000 + rng() % 400000, r, 1 - r, size, r, 1 - r, r);
+                       (r + 1) * (1000000 + rng() % 400000), r, (r + 1) % ranks, size, r, (r + ranks - 1) % ranks, r);
     }
     t += fmt::format("{} finalize\n", r);
   }
@@ -443,14 +445,14 @@ TEST(CompressedTrace, StatsScheduleIsDeterministicAndKeepsTheDistribution)
   EXPECT_EQ(s[0], "1031");
   EXPECT_EQ(s[1], "1531");
   EXPECT_EQ(s[15], "1968");
-  // a rank's own order: a permutation of the same draws, fixed per rank, different between ranks
-  std::vector<std::string> a = cformat::stats_shuffle(s, 1), b = cformat::stats_shuffle(s, 2);
-  EXPECT_EQ(a, cformat::stats_shuffle(s, 1));
+  // a rank's own order: a permutation of the draws, fixed per rank, different between ranks
+  std::array<std::uint8_t, 16> a = cformat::stats_order(1, 0), b = cformat::stats_order(2, 0);
+  EXPECT_EQ(a, cformat::stats_order(1, 0));
   EXPECT_NE(a, b);
+  EXPECT_NE(a, cformat::stats_order(1, 1)); // and per cycle of 16 draws
   std::sort(a.begin(), a.end());
-  std::vector<std::string> sorted = s;
-  std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(a, sorted);
+  for (std::uint8_t i = 0; i < 16; ++i)
+    EXPECT_EQ(a[i], i);
   // too few values for a distribution: kept as they are, in order; fractions stay fractions
   EXPECT_EQ(cformat::stats_schedule({3, 1, 2}, true), (std::vector<std::string>{"3", "1", "2"}));
   EXPECT_EQ(cformat::stats_schedule({0.5, 0.25}, false), (std::vector<std::string>{"0.5", "0.25"}));
@@ -470,8 +472,8 @@ TEST(CompressedTrace, StatsSizeStopsGrowingWithIterationsAndVolumesKeepTheirTota
   EXPECT_LT(c4.bytes * 20, x4.bytes) << "stats " << c4.bytes << ", exact " << x4.bytes;
   // the file says which mode made it, in the version that can say it
   EXPECT_EQ(compressed_info(s4).value_mode, "stats");
-  EXPECT_EQ(compressed_info(s4).version, 2u);
-  EXPECT_EQ(compressed_info(e4).version, 1u);
+  EXPECT_EQ(compressed_info(s4).version, 3u);
+  EXPECT_EQ(compressed_info(e4).version, 3u);
   // deterministic: the same file, and the same draws, every time
   fs::path again = scratch_dir() / "again.tit";
   compress(*TraceSet::open(p4, std::nullopt), again, stats);
@@ -541,18 +543,223 @@ TEST(CompressedTrace, TraceListNamingACompressedFileAloneIsRead)
       << error;
 }
 
+/// `file` (a compressed trace) with its header saying `version` and its structure record packed as that version packs
+/// it (the value chunks are left as they are).
+std::string with_version(const std::string& file, unsigned version)
+{
+  cformat::ByteReader r(std::string_view(file).substr(8), "f", "header");
+  unsigned old = static_cast<unsigned>(r.varint("version"));
+  std::uint64_t raw_size = r.varint("raw"), stored_size = r.varint("stored");
+  r.u32("crc");
+  std::uint8_t codec = old >= 3 ? r.byte("codec") : cformat::kDeflate;
+  std::size_t at = 8 + r.pos();
+  std::string raw = cformat::unpack(file.substr(at, stored_size), raw_size, old, codec, "f", "structure");
+  std::string stored = cformat::pack(raw, version, codec);
+  cformat::ByteWriter w;
+  w.bytes(file.substr(0, 8));
+  w.varint(version);
+  w.varint(raw.size());
+  w.varint(stored.size());
+  w.u32(cformat::crc32_of(stored));
+  if (version >= 3)
+    w.byte(codec);
+  w.bytes(stored);
+  w.bytes(file.substr(at + stored_size));
+  return std::move(w.out());
+}
+
 TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
 {
   fs::path s = scratch_dir() / "s.tit";
   compress(*TraceSet::open(write_file(scratch_dir() / "n.txt", noisy_trace(40)), std::nullopt), s,
            parse_value_mode("stats"));
   std::ifstream in(s, std::ios::binary);
-  std::string v1(std::istreambuf_iterator<char>(in), {});
-  ASSERT_EQ(v1[8], 2);
-  v1[8] = 1;
-  EXPECT_NE(read_error(v1).find("value mode 'stats' in a version 1 file (it needs version 2; corrupt compressed trace)"),
+  std::string v3(std::istreambuf_iterator<char>(in), {});
+  ASSERT_EQ(v3[8], 3);
+  std::string v1 = with_version(v3, 1);
+  EXPECT_NE(read_error(v1).find("value mode 'stats' (pooled) in a version 1 file (it needs version 3) (truncated or "
+                                "corrupt compressed trace)"),
             std::string::npos)
       << read_error(v1);
+  std::string v2 = with_version(v3, 2); // version 2 had stats, but not its pooled form
+  EXPECT_NE(read_error(v2).find("value mode 'stats' (pooled) in a version 2 file (it needs version 3)"),
+            std::string::npos)
+      << read_error(v2);
+  // the packing byte of the structure record (after the magic, the version, two sizes and the CRC-32)
+  cformat::ByteReader r(std::string_view(v3).substr(9), "f", "header");
+  r.varint("raw");
+  r.varint("stored");
+  r.u32("crc");
+  std::size_t codec_at = 9 + r.pos();
+  std::string bad = v3;
+  bad[codec_at] = 7;
+  EXPECT_NE(read_error(bad).find("expected the packing of the structure record (0 stored, 1 deflate, 2 LZMA2), found 7"),
+            std::string::npos)
+      << read_error(bad);
+  bad[codec_at] = static_cast<char>(v3[codec_at] == cformat::kLzma2 ? cformat::kDeflate : cformat::kLzma2);
+  EXPECT_NE(read_error(bad).find("the structure record: cannot decompress it"), std::string::npos) << read_error(bad);
+  bad[codec_at] = cformat::kStored;
+  EXPECT_NE(read_error(bad).find("the structure record: stored as it is, but"), std::string::npos) << read_error(bad);
+}
+
+TEST(CompressedTrace, Version1FilesAreStillRead)
+{
+  // written by the version 1 writer (deflated records) from traces/ring4
+  fs::path v1 = kData / "compressed" / "ring4-v1.tit";
+  EXPECT_EQ(compressed_info(v1).version, 1u);
+  EXPECT_EQ(read_all(v1), read_all(kData / ".." / ".." / "traces" / "ring4"));
+}
+
+TEST(CompressedTrace, Version2StatsFilesAreStillRead)
+{
+  // written by the version 2 writer (per-rank draws in the value streams) from a 4-rank noisy ring; its expansion
+  // by that version is beside it
+  fs::path v2 = kData / "compressed" / "stats-v2.tit";
+  EXPECT_EQ(compressed_info(v2).version, 2u);
+  EXPECT_EQ(compressed_info(v2).value_mode, "stats");
+  EXPECT_EQ(read_all(v2), read_all(kData / "compressed" / "stats-v2.expanded.txt"));
+  // and the tools that load a whole file in memory see the same values
+  cformat::Loaded l = cformat::load_compressed(v2.string());
+  EXPECT_FALSE(l.meta.pooled);
+  EXPECT_EQ(l.blocks.size(), 4u);
+}
+
+TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
+{
+  // 16 ranks of a ring: one structure, so one value block, whose size does not follow the ranks
+  auto bytes_of = [](int ranks) {
+    fs::path p = write_file(scratch_dir() / fmt::format("ring{}.txt", ranks), noisy_trace(200, ranks));
+    fs::path s = scratch_dir() / fmt::format("ring{}.tit", ranks);
+    CompressStats c = compress(*TraceSet::open(p, std::nullopt), s, parse_value_mode("stats"));
+    EXPECT_EQ(c.value_blocks, 1u) << ranks << " ranks";
+    EXPECT_EQ(c.structures, 1u) << ranks << " ranks";
+    return c.bytes;
+  };
+  std::uint64_t b4 = bytes_of(4), b16 = bytes_of(16);
+  EXPECT_LT(b16, b4 * 3 / 2) << b4 << " B at 4 ranks, " << b16 << " B at 16";
+  fs::path plain = scratch_dir() / "ring16.txt", packed = scratch_dir() / "ring16.tit";
+  auto p = TraceSet::open(plain, std::nullopt);
+  auto c = TraceSet::open(packed, std::nullopt);
+  std::vector<std::vector<double>> drawn(16);
+  std::vector<double> rank0_sizes;
+  for (int r = 0; r < 16; ++r) {
+    auto pr = p->reader(r), cr = c->reader(r);
+    Action pa, ca;
+    double flops[2] = {0, 0};
+    std::vector<double> sizes;
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      ASSERT_EQ(pa.kind, ca.kind);
+      EXPECT_EQ(pa.partner, ca.partner);
+      if (pa.kind == Kind::Compute) {
+        flops[0] += pa.amount;
+        flops[1] += ca.amount;
+        drawn[static_cast<std::size_t>(r)].push_back(ca.amount / (r + 1));
+      }
+      if (pa.kind == Kind::Isend)
+        sizes.push_back(ca.bytes);
+    }
+    EXPECT_FALSE(cr->next(ca));
+    // each rank keeps its level (rank r computes r + 1 times as much as rank 0)
+    EXPECT_NEAR(flops[1] / flops[0], 1, 0.01) << "rank " << r;
+    // message sizes: one schedule in the same order on every rank, so that a receiver's sizes are its sender's
+    if (r == 0)
+      rank0_sizes = sizes;
+    EXPECT_EQ(sizes, rank0_sizes) << "rank " << r;
+  }
+  // compute draws: the same distribution (once scaled to the level), each rank in its own order
+  // tools that load the whole file (proxy, extrapolate) get each rank's draws in its own streams, as version 2 kept
+  // them, and writing that back gives a version 2 file of the same actions
+  cformat::Loaded l = cformat::load_compressed(packed.string());
+  EXPECT_FALSE(l.meta.pooled);
+  EXPECT_EQ(l.meta.value_mode, "stats");
+  EXPECT_EQ(l.blocks.size(), 16u);
+  fs::path v2 = scratch_dir() / "ring16-v2.tit";
+  cformat::write_compressed(v2, l);
+  EXPECT_EQ(compressed_info(v2).version, 3u); // value mode byte 2, in a version 3 file
+  EXPECT_EQ(read_all(v2), read_all(packed));
+  auto order_of = [](const std::vector<double>& v) { // the order of the first 16 draws: which is the smallest, ...
+    std::vector<std::size_t> idx(16);
+    for (std::size_t i = 0; i < 16; ++i)
+      idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) { return v[x] < v[y]; });
+    return idx;
+  };
+  for (int r = 1; r < 16; ++r) {
+    std::vector<double> a = drawn[0], b = drawn[static_cast<std::size_t>(r)];
+    std::vector<std::size_t> oa = order_of(a), ob = order_of(b);
+    int same_place = 0;
+    for (std::size_t i = 0; i < 16; ++i)
+      same_place += oa[i] == ob[i] ? 1 : 0;
+    EXPECT_LT(same_place, 8) << "rank " << r << " draws in rank 0's order";
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_NEAR(b.front() / a.front(), 1, 0.03) << "rank " << r;
+    EXPECT_NEAR(b.back() / a.back(), 1, 0.03) << "rank " << r;
+  }
+}
+
+TEST(CompressedTrace, BadSchedulesAreErrors)
+{
+  // a structure of one loop over [compute, waitall] and its schedules, forged one fault at a time
+  cformat::Meta meta;
+  meta.rank_count = 1;
+  meta.value_mode = "stats";
+  meta.pooled = true;
+  meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}, cformat::Signature{"waitall", {}}};
+  meta.nodes = {cformat::Node{false, 0, 1}, cformat::Node{false, 1, 1}, cformat::Node{true, 0, 40}};
+  meta.bodies = {{0, 1}, {2}};
+  meta.chunks = {cformat::ChunkRef{}};
+  meta.blocks = {cformat::BlockRef{}};
+  meta.ranks = {cformat::RankEntry{1, Dialect::SimGrid, 0, "0.5"}};
+  cformat::Schedule good{0, 0, 0, true, {}};
+  for (int i = 0; i < 16; ++i)
+    good.draws.push_back(cformat::ValueRun{true, 1000 + i, 0, "", 1});
+  auto error = [&](const std::vector<cformat::Schedule>& schedules, std::string level = "0.5") {
+    cformat::Meta m = meta;
+    m.schedules = schedules;
+    m.ranks[0].level = level;
+    std::string bytes = cformat::encode_meta(m);
+    std::string e = trace_error([&] {
+      cformat::Meta back = cformat::decode_meta(bytes, "f.tit");
+      EXPECT_EQ(back.schedules, schedules);
+      EXPECT_EQ(back.ranks[0].level, level);
+    });
+    return e;
+  };
+  EXPECT_EQ(error({good}), "<no error>");
+  cformat::Schedule bad = good;
+  bad.position = 1; // waitall has no value slot
+  EXPECT_NE(error({bad}).find("f.tit: error: structure record at byte"), std::string::npos) << error({bad});
+  EXPECT_NE(error({bad}).find("expected a schedule's value slot below 0, found 0"), std::string::npos) << error({bad});
+  bad = good;
+  bad.body = 1; // the loop node
+  EXPECT_NE(error({bad}).find("expected a schedule of an action, found one of a loop"), std::string::npos);
+  bad = good;
+  bad.position = 2;
+  EXPECT_NE(error({bad}).find("expected a schedule's position in its body below 2, found 2"), std::string::npos);
+  EXPECT_NE(error({good, good}).find("expected schedules in ascending (body, position, slot) order"),
+            std::string::npos);
+  bad = good;
+  bad.draws[3].count = 2;
+  EXPECT_NE(error({bad}).find("expected a schedule's draw (a run of 1 value), found a run of 2"), std::string::npos);
+  bad = good;
+  bad.draws[5] = cformat::ValueRun{false, 0, 0, "-3.5", 1};
+  EXPECT_NE(error({bad}).find("expected a schedule's draw (a positive number), found '-3.5'"), std::string::npos);
+  bad.rank_order = false; // sizes are not scaled: any token
+  EXPECT_EQ(error({bad}), "<no error>");
+  EXPECT_NE(error({good}, "-2").find("expected a rank's level (a positive number), found '-2'"), std::string::npos);
+  EXPECT_NE(error({good}, "x").find("expected a rank's level (a positive number), found 'x'"), std::string::npos);
+  // the order byte: the last byte before the draws of the last schedule
+  cformat::Meta m = meta;
+  m.schedules = {good};
+  std::string bytes = cformat::encode_meta(m);
+  std::size_t order_at = bytes.size() - 16 * 3 - 1; // 16 draws of 2-byte values and a count of 1
+  ASSERT_EQ(bytes[order_at], 1);
+  bytes[order_at] = 2;
+  EXPECT_NE(trace_error([&] { cformat::decode_meta(bytes, "f.tit"); })
+                .find("expected a schedule's order (0 in order, 1 the rank's order), found 2"),
+            std::string::npos);
 }
 
 // ---- bad files ----------------------------------------------------------------------------------------------
@@ -570,6 +777,33 @@ std::string read_error(const std::string& bytes)
 {
   fs::path p = write_file(scratch_dir() / "bad.tit", bytes);
   return trace_error([&] { read_all(p); });
+}
+
+std::string stats_file()
+{
+  fs::path out = scratch_dir() / "stats.tit";
+  compress(*TraceSet::open(write_file(scratch_dir() / "n.txt", noisy_trace(40, 4)), std::nullopt), out,
+           parse_value_mode("stats"));
+  std::ifstream f(out, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+TEST(CompressedTrace, EveryTruncationOfAStatsFileIsAnError)
+{
+  std::string whole = stats_file();
+  ASSERT_EQ(whole[8], 3);
+  for (std::size_t n = 9; n < whole.size(); ++n) {
+    std::string error = read_error(whole.substr(0, n));
+    EXPECT_NE(error, "<no error>") << "truncated to " << n << " bytes";
+    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
+  }
+  for (std::size_t i = 8; i < whole.size(); ++i) {
+    std::string bad = whole;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5a);
+    std::string error = read_error(bad);
+    EXPECT_NE(error, "<no error>") << "byte " << i;
+    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
+  }
 }
 
 TEST(CompressedTrace, EveryTruncationIsAnError)
@@ -604,13 +838,13 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
 
 TEST(CompressedTrace, NewerVersionIsRefusedByName)
 {
-  std::string v3 = ring_file();
-  ASSERT_EQ(v3[8], 1); // exact values: written as version 1, which older readers read
-  v3[8] = 3;
-  EXPECT_NE(read_error(v3).find("compressed trace format version 3, but this tit-replay reads versions 1 to 2 only "
+  std::string v4 = ring_file();
+  ASSERT_EQ(v4[8], 3);
+  v4[8] = 4;
+  EXPECT_NE(read_error(v4).find("compressed trace format version 4, but this tit-replay reads versions 1 to 3 only "
                                 "(a newer one)"),
             std::string::npos)
-      << read_error(v3);
+      << read_error(v4);
 }
 
 TEST(CompressedTrace, DeployedRanksMustMatch)

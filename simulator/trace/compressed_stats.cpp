@@ -1,0 +1,218 @@
+// The `stats` value mode of compressed traces (docs/compressed-format.md, "What it keeps"): the ranks of one structure
+// share one distribution (a schedule of kStatsSlots draws) per value slot of each action of their structure, and each
+// rank keeps its own level of compute and sleep volumes. pool_stats() rewrites the value blocks of every rank, folded
+// with exact values and merged, into the blocks of a version 3 file.
+#include "trace/compressed_build.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace tit::trace::cformat {
+
+namespace {
+
+/// What a value slot of a signature holds.
+struct SlotRole {
+  bool volume = false; ///< a volume (volume_positions): drawn from a distribution
+  bool local = false;  ///< a compute or sleep volume: drawn in the rank's order, at the rank's level
+};
+
+std::vector<SlotRole> slot_roles(const Signature& s, Dialect dialect)
+{
+  std::vector<std::size_t> volumes;
+  bool local = false;
+  if (const detail::ActionSpec* spec = detail::find_action(dialect, s.name)) {
+    Action a;
+    a.kind = spec->kind;
+    a.dialect = dialect;
+    volumes = volume_positions(a);
+    local = a.kind == Kind::Compute || a.kind == Kind::Sleep;
+  }
+  std::vector<SlotRole> out;
+  for (std::size_t i = 0; i < s.slots.size(); ++i)
+    if (s.slots[i].kind == Slot::Kind::Value)
+      out.push_back(SlotRole{std::find(volumes.begin(), volumes.end(), i) != volumes.end(), local});
+  return out;
+}
+
+/// A rank's value streams expanded into their tokens, read in order by (signature, value slot).
+class RankTokens {
+public:
+  RankTokens(const std::string& block, const Meta& meta)
+  {
+    first_.assign(meta.signatures.size() + 1, 0);
+    for (std::size_t s = 0; s < meta.signatures.size(); ++s) {
+      std::size_t values = 0;
+      for (const Slot& slot : meta.signatures[s].slots)
+        values += slot.kind == Slot::Kind::Value ? 1 : 0;
+      first_[s + 1] = first_[s] + values;
+    }
+    tokens_.resize(first_.back());
+    next_.assign(first_.back(), 0);
+    for (const Stream& st : decode_streams(block, meta, "(stats)", 0)) {
+      std::vector<std::string>& out = tokens_[first_[st.signature] + st.slot];
+      for (const Repeat& rep : st.repeats)
+        for (std::uint64_t c = 0; c < rep.count; ++c)
+          for (std::uint32_t k = 0; k < rep.length; ++k) {
+            const ValueRun& run = st.runs[rep.first + k];
+            for (std::uint64_t j = 0; j < run.count; ++j)
+              out.push_back(run.is_int ? fmt::format("{}", run.first + static_cast<std::int64_t>(j) * run.step)
+                                       : run.text);
+          }
+    }
+  }
+
+  const std::string& next(std::uint32_t signature, std::uint32_t slot)
+  {
+    std::size_t i = first_[signature] + slot;
+    return tokens_[i].at(next_[i]++);
+  }
+
+private:
+  std::vector<std::size_t> first_;
+  std::vector<std::vector<std::string>> tokens_;
+  std::vector<std::size_t> next_;
+};
+
+/// Calls visit(body, position, signature) for each action of body `body`'s depth-first walk.
+template <typename Visit> void walk(const Part& p, std::uint32_t body, const Visit& visit)
+{
+  const std::vector<std::uint32_t>& ids = p.bodies[body];
+  for (std::uint32_t pos = 0; pos < ids.size(); ++pos) {
+    const Node& n = p.nodes[ids[pos]];
+    if (n.loop) {
+      for (std::uint64_t c = 0; c < n.count; ++c)
+        walk(p, n.ref, visit);
+    } else {
+      visit(body, pos, n.ref);
+    }
+  }
+}
+
+/// One value slot of one action of the structures (a site), over the ranks whose structure holds it.
+struct SiteValues {
+  bool usable = true;   ///< every value a positive number
+  bool integers = true; ///< every value a canonical integer
+  bool local = false;
+  bool same = true;     ///< every value the same token (then the streams keep it, at no cost)
+  std::string first;
+  std::size_t count = 0;
+  double sum = 0;
+  std::map<std::size_t, std::vector<double>> values; ///< per rank (index in the part), in its order
+  bool pooled() const { return usable && !same && count >= 2 * kStatsSlots; }
+};
+
+using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
+
+ValueRun draw_run(const std::string& token)
+{
+  ValueRun run;
+  run.is_int = canonical_int(token, run.first);
+  if (!run.is_int)
+    run.text = token;
+  return run;
+}
+
+} // namespace
+
+void pool_stats(Part& all)
+{
+  Meta meta; // the part's signatures, for decode_streams
+  meta.signatures = all.signatures;
+  std::vector<std::vector<SlotRole>> roles[2]; // per dialect, per signature
+  for (int d = 0; d < 2; ++d)
+    for (const Signature& s : all.signatures)
+      roles[d].push_back(slot_roles(s, static_cast<Dialect>(d)));
+  auto roles_of = [&](std::size_t i) -> const std::vector<std::vector<SlotRole>>& {
+    return roles[all.ranks[i].dialect == Dialect::SimGrid ? 1 : 0];
+  };
+  // every value of every volume slot of the structures, per rank
+  std::map<SiteKey, SiteValues> sites;
+  for (std::size_t i = 0; i < all.ranks.size(); ++i) {
+    const auto& role = roles_of(i);
+    RankTokens tokens(all.blocks[all.ranks[i].block], meta);
+    walk(all, all.ranks[i].root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
+      for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
+        const std::string& token = tokens.next(sig, j);
+        if (!role[sig][j].volume)
+          continue;
+        SiteValues& site = sites[{body, pos, j}];
+        if (site.count == 0) {
+          site.first = token;
+          site.local = role[sig][j].local;
+        }
+        ++site.count;
+        std::optional<double> v = detail::parse_double(token);
+        std::int64_t n = 0;
+        site.usable = site.usable && v && *v > 0;
+        site.integers = site.integers && canonical_int(token, n);
+        site.same = site.same && token == site.first;
+        if (site.usable) {
+          site.values[i].push_back(*v);
+          site.sum += *v;
+        }
+      }
+    });
+  }
+  // each rank's level: its compute and sleep volumes over what the sites' means would give it
+  std::vector<double> total(all.ranks.size(), 0), expected(all.ranks.size(), 0);
+  for (const auto& [k, site] : sites)
+    if (site.local && site.pooled())
+      for (const auto& [i, values] : site.values) {
+        for (double v : values)
+          total[i] += v;
+        expected[i] += static_cast<double>(values.size()) * site.sum / static_cast<double>(site.count);
+      }
+  std::vector<double> levels(all.ranks.size(), 1);
+  for (std::size_t i = 0; i < all.ranks.size(); ++i) {
+    std::string level = expected[i] > 0 ? fmt::format("{:.4g}", total[i] / expected[i]) : "1";
+    levels[i] = detail::parse_double(level).value_or(1);
+    all.ranks[i].level = level;
+  }
+  // the schedules: compute and sleep volumes divided by their rank's level, so that the ranks share the shape of the
+  // distribution and each keeps its level
+  all.schedules.clear();
+  for (const auto& [k, site] : sites) {
+    if (!site.pooled())
+      continue;
+    std::vector<double> pooled;
+    pooled.reserve(site.count);
+    for (const auto& [i, values] : site.values)
+      for (double v : values)
+        pooled.push_back(site.local ? v / levels[i] : v);
+    Schedule s;
+    std::tie(s.body, s.position, s.slot) = k;
+    s.rank_order = site.local;
+    for (const std::string& token : stats_schedule(pooled, site.integers))
+      s.draws.push_back(draw_run(token));
+    all.schedules.push_back(std::move(s));
+  }
+  // each rank's block: the values that are not drawn
+  std::vector<std::string> blocks;
+  std::map<std::string, std::uint32_t> block_ids;
+  for (std::size_t i = 0; i < all.ranks.size(); ++i) {
+    const auto& role = roles_of(i);
+    Part::RankPart& rank = all.ranks[i];
+    RankTokens tokens(all.blocks[rank.block], meta);
+    ValueStreams kept;
+    walk(all, rank.root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
+      for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
+        const std::string& token = tokens.next(sig, j);
+        auto it = role[sig][j].volume ? sites.find({body, pos, j}) : sites.end();
+        if (it == sites.end() || !it->second.pooled())
+          kept.add(sig, j, token);
+      }
+    });
+    std::string block = encode_streams(kept.take());
+    auto [it, added] = block_ids.try_emplace(std::move(block), static_cast<std::uint32_t>(blocks.size()));
+    if (added)
+      blocks.push_back(it->first);
+    rank.block = it->second;
+  }
+  all.blocks = std::move(blocks);
+}
+
+} // namespace tit::trace::cformat
