@@ -6,7 +6,8 @@
 # difference, over ranks and action kinds, of each rank's count of each kind, and the time tit-replay predicts from
 # both (same platform). A refusal (exit 2) is printed with its message. Takes a few minutes.
 #
-# usage: scripts/extrap-table.sh [APP...]     (BUILD_DIR=build; default: the six applications)
+# usage: scripts/extrap-table.sh [APP[:N1,N2,N3,TARGET]...]   (BUILD_DIR=build; default: the six applications at
+#        the counts below; APP:... replaces APP's rank counts, e.g. halo3d:27,64,125,216)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${BUILD_DIR:-$root/build}")
@@ -74,8 +75,11 @@ predict() { # TRACES: the simulated time tit-replay predicts on the platform
 }
 
 for app in "${apps[@]}"; do
+  given=
+  [[ $app != *:* ]] || { given=${app#*:}; app=${app%%:*}; }
   [[ -n ${ARGS[$app]:-} ]] || { echo "extrap-table.sh: unknown application '$app'" >&2; exit 2; }
-  read -r -a counts <<<"${COUNTS[$app]}"
+  if [[ -n $given ]]; then read -r -a counts <<<"${given//,/ }"; else read -r -a counts <<<"${COUNTS[$app]}"; fi
+  ((${#counts[@]} >= 4)) || { echo "extrap-table.sh: $app needs at least 4 rank counts (3 inputs, 1 target)" >&2; exit 2; }
   read -r -a args <<<"${ARGS[$app]}"
   if [[ $app == *-ours ]]; then
     src=${app%-ours}
