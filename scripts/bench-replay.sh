@@ -27,6 +27,11 @@
 #                 (identical, or the relative difference) and the throughput ratio variant/default
 #   BENCH_REPEAT  replay each case this many times with tit-replay, base and each variant, interleaved (default
 #                 1); the rates then come from the median CPU time of each
+#   BENCH_STEADY=1  also replay every case with a third of its iterations (at least 1; cases of 2+ iterations),
+#                 right after the full one with the same binary, and split the CPU time: the steady state
+#                 (actions per CPU second of the extra iterations: the difference of the two runs) and the
+#                 start-up and end (reading the traces, creating the actors, the platform, the summary: what
+#                 does not grow with the iterations), for every side; ratios are then given for both
 #   BENCH_REF_MAX_RANKS  skip the reference above this many ranks (default 16384: it takes minutes)
 #   BENCH_NOFILE  open-file limit set for the runs (default: 64 more than the largest rank count,
 #                 when above the current limit; raising the hard limit needs privileges). A case with more
@@ -77,6 +82,11 @@ for v in "${variants[@]}"; do
   fi
 done
 repeat=${BENCH_REPEAT:-1}
+steady=${BENCH_STEADY:-0}
+if [[ $steady != 0 && $steady != 1 ]]; then
+  echo "bench-replay.sh: BENCH_STEADY must be 0 or 1, not '$steady'" >&2
+  exit 2
+fi
 if [[ ! $repeat =~ ^[1-9][0-9]*$ ]]; then
   echo "bench-replay.sh: BENCH_REPEAT must be a whole number >= 1, not '$repeat'" >&2
   exit 2
@@ -165,6 +175,16 @@ relative() {
     if (mb > m) m = mb; printf "%.3g", (m > 0 ? d / m : 0) }'
 }
 
+# steady_split LONG_CPU SHORT_CPU: prints "RATE STARTUP" (actions per CPU second of the iterations the long run
+# has beyond the short one; CPU seconds of the long run not proportional to its iterations), or "- -" when the
+# difference is not positive (noise larger than the extra iterations' cost).
+steady_split() {
+  awk -v l="$1" -v s="$2" -v a="$actions" -v as="$short_actions" -v i="$iters" -v is="$short_iters" 'BEGIN {
+    d = l - s
+    if (d <= 0 || a <= as) { print "- -"; exit }
+    printf "%.0f %.2f\n", (a - as) / d, l - i * d / (i - is) }'
+}
+
 status=0
 summary=()
 mkdir -p "$bench_dir"
@@ -184,11 +204,20 @@ for c in $cases; do
   actions=$(python3 "$root/tests/bench/gen-trace.py" "$dir" --ranks "$ranks" --iterations "$iters" --pattern "$pattern" \
     "${backbone_arg[@]}" "${merged_arg[@]}")
   echo "== $ranks ranks x $iters iterations, $pattern pattern: $actions actions ($dir); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  # BENCH_STEADY: the same case with a third of the iterations, replayed right after each full run.
+  short_iters=0 short_actions=0 short_traces='' short_dir=$dir/short
+  if ((steady && iters >= 2)); then
+    short_iters=$((iters / 3 > 0 ? iters / 3 : 1))
+    short_actions=$(python3 "$root/tests/bench/gen-trace.py" "$short_dir" --ranks "$ranks" --iterations "$short_iters" \
+      --pattern "$pattern" "${backbone_arg[@]}" "${merged_arg[@]}")
+    short_traces=$short_dir/traces.list
+    echo "   steady state: also replayed with $short_iters iterations ($short_actions actions)"
+  fi
   plat=${platform:-$dir/platform.xml}
   hosts=${hostfile:-$dir/hostfile}
   [[ -z $platform ]] || echo "   platform $plat, hostfile $hosts"
 
-  ref_time='' ours_time='' ref_rate='' ours_rate='' base_rate='' base_time='' ratio_base=''
+  ref_time='' ours_time='' ref_rate='' ours_rate='' base_rate='' base_time='' ratio_base='' ref_steady=''
   if ((run_ref)) && ((${#merged_arg[@]})); then
     echo "   reference: skipped (more ranks than open files allowed)"
   elif ((run_ref && ranks > ref_max_ranks)); then
@@ -208,6 +237,19 @@ for c in $cases; do
       ref_rate=$(per_second "$actions" "$cpu")
       printf '   reference (smpirun -replay): predicted %s s, wall %s s, CPU %s s, peak RSS %s KiB (%s KiB per rank), %s actions per CPU s\n' \
         "$ref_time" "$wall" "$cpu" "$rss" "$(awk -v m="$rss" -v n="$ranks" 'BEGIN { printf "%.1f", m / n }')" "$ref_rate"
+      if [[ -n $short_traces ]]; then
+        long_cpu=$cpu
+        measure "$short_dir/ref.log" smpirun -no-privatize -replay "$short_traces" -np "$ranks" \
+          -platform "$plat" -hostfile "$hosts" \
+          --log=replay.thresh:critical --log=smpi_replay.fmt:'%.15d%e%m%n' "${ref_extra[@]}"
+        if ((rc != 0)); then
+          echo "   reference, $short_iters iterations: FAILED (exit $rc), see $short_dir/ref.log"
+          status=1
+        else
+          read -r ref_steady ref_startup <<<"$(steady_split "$long_cpu" "$cpu")"
+          echo "   reference steady state: $ref_steady actions per CPU s; start-up and end $ref_startup s of CPU ($short_iters iterations: CPU $cpu s)"
+        fi
+      fi
     fi
   fi
   # Each actor stack and its guard page take two memory mappings: past vm.max_map_count, tit-replay stops (and
@@ -241,7 +283,7 @@ for c in $cases; do
       labels+=("$v") binaries+=("$tit") extras+=("--cfg=${v//,/ --cfg=}") names+=("variant-$((j + 1))")
     done
   fi
-  declare -A cpus=() times=() peaks=() walls=() failed=()
+  declare -A cpus=() times=() peaks=() walls=() failed=() short_cpus=()
   for ((rep = 1; rep <= repeat; rep++)); do
     for i in "${!labels[@]}"; do
       label=${labels[$i]}
@@ -268,9 +310,22 @@ for c in $cases; do
       cpus[$label]+=" $cpu"
       walls[$label]+=" $wall"
       ((${peaks[$label]:-0} >= rss)) || peaks[$label]=$rss
+      if [[ -n $short_traces ]]; then # the same binary at once on the short case (BENCH_STEADY)
+        short_log=$short_dir/${log#"$dir/"}
+        measure "$short_log" "${binaries[$i]}" "${args[@]}" "${extra[@]}" --hostfile "$hosts" "$plat" \
+          "$short_dir/${traces#"$dir/"}"
+        if ((rc != 0)); then
+          echo "   $label, $short_iters iterations: FAILED (exit $rc), see $short_log"
+          failed[$label]=1
+          status=1
+          continue
+        fi
+        short_cpus[$label]+=" $cpu"
+      fi
     done
   done
   rates=()
+  declare -A steadies=()
   for label in "${labels[@]}"; do
     [[ -z ${failed[$label]:-} ]] || continue
     c=$(median "${cpus[$label]}")
@@ -284,6 +339,12 @@ for c in $cases; do
     printf '   %s: predicted %s s, wall %s s, CPU%s s, peak RSS %s KiB (%s KiB per rank), %s actions per CPU s\n' \
       "$name" "${times[$label]}" "$(median "${walls[$label]}")" "${cpus[$label]}" "${peaks[$label]}" \
       "$(awk -v m="${peaks[$label]}" -v n="$ranks" 'BEGIN { printf "%.1f", m / n }')" "$rate"
+    if [[ -n $short_traces ]]; then
+      read -r st su <<<"$(steady_split "$c" "$(median "${short_cpus[$label]}")")"
+      steadies[$label]=$st
+      printf '   %s  steady state: %s actions per CPU s; start-up and end %s s of CPU (%s iterations: CPU%s s)\n' \
+        "${name//?/ }" "$st" "$su" "$short_iters" "${short_cpus[$label]}"
+    fi
   done
   ours_time=${times[ours]:-}
   [[ -z ${failed[ours]:-} ]] || ours_time=''
@@ -327,6 +388,13 @@ for c in $cases; do
     echo "   predictions $verdict; throughput ratio ours/reference $ratio"
     [[ $verdict == agree:* ]] || status=1
     line+=", ratio $ratio, $verdict"
+  fi
+  if [[ -n $short_traces ]]; then
+    ours_steady=${steadies[ours]:--}
+    line+="; steady state: reference ${ref_steady:--}, tit-replay $ours_steady"
+    ratio_of() { awk -v o="$1" -v r="$2" 'BEGIN { if (o + 0 > 0 && r + 0 > 0) printf "%.2f", o / r; else print "-" }'; }
+    [[ -z $base ]] || line+=", base ${steadies[base]:--}, ours/base $(ratio_of "$ours_steady" "${steadies[base]:--}")"
+    [[ -z $ref_steady ]] || line+=", ours/reference $(ratio_of "$ours_steady" "$ref_steady")"
   fi
   summary+=("$line")
 done

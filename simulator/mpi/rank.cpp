@@ -59,9 +59,9 @@ void post(Fifo<RequestPtr>& mine, Fifo<RequestPtr>& theirs, const RequestPtr& re
 
 /// Empties a rank's reused wait lists when a wait returns, however it returns: no finished communication is
 /// kept alive by them until the next wait.
-class WaitLists {
+template <typename Pending> class WaitLists {
 public:
-  WaitLists(std::vector<s4u::CommPtr>& comms, std::vector<Request*>& pending) : comms_(comms), pending_(pending)
+  WaitLists(std::vector<s4u::CommPtr>& comms, Pending& pending) : comms_(comms), pending_(pending)
   {
     comms_.clear();
     pending_.clear();
@@ -76,7 +76,7 @@ public:
 
 private:
   std::vector<s4u::CommPtr>& comms_;
-  std::vector<Request*>& pending_;
+  Pending& pending_;
 };
 
 RequestPtr make_request(Request::Type type, int src, int dst, int tag, double bytes)
@@ -151,7 +151,7 @@ void Rank::drain_buffered()
   // An actor's end cancels its communications: a message its receiver has not taken yet would be lost.
   s4u::Actor::self()->daemonize();
   reap_delivered();
-  std::vector<Buffered> travelling = std::move(buffered_);
+  std::vector<Buffered> travelling(std::make_move_iterator(buffered_.begin()), std::make_move_iterator(buffered_.end()));
   buffered_.clear();
   std::sort(travelling.begin(), travelling.end(),
             [](const Buffered& a, const Buffered& b) { return a.seq < b.seq; });
@@ -178,7 +178,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   req->posted_at = s4u::Engine::get_clock();
   if (auto* listener = world_.listener())
     listener->message_sent(event(rank_, dst, tag, bytes, req->seq, req->posted_at, req->origin));
-  auto& ch = world_.channel(rank_, dst, tag);
+  auto& ch = channel_to(dst, tag);
   ch.sent++;
   // A receive from any source posted before any receive naming this rank takes the message (MPI's
   // matching order): it travels at once to the receiver's any-source mailbox.
@@ -256,7 +256,7 @@ double Rank::probe_size(int src, int tag)
           ->set_bound(params.iprobe_cpu_usage * speed)
           ->start()
           ->wait();
-    auto& ch = world_.channel(src, rank_, tag);
+    auto& ch = channel_from(src, tag);
     const auto* pending = not ch.sends_small.empty() ? &ch.sends_small : &ch.sends_large;
     if (not pending->empty()) {
       counter = 1;
@@ -283,7 +283,7 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
   req->seq = world_.next_seq();
   req->posted_at = s4u::Engine::get_clock();
 
-  auto& ch = world_.channel(src, rank_, tag);
+  auto& ch = channel_from(src, tag);
   ch.received++;
   bool eager_mode = params.async_small_thresh > 0;
   bool use_small = false;
@@ -316,15 +316,17 @@ RequestPtr Rank::irecv_any_source(int tag, double bytes)
 {
   if (bytes < 0)
     throw MpiError("a receive from any source must give its size (a negative count is not supported there)");
-  // The earliest posted message with this tag waiting for this rank, from whichever source.
+  // The earliest posted message with this tag waiting for this rank, from whichever source (posting numbers are
+  // unique: the order in which the channels are looked at does not matter). Only the channels to this rank are
+  // looked at, not one per rank of the run.
   int best = -1;
   std::uint64_t best_seq = std::numeric_limits<std::uint64_t>::max();
-  for (int s = 0; s < world_.rank_count(); ++s)
-    if (const auto* ch = world_.find_channel(s, rank_, tag))
+  for (const Channel* ch : world_.channels_to(rank_))
+    if (ch->tag == tag)
       for (auto* q : {&ch->sends_large, &ch->sends_small})
         if (not q->empty() && q->front()->seq < best_seq) {
           best_seq = q->front()->seq;
-          best = s;
+          best = ch->src;
         }
   if (best >= 0) {
     auto req = irecv(best, tag, bytes);
@@ -379,6 +381,25 @@ MessageEvent Rank::event(int src, int dst, int channel_tag, double bytes, std::u
 {
   auto [context, tag] = world_.context_of(channel_tag);
   return {src, dst, tag, bytes, id, time, world_.job(), context, o};
+}
+
+Channel& Rank::cached_channel(std::array<ChannelSlot, kChannelSlots>& slots, int partner, int tag, int src, int dst)
+{
+  auto h = static_cast<std::uint32_t>(partner) * 0x9E3779B1U ^ static_cast<std::uint32_t>(tag) * 0x85EBCA77U;
+  ChannelSlot& slot = slots[(h ^ (h >> 16)) & (kChannelSlots - 1)];
+  if (slot.channel == nullptr || slot.partner != partner || slot.tag != tag)
+    slot = ChannelSlot{partner, tag, &world_.channel(src, dst, tag)};
+  return *slot.channel;
+}
+
+Channel& Rank::channel_to(int dst, int tag)
+{
+  return cached_channel(sends_to_, dst, tag, rank_, dst);
+}
+
+Channel& Rank::channel_from(int src, int tag)
+{
+  return cached_channel(receives_from_, src, tag, src, rank_);
 }
 
 const s4u::Host* Rank::host_of(int r) const

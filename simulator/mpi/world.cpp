@@ -10,7 +10,8 @@
 namespace tit::mpi {
 
 World::World(model::MpiParams params, int rank_count, int job)
-    : params_(std::move(params)), rank_count_(rank_count), job_(job), progress_(static_cast<std::size_t>(rank_count))
+    : params_(std::move(params)), rank_count_(rank_count), incoming_(static_cast<std::size_t>(rank_count)), job_(job),
+      progress_(static_cast<std::size_t>(rank_count))
 {
 }
 
@@ -26,13 +27,6 @@ void World::set_activity(int rank, Activity a, const Request* waited)
   auto& p = progress_.at(static_cast<std::size_t>(rank));
   p.activity = a;
   p.waited.assign(1, waited);
-}
-
-void World::set_activity(int rank, Activity a, const std::vector<Request*>& waited)
-{
-  auto& p = progress_.at(static_cast<std::size_t>(rank));
-  p.activity = a;
-  p.waited.assign(waited.begin(), waited.end());
 }
 
 bool World::others_can_progress(int rank) const
@@ -93,18 +87,22 @@ void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
   }
 }
 
-const World::Channel* World::find_channel(int src, int dst, int tag) const
-{
-  auto it = channels_.find(Key{src, dst, tag});
-  return it == channels_.end() ? nullptr : &it->second;
-}
-
 World::Channel& World::channel(int src, int dst, int tag)
 {
   auto [it, inserted] = channels_.try_emplace(Key{src, dst, tag});
-  if (inserted)
-    it->second.dst = dst;
+  if (inserted) {
+    Channel& ch = it->second;
+    ch.src = src;
+    ch.dst = dst;
+    ch.tag = tag;
+    incoming_.at(static_cast<std::size_t>(dst)).push_back(&ch);
+  }
   return it->second;
+}
+
+const std::vector<const World::Channel*>& World::channels_to(int dst) const
+{
+  return incoming_.at(static_cast<std::size_t>(dst));
 }
 
 // Past the spare mailboxes, Mailbox::by_name and set_receiver are simcalls: the calling actor yields inside

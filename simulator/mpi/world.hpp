@@ -5,11 +5,13 @@
 
 #include "model/params.hpp"
 
+#include <boost/container/small_vector.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Mutex.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -61,6 +63,11 @@ struct Request {
   Origin origin = Origin::User;  ///< posted by the program itself or by a collective algorithm
   std::vector<std::shared_ptr<Request>> parts; ///< Group: the point-to-point requests it is made of
 };
+
+/// A vector whose first N elements live inside the object that holds it. Used for the short lists a rank touches at
+/// each of its turns: with thousands of ranks taking turns, a separate allocation per list is one more cache miss
+/// per list and turn (docs/performance.md).
+template <typename T, std::size_t N> using InlineVector = boost::container::small_vector<T, N>;
 
 /// The source of a receive from any source (MPI_ANY_SOURCE as SimGrid's traces write it).
 inline constexpr int kAnySource = -333;
@@ -123,6 +130,20 @@ private:
   std::size_t head_ = 0;
 };
 
+
+/// Messages from `src` to `dst` with `tag`, matched in order.
+struct Channel {
+  simgrid::s4u::Mailbox* large = nullptr; ///< rendez-vous point of regular messages, while the channel is in use
+  simgrid::s4u::Mailbox* small = nullptr; ///< eager messages: the receiver is permanent, transfers start at once
+  Fifo<RequestPtr> sends_large, sends_small; ///< posted sends not matched yet
+  Fifo<RequestPtr> recvs_large, recvs_small; ///< posted receives not matched yet
+  int in_flight = 0;                         ///< posts whose put/get the kernel has not handled yet
+  int src = 0;                               ///< the sending rank
+  int dst = 0;                               ///< the receiving rank (owner of the eager mailbox)
+  int tag = 0;                               ///< the channel tag
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+};
 
 /// How the traced run ended a test (or which requests a waitany could have completed), as the rest of the
 /// trace implies it: a request no later line names was complete; one a later wait or test names was not
@@ -279,13 +300,29 @@ private:
     std::uint64_t seq;    ///< posting order: the end of the trace waits in that order
     simgrid::s4u::CommPtr comm;
   };
-  std::vector<Buffered> buffered_;
-  std::vector<simgrid::s4u::CommPtr> delivered_;
+  InlineVector<Buffered, 4> buffered_;
+  InlineVector<simgrid::s4u::CommPtr, 4> delivered_;
   /// Reused by waitall and waitany (one rank runs one of them at a time): no allocation per call once grown.
   std::vector<simgrid::s4u::CommPtr> wait_comms_;
-  std::vector<Request*> wait_pending_;
+  InlineVector<Request*, 4> wait_pending_;
   /// The event of a message between `src` and `dst` on channel tag `channel_tag` (decoded into its identity).
   MessageEvent event(int src, int dst, int channel_tag, double bytes, std::uint64_t id, double time, Origin o) const;
+
+  /// The channel from this rank to `dst` with `tag`, and from `src` to this rank.
+  Channel& channel_to(int dst, int tag);
+  Channel& channel_from(int src, int tag);
+  /// The last channels this rank used, by (partner, tag) hashed: a lookup in the world's map of every channel
+  /// misses the caches when thousands of ranks take turns, this rank's own slots much less (they live in the
+  /// rank's state, which its turn touches anyway). A cache only: the channels themselves are the world's.
+  struct ChannelSlot {
+    int partner = -1;
+    int tag = 0;
+    Channel* channel = nullptr;
+  };
+  static constexpr std::size_t kChannelSlots = 8; ///< per direction; a power of two
+  std::array<ChannelSlot, kChannelSlots> sends_to_{};
+  std::array<ChannelSlot, kChannelSlots> receives_from_{};
+  Channel& cached_channel(std::array<ChannelSlot, kChannelSlots>& slots, int partner, int tag, int src, int dst);
 };
 
 /// Shared state of the simulated MPI library: channels between ranks and global counters.
@@ -298,17 +335,7 @@ public:
   const model::MpiParams& params() const { return params_; }
   int rank_count() const { return rank_count_; }
 
-  /// Messages from `src` to `dst` with `tag`, matched in order.
-  struct Channel {
-    simgrid::s4u::Mailbox* large = nullptr; ///< rendez-vous point of regular messages, while the channel is in use
-    simgrid::s4u::Mailbox* small = nullptr; ///< eager messages: the receiver is permanent, transfers start at once
-    Fifo<RequestPtr> sends_large, sends_small; ///< posted sends not matched yet
-    Fifo<RequestPtr> recvs_large, recvs_small; ///< posted receives not matched yet
-    int in_flight = 0;                         ///< posts whose put/get the kernel has not handled yet
-    int dst = 0;                               ///< the receiving rank (owner of the eager mailbox)
-    std::uint64_t sent = 0;
-    std::uint64_t received = 0;
-  };
+  using Channel = mpi::Channel;
   Channel& channel(int src, int dst, int tag);
   /// The regular mailbox of a channel, taken from the spare ones when the channel has none.
   simgrid::s4u::Mailbox* large_mailbox(Channel& ch);
@@ -331,8 +358,8 @@ public:
   simgrid::s4u::Semaphore& bind_signal(int rank) { return *bind_signals_.at(static_cast<std::size_t>(rank)); }
   /// The mailbox of `rank`'s bound receives from any source (its permanent receiver is that rank).
   simgrid::s4u::Mailbox* any_source_mailbox(int rank) { return any_mailboxes_.at(static_cast<std::size_t>(rank)); }
-  /// Channel lookup without creating it.
-  const Channel* find_channel(int src, int dst, int tag) const;
+  /// Every channel to `dst` created so far, in creation order (the any-source matching looks only at these).
+  const std::vector<const Channel*>& channels_to(int dst) const;
 
   /// Binds the ranks to their actors and creates mailboxes ahead, from the engine's own context, before the
   /// simulation starts. Creating one later is a simcall that makes the rank yield where SMPI's would not,
@@ -364,7 +391,14 @@ public:
   /// replay calls this around every wait, without allocating).
   void set_activity(int rank, Activity a);
   void set_activity(int rank, Activity a, const Request* waited);
-  void set_activity(int rank, Activity a, const std::vector<Request*>& waited);
+  template <typename Requests>
+    requires requires(const Requests& r) { r.begin(); }
+  void set_activity(int rank, Activity a, const Requests& waited)
+  {
+    auto& p = progress_.at(static_cast<std::size_t>(rank));
+    p.activity = a;
+    p.waited.assign(waited.begin(), waited.end());
+  }
   /// Whether some rank other than `rank` may still post a message: running, or waiting for a request whose
   /// partner has posted (its transfer will end).
   bool others_can_progress(int rank) const;
@@ -385,7 +419,8 @@ private:
       return static_cast<std::size_t>(h ^ (h >> 29));
     }
   };
-  std::unordered_map<Key, Channel, KeyHash> channels_;
+  std::unordered_map<Key, Channel, KeyHash> channels_; ///< never erased: a Channel's address is stable
+  std::vector<std::vector<const Channel*>> incoming_;  ///< per receiving rank, its channels
   std::vector<simgrid::s4u::ActorPtr> actors_;
   std::vector<simgrid::s4u::Mailbox*> spare_large_;              ///< created ahead, handed to new channels
   std::vector<std::vector<simgrid::s4u::Mailbox*>> spare_small_; ///< per receiver, its permanent receiver set
@@ -405,7 +440,7 @@ private:
   int testany_counter_ = 1;
   struct Progress {
     Activity activity = Activity::Running;
-    std::vector<const Request*> waited;
+    InlineVector<const Request*, 4> waited;
   };
   std::vector<Progress> progress_;
 };

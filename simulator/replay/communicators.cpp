@@ -3,13 +3,31 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace tit::replay {
 
 int Communicator::local_rank(int r) const
 {
-  auto it = std::find(members.begin(), members.end(), r);
-  return it == members.end() ? -1 : static_cast<int>(it - members.begin());
+  if (identity_)
+    return r >= 0 && static_cast<std::size_t>(r) < members.size() ? r : -1;
+  auto it = std::lower_bound(by_world_.begin(), by_world_.end(), std::make_pair(r, std::numeric_limits<int>::min()));
+  return it != by_world_.end() && it->first == r ? it->second : -1;
+}
+
+void Communicator::index()
+{
+  identity_ = true;
+  for (std::size_t i = 0; i < members.size() && identity_; ++i)
+    identity_ = members[i] == static_cast<int>(i);
+  by_world_.clear();
+  if (identity_)
+    return;
+  for (std::size_t i = 0; i < members.size(); ++i)
+    by_world_.emplace_back(members[i], static_cast<int>(i));
+  // A rank listed twice (comm_create of a bad group) keeps its first position, as the scan it replaces did.
+  std::stable_sort(by_world_.begin(), by_world_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 Communicators::Communicators(int world_size)
@@ -25,6 +43,7 @@ const Communicator* Communicators::add(std::vector<int> members)
   auto c = std::make_unique<Communicator>();
   c->id = static_cast<int>(all_.size());
   c->members = std::move(members);
+  c->index();
   all_.push_back(std::move(c));
   return all_.back().get();
 }

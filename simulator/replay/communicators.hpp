@@ -18,8 +18,15 @@ namespace tit::replay {
 struct Communicator {
   int id = 0;               ///< 0 = MPI_COMM_WORLD; the same on every member
   std::vector<int> members; ///< world ranks, in communicator rank order
-  /// The communicator rank of world rank `r`, or -1 when it is not a member.
+  /// The communicator rank of world rank `r`, or -1 when it is not a member. Every collective asks it once per
+  /// rank: constant time on MPI_COMM_WORLD, logarithmic on others (a scan of the members made it O(ranks)).
   int local_rank(int r) const;
+  /// Builds what local_rank looks in; called once `members` is set.
+  void index();
+
+private:
+  bool identity_ = false;                        ///< members[i] == i for every i (MPI_COMM_WORLD)
+  std::vector<std::pair<int, int>> by_world_;    ///< otherwise (world rank, communicator rank), sorted
 };
 
 /// Every communicator of a run. Creations are collective: comm_split and comm_dup wait until every member of
