@@ -17,6 +17,7 @@
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
+#include "options.h"
 
 /* dims[0] >= dims[1] >= ... with product n: the one whose largest and smallest factors are closest, then whose
  * largest is smallest (best[] holds it; cur[] is the factorisation being built). */
@@ -39,15 +40,6 @@ static void balanced(int n, int d, int max, int* cur, int depth, int nd, int* be
       cur[depth] = f;
       balanced(n / f, d - 1, f, cur, depth + 1, nd, best, found);
     }
-}
-
-static long option(int argc, char** argv, const char* key, long def)
-{
-  size_t len = strlen(key);
-  for (int i = 1; i < argc; i++)
-    if (strncmp(argv[i], key, len) == 0 && argv[i][len] == '=')
-      return strtol(argv[i] + len + 1, NULL, 10);
-  return def;
 }
 
 int main(int argc, char** argv)

@@ -19,15 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static long option(int argc, char** argv, const char* key, long def)
-{
-  size_t len = strlen(key);
-  for (int i = 1; i < argc; i++)
-    if (strncmp(argv[i], key, len) == 0 && argv[i][len] == '=')
-      return strtol(argv[i] + len + 1, NULL, 10);
-  return def;
-}
+#include "options.h"
 
 /* The most balanced px * py = size with px >= py. */
 static void grid(int size, int* px, int* py)
