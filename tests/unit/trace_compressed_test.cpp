@@ -779,6 +779,28 @@ std::string read_error(const std::string& bytes)
   return trace_error([&] { read_all(p); });
 }
 
+/// Every cut of `whole` after its magic (the first 9 bytes) is an error naming the file.
+void expect_every_truncation_is_an_error(const std::string& whole)
+{
+  for (std::size_t n = 9; n < whole.size(); ++n) {
+    std::string error = read_error(whole.substr(0, n));
+    EXPECT_NE(error, "<no error>") << "truncated to " << n << " bytes";
+    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
+  }
+}
+
+/// Every byte of `whole` after the magic, changed, makes an error naming the file.
+void expect_every_corrupt_byte_is_an_error(const std::string& whole)
+{
+  for (std::size_t i = 8; i < whole.size(); ++i) {
+    std::string bad = whole;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5a);
+    std::string error = read_error(bad);
+    EXPECT_NE(error, "<no error>") << "byte " << i;
+    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
+  }
+}
+
 std::string stats_file()
 {
   fs::path out = scratch_dir() / "stats.tit";
@@ -792,29 +814,15 @@ TEST(CompressedTrace, EveryTruncationOfAStatsFileIsAnError)
 {
   std::string whole = stats_file();
   ASSERT_EQ(whole[8], 3);
-  for (std::size_t n = 9; n < whole.size(); ++n) {
-    std::string error = read_error(whole.substr(0, n));
-    EXPECT_NE(error, "<no error>") << "truncated to " << n << " bytes";
-    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
-  }
-  for (std::size_t i = 8; i < whole.size(); ++i) {
-    std::string bad = whole;
-    bad[i] = static_cast<char>(bad[i] ^ 0x5a);
-    std::string error = read_error(bad);
-    EXPECT_NE(error, "<no error>") << "byte " << i;
-    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
-  }
+  expect_every_truncation_is_an_error(whole);
+  expect_every_corrupt_byte_is_an_error(whole);
 }
 
 TEST(CompressedTrace, EveryTruncationIsAnError)
 {
   std::string whole = ring_file();
   ASSERT_GT(whole.size(), 100u);
-  for (std::size_t n = 9; n < whole.size(); ++n) {
-    std::string error = read_error(whole.substr(0, n));
-    EXPECT_NE(error, "<no error>") << "truncated to " << n << " bytes";
-    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
-  }
+  expect_every_truncation_is_an_error(whole);
   EXPECT_NE(read_error(whole.substr(0, 30)).find("truncated compressed trace"), std::string::npos);
   EXPECT_NE(read_error(whole.substr(0, whole.size() - 1)).find("value chunk 0: expected"), std::string::npos)
       << read_error(whole.substr(0, whole.size() - 1));
@@ -823,13 +831,7 @@ TEST(CompressedTrace, EveryTruncationIsAnError)
 TEST(CompressedTrace, EveryCorruptByteIsAnError)
 {
   std::string whole = ring_file();
-  for (std::size_t i = 8; i < whole.size(); ++i) {
-    std::string bad = whole;
-    bad[i] = static_cast<char>(bad[i] ^ 0x5a);
-    std::string error = read_error(bad);
-    EXPECT_NE(error, "<no error>") << "byte " << i;
-    EXPECT_NE(error.find("bad.tit"), std::string::npos) << error;
-  }
+  expect_every_corrupt_byte_is_an_error(whole);
   std::string bad = whole;
   bad[bad.size() - 3] = static_cast<char>(bad[bad.size() - 3] ^ 1);
   EXPECT_NE(read_error(bad).find("value chunk 0: CRC-32 mismatch (corrupt compressed trace)"), std::string::npos)
