@@ -233,7 +233,7 @@ std::int64_t SwitchClock::cpu_ns()
     if (head != tail_)
       drain(head);
     std::int64_t now = clock_->ns() - start_wall_;
-    bool anchor = lost_ || now - anchor_wall_ > kAnchorNs; // one system call per millisecond at most
+    bool anchor = lost_ || now - anchor_wall_ > kAnchorNs; // one system call per 50 us at most
     std::int64_t cpu = anchor ? clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_at_open_ : 0;
     // A switch after the head was loaded falls inside this reading, and its records are not drained:
     // subtracting them later would count the gap twice where the anchor already left it out (an
