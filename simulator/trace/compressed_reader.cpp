@@ -232,6 +232,7 @@ public:
     const cformat::RankEntry& e = m.ranks[static_cast<std::size_t>(rank)];
     load_values(e.block);
     stack_.push_back(Frame{e.root, 0, 1});
+    prefix_ = fmt::format("{} ", rank);
   }
 
   bool next(Action& out) override
@@ -307,12 +308,17 @@ private:
       fail_action(fmt::format("expected value {} of signature {} ('{}'), but its value stream {}", slot + 1, sig,
                               file_->meta.signatures[sig].name, c.stream == nullptr ? "is missing" : "has ended"));
     if (c.text == nullptr) {
-      fmt::format_int digits(c.value);
-      line_.append(digits.data(), digits.size());
+      append_integer(c.value);
     } else {
       line_ += *c.text;
     }
     c.advance();
+  }
+
+  void append_integer(std::int64_t v)
+  {
+    fmt::format_int digits(v);
+    line_.append(digits.data(), digits.size());
   }
 
   /// Pooled `stats`: the next draw of schedule `i` for this rank.
@@ -327,12 +333,15 @@ private:
     }
     const cformat::ValueRun& d = s.draws[s.rank_order ? order_[occurrence] : occurrence];
     if (!s.rank_order || unit_level_) {
-      line_ += d.is_int ? fmt::format_int(d.first).str() : d.text;
+      if (d.is_int)
+        append_integer(d.first);
+      else
+        line_ += d.text;
       return;
     }
     double v = (d.is_int ? static_cast<double>(d.first) : detail::parse_double(d.text).value_or(0)) * level_;
     if (d.is_int)
-      line_ += fmt::format_int(std::max<std::int64_t>(1, std::llround(v))).str();
+      append_integer(std::max<std::int64_t>(1, std::llround(v)));
     else
       line_ += fmt::format("{}", v);
   }
@@ -344,9 +353,7 @@ private:
     std::int32_t schedule = file_->first_schedule.empty() ? -1 : file_->first_schedule[body][position];
     const std::vector<cformat::Schedule>& schedules = file_->meta.schedules;
     const cformat::Signature& s = file_->meta.signatures[sig];
-    line_.clear();
-    line_ += fmt::format_int(rank_).str();
-    line_ += ' ';
+    line_.assign(prefix_);
     line_ += s.name;
     std::uint32_t value = 0;
     std::int64_t n = file_->meta.rank_count;
@@ -357,7 +364,7 @@ private:
           line_ += slot.literal;
           break;
         case Slot::Kind::Relative:
-          line_ += fmt::format_int(((rank_ + slot.offset) % n + n) % n).str();
+          append_integer(((rank_ + slot.offset) % n + n) % n);
           break;
         case Slot::Kind::Value:
           if (schedule >= 0 && static_cast<std::size_t>(schedule) < schedules.size() &&
@@ -398,6 +405,7 @@ private:
   std::vector<Cursor> cursors_;
   std::vector<Frame> stack_;
   std::string line_;
+  std::string prefix_; // "<rank> ", the start of every line
   std::uint64_t action_ = 0;
   bool finished_ = false;
 };
