@@ -189,6 +189,26 @@ std::string encode_meta(const Meta& m)
 
 namespace {
 
+/// A field of an action line as the writer cuts them (a name, a literal argument, a value token): not empty and
+/// without blanks, so that a line made of fields joined by single spaces splits back into the same fields (the
+/// reader builds its lines so and hands their fields over without splitting them again).
+void check_field(ByteReader& r, std::string_view s, std::string_view what)
+{
+  if (s.empty() || s.find_first_of(" \t") != std::string_view::npos)
+    r.fail(fmt::format("expected {} (one field of an action line: not empty, no blank), found '{}'", what, s));
+}
+
+std::string field(ByteReader& r, std::string_view what)
+{
+  std::string s = r.string(what);
+  check_field(r, s, what);
+  return s;
+}
+
+} // namespace
+
+namespace {
+
 constexpr std::uint64_t kMaxRanks = 1u << 24;
 constexpr std::uint64_t kMaxTable = std::numeric_limits<std::uint32_t>::max();
 
@@ -253,7 +273,7 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
 {
   signatures.resize(table_size(r, "the number of signatures", bytes_size));
   for (Signature& s : signatures) {
-    s.name = r.string("a signature's action name");
+    s.name = field(r, "a signature's action name");
     s.slots.resize(table_size(r, "a signature's number of arguments", bytes_size));
     for (Slot& slot : s.slots) {
       std::uint8_t kind = r.byte("an argument kind");
@@ -261,7 +281,7 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
         r.fail(fmt::format("expected an argument kind (0 literal, 1 relative rank, 2 value), found {}", kind));
       slot.kind = static_cast<Slot::Kind>(kind);
       if (slot.kind == Slot::Kind::Literal)
-        slot.literal = r.string("a literal argument");
+        slot.literal = field(r, "a literal argument");
       else if (slot.kind == Slot::Kind::Relative) {
         slot.offset = r.zigzag("a relative rank offset");
         if (slot.offset <= -rank_count || slot.offset >= rank_count)
@@ -443,6 +463,7 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text)
     if (u == 0 || u > max_text)
       r.fail(fmt::format("expected a value token of 1 to {} bytes, found a length of {}", max_text, u));
     run.text = std::string(r.take(static_cast<std::size_t>(u), "a value token"));
+    check_field(r, run.text, "a value token");
   }
   run.count = r.varint("a run length");
   if (run.count == 0)

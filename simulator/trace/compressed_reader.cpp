@@ -255,7 +255,11 @@ public:
         continue;
       }
       build_line(n.ref, f.body, static_cast<std::uint32_t>(position));
-      parser_.split(line_, ++action_, out);
+      std::string_view line = line_;
+      out.args.clear();
+      for (const auto& [at, size] : fields_)
+        out.args.push_back(line.substr(at, size));
+      parser_.split_fields(line, ++action_, rank_, line.substr(prefix_.size(), name_size_), out);
       parser_.interpret(out);
       return true;
     }
@@ -355,10 +359,13 @@ private:
     const cformat::Signature& s = file_->meta.signatures[sig];
     line_.assign(prefix_);
     line_ += s.name;
+    name_size_ = s.name.size();
+    fields_.clear();
     std::uint32_t value = 0;
     std::int64_t n = file_->meta.rank_count;
     for (const Slot& slot : s.slots) {
       line_ += ' ';
+      std::size_t at = line_.size();
       switch (slot.kind) {
         case Slot::Kind::Literal:
           line_ += slot.literal;
@@ -378,6 +385,7 @@ private:
           }
           break;
       }
+      fields_.emplace_back(at, line_.size() - at);
     }
   }
 
@@ -406,6 +414,9 @@ private:
   std::vector<Frame> stack_;
   std::string line_;
   std::string prefix_; // "<rank> ", the start of every line
+  // the line's fields, as build_line() wrote them (decode_meta and the value decoder refuse fields with blanks)
+  std::size_t name_size_ = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> fields_; // the arguments: offset, size
   std::uint64_t action_ = 0;
   bool finished_ = false;
 };

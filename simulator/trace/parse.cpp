@@ -217,6 +217,23 @@ void ActionParser::split(std::string_view text, std::uint64_t line, Action& out)
   out.args.clear();
   while (!rest.empty())
     out.args.push_back(next_field(rest));
+  reset_typed(out);
+}
+
+void ActionParser::split_fields(std::string_view text, std::uint64_t line, int rank, std::string_view name,
+                                Action& out) const
+{
+  out.text = text;
+  out.file = &file_;
+  out.line = line;
+  out.dialect = dialect_.dialect;
+  out.rank = rank;
+  out.name = name;
+  reset_typed(out);
+}
+
+void ActionParser::reset_typed(Action& out) const
+{
   out.comm = 0;
   out.new_comm = -1;
   out.comm_args = false;

@@ -244,10 +244,15 @@ public:
   /// Fills the common fields of `out` from a trimmed action line: text, file, line, dialect, rank,
   /// name, args; resets the typed fields. Views point into `text`.
   void split(std::string_view text, std::uint64_t line, Action& out) const;
+  /// As split(), for a line a reader wrote itself and so knows cut already (fields joined by single spaces, none
+  /// holding a blank): its rank and name are given, and `out.args` holds its arguments (views into `text`).
+  void split_fields(std::string_view text, std::uint64_t line, int rank, std::string_view name, Action& out) const;
   /// Fills kind and typed fields of an action split by split(). Throws TraceError.
   void interpret(Action& out);
 
 private:
+  /// split()'s end: the `comm=<h>` extension, and every typed field reset.
+  void reset_typed(Action& out) const;
   [[noreturn]] void fail_unknown(const Action& at) const;
   std::string mixing_hint() const;
 

@@ -762,6 +762,49 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
             std::string::npos);
 }
 
+TEST(CompressedTrace, FieldsWithBlanksAreErrors)
+{
+  // the reader hands the fields of the lines it builds to the parser without splitting them again: a name, literal
+  // or token that would not split back into itself is a corrupt file
+  cformat::Meta meta;
+  meta.rank_count = 1;
+  meta.signatures = {cformat::Signature{"send", {cformat::Slot{cformat::Slot::Kind::Literal, "tag", 0}}}};
+  meta.nodes = {cformat::Node{false, 0, 1}};
+  meta.bodies = {{0}};
+  meta.chunks = {cformat::ChunkRef{}};
+  meta.blocks = {cformat::BlockRef{}};
+  meta.ranks = {cformat::RankEntry{0, Dialect::SimGrid, 0, "1"}};
+  auto error = [&](const std::string& name, const std::string& literal) {
+    cformat::Meta m = meta;
+    m.signatures[0].name = name;
+    m.signatures[0].slots[0].literal = literal;
+    std::string bytes = cformat::encode_meta(m);
+    return trace_error([&] { cformat::decode_meta(bytes, "f.tit"); });
+  };
+  EXPECT_EQ(error("send", "tag"), "<no error>");
+  EXPECT_NE(error("se nd", "tag").find("expected a signature's action name (one field of an action line: not empty, "
+                                       "no blank), found 'se nd'"),
+            std::string::npos)
+      << error("se nd", "tag");
+  EXPECT_NE(error("send", "t\tag").find("expected a literal argument (one field"), std::string::npos);
+  EXPECT_NE(error("send", "").find("expected a literal argument (one field of an action line: not empty, no blank), "
+                                   "found ''"),
+            std::string::npos);
+  // a stats draw (decoded as a value token)
+  cformat::Meta m = meta;
+  m.value_mode = "stats";
+  m.pooled = true;
+  m.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
+  cformat::Schedule s{0, 0, 0, false, {}};
+  for (int i = 0; i < 16; ++i)
+    s.draws.push_back(cformat::ValueRun{false, 0, 0, i == 7 ? "1 2" : "1.5", 1});
+  m.schedules = {s};
+  std::string bytes = cformat::encode_meta(m);
+  EXPECT_NE(trace_error([&] { cformat::decode_meta(bytes, "f.tit"); })
+                .find("expected a value token (one field of an action line: not empty, no blank), found '1 2'"),
+            std::string::npos);
+}
+
 // ---- bad files ----------------------------------------------------------------------------------------------
 
 std::string ring_file()
