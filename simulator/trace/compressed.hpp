@@ -48,6 +48,8 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
 
 /// Whether `path` is a regular file starting with the compressed trace magic.
 bool is_compressed_trace(const std::filesystem::path& path);
+/// Whether a file's first bytes are the compressed trace magic.
+bool has_compressed_magic(std::string_view head);
 
 /// A compressed file's header and structure, for `tit-trace info`. Throws TraceError on a bad file.
 struct CompressedInfo {

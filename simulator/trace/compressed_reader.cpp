@@ -459,8 +459,13 @@ bool is_compressed_trace(const std::filesystem::path& path)
   std::ifstream f(path, std::ios::binary);
   char head[cformat::kMagic.size()] = {};
   f.read(head, sizeof head);
-  return f.gcount() == static_cast<std::streamsize>(sizeof head) &&
-         std::memcmp(head, cformat::kMagic.data(), sizeof head) == 0;
+  return has_compressed_magic(std::string_view(head, static_cast<std::size_t>(f.gcount())));
+}
+
+bool has_compressed_magic(std::string_view head)
+{
+  static_assert(cformat::kMagic.size() <= detail::LineSource::kHeadBytes, "LineSource::head() must hold the magic");
+  return head.starts_with(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
 }
 
 CompressedInfo compressed_info(const std::filesystem::path& path)

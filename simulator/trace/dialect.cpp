@@ -85,6 +85,12 @@ void header_field(std::string_view comment, std::string& mode, std::string& rate
 FileScan scan_file(const std::string& path, ScanDepth depth)
 {
   LineSource src(path, 64 * 1024);
+  return scan_lines(src, depth);
+}
+
+FileScan scan_lines(LineSource& src, ScanDepth depth)
+{
+  const std::string& path = src.path();
   FileScan scan;
   std::unordered_set<int> seen; // AllRanks: the ranks that have lines (a merged file must hold every rank's)
   bool decided = false;

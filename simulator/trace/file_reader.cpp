@@ -11,14 +11,15 @@ namespace {
 
 class FileRankReader final : public RankReader {
 public:
-  FileRankReader(std::string path, int rank, std::string rank_origin, DialectGuess dialect, int rank_count,
-                 std::size_t buffer_size)
-      : path_(std::move(path))
+  FileRankReader(std::unique_ptr<LineSource> source, int rank, std::string rank_origin, DialectGuess dialect,
+                 int rank_count)
+      : path_(source->path())
       , rank_(rank)
       , rank_origin_(std::move(rank_origin))
       , parser_(path_, std::move(dialect), rank_count)
-      , source_(std::make_unique<LineSource>(path_, buffer_size))
+      , source_(std::move(source))
   {
+    source_->rewind();
   }
 
   bool next(Action& out) override
@@ -51,11 +52,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<RankReader> make_file_reader(std::string path, int rank, std::string rank_origin,
-                                             DialectGuess dialect, int rank_count, std::size_t buffer_size)
+std::unique_ptr<RankReader> make_file_reader(std::unique_ptr<LineSource> source, int rank, std::string rank_origin,
+                                             DialectGuess dialect, int rank_count)
 {
-  return std::make_unique<FileRankReader>(std::move(path), rank, std::move(rank_origin), std::move(dialect),
-                                          rank_count, buffer_size);
+  return std::make_unique<FileRankReader>(std::move(source), rank, std::move(rank_origin), std::move(dialect),
+                                          rank_count);
 }
 
 } // namespace tit::trace::detail

@@ -35,8 +35,9 @@ LineSource::LineSource(std::string path, std::size_t buffer_size)
   fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0)
     throw TraceError(open_failure(path_, errno));
-  unsigned char magic[2] = {0, 0};
-  bool gzip = ::pread(fd_, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  ssize_t got = ::pread(fd_, head_, kHeadBytes, 0);
+  head_size_ = got > 0 ? static_cast<std::size_t>(got) : 0;
+  bool gzip = head().starts_with("\x1f\x8b");
   if (not gzip)
     return; // plain: read() straight into our buffer, no copy through zlib's
   errno = 0;
@@ -106,9 +107,26 @@ bool LineSource::next(std::string_view& line)
   }
 }
 
+void LineSource::rewind()
+{
+  line_ = 0;
+  begin_ = 0;
+  scanned_ = 0;
+  if (!dropped_)
+    return; // the buffer still starts at the file's first byte
+  bool back = gz_ != nullptr ? gzrewind(gz_) == 0 : ::lseek(fd_, 0, SEEK_SET) == 0;
+  if (!back)
+    throw TraceError(fmt::format("{}: error: cannot read the trace again from its start: {}", path_,
+                                 std::strerror(errno)));
+  end_ = 0;
+  eof_ = false;
+  dropped_ = false;
+}
+
 void LineSource::refill()
 {
   if (begin_ > 0) { // move the partial line to the front
+    dropped_ = true;
     std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;

@@ -103,6 +103,12 @@ public:
   /// 1-based number of the line last returned.
   std::uint64_t line_number() const { return line_; }
   const std::string& path() const { return path_; }
+  /// The file's first bytes as stored (before any gzip decoding): up to kHeadBytes, fewer for a shorter file.
+  std::string_view head() const { return {head_, head_size_}; }
+  static constexpr std::size_t kHeadBytes = 8;
+  /// Starts again from the first line: a scan of the first lines and the reader that follows share one opening of
+  /// the file. Reads nothing again while the buffer still holds the file from its first byte.
+  void rewind();
 
 private:
   void refill();
@@ -119,7 +125,10 @@ private:
   std::size_t end_ = 0;     // end of the bytes read
   std::size_t scanned_ = 0; // bytes from begin_ known to hold no '\n'
   bool eof_ = false;
+  bool dropped_ = false;    // whether bytes before begin_ were discarded (rewind must read the file again)
   std::uint64_t line_ = 0;
+  char head_[kHeadBytes] = {};
+  std::size_t head_size_ = 0;
 };
 
 // Lexical rules shared by both dialects.
@@ -175,6 +184,8 @@ enum class ScanDepth : std::uint8_t {
 };
 /// Scans a trace file from its start. Throws TraceError on a line whose rank field is not a rank.
 FileScan scan_file(const std::string& path, ScanDepth depth);
+/// The same on an opened file, from the line it is at (FirstRank stops there, so that the reader can rewind it).
+FileScan scan_lines(LineSource& src, ScanDepth depth);
 
 /// Per-rank state of the parser: the default datatype of dialect 2 depends on the rank's `init`.
 struct RankState {
@@ -261,11 +272,10 @@ private:
   RankState state_;
 };
 
-/// A per-rank file read as the stream of rank `rank`. `rank_origin` ends the rank mismatch message
-/// ("" or " (line 4 of trace list 'l.txt')"). Opens the file at once.
-std::unique_ptr<RankReader> make_file_reader(std::string path, int rank, std::string rank_origin,
-                                             DialectGuess dialect, int rank_count,
-                                             std::size_t buffer_size);
+/// A per-rank file, opened (and scanned) already, read from its first line as the stream of rank `rank`.
+/// `rank_origin` ends the rank mismatch message ("" or " (line 4 of trace list 'l.txt')").
+std::unique_ptr<RankReader> make_file_reader(std::unique_ptr<LineSource> source, int rank, std::string rank_origin,
+                                             DialectGuess dialect, int rank_count);
 
 /// One merged file shared by the streams of all its ranks.
 class MergedSource;

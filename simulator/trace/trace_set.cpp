@@ -20,13 +20,23 @@ using detail::DialectGuess;
 using detail::FileScan;
 using detail::ScanDepth;
 
-/// One per-rank trace file of a set.
+/// One per-rank trace file of a set, opened once: scanned at TraceSet::open, then read from its start by its rank.
 struct RankFile {
   std::string path;
   DialectGuess dialect;
   std::string rank_origin; ///< how its rank was decided, for the rank mismatch message
   std::string unit;        ///< what its compute volumes count (FileScan::compute_unit)
+  std::unique_ptr<detail::LineSource> source;
 };
+
+/// A per-rank file opened for its scan and then its reader, with a buffer per open rank large enough to read fast
+/// and small enough for thousands of ranks.
+std::unique_ptr<detail::LineSource> open_rank_file(const std::string& path, std::size_t rank_files)
+{
+  std::size_t buffer = std::clamp<std::size_t>((std::size_t{16} << 20) / rank_files, std::size_t{8} << 10,
+                                               detail::LineSource::kDefaultBuffer);
+  return std::make_unique<detail::LineSource>(path, buffer);
+}
 
 /// The unit the files declare; files that declare none take it; two that differ are an error.
 std::string common_unit(const std::vector<RankFile>& files)
@@ -78,11 +88,8 @@ public:
   std::unique_ptr<RankReader> reader(int r) override
   {
     claim(r);
-    // a buffer per open rank: large enough to read fast, small enough for thousands of ranks
-    std::size_t buffer = std::clamp<std::size_t>((std::size_t{16} << 20) / files_.size(), std::size_t{8} << 10,
-                                                 detail::LineSource::kDefaultBuffer);
     RankFile& f = files_[static_cast<std::size_t>(r)];
-    return detail::make_file_reader(f.path, r, f.rank_origin, dialect_of(f.dialect), rank_count(), buffer);
+    return detail::make_file_reader(std::move(f.source), r, f.rank_origin, dialect_of(f.dialect), rank_count());
   }
 
 private:
@@ -216,7 +223,7 @@ std::vector<std::string> trace_files_in(const fs::path& dir)
 
 /// Places each file at the rank its first action line names; ranks must be 0..n-1, each once.
 std::vector<RankFile> place_by_rank(const std::vector<std::string>& files, std::vector<FileScan>& scans,
-                                    const std::string& dir)
+                                    std::vector<std::unique_ptr<detail::LineSource>>& sources, const std::string& dir)
 {
   std::size_t n = files.size();
   std::vector<std::optional<std::size_t>> holder(n);
@@ -239,7 +246,8 @@ std::vector<RankFile> place_by_rank(const std::vector<std::string>& files, std::
       fail_set(fmt::format("no file in '{}' holds rank {} ({} per-rank files must hold ranks 0..{}; "
                            "'{}' holds rank {})",
                            dir, r, n, n - 1, files[*stray], *scans[*stray].first_rank));
-    placed[r] = RankFile{files[*holder[r]], std::move(scans[*holder[r]].dialect), "", scans[*holder[r]].compute_unit};
+    std::size_t i = *holder[r];
+    placed[r] = RankFile{files[i], std::move(scans[i].dialect), "", scans[i].compute_unit, std::move(sources[i])};
   }
   return placed;
 }
@@ -256,18 +264,22 @@ std::unique_ptr<TraceSet> open_directory(const fs::path& dir, std::optional<int>
   std::vector<std::string> files = trace_files_in(dir);
   if (files.empty())
     fail_set(fmt::format("trace directory '{}' holds no trace file", where));
-  std::vector<FileScan> scans;
   if (files.size() == 1) { // one merged file, or the trace of a single rank
     FileScan scan = detail::scan_file(files[0], ScanDepth::AllRanks);
     if (scan.several_ranks)
       return open_merged(files[0], ranks, std::move(scan), fmt::format("merged file {}", files[0]));
-    scans.push_back(std::move(scan));
   }
   check_deployed(files.size(), ranks, where);
   make_room_for_open_files(files.size(), where);
-  for (std::size_t i = scans.size(); i < files.size(); ++i)
-    scans.push_back(detail::scan_file(files[i], ScanDepth::FirstRank));
-  std::vector<RankFile> placed = place_by_rank(files, scans, where);
+  std::vector<FileScan> scans;
+  std::vector<std::unique_ptr<detail::LineSource>> sources;
+  scans.reserve(files.size());
+  sources.reserve(files.size());
+  for (const std::string& file : files) {
+    sources.push_back(open_rank_file(file, files.size()));
+    scans.push_back(detail::scan_lines(*sources.back(), ScanDepth::FirstRank));
+  }
+  std::vector<RankFile> placed = place_by_rank(files, scans, sources, where);
   return std::make_unique<PerRankSet>(std::move(placed), fmt::format("{} per-rank files in {}", files.size(), where));
 }
 
@@ -284,14 +296,19 @@ std::string resolve_listed(const detail::LineSource& list, std::string_view text
   fs::path p{std::string(text)};
   fs::path beside = fs::path(list.path()).parent_path() / p;
   std::error_code ec;
-  fs::path found = fs::exists(p, ec) ? p : !p.is_absolute() && fs::exists(beside, ec) ? beside : fs::path();
-  if (found.empty())
+  fs::file_status st = fs::status(p, ec);
+  fs::path found = p;
+  if (!fs::exists(st) && !p.is_absolute()) {
+    st = fs::status(beside, ec);
+    found = beside;
+  }
+  if (!fs::exists(st))
     detail::fail_at(list.path(), list.line_number(), text,
                     p.is_absolute() ? fmt::format("cannot find trace '{}'", text)
                                     : fmt::format("cannot find trace '{}': neither '{}' (from the current "
                                                   "directory) nor '{}' exists",
                                                   text, p.string(), beside.string()));
-  if (fs::is_directory(found, ec))
+  if (fs::is_directory(st))
     detail::fail_at(list.path(), list.line_number(), text,
                     fmt::format("trace '{}' is a directory; a trace list names files", found.string()));
   return found.string();
@@ -312,37 +329,45 @@ std::vector<ListEntry> read_trace_list(const std::string& path)
   return entries;
 }
 
-RankFile listed_rank_file(const ListEntry& entry, int rank, const std::string& list)
+/// The error of a compressed trace named among other files by a trace list.
+[[noreturn]] void fail_compressed_in_list(const std::string& list, const ListEntry& e, std::size_t entries)
+{
+  detail::fail_at(list, e.line, e.path,
+                  fmt::format("'{}' is a compressed trace, which holds every rank: a trace list names it on its only "
+                              "line, or names one plain file per rank, not both ({} files listed)",
+                              e.path, entries));
+}
+
+RankFile listed_rank_file(const ListEntry& entry, int rank, const std::string& list, std::size_t entries)
 {
   std::string origin = fmt::format(" (line {} of trace list '{}')", entry.line, list);
-  FileScan scan = detail::scan_file(entry.path, ScanDepth::FirstRank);
+  std::unique_ptr<detail::LineSource> source = open_rank_file(entry.path, entries);
+  if (has_compressed_magic(source->head()))
+    fail_compressed_in_list(list, entry, entries);
+  FileScan scan = detail::scan_lines(*source, ScanDepth::FirstRank);
   if (scan.first_rank && *scan.first_rank != rank)
     detail::fail_at(entry.path, scan.first_line, scan.first_text,
                     fmt::format("line is for rank {} but this file holds rank {}'s actions{}", *scan.first_rank,
                                 rank, origin));
-  return RankFile{entry.path, std::move(scan.dialect), std::move(origin), std::move(scan.compute_unit)};
+  return RankFile{entry.path, std::move(scan.dialect), std::move(origin), std::move(scan.compute_unit),
+                  std::move(source)};
 }
 
 std::unique_ptr<TraceSet> open_list(const std::string& path, std::optional<int> ranks)
 {
   std::vector<ListEntry> entries = read_trace_list(path);
-  // a compressed trace holds every rank: a list may name one, alone (docs/compressed-format.md)
-  for (const ListEntry& e : entries)
-    if (is_compressed_trace(e.path) && entries.size() > 1)
-      detail::fail_at(path, e.line, e.path,
-                      fmt::format("'{}' is a compressed trace, which holds every rank: a trace list names it on "
-                                  "its only line, or names one plain file per rank, not both ({} files listed)",
-                                  e.path, entries.size()));
+  // a compressed trace holds every rank: a list may name one, alone (docs/compressed-format.md); among other
+  // files, each is recognised when it is opened for its scan
   if (entries.size() == 1 && is_compressed_trace(entries[0].path))
     return detail::open_compressed(entries[0].path, ranks);
   if (entries.size() == 1)
     return open_merged(entries[0].path, ranks, fmt::format("merged file {} (listed in {})", entries[0].path, path));
-  check_deployed(entries.size(), ranks, path);
   make_room_for_open_files(entries.size(), path);
   std::vector<RankFile> files;
   files.reserve(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i)
-    files.push_back(listed_rank_file(entries[i], static_cast<int>(i), path));
+    files.push_back(listed_rank_file(entries[i], static_cast<int>(i), path, entries.size()));
+  check_deployed(entries.size(), ranks, path); // after the scans, which name a compressed trace among the files
   return std::make_unique<PerRankSet>(std::move(files),
                                       fmt::format("{} per-rank files listed in {}", entries.size(), path));
 }

@@ -2,11 +2,13 @@
 #include "trace/reader.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "trace_test_support.hpp"
@@ -93,6 +95,69 @@ TEST(TraceLineSource, ReadsGzipTransparently)
   EXPECT_EQ(lines[1234], (Line{1235, "0 compute 1234"}));
   EXPECT_EQ(lines.back(), (Line{20001, "0 finalize"}));
   EXPECT_EQ(lines, read_lines(plain));
+}
+
+/// The lines of `src` from where it is to its end.
+std::vector<Line> rest_of(LineSource& src)
+{
+  std::vector<Line> lines;
+  std::string_view line;
+  while (src.next(line))
+    lines.push_back(Line{src.line_number(), std::string(line)});
+  return lines;
+}
+
+// A scan reads the first lines, and the rank's reader then reads the same opened file from its start.
+TEST(TraceLineSource, RewindStartsAgainFromTheFirstLine)
+{
+  std::string content;
+  for (int i = 0; i < 3000; ++i)
+    content += "0 compute " + std::to_string(i) + "\n";
+  content += "0 finalize";
+  auto plain = write_file(scratch_dir() / "t.txt", content);
+  auto gz = write_gz(scratch_dir() / "t.txt.gz", content);
+  const std::vector<Line> all = read_lines(plain);
+  ASSERT_EQ(all.size(), 3001u);
+  for (const auto& path : {plain, gz})
+    for (std::size_t buffer : {std::size_t{64}, std::size_t{4096}, LineSource::kDefaultBuffer})
+      for (std::size_t taken : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{500}, all.size()}) {
+        SCOPED_TRACE(path.string() + ", buffer " + std::to_string(buffer) + ", " + std::to_string(taken) +
+                     " lines before rewinding");
+        LineSource src(path.string(), buffer);
+        std::string_view line;
+        for (std::size_t i = 0; i < taken; ++i)
+          ASSERT_TRUE(src.next(line));
+        src.rewind();
+        EXPECT_EQ(rest_of(src), all);
+        src.rewind(); // at the end: again from the start
+        EXPECT_EQ(rest_of(src), all);
+      }
+}
+
+// A pipe cannot be read again once its first bytes left the buffer.
+TEST(TraceLineSource, RewindOfAPipeIsAnError)
+{
+  auto fifo = scratch_dir() / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string content;
+  for (int i = 0; i < 100; ++i)
+    content += "# comment " + std::to_string(i) + "\n"; // 1.5 KB: the pipe takes it all, the writer never blocks
+  std::jthread writer([&] { write_file(fifo, content); }); // joined when the test ends, even on a failure
+  LineSource src(fifo.string(), 64);
+  std::string_view line;
+  for (int i = 0; i < 20; ++i)
+    ASSERT_TRUE(src.next(line));
+  EXPECT_EQ(trace_error([&] { src.rewind(); }),
+            fifo.string() + ": error: cannot read the trace again from its start: Illegal seek");
+}
+
+TEST(TraceLineSource, HeadIsTheFirstBytesAsStored)
+{
+  EXPECT_EQ(LineSource(write_file(scratch_dir() / "long.txt", "0 init 1\n0 finalize\n").string()).head(),
+            "0 init 1");
+  EXPECT_EQ(LineSource(write_file(scratch_dir() / "short.txt", "0 a").string()).head(), "0 a");
+  EXPECT_EQ(LineSource(write_file(scratch_dir() / "empty.txt", "").string()).head(), "");
+  EXPECT_EQ(LineSource(write_gz(scratch_dir() / "t.gz", "0 init\n").string()).head().substr(0, 2), "\x1f\x8b");
 }
 
 TEST(TraceLineSource, MissingFile)
