@@ -134,6 +134,33 @@ private:
   std::uint64_t actions_ = 0;
 };
 
+/// `stats` folding: a rank's actions with the presence of a compute made a value rather than structure. Every gap
+/// between two consecutive non-compute actions holds exactly one `compute`: the gap's computes summed into one, or
+/// `compute 0` where it had none (a file of value mode byte 4 reads a compute of volume 0 as no action). Computes
+/// before the first and after the last non-compute action are summed likewise, and left out when there are none.
+/// So iterations of a loop that computed long enough to be traced in some iterations only (SMPI's and the tracer's
+/// thresholds) fold into one body, and the ranks into one structure.
+class GapNormaliser {
+public:
+  explicit GapNormaliser(RankCompressor& out) : out_(out) {}
+  void add(const Action& a);
+  /// The computes after the last non-compute action.
+  void finish() { flush(false); }
+
+private:
+  void flush(bool gap);
+  RankCompressor& out_;
+  bool seen_separator_ = false; ///< a non-compute action came: the next one closes a gap
+  bool pending_ = false;        ///< a compute since the last non-compute action
+  bool integer_ = true;         ///< every pending volume a canonical integer
+  std::int64_t int_sum_ = 0;
+  double sum_ = 0;
+  std::string token_;  ///< the pending volume's token when there was one compute
+  std::string line_;   ///< the compute line given to `out_`
+  int rank_ = 0;
+  Dialect dialect_ = Dialect::SimGrid;
+};
+
 /// One rank's value streams built from tokens, one stream per (signature, value slot), as runs (equal values, or
 /// integers by a constant step), for a trace made from a model; take() groups each stream's runs into repeats.
 class ValueStreams {

@@ -256,6 +256,10 @@ public:
       build_line(n.ref, f.body, static_cast<std::uint32_t>(position));
       parser_.split(line_, ++action_, out);
       parser_.interpret(out);
+      if (m.gaps && out.kind == Kind::Compute && out.amount == 0) { // a gap without a compute (GapNormaliser)
+        --action_; // numbered as `tit-trace expand` writes the actions
+        continue;
+      }
       return true;
     }
     if (!finished_) {
@@ -332,7 +336,7 @@ private:
     }
     double v = (d.is_int ? static_cast<double>(d.first) : detail::parse_double(d.text).value_or(0)) * level_;
     if (d.is_int)
-      line_ += fmt::format_int(std::max<std::int64_t>(1, std::llround(v))).str();
+      line_ += fmt::format_int(v > 0 ? std::max<std::int64_t>(1, std::llround(v)) : 0).str();
     else
       line_ += fmt::format("{}", v);
   }

@@ -18,23 +18,26 @@ namespace {
 struct SlotRole {
   bool volume = false; ///< a volume (volume_positions): drawn from a distribution
   bool local = false;  ///< a compute or sleep volume: drawn in the rank's order, at the rank's level
+  bool gap = false;    ///< a compute volume: 0 stands for no compute (GapNormaliser)
 };
 
 std::vector<SlotRole> slot_roles(const Signature& s, Dialect dialect)
 {
   std::vector<std::size_t> volumes;
   bool local = false;
+  bool gap = false;
   if (const detail::ActionSpec* spec = detail::find_action(dialect, s.name)) {
     Action a;
     a.kind = spec->kind;
     a.dialect = dialect;
     volumes = volume_positions(a);
     local = a.kind == Kind::Compute || a.kind == Kind::Sleep;
+    gap = a.kind == Kind::Compute;
   }
   std::vector<SlotRole> out;
   for (std::size_t i = 0; i < s.slots.size(); ++i)
     if (s.slots[i].kind == Slot::Kind::Value)
-      out.push_back(SlotRole{std::find(volumes.begin(), volumes.end(), i) != volumes.end(), local});
+      out.push_back(SlotRole{std::find(volumes.begin(), volumes.end(), i) != volumes.end(), local, gap});
   return out;
 }
 
@@ -94,7 +97,7 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
 
 /// One value slot of one action of the structures (a site), over the ranks whose structure holds it.
 struct SiteValues {
-  bool usable = true;   ///< every value a positive number
+  bool usable = true;   ///< every value a positive number (or 0 for a compute: none in that gap)
   bool integers = true; ///< every value a canonical integer
   bool local = false;
   bool same = true;     ///< every value the same token (then the streams keep it, at no cost)
@@ -117,6 +120,54 @@ ValueRun draw_run(const std::string& token)
 }
 
 } // namespace
+
+void GapNormaliser::add(const Action& a)
+{
+  rank_ = a.rank;
+  dialect_ = a.dialect;
+  if (a.kind == Kind::Compute) {
+    std::string_view rest = a.text;
+    detail::next_field(rest); // rank
+    detail::next_field(rest); // name
+    std::string_view token = detail::next_field(rest);
+    std::int64_t v = 0;
+    bool is_int = canonical_int(token, v);
+    if (!pending_)
+      token_ = std::string(token);
+    else
+      token_.clear(); // a sum: formatted at flush
+    integer_ = (pending_ ? integer_ : true) && is_int &&
+               !__builtin_add_overflow(pending_ ? int_sum_ : 0, v, &int_sum_);
+    sum_ = (pending_ ? sum_ : 0) + a.amount;
+    pending_ = true;
+    return;
+  }
+  flush(seen_separator_);
+  seen_separator_ = true;
+  out_.add(a);
+}
+
+void GapNormaliser::flush(bool gap)
+{
+  if (!pending_ && !gap)
+    return;
+  std::string_view volume = !pending_ ? std::string_view("0") : !token_.empty() ? std::string_view(token_) : "";
+  std::string sum;
+  if (pending_ && token_.empty()) {
+    sum = integer_ ? fmt::format("{}", int_sum_) : fmt::format("{}", sum_);
+    volume = sum;
+  }
+  line_ = fmt::format("{} compute {}", rank_, volume);
+  Action c;
+  c.kind = Kind::Compute;
+  c.dialect = dialect_;
+  c.rank = rank_;
+  c.text = line_;
+  c.name = std::string_view(line_).substr(line_.find(' ') + 1, 7);
+  c.amount = pending_ ? sum_ : 0;
+  out_.add(c);
+  pending_ = false;
+}
 
 void pool_stats(Part& all)
 {
@@ -147,7 +198,7 @@ void pool_stats(Part& all)
         ++site.count;
         std::optional<double> v = detail::parse_double(token);
         std::int64_t n = 0;
-        site.usable = site.usable && v && *v > 0;
+        site.usable = site.usable && v && (*v > 0 || (role[sig][j].gap && *v == 0));
         site.integers = site.integers && canonical_int(token, n);
         site.same = site.same && token == site.first;
         if (site.usable) {
@@ -182,7 +233,7 @@ void pool_stats(Part& all)
     pooled.reserve(site.count);
     for (const auto& [i, values] : site.values)
       for (double v : values)
-        pooled.push_back(site.local ? v / levels[i] : v);
+        pooled.push_back(site.local && levels[i] > 0 ? v / levels[i] : v); // level 0: every value of the rank 0
     Schedule s;
     std::tie(s.body, s.position, s.slot) = k;
     s.rank_order = site.local;

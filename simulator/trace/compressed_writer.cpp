@@ -668,6 +668,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   meta.rank_count = rank_count;
   meta.value_mode = value_mode_name(mode);
   meta.pooled = mode.kind == ValueMode::Kind::Stats;
+  meta.gaps = meta.pooled; // folded by GapNormaliser
   meta.compute_unit = compute_unit;
   if (all.ranks.size() != static_cast<std::size_t>(rank_count))
     throw TraceError(fmt::format("error: compressed trace '{}': {} ranks of {} were merged", out.string(),
@@ -735,9 +736,18 @@ Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions)
     std::unique_ptr<RankReader> reader = in.reader(r);
     RankCompressor rank(r, ranks, stats ? ValueMode{} : values);
     Action a;
-    while (reader->next(a))
-      rank.add(a);
-    actions += rank.actions();
+    if (stats) { // a compute's presence as a value, not structure
+      GapNormaliser gaps(rank);
+      std::uint64_t read = 0;
+      for (; reader->next(a); ++read)
+        gaps.add(a);
+      gaps.finish();
+      actions += read;
+    } else {
+      while (reader->next(a))
+        rank.add(a);
+      actions += rank.actions();
+    }
     parts.push_back(rank.finish());
   }
   Part all = merge_parts(std::move(parts));
