@@ -104,9 +104,25 @@ struct SiteValues {
   std::string first;
   std::size_t count = 0;
   double sum = 0;
+  bool periodic = false; ///< every rank's values repeat with a short period (exactly_periodic)
   std::map<std::size_t, std::vector<double>> values; ///< per rank (index in the part), in its order
-  bool pooled() const { return usable && !same && count >= 2 * kStatsSlots; }
+  bool pooled() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
 };
+
+/// Whether `v` repeats with a period of at most kPeriod values, at least twice over (a trailing part of a period
+/// allowed): the exact value streams then hold it in a repeat of that many runs, a size that does not grow with
+/// the iterations, and in the order it was traced.
+bool exactly_periodic(const std::vector<double>& v)
+{
+  for (std::size_t p = 1; p <= kPeriod && 2 * p <= v.size(); ++p) {
+    std::size_t i = p;
+    while (i < v.size() && v[i] == v[i - p])
+      ++i;
+    if (i == v.size())
+      return true;
+  }
+  return false;
+}
 
 using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
 
@@ -207,6 +223,13 @@ void pool_stats(Part& all)
         }
       }
     });
+  }
+  // sites whose values repeat exactly, with a short period, on every rank: kept as they are (a deterministic
+  // pattern, which draws would lose)
+  for (auto& [k, site] : sites) {
+    site.periodic = site.usable && !site.values.empty();
+    for (const auto& [i, values] : site.values)
+      site.periodic = site.periodic && exactly_periodic(values);
   }
   // each rank's level: its compute and sleep volumes over what the sites' means would give it
   std::vector<double> total(all.ranks.size(), 0), expected(all.ranks.size(), 0);
