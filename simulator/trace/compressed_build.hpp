@@ -92,13 +92,15 @@ Part merge_parts(std::vector<Part> parts);
 std::string encode_part(const Part& part);
 Part decode_part(std::string_view bytes, const std::string& what);
 
-/// `stats` values: rewrites `all` (every rank folded with exact values, merged) as a pooled `stats` file (version 3)
-/// says it: per value slot of each action of the structures (a site: a body, a position, a slot) whose volumes are
-/// positive numbers, not all equal, and at least 2 * kStatsSlots over the ranks whose structure holds the site, one
-/// schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's total of
-/// them over what the sites' means would give it, which goes to its `level`); every other value stays in the rank's
-/// streams, and ranks with equal streams then share one block.
-void pool_stats(Part& all);
+/// `stats` values: rewrites `all` (every rank folded with exact values through a GapNormaliser, merged) as a pooled
+/// `stats` file (version 3, mode byte 4) says it. With `draw`: per value slot of each action of the structures (a
+/// site: a body, a position, a slot) whose volumes are positive numbers (or 0 for a compute), not all equal, not
+/// repeating with a short period on every rank, and at least 2 * kStatsSlots over the ranks whose structure holds the
+/// site, one schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's
+/// total of them over what the sites' means would give it, which goes to its `level`). With or without `draw`, a
+/// compute site that is 0 everywhere (a gap that never held a compute) is a schedule of 0s. Every other value stays in
+/// the rank's streams, and ranks with equal streams then share one block.
+void pool_stats(Part& all, bool draw = true);
 
 /// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank
 /// is missing or the file cannot be written (naming the file and the system's reason).
@@ -175,7 +177,8 @@ private:
 };
 
 /// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
-/// number of actions read. Throws TraceError on a bad trace.
+/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (pool_stats).
+/// Throws TraceError on a bad trace.
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
 
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it

@@ -104,9 +104,15 @@ struct SiteValues {
   std::string first;
   std::size_t count = 0;
   double sum = 0;
+  bool gap = false;      ///< a compute volume, 0 where the gap had none
   bool periodic = false; ///< every rank's values repeat with a short period (exactly_periodic)
+  bool drawn = false;    ///< drawn from a distribution (pool_stats)
   std::map<std::size_t, std::vector<double>> values; ///< per rank (index in the part), in its order
-  bool pooled() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
+  bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
+  /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
+  /// rank's stream of `compute` volumes, where they would break its runs.
+  bool empty_gap() const { return gap && same && first == "0"; }
+  bool scheduled() const { return drawn || empty_gap(); }
 };
 
 /// Whether `v` repeats with a period of at most kPeriod values, at least twice over (a trailing part of a period
@@ -185,7 +191,7 @@ void GapNormaliser::flush(bool gap)
   pending_ = false;
 }
 
-void pool_stats(Part& all)
+void pool_stats(Part& all, bool draw)
 {
   Meta meta; // the part's signatures, for decode_streams
   meta.signatures = all.signatures;
@@ -210,6 +216,7 @@ void pool_stats(Part& all)
         if (site.count == 0) {
           site.first = token;
           site.local = role[sig][j].local;
+          site.gap = role[sig][j].gap;
         }
         ++site.count;
         std::optional<double> v = detail::parse_double(token);
@@ -230,11 +237,12 @@ void pool_stats(Part& all)
     site.periodic = site.usable && !site.values.empty();
     for (const auto& [i, values] : site.values)
       site.periodic = site.periodic && exactly_periodic(values);
+    site.drawn = draw && site.drawable();
   }
   // each rank's level: its compute and sleep volumes over what the sites' means would give it
   std::vector<double> total(all.ranks.size(), 0), expected(all.ranks.size(), 0);
   for (const auto& [k, site] : sites)
-    if (site.local && site.pooled())
+    if (site.local && site.drawn)
       for (const auto& [i, values] : site.values) {
         for (double v : values)
           total[i] += v;
@@ -250,7 +258,13 @@ void pool_stats(Part& all)
   // distribution and each keeps its level
   all.schedules.clear();
   for (const auto& [k, site] : sites) {
-    if (!site.pooled())
+    if (site.empty_gap() && !site.drawn) {
+      Schedule s;
+      std::tie(s.body, s.position, s.slot) = k;
+      s.draws.assign(kStatsSlots, draw_run("0"));
+      all.schedules.push_back(std::move(s));
+    }
+    if (!site.drawn)
       continue;
     std::vector<double> pooled;
     pooled.reserve(site.count);
@@ -276,7 +290,7 @@ void pool_stats(Part& all)
       for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
         const std::string& token = tokens.next(sig, j);
         auto it = role[sig][j].volume ? sites.find({body, pos, j}) : sites.end();
-        if (it == sites.end() || !it->second.pooled())
+        if (it == sites.end() || !it->second.scheduled())
           kept.add(sig, j, token);
       }
     });
