@@ -673,13 +673,14 @@ namespace {
 /// The file of `all`, encoded but not written: its raw structure record, its packed chunks, and what compress()
 /// reports of it (all but the bytes).
 struct EncodedFile {
+  unsigned version = kVersion;
   std::string meta;
   std::vector<std::string> chunks;
   CompressStats stats;
   /// The size of the file written.
   std::uint64_t size() const
   {
-    std::uint64_t n = file_head(kVersion, meta).size();
+    std::uint64_t n = file_head(version, meta).size();
     for (const std::string& c : chunks)
       n += c.size();
     return n;
@@ -734,7 +735,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
                                const std::string& compute_unit, const Part& all)
 {
   EncodedFile file = encode_file(out, rank_count, mode, compute_unit, all);
-  write_file(out, kVersion, file.meta, file.chunks);
+  write_file(out, file.version, file.meta, file.chunks);
   std::error_code ec;
   file.stats.bytes = std::filesystem::file_size(out, ec);
   return file.stats;
@@ -844,7 +845,7 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
     cformat::EncodedFile drawn = cformat::encode_file(out, in.rank_count(), values, in.compute_unit(), pooled);
     cformat::EncodedFile kept = cformat::encode_file(out, in.rank_count(), values, in.compute_unit(), all);
     cformat::EncodedFile& file = drawn.size() < kept.size() ? drawn : kept;
-    cformat::write_file(out, cformat::kVersion, file.meta, file.chunks);
+    cformat::write_file(out, file.version, file.meta, file.chunks);
     std::error_code ec;
     file.stats.bytes = std::filesystem::file_size(out, ec);
     file.stats.actions = actions;
