@@ -22,6 +22,9 @@
 #                with smpicc, on platforms/cluster-backbone.xml, replayed there), benched as above (default "halo2d:4
 #                halo2d:16 halo2d:64 halo3d:16 halo3d:64 cg:16 cg:64 fft:16 fft:64 wavefront:16 wavefront:64"; 0: none).
 #                Then the growth of stats (and exact) files from 16 to 64 ranks of each application traced at both.
+#   BENCH_SMPI_CFG  more smpirun options for those traces (default none), e.g. "--cfg=smpi/host-speed:1.5Gf": with
+#                SMPI's default host speed (20 kf/s) the measured computations become tiny flop counts on
+#                cluster-backbone's 1.5 Gf hosts, and the stats time error says nothing about the drawn computes
 #   BENCH_REPLAY_MAX  replay only cases of at most this many actions (default 400000; 0: no replay)
 #   BENCH_DIR    where traces go (default $BUILD_DIR/bench-compress; regenerated each run)
 #   BUILD_DIR    build directory (default: build/ at the repository root)
@@ -33,6 +36,7 @@ build_dir=$(realpath -m "${BUILD_DIR:-$root/build}")
 bench_dir=$(realpath -m "${BENCH_DIR:-$build_dir/bench-compress}")
 tool=$build_dir/bin/tit-trace
 replay=$build_dir/bin/tit-replay
+read -r -a smpi_cfg <<< "${BENCH_SMPI_CFG:-}"
 smpi_apps=${BENCH_SMPI_APPS:-"halo2d:4 halo2d:16 halo2d:64 halo3d:16 halo3d:64 cg:16 cg:64 fft:16 fft:64 wavefront:16 wavefront:64"}
 apps=${BENCH_APPS:-"halo2d:4 halo2d:16 halo2d:64 cg:16 fft:16 wavefront:16 halo3d:16"}
 cases=${BENCH_CASES:-"16:2000:halo 64:500:halo 64:1000:ring 256:200:halo 16:1000:halo:noisy 64:250:halo:noisy 64:500:ring:noisy"}
@@ -42,7 +46,7 @@ rm -rf "$bench_dir"
 mkdir -p "$bench_dir"
 status=0
 
-declare -A stats_of exact_of # bytes of each case's stats and exact files
+declare -A stats_of exact_of structures_of # bytes of each case's stats and exact files, rank structures of stats
 now() { date +%s.%N; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
@@ -66,6 +70,7 @@ bench() {
   "$tool" compress --values stats "$traces" "$dir/s.tit" > /dev/null
   local stats; stats=$(stat -c %s "$dir/s.tit")
   stats_of[$name]=$stats
+  structures_of[$name]=$("$tool" info "$dir/s.tit" | sed -n 's/^rank structures: //p')
   exact_of[$name]=$ours
   "$tool" expand "$dir/c.tit" "$dir/back" > /dev/null
   local lossless=yes
@@ -80,7 +85,7 @@ bench() {
     if [[ -n $a && $a == "$b" ]]; then same="yes ($a s)"; else same="NO ($a vs $b)"; status=1; fi
     binned_err=$(awk -v a="$a" -v c="$c" 'BEGIN { printf "%+.4f %%", 100 * (c - a) / a }')
     s=$("$replay" "$@" "$dir/s.tit" | sed -n 's/^Simulated time: \(.*\) s$/\1/p')
-    stats_err=$(awk -v a="$a" -v c="$s" 'BEGIN { printf "%+.2f %%", 100 * (c - a) / a }')
+    stats_err=$(awk -v a="$a" -v c="$s" 'BEGIN { printf "%+.3f %%", 100 * (c - a) / a }')
   fi
   printf "| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s) | %s | %s | %s |\n" "$name" "$actions" "$text" "$xz" \
     "$ours" "$(awk -v a="$ours" -v b="$xz" 'BEGIN { printf "%.3f", a / b }')" "$xz_s" "$ours_s" "$lossless" "$same" \
@@ -107,7 +112,7 @@ if [[ $smpi_apps != 0 ]]; then
     IFS=, read -r -a argv <<< "${args:-}"
     (cd "$dir" && timeout 1200 smpirun -trace-ti --cfg=tracing/filename:"$dir/t.trace" -np "$ranks" \
       -platform "$root/platforms/cluster-backbone.xml" -hostfile "$dir/hosts" --log=xbt_cfg.thres:warning \
-      "$exe" "${argv[@]}") > "$dir.log" 2>&1 || { tail -5 "$dir.log" >&2; status=1; continue; }
+      "${smpi_cfg[@]}" "$exe" "${argv[@]}") > "$dir.log" 2>&1 || { tail -5 "$dir.log" >&2; status=1; continue; }
     bench "smpi-$app-$ranks" "$dir/t.trace" --hostfile "$dir/hosts" "$root/platforms/cluster-backbone.xml"
     rm -rf "$dir"
   done
@@ -117,7 +122,9 @@ if [[ $smpi_apps != 0 ]]; then
     [[ $ranks == 64 && -n ${stats_of[smpi-$app-16]:-} && -n ${stats_of[smpi-$app-64]:-} ]] || continue
     growth_line+="$(awk -v a="$app" -v s1="${stats_of[smpi-$app-16]}" -v s4="${stats_of[smpi-$app-64]}" \
       -v e1="${exact_of[smpi-$app-16]}" -v e4="${exact_of[smpi-$app-64]}" \
-      'BEGIN { printf "%s stats %d -> %d B (x%.2f), exact %d -> %d B (x%.2f); ", a, s1, s4, s4 / s1, e1, e4, e4 / e1 }')"
+      -v t1="${structures_of[smpi-$app-16]}" -v t4="${structures_of[smpi-$app-64]}" \
+      'BEGIN { printf "%s stats %d -> %d B (x%.2f, rank structures %d -> %d), exact %d -> %d B (x%.2f); ", a, s1, s4,
+               s4 / s1, t1, t4, e1, e4, e4 / e1 }')"
   done
 fi
 # traces of the mini-applications by our tracer, both formats from one run

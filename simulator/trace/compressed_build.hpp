@@ -92,13 +92,15 @@ Part merge_parts(std::vector<Part> parts);
 std::string encode_part(const Part& part);
 Part decode_part(std::string_view bytes, const std::string& what);
 
-/// `stats` values: rewrites `all` (every rank folded with exact values, merged) as a pooled `stats` file (version 3)
-/// says it: per value slot of each action of the structures (a site: a body, a position, a slot) whose volumes are
-/// positive numbers, not all equal, and at least 2 * kStatsSlots over the ranks whose structure holds the site, one
-/// schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's total of
-/// them over what the sites' means would give it, which goes to its `level`); every other value stays in the rank's
-/// streams, and ranks with equal streams then share one block.
-void pool_stats(Part& all);
+/// `stats` values: rewrites `all` (every rank folded with exact values through a GapNormaliser, merged) as a pooled
+/// `stats` file (version 3, mode byte 4) says it. With `draw`: per value slot of each action of the structures (a
+/// site: a body, a position, a slot) whose volumes are positive numbers (or 0 for a compute), not all equal, not
+/// repeating with a short period on every rank, and at least 2 * kStatsSlots over the ranks whose structure holds the
+/// site, one schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's
+/// total of them over what the sites' means would give it, which goes to its `level`). With or without `draw`, a
+/// compute site that is 0 everywhere (a gap that never held a compute) is a schedule of 0s. Every other value stays in
+/// the rank's streams, and ranks with equal streams then share one block.
+void pool_stats(Part& all, bool draw = true);
 
 /// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank
 /// is missing or the file cannot be written (naming the file and the system's reason).
@@ -134,6 +136,33 @@ private:
   std::uint64_t actions_ = 0;
 };
 
+/// `stats` folding: a rank's actions with the presence of a compute made a value rather than structure. Every gap
+/// between two consecutive non-compute actions holds exactly one `compute`: the gap's computes summed into one, or
+/// `compute 0` where it had none (a file of value mode byte 4 reads a compute of volume 0 as no action). Computes
+/// before the first and after the last non-compute action are summed likewise, and left out when there are none.
+/// So iterations of a loop that computed long enough to be traced in some iterations only (SMPI's and the tracer's
+/// thresholds) fold into one body, and the ranks into one structure.
+class GapNormaliser {
+public:
+  explicit GapNormaliser(RankCompressor& out) : out_(out) {}
+  void add(const Action& a);
+  /// The computes after the last non-compute action.
+  void finish() { flush(false); }
+
+private:
+  void flush(bool gap);
+  RankCompressor& out_;
+  bool seen_separator_ = false; ///< a non-compute action came: the next one closes a gap
+  bool pending_ = false;        ///< a compute since the last non-compute action
+  bool integer_ = true;         ///< every pending volume a canonical integer
+  std::int64_t int_sum_ = 0;
+  double sum_ = 0;
+  std::string token_;  ///< the pending volume's token when there was one compute
+  std::string line_;   ///< the compute line given to `out_`
+  int rank_ = 0;
+  Dialect dialect_ = Dialect::SimGrid;
+};
+
 /// One rank's value streams built from tokens, one stream per (signature, value slot), as runs (equal values, or
 /// integers by a constant step), for a trace made from a model; take() groups each stream's runs into repeats.
 class ValueStreams {
@@ -148,7 +177,8 @@ private:
 };
 
 /// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
-/// number of actions read. Throws TraceError on a bad trace.
+/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (pool_stats).
+/// Throws TraceError on a bad trace.
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
 
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it

@@ -140,12 +140,13 @@ std::string encode_meta(const Meta& m)
   ByteWriter w;
   w.varint(static_cast<std::uint64_t>(m.rank_count));
   // the value mode: 0 exact; 1 binned, then R as written ("binned:0.01"); 2 stats with per-rank draws (version 2);
-  // 3 stats with schedules shared by the ranks of a block (version 3)
+  // 3 stats with schedules shared by the ranks of a block (version 3); 4 the same, folded with one compute per gap
+  // between non-compute actions, a compute of volume 0 being no action (version 3)
   if (m.value_mode.starts_with("binned:")) {
     w.byte(1);
     w.string(std::string_view(m.value_mode).substr(7));
   } else if (m.value_mode == "stats") {
-    w.byte(m.pooled ? 3 : 2);
+    w.byte(m.pooled ? (m.gaps ? 4 : 3) : 2);
   } else {
     w.byte(0);
   }
@@ -252,11 +253,12 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
       ValueRun run = decode_run(r, bytes_size);
       if (run.count != 1)
         r.fail(fmt::format("expected a schedule's draw (a run of 1 value), found a run of {}", run.count));
-      if (s.rank_order) { // the reader scales these: they must be positive numbers
+      if (s.rank_order) { // the reader scales these: they must be positive numbers (or 0: no compute, mode 4)
         std::optional<double> v = run.is_int ? std::optional<double>(static_cast<double>(run.first))
                                              : detail::parse_double(run.text);
-        if (!v || !(*v > 0) || !std::isfinite(*v))
-          r.fail(fmt::format("expected a schedule's draw (a positive number), found '{}'",
+        if (!v || !(*v > 0 || (meta.gaps && *v == 0)) || !std::isfinite(*v))
+          r.fail(fmt::format("expected a schedule's draw (a {} number), found '{}'",
+                             meta.gaps ? "non-negative" : "positive",
                              run.is_int ? std::to_string(run.first) : run.text));
       }
       s.draws.push_back(std::move(run));
@@ -339,10 +341,12 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
   if (m.rank_count == 0)
     r.fail("expected at least one rank, found 0");
   std::uint8_t mode = r.byte("the value mode");
-  if (mode > 3)
-    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats, 3 pooled stats), found {}", mode));
+  if (mode > 4)
+    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats, 3 pooled stats, 4 pooled stats with compute "
+                       "gaps), found {}", mode));
   m.value_mode = mode == 0 ? "exact" : mode == 1 ? "binned:" + r.string("the bin width of the binned value mode") : "stats";
-  m.pooled = mode == 3;
+  m.pooled = mode >= 3;
+  m.gaps = mode == 4;
   if (version < version_for(m))
     r.fail(fmt::format("value mode '{}'{} in a version {} file (it needs version {})", m.value_mode,
                        m.pooled ? " (pooled)" : "", version, version_for(m)));
@@ -382,8 +386,9 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
     if (m.pooled) {
       e.level = r.string("a rank's level (pooled stats)");
       std::optional<double> v = detail::parse_double(e.level);
-      if (!v || !(*v > 0) || !std::isfinite(*v))
-        r.fail(fmt::format("expected a rank's level (a positive number), found '{}'", e.level));
+      if (!v || !(*v > 0 || (m.gaps && *v == 0)) || !std::isfinite(*v))
+        r.fail(fmt::format("expected a rank's level (a {} number), found '{}'", m.gaps ? "non-negative" : "positive",
+                           e.level));
     }
   }
   if (m.pooled)

@@ -117,6 +117,8 @@ struct Meta {
   int rank_count = 0;
   std::string value_mode;
   bool pooled = false; ///< `stats` of version 3: schedules shared by the ranks, a level per rank
+  bool gaps = false;   ///< pooled `stats` of mode byte 4: one compute slot per gap between non-compute actions, and a
+                       ///< compute of volume 0 is no action (GapNormaliser)
   std::string compute_unit;
   std::vector<Signature> signatures;
   std::vector<Node> nodes;

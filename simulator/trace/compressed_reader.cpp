@@ -261,6 +261,10 @@ public:
         out.args.push_back(line.substr(at, size));
       parser_.split_fields(line, ++action_, rank_, line.substr(prefix_.size(), name_size_), out);
       parser_.interpret(out);
+      if (m.gaps && out.kind == Kind::Compute && out.amount == 0) { // a gap without a compute (GapNormaliser)
+        --action_; // numbered as `tit-trace expand` writes the actions
+        continue;
+      }
       return true;
     }
     if (!finished_) {
@@ -345,7 +349,7 @@ private:
     }
     double v = (d.is_int ? static_cast<double>(d.first) : detail::parse_double(d.text).value_or(0)) * level_;
     if (d.is_int)
-      append_integer(std::max<std::int64_t>(1, std::llround(v)));
+      append_integer(v > 0 ? std::max<std::int64_t>(1, std::llround(v)) : 0);
     else
       line_ += fmt::format("{}", v);
   }

@@ -18,23 +18,26 @@ namespace {
 struct SlotRole {
   bool volume = false; ///< a volume (volume_positions): drawn from a distribution
   bool local = false;  ///< a compute or sleep volume: drawn in the rank's order, at the rank's level
+  bool gap = false;    ///< a compute volume: 0 stands for no compute (GapNormaliser)
 };
 
 std::vector<SlotRole> slot_roles(const Signature& s, Dialect dialect)
 {
   std::vector<std::size_t> volumes;
   bool local = false;
+  bool gap = false;
   if (const detail::ActionSpec* spec = detail::find_action(dialect, s.name)) {
     Action a;
     a.kind = spec->kind;
     a.dialect = dialect;
     volumes = volume_positions(a);
     local = a.kind == Kind::Compute || a.kind == Kind::Sleep;
+    gap = a.kind == Kind::Compute;
   }
   std::vector<SlotRole> out;
   for (std::size_t i = 0; i < s.slots.size(); ++i)
     if (s.slots[i].kind == Slot::Kind::Value)
-      out.push_back(SlotRole{std::find(volumes.begin(), volumes.end(), i) != volumes.end(), local});
+      out.push_back(SlotRole{std::find(volumes.begin(), volumes.end(), i) != volumes.end(), local, gap});
   return out;
 }
 
@@ -94,16 +97,38 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
 
 /// One value slot of one action of the structures (a site), over the ranks whose structure holds it.
 struct SiteValues {
-  bool usable = true;   ///< every value a positive number
+  bool usable = true;   ///< every value a positive number (or 0 for a compute: none in that gap)
   bool integers = true; ///< every value a canonical integer
   bool local = false;
   bool same = true;     ///< every value the same token (then the streams keep it, at no cost)
   std::string first;
   std::size_t count = 0;
   double sum = 0;
+  bool gap = false;      ///< a compute volume, 0 where the gap had none
+  bool periodic = false; ///< every rank's values repeat with a short period (exactly_periodic)
+  bool drawn = false;    ///< drawn from a distribution (pool_stats)
   std::map<std::size_t, std::vector<double>> values; ///< per rank (index in the part), in its order
-  bool pooled() const { return usable && !same && count >= 2 * kStatsSlots; }
+  bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
+  /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
+  /// rank's stream of `compute` volumes, where they would break its runs.
+  bool empty_gap() const { return gap && same && first == "0"; }
+  bool scheduled() const { return drawn || empty_gap(); }
 };
+
+/// Whether `v` repeats with a period of at most kPeriod values, at least twice over (a trailing part of a period
+/// allowed): the exact value streams then hold it in a repeat of that many runs, a size that does not grow with
+/// the iterations, and in the order it was traced.
+bool exactly_periodic(const std::vector<double>& v)
+{
+  for (std::size_t p = 1; p <= kPeriod && 2 * p <= v.size(); ++p) {
+    std::size_t i = p;
+    while (i < v.size() && v[i] == v[i - p])
+      ++i;
+    if (i == v.size())
+      return true;
+  }
+  return false;
+}
 
 using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
 
@@ -118,7 +143,55 @@ ValueRun draw_run(const std::string& token)
 
 } // namespace
 
-void pool_stats(Part& all)
+void GapNormaliser::add(const Action& a)
+{
+  rank_ = a.rank;
+  dialect_ = a.dialect;
+  if (a.kind == Kind::Compute) {
+    std::string_view rest = a.text;
+    detail::next_field(rest); // rank
+    detail::next_field(rest); // name
+    std::string_view token = detail::next_field(rest);
+    std::int64_t v = 0;
+    bool is_int = canonical_int(token, v);
+    if (!pending_)
+      token_ = std::string(token);
+    else
+      token_.clear(); // a sum: formatted at flush
+    integer_ = (pending_ ? integer_ : true) && is_int &&
+               !__builtin_add_overflow(pending_ ? int_sum_ : 0, v, &int_sum_);
+    sum_ = (pending_ ? sum_ : 0) + a.amount;
+    pending_ = true;
+    return;
+  }
+  flush(seen_separator_);
+  seen_separator_ = true;
+  out_.add(a);
+}
+
+void GapNormaliser::flush(bool gap)
+{
+  if (!pending_ && !gap)
+    return;
+  std::string_view volume = !pending_ ? std::string_view("0") : !token_.empty() ? std::string_view(token_) : "";
+  std::string sum;
+  if (pending_ && token_.empty()) {
+    sum = integer_ ? fmt::format("{}", int_sum_) : fmt::format("{}", sum_);
+    volume = sum;
+  }
+  line_ = fmt::format("{} compute {}", rank_, volume);
+  Action c;
+  c.kind = Kind::Compute;
+  c.dialect = dialect_;
+  c.rank = rank_;
+  c.text = line_;
+  c.name = std::string_view(line_).substr(line_.find(' ') + 1, 7);
+  c.amount = pending_ ? sum_ : 0;
+  out_.add(c);
+  pending_ = false;
+}
+
+void pool_stats(Part& all, bool draw)
 {
   Meta meta; // the part's signatures, for decode_streams
   meta.signatures = all.signatures;
@@ -143,11 +216,12 @@ void pool_stats(Part& all)
         if (site.count == 0) {
           site.first = token;
           site.local = role[sig][j].local;
+          site.gap = role[sig][j].gap;
         }
         ++site.count;
         std::optional<double> v = detail::parse_double(token);
         std::int64_t n = 0;
-        site.usable = site.usable && v && *v > 0;
+        site.usable = site.usable && v && (*v > 0 || (role[sig][j].gap && *v == 0));
         site.integers = site.integers && canonical_int(token, n);
         site.same = site.same && token == site.first;
         if (site.usable) {
@@ -157,10 +231,18 @@ void pool_stats(Part& all)
       }
     });
   }
+  // sites whose values repeat exactly, with a short period, on every rank: kept as they are (a deterministic
+  // pattern, which draws would lose)
+  for (auto& [k, site] : sites) {
+    site.periodic = site.usable && !site.values.empty();
+    for (const auto& [i, values] : site.values)
+      site.periodic = site.periodic && exactly_periodic(values);
+    site.drawn = draw && site.drawable();
+  }
   // each rank's level: its compute and sleep volumes over what the sites' means would give it
   std::vector<double> total(all.ranks.size(), 0), expected(all.ranks.size(), 0);
   for (const auto& [k, site] : sites)
-    if (site.local && site.pooled())
+    if (site.local && site.drawn)
       for (const auto& [i, values] : site.values) {
         for (double v : values)
           total[i] += v;
@@ -176,13 +258,19 @@ void pool_stats(Part& all)
   // distribution and each keeps its level
   all.schedules.clear();
   for (const auto& [k, site] : sites) {
-    if (!site.pooled())
+    if (site.empty_gap() && !site.drawn) {
+      Schedule s;
+      std::tie(s.body, s.position, s.slot) = k;
+      s.draws.assign(kStatsSlots, draw_run("0"));
+      all.schedules.push_back(std::move(s));
+    }
+    if (!site.drawn)
       continue;
     std::vector<double> pooled;
     pooled.reserve(site.count);
     for (const auto& [i, values] : site.values)
       for (double v : values)
-        pooled.push_back(site.local ? v / levels[i] : v);
+        pooled.push_back(site.local && levels[i] > 0 ? v / levels[i] : v); // level 0: every value of the rank 0
     Schedule s;
     std::tie(s.body, s.position, s.slot) = k;
     s.rank_order = site.local;
@@ -202,7 +290,7 @@ void pool_stats(Part& all)
       for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
         const std::string& token = tokens.next(sig, j);
         auto it = role[sig][j].volume ? sites.find({body, pos, j}) : sites.end();
-        if (it == sites.end() || !it->second.pooled())
+        if (it == sites.end() || !it->second.scheduled())
           kept.add(sig, j, token);
       }
     });

@@ -398,6 +398,22 @@ private:
   std::uint64_t offset_ = 0;
 };
 
+/// The header and packed structure record of a file whose raw structure record is `meta`.
+std::string file_head(unsigned version, const std::string& meta)
+{
+  cformat::ByteWriter head;
+  head.bytes(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
+  head.varint(version);
+  std::uint8_t codec = 0;
+  std::string stored = cformat::pack(meta, version, codec);
+  head.varint(meta.size());
+  head.varint(stored.size());
+  head.u32(cformat::crc32_of(stored));
+  head.byte(codec);
+  head.bytes(stored);
+  return std::move(head.out());
+}
+
 void write_file(const std::filesystem::path& out, unsigned version, const std::string& meta,
                 const std::vector<std::string>& blocks)
 {
@@ -410,17 +426,8 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
   std::ofstream f(out, std::ios::binary | std::ios::trunc);
   if (!f)
     throw failed();
-  cformat::ByteWriter head;
-  head.bytes(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
-  head.varint(version);
-  std::uint8_t codec = 0;
-  std::string stored = cformat::pack(meta, version, codec);
-  head.varint(meta.size());
-  head.varint(stored.size());
-  head.u32(cformat::crc32_of(stored));
-  head.byte(codec);
-  f.write(head.out().data(), static_cast<std::streamsize>(head.out().size()));
-  f.write(stored.data(), static_cast<std::streamsize>(stored.size()));
+  std::string head = file_head(version, meta);
+  f.write(head.data(), static_cast<std::streamsize>(head.size()));
   for (const std::string& b : blocks)
     f.write(b.data(), static_cast<std::streamsize>(b.size()));
   f.flush();
@@ -661,13 +668,33 @@ Part RankCompressor::finish()
   return p;
 }
 
-CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
-                               const std::string& compute_unit, const Part& all)
+namespace {
+
+/// The file of `all`, encoded but not written: its raw structure record, its packed chunks, and what compress()
+/// reports of it (all but the bytes).
+struct EncodedFile {
+  unsigned version = kVersion;
+  std::string meta;
+  std::vector<std::string> chunks;
+  CompressStats stats;
+  /// The size of the file written.
+  std::uint64_t size() const
+  {
+    std::uint64_t n = file_head(version, meta).size();
+    for (const std::string& c : chunks)
+      n += c.size();
+    return n;
+  }
+};
+
+EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
+                        const std::string& compute_unit, const Part& all)
 {
   Meta meta;
   meta.rank_count = rank_count;
   meta.value_mode = value_mode_name(mode);
   meta.pooled = mode.kind == ValueMode::Kind::Stats;
+  meta.gaps = meta.pooled; // folded by GapNormaliser
   meta.compute_unit = compute_unit;
   if (all.ranks.size() != static_cast<std::size_t>(rank_count))
     throw TraceError(fmt::format("error: compressed trace '{}': {} ranks of {} were merged", out.string(),
@@ -695,12 +722,23 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   std::sort(roots.begin(), roots.end());
   stats.structures = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
   stats.value_blocks = meta.blocks.size();
-  std::vector<std::string> chunks;
-  chunker.finish(meta, chunks);
-  write_file(out, kVersion, encode_meta(meta), chunks);
+  EncodedFile file;
+  chunker.finish(meta, file.chunks);
+  file.meta = encode_meta(meta);
+  file.stats = stats;
+  return file;
+}
+
+} // namespace
+
+CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
+                               const std::string& compute_unit, const Part& all)
+{
+  EncodedFile file = encode_file(out, rank_count, mode, compute_unit, all);
+  write_file(out, file.version, file.meta, file.chunks);
   std::error_code ec;
-  stats.bytes = std::filesystem::file_size(out, ec);
-  return stats;
+  file.stats.bytes = std::filesystem::file_size(out, ec);
+  return file.stats;
 }
 
 void ValueStreams::add(std::uint32_t signature, std::uint32_t slot, std::string_view token)
@@ -730,20 +768,26 @@ Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions)
   int ranks = in.rank_count();
   std::vector<Part> parts;
   actions = 0;
-  bool stats = values.kind == ValueMode::Kind::Stats; // folded exact, then pooled
+  bool stats = values.kind == ValueMode::Kind::Stats; // folded exact, with the gaps; compress() pools
   for (int r = 0; r < ranks; ++r) {
     std::unique_ptr<RankReader> reader = in.reader(r);
     RankCompressor rank(r, ranks, stats ? ValueMode{} : values);
     Action a;
-    while (reader->next(a))
-      rank.add(a);
-    actions += rank.actions();
+    if (stats) { // a compute's presence as a value, not structure
+      GapNormaliser gaps(rank);
+      std::uint64_t read = 0;
+      for (; reader->next(a); ++read)
+        gaps.add(a);
+      gaps.finish();
+      actions += read;
+    } else {
+      while (reader->next(a))
+        rank.add(a);
+      actions += rank.actions();
+    }
     parts.push_back(rank.finish());
   }
-  Part all = merge_parts(std::move(parts));
-  if (stats)
-    pool_stats(all);
-  return all;
+  return merge_parts(std::move(parts));
 }
 
 Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions)
@@ -792,6 +836,21 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
 {
   std::uint64_t actions = 0;
   cformat::Part all = cformat::fold_parts(in, values, actions);
+  if (values.kind == ValueMode::Kind::Stats) {
+    // the distributions, unless keeping every value (folded with the gaps) makes a file no larger: then they would
+    // lose the values and gain nothing (traces whose volumes repeat exactly, or too few to fold)
+    cformat::Part pooled = all;
+    cformat::pool_stats(pooled);
+    cformat::pool_stats(all, false);
+    cformat::EncodedFile drawn = cformat::encode_file(out, in.rank_count(), values, in.compute_unit(), pooled);
+    cformat::EncodedFile kept = cformat::encode_file(out, in.rank_count(), values, in.compute_unit(), all);
+    cformat::EncodedFile& file = drawn.size() < kept.size() ? drawn : kept;
+    cformat::write_file(out, file.version, file.meta, file.chunks);
+    std::error_code ec;
+    file.stats.bytes = std::filesystem::file_size(out, ec);
+    file.stats.actions = actions;
+    return file.stats;
+  }
   CompressStats stats = cformat::write_compressed(out, in.rank_count(), values, in.compute_unit(), all);
   stats.actions = actions;
   return stats;

@@ -699,6 +699,115 @@ TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
   }
 }
 
+/// `ranks` ranks of a ring, `iterations` times: a compute of random volume before the isend in 40 % of the iterations
+/// (as SMPI traces a computation only above its threshold), a small one after the recv in 10 %, never one between the
+/// isend and the recv.
+std::string sporadic_trace(int iterations, int ranks)
+{
+  std::mt19937_64 rng(5);
+  std::string t;
+  for (int r = 0; r < ranks; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < iterations; ++i) {
+      if (rng() % 10 < 4)
+        t += fmt::format("{} compute {}\n", r, 1000000 + rng() % 1000000);
+      t += fmt::format("{} isend {} 5 1000 0\n{} recv {} 5 -1 0\n", r, (r + 1) % ranks, r, (r + ranks - 1) % ranks);
+      if (rng() % 10 == 0)
+        t += fmt::format("{} compute {}\n", r, 10000 + rng() % 10000);
+      t += fmt::format("{} waitall\n", r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  return t;
+}
+
+TEST(CompressedTrace, StatsSporadicComputesAreValuesNotStructure)
+{
+  constexpr int kRanks = 4, kIterations = 400;
+  fs::path plain = write_file(scratch_dir() / "sporadic.txt", sporadic_trace(kIterations, kRanks));
+  fs::path e = scratch_dir() / "sporadic-e.tit", s = scratch_dir() / "sporadic-s.tit";
+  CompressStats exact = compress(*TraceSet::open(plain, std::nullopt), e, ValueMode{});
+  CompressStats stats = compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  // each rank's computes fall in other iterations: every rank its own structure in exact, one in stats
+  EXPECT_EQ(exact.structures, static_cast<std::uint64_t>(kRanks));
+  EXPECT_EQ(stats.structures, 1u);
+  EXPECT_LT(stats.bytes * 10, exact.bytes) << "stats " << stats.bytes << " B, exact " << exact.bytes << " B";
+  auto p = TraceSet::open(plain, std::nullopt);
+  auto c = TraceSet::open(s, std::nullopt);
+  for (int r = 0; r < kRanks; ++r) {
+    // the other actions are the same, in the same order; the computes are drawn where they were traced
+    auto pr = p->reader(r), cr = c->reader(r);
+    std::vector<std::string> others[2];
+    double flops[2] = {0, 0};
+    int computes[2] = {0, 0}, after_isend = 0, before_isend = 0;
+    Action a;
+    for (int k = 0; k < 2; ++k) {
+      RankReader& reader = k == 0 ? *pr : *cr;
+      Kind before = Kind::Init;
+      while (reader.next(a)) {
+        if (a.kind == Kind::Compute) {
+          ++computes[k];
+          flops[k] += a.amount;
+          if (k == 1) {
+            EXPECT_GT(a.amount, 0) << "rank " << r << ": a draw of an absent compute is no action";
+            after_isend += before == Kind::Isend ? 1 : 0;
+            before_isend += before == Kind::WaitAll || before == Kind::Init ? 1 : 0;
+          }
+        } else {
+          others[k].push_back(fields(a));
+        }
+        before = a.kind;
+      }
+    }
+    EXPECT_EQ(others[0], others[1]) << "rank " << r;
+    EXPECT_EQ(after_isend, 0) << "rank " << r << ": a gap that never held a compute holds none";
+    // the share of iterations with a compute before the isend (40 %) holds, to a group of the distribution
+    EXPECT_NEAR(static_cast<double>(before_isend) / kIterations, 0.4, 1.0 / 16) << "rank " << r;
+    EXPECT_NEAR(flops[1] / flops[0], 1, 0.01) << "rank " << r;
+    EXPECT_NE(computes[0], 0);
+  }
+  // deterministic: the same file, and the same actions, every time
+  fs::path again = scratch_dir() / "sporadic-again.tit";
+  compress(*TraceSet::open(plain, std::nullopt), again, parse_value_mode("stats"));
+  auto bytes = [](const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(bytes(again), bytes(s));
+  EXPECT_EQ(read_all(again), read_all(s));
+}
+
+TEST(CompressedTrace, StatsKeepsValuesThatRepeatWithAShortPeriod)
+{
+  // rank r computes 1e6 + 1e4 * ((37 (3 r + it)) mod P) at iteration it: a fixed imbalance pattern of period P on
+  // every rank (scrambled: no arithmetic runs)
+  auto pattern = [](int period) {
+    std::string t;
+    for (int r = 0; r < 4; ++r) {
+      t += fmt::format("{} init\n", r);
+      for (int it = 0; it < 300; ++it)
+        t += fmt::format("{} compute {}\n{} send {} 5 1000 0\n{} recv {} 5 1000 0\n", r,
+                         1000000 + 10000 * (37 * (3 * r + it) % period), r, (r + 1) % 4, r, (r + 3) % 4);
+      t += fmt::format("{} finalize\n", r);
+    }
+    return t;
+  };
+  fs::path p20 = write_file(scratch_dir() / "pattern20.txt", pattern(20));
+  fs::path s20 = scratch_dir() / "pattern20.tit";
+  CompressStats c20 = compress(*TraceSet::open(p20, std::nullopt), s20, parse_value_mode("stats"));
+  EXPECT_EQ(read_all(s20), read_all(p20)) << "a period of 20 is kept as traced";
+  // where keeping every value makes a smaller file than the distributions, the values are kept (the few values
+  // before the loop folds are not drawn either): about exact's size
+  CompressStats e20 = compress(*TraceSet::open(p20, std::nullopt), scratch_dir() / "pattern20-e.tit", ValueMode{});
+  EXPECT_LT(c20.bytes, e20.bytes + e20.bytes / 4) << "stats " << c20.bytes << " B, exact " << e20.bytes << " B";
+  // a period longer than a repeat of the value streams holds (64): drawn, in each rank's order
+  fs::path p97 = write_file(scratch_dir() / "pattern97.txt", pattern(97));
+  fs::path s97 = scratch_dir() / "pattern97.tit";
+  compress(*TraceSet::open(p97, std::nullopt), s97, parse_value_mode("stats"));
+  EXPECT_TRUE(read_all(s97) != read_all(p97)) << "drawn";
+  EXPECT_EQ(read_all(s97).size(), 4u);
+}
+
 TEST(CompressedTrace, BadSchedulesAreErrors)
 {
   // a structure of one loop over [compute, waitall] and its schedules, forged one fault at a time
@@ -750,6 +859,20 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   EXPECT_EQ(error({bad}), "<no error>");
   EXPECT_NE(error({good}, "-2").find("expected a rank's level (a positive number), found '-2'"), std::string::npos);
   EXPECT_NE(error({good}, "x").find("expected a rank's level (a positive number), found 'x'"), std::string::npos);
+  // value mode byte 4 (one compute per gap): a draw of 0 (no compute there) and a level of 0 (a rank that never
+  // computes at those sites) are read; mode 3 refuses them
+  bad = good;
+  bad.draws[5] = cformat::ValueRun{true, 0, 0, "", 1};
+  EXPECT_NE(error({bad}).find("expected a schedule's draw (a positive number), found '0'"), std::string::npos);
+  EXPECT_NE(error({good}, "0").find("expected a rank's level (a positive number), found '0'"), std::string::npos);
+  meta.gaps = true;
+  EXPECT_EQ(error({bad}, "0"), "<no error>");
+  EXPECT_NE(error({good}, "-2").find("expected a rank's level (a non-negative number), found '-2'"),
+            std::string::npos);
+  bad.draws[5] = cformat::ValueRun{false, 0, 0, "-3.5", 1};
+  EXPECT_NE(error({bad}).find("expected a schedule's draw (a non-negative number), found '-3.5'"), std::string::npos);
+  EXPECT_EQ(cformat::decode_meta(cformat::encode_meta(meta), "f.tit").gaps, true);
+  meta.gaps = false;
   // the order byte: the last byte before the draws of the last schedule
   cformat::Meta m = meta;
   m.schedules = {good};
