@@ -199,7 +199,20 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
   return r.below(std::min<std::uint64_t>(kMaxTable, bytes_left + 1), what);
 }
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text);
+/// The bin indices of a version 4 binned value block, read before its streams; each bin run takes the next.
+struct BinIndices {
+  Bins bins;
+  std::vector<std::int64_t> indices; ///< per bin run, in order
+  std::size_t used = 0;
+  std::int64_t next(ByteReader& r)
+  {
+    if (used == indices.size())
+      r.fail(fmt::format("expected at most {} bin runs (the block's bin indices), found more", indices.size()));
+    return indices[used++];
+  }
+};
+
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins = nullptr);
 
 std::size_t value_slots(const Signature& s)
 {
@@ -323,6 +336,13 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
     r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats, 3 pooled stats), found {}", mode));
   m.value_mode = mode == 0 ? "exact" : mode == 1 ? "binned:" + r.string("the bin width of the binned value mode") : "stats";
   m.pooled = mode == 3;
+  if (mode == 1 && version >= 4) { // its value blocks may hold bin runs: R must be what binned:R accepts
+    std::string_view text = std::string_view(m.value_mode).substr(7);
+    std::optional<double> bin = detail::parse_double(text);
+    if (!bin || !(*bin > 0) || !(*bin < 1))
+      r.fail(fmt::format("expected the R of binned:R, a number between 0 and 1 (exclusive), found '{}'", text));
+    m.bin_runs = *bin;
+  }
   if (version < version_for(m))
     r.fail(fmt::format("value mode '{}'{} in a version {} file (it needs version {})", m.value_mode,
                        m.pooled ? " (pooled)" : "", version, version_for(m)));
@@ -429,10 +449,28 @@ void encode_run(ByteWriter& w, const ValueRun& run)
 
 namespace {
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text)
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins)
 {
   ValueRun run;
   std::uint64_t head = r.varint("a value");
+  if (head == 1 && bins != nullptr) { // a bin run (version 4 binned files): its index is the next of the block's
+    std::int64_t k = bins->next(r);
+    std::uint64_t count_form = r.varint("a bin run's length and form");
+    unsigned form = static_cast<unsigned>(count_form & 1);
+    std::string text = bins->bins.text(k, form);
+    if (text.empty())
+      r.fail(fmt::format("expected a bin index whose representative is a positive {} (binned:{}), found {}",
+                         form == 0 ? "integer below 2^61" : "number", bins->bins.r(), k));
+    run.is_int = form == 0;
+    if (run.is_int)
+      std::from_chars(text.data(), text.data() + text.size(), run.first);
+    else
+      run.text = std::move(text);
+    run.count = count_form >> 1;
+    if (run.count == 0)
+      r.fail("expected a run length of at least 1, found 0");
+    return run;
+  }
   run.is_int = (head & 1) == 0;
   std::uint64_t u = head >> 1;
   if (run.is_int) {
@@ -465,9 +503,10 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text)
 
 // A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
 // (c >= 2) a varint length L >= 1 and L runs, read c times.
-std::string encode_streams(const std::vector<Stream>& streams)
+std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins, std::optional<std::int64_t> base)
 {
   ByteWriter w;
+  std::vector<std::int64_t> indices; // of the bin runs, in order
   w.varint(streams.size());
   for (const Stream& s : streams) {
     w.varint(s.signature);
@@ -477,17 +516,83 @@ std::string encode_streams(const std::vector<Stream>& streams)
       w.varint(rep.count == 1 ? 0 : rep.count);
       if (rep.count != 1)
         w.varint(rep.length);
-      for (std::uint32_t i = 0; i < rep.length; ++i)
-        encode_run(w, s.runs[rep.first + i]);
+      for (std::uint32_t i = 0; i < rep.length; ++i) {
+        const ValueRun& run = s.runs[rep.first + i];
+        std::int64_t k = 0;
+        unsigned form = 0;
+        if (bins != nullptr && bins->find(run, k, form)) {
+          // a bin run: the head 1 (a token of no bytes, which no version writes), its count and form; its bin
+          // index goes to the block's bin indices
+          w.varint(1);
+          w.varint(run.count << 1 | form);
+          indices.push_back(k);
+        } else {
+          encode_run(w, run);
+        }
+      }
     }
   }
-  return std::move(w.out());
+  if (bins == nullptr)
+    return std::move(w.out());
+  // the bin indices first: their number, then (when any) the smallest, and each index less the smallest in a byte
+  // when below 255, else the byte 255 and a varint of the rest (a block's indices mostly span under 255 bins: one
+  // byte each, which LZMA models far better than varints of the representatives' tokens)
+  ByteWriter head;
+  head.varint(indices.size());
+  if (!indices.empty()) {
+    std::int64_t low = *std::min_element(indices.begin(), indices.end());
+    if (base && *base < low)
+      low = *base;
+    head.zigzag(low);
+    for (std::int64_t k : indices) {
+      auto d = static_cast<std::uint64_t>(k - low);
+      if (d < 255) {
+        head.byte(static_cast<std::uint8_t>(d));
+      } else {
+        head.byte(255);
+        head.varint(d - 255);
+      }
+    }
+  }
+  head.bytes(w.out());
+  return std::move(head.out());
+}
+
+std::optional<std::int64_t> lowest_bin(const std::vector<Stream>& streams, const Bins& bins)
+{
+  std::optional<std::int64_t> low;
+  for (const Stream& s : streams)
+    for (const ValueRun& run : s.runs) {
+      std::int64_t k = 0;
+      unsigned form = 0;
+      if (bins.find(run, k, form) && (!low || k < *low))
+        low = k;
+    }
+  return low;
 }
 
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block)
 {
   ByteReader r(bytes, file, fmt::format("value block {}", block));
+  std::optional<BinIndices> bins;
+  if (meta.bin_runs > 0) {
+    bins.emplace(BinIndices{Bins(meta.bin_runs), {}, 0});
+    bins->indices.resize(table_size(r, "the number of bin runs", bytes.size()));
+    if (!bins->indices.empty()) {
+      std::int64_t low = r.zigzag("the smallest bin index");
+      if (low > Bins::kMaxIndex || low < -Bins::kMaxIndex)
+        r.fail(fmt::format("expected a bin index within +-2^40, found {}", low));
+      for (std::int64_t& k : bins->indices) {
+        std::uint64_t d = r.byte("a bin index");
+        if (d == 255)
+          d += r.below(std::uint64_t{2} * Bins::kMaxIndex + 1, "a bin index beyond 254 (less 255)");
+        k = low + static_cast<std::int64_t>(d);
+        if (k > Bins::kMaxIndex)
+          r.fail(fmt::format("expected a bin index within +-2^40, found {}", k));
+      }
+    }
+  }
   std::vector<Stream> streams(table_size(r, "the number of value streams", bytes.size()));
   for (Stream& s : streams) {
     s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
@@ -503,9 +608,11 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
         r.fail("expected a repeat length of at least 1, found 0");
       rep.first = static_cast<std::uint32_t>(s.runs.size());
       for (std::uint32_t i = 0; i < rep.length; ++i)
-        s.runs.push_back(decode_run(r, bytes.size()));
+        s.runs.push_back(decode_run(r, bytes.size(), bins ? &*bins : nullptr));
     }
   }
+  if (bins && bins->used != bins->indices.size())
+    r.fail(fmt::format("expected {} bin runs (the block's bin indices), found {}", bins->indices.size(), bins->used));
   if (!r.at_end())
     r.fail("expected the end of the value block, found more bytes");
   return streams;

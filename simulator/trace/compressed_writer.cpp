@@ -431,6 +431,16 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
     throw failed();
 }
 
+/// The smallest bin index of every block of a file, which each block's bin indices then count from.
+std::optional<std::int64_t> lowest_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
+{
+  std::optional<std::int64_t> low;
+  for (const std::vector<Stream>& block : blocks)
+    if (std::optional<std::int64_t> k = lowest_bin(block, bins); k && (!low || *k < *low))
+      low = k;
+  return low;
+}
+
 /// Which arguments of an action are partners and which are volumes: the same for every action of one kind, dialect
 /// and form (a dialect 1 `wait` without arguments), so computed once per such triple.
 struct Roles {
@@ -678,13 +688,27 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
       throw TraceError(fmt::format("error: compressed trace '{}': rank {} is missing", out.string(), r));
     meta.ranks.push_back(RankEntry{e.root, e.dialect, e.block, e.level});
   }
-  Chunker chunker;
-  for (const std::string& b : all.blocks)
-    meta.blocks.push_back(chunker.add(b));
   meta.signatures = all.signatures;
   meta.nodes = all.nodes;
   meta.bodies = all.bodies;
   meta.schedules = all.schedules;
+  Chunker chunker;
+  if (mode.kind == ValueMode::Kind::Binned) {
+    // the blocks of parts hold plain runs (parts are merged, renumbered and re-encoded); the file's hold bin runs
+    meta.bin_runs = mode.bin;
+    Meta plain = meta;
+    plain.bin_runs = 0;
+    Bins bins(mode.bin);
+    std::vector<std::vector<Stream>> blocks;
+    for (std::size_t b = 0; b < all.blocks.size(); ++b)
+      blocks.push_back(decode_streams(all.blocks[b], plain, "(in memory)", static_cast<std::uint32_t>(b)));
+    std::optional<std::int64_t> base = lowest_of(blocks, bins);
+    for (const std::vector<Stream>& block : blocks)
+      meta.blocks.push_back(chunker.add(encode_streams(block, &bins, base)));
+  } else {
+    for (const std::string& b : all.blocks)
+      meta.blocks.push_back(chunker.add(b));
+  }
   CompressStats stats;
   stats.signatures = meta.signatures.size();
   stats.loops = static_cast<std::uint64_t>(
@@ -697,7 +721,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   stats.value_blocks = meta.blocks.size();
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, kVersion, encode_meta(meta), chunks);
+  write_file(out, written_version(meta), encode_meta(meta), chunks);
   std::error_code ec;
   stats.bytes = std::filesystem::file_size(out, ec);
   return stats;
@@ -774,12 +798,21 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
 {
   Meta meta = trace.meta;
   meta.blocks.clear();
+  meta.bin_runs = 0;
+  if (meta.value_mode.starts_with("binned:"))
+    meta.bin_runs = parse_value_mode(meta.value_mode).bin;
+  std::optional<Bins> bins;
+  std::optional<std::int64_t> base;
+  if (meta.bin_runs > 0) {
+    bins.emplace(meta.bin_runs);
+    base = lowest_of(trace.blocks, *bins);
+  }
   Chunker chunker;
   for (const std::vector<Stream>& block : trace.blocks)
-    meta.blocks.push_back(chunker.add(encode_streams(block)));
+    meta.blocks.push_back(chunker.add(encode_streams(block, bins ? &*bins : nullptr, base)));
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, kVersion, encode_meta(meta), chunks);
+  write_file(out, written_version(meta), encode_meta(meta), chunks);
   std::error_code ec;
   return std::filesystem::file_size(out, ec);
 }
