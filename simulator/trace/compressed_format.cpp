@@ -503,21 +503,61 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins)
 
 // A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
 // (c >= 2) a varint length L >= 1 and L runs, read c times.
+namespace {
+
+/// Two integers in a row make a run of two by their difference (extend_run): when both are representatives, two bin
+/// runs of one instead (binned integer volumes, which vary, would otherwise pair into runs of random steps).
+void split_bin_pairs(std::vector<ValueRun>& runs, const Bins& bins)
+{
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    std::int64_t k = 0;
+    unsigned form = 0;
+    if (!runs[i].is_int || runs[i].count != 2 || runs[i].step == 0)
+      continue;
+    ValueRun a = runs[i], b = runs[i];
+    a.count = b.count = 1;
+    a.step = b.step = 0;
+    b.first += runs[i].step;
+    if (bins.find(a, k, form) && bins.find(b, k, form)) {
+      runs[i] = a;
+      runs.insert(runs.begin() + static_cast<std::ptrdiff_t>(i) + 1, b);
+      ++i;
+    }
+  }
+}
+
+} // namespace
+
 std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins, std::optional<std::int64_t> base)
 {
   ByteWriter w;
   std::vector<std::int64_t> indices; // of the bin runs, in order
+  struct Out {
+    std::uint64_t count;
+    std::vector<ValueRun> runs;
+  };
+  std::vector<Out> repeats; // of one stream
   w.varint(streams.size());
   for (const Stream& s : streams) {
+    repeats.clear();
+    for (const Repeat& rep : s.repeats) {
+      std::vector<ValueRun> runs(s.runs.begin() + rep.first, s.runs.begin() + rep.first + rep.length);
+      if (bins != nullptr)
+        split_bin_pairs(runs, *bins);
+      if (rep.count == 1) // a repeat read once holds one run: one each
+        for (ValueRun& run : runs)
+          repeats.push_back(Out{1, {std::move(run)}});
+      else
+        repeats.push_back(Out{rep.count, std::move(runs)});
+    }
     w.varint(s.signature);
     w.varint(s.slot);
-    w.varint(s.repeats.size());
-    for (const Repeat& rep : s.repeats) {
+    w.varint(repeats.size());
+    for (const Out& rep : repeats) {
       w.varint(rep.count == 1 ? 0 : rep.count);
       if (rep.count != 1)
-        w.varint(rep.length);
-      for (std::uint32_t i = 0; i < rep.length; ++i) {
-        const ValueRun& run = s.runs[rep.first + i];
+        w.varint(rep.runs.size());
+      for (const ValueRun& run : rep.runs) {
         std::int64_t k = 0;
         unsigned form = 0;
         if (bins != nullptr && bins->find(run, k, form)) {
@@ -534,23 +574,21 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
   }
   if (bins == nullptr)
     return std::move(w.out());
-  // the bin indices first: their number, then (when any) the smallest, and each index less the smallest in a byte
-  // when below 255, else the byte 255 and a varint of the rest (a block's indices mostly span under 255 bins: one
-  // byte each, which LZMA models far better than varints of the representatives' tokens)
+  // the bin indices first: their number, then (when any) a base, and each index less the base in a byte when that is
+  // 0 to 254, else the byte 255 and the difference as a zigzag varint (the base is chosen so that most indices of the
+  // file take one byte, which LZMA models far better than varints of the representatives' tokens)
   ByteWriter head;
   head.varint(indices.size());
   if (!indices.empty()) {
-    std::int64_t low = *std::min_element(indices.begin(), indices.end());
-    if (base && *base < low)
-      low = *base;
+    std::int64_t low = base ? *base : bin_base(indices);
     head.zigzag(low);
     for (std::int64_t k : indices) {
-      auto d = static_cast<std::uint64_t>(k - low);
-      if (d < 255) {
+      std::int64_t d = k - low;
+      if (d >= 0 && d < 255) {
         head.byte(static_cast<std::uint8_t>(d));
       } else {
         head.byte(255);
-        head.varint(d - 255);
+        head.zigzag(d);
       }
     }
   }
@@ -558,17 +596,36 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
   return std::move(head.out());
 }
 
-std::optional<std::int64_t> lowest_bin(const std::vector<Stream>& streams, const Bins& bins)
+void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vector<std::int64_t>& out)
 {
-  std::optional<std::int64_t> low;
-  for (const Stream& s : streams)
-    for (const ValueRun& run : s.runs) {
+  std::vector<ValueRun> runs;
+  for (const Stream& s : streams) {
+    runs = s.runs;
+    split_bin_pairs(runs, bins);
+    for (const ValueRun& run : runs) {
       std::int64_t k = 0;
       unsigned form = 0;
-      if (bins.find(run, k, form) && (!low || k < *low))
-        low = k;
+      if (bins.find(run, k, form))
+        out.push_back(k);
     }
-  return low;
+  }
+}
+
+std::int64_t bin_base(std::vector<std::int64_t> indices)
+{
+  if (indices.empty())
+    return 0;
+  std::sort(indices.begin(), indices.end());
+  std::size_t best = 0, best_count = 0;
+  for (std::size_t i = 0, j = 0; i < indices.size(); ++i) {
+    while (j < indices.size() && indices[j] - indices[i] < 255)
+      ++j;
+    if (j - i > best_count) {
+      best = i;
+      best_count = j - i;
+    }
+  }
+  return indices[best];
 }
 
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
@@ -580,15 +637,18 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
     bins.emplace(BinIndices{Bins(meta.bin_runs), {}, 0});
     bins->indices.resize(table_size(r, "the number of bin runs", bytes.size()));
     if (!bins->indices.empty()) {
-      std::int64_t low = r.zigzag("the smallest bin index");
+      std::int64_t low = r.zigzag("the base of the bin indices");
       if (low > Bins::kMaxIndex || low < -Bins::kMaxIndex)
         r.fail(fmt::format("expected a bin index within +-2^40, found {}", low));
       for (std::int64_t& k : bins->indices) {
-        std::uint64_t d = r.byte("a bin index");
-        if (d == 255)
-          d += r.below(std::uint64_t{2} * Bins::kMaxIndex + 1, "a bin index beyond 254 (less 255)");
-        k = low + static_cast<std::int64_t>(d);
-        if (k > Bins::kMaxIndex)
+        std::int64_t d = r.byte("a bin index");
+        if (d == 255) {
+          d = r.zigzag("a bin index less the base");
+          if (d > 2 * Bins::kMaxIndex || d < -2 * Bins::kMaxIndex)
+            r.fail(fmt::format("expected a bin index within +-2^40, found {} more than {}", d, low));
+        }
+        k = low + d;
+        if (k > Bins::kMaxIndex || k < -Bins::kMaxIndex)
           r.fail(fmt::format("expected a bin index within +-2^40, found {}", k));
       }
     }

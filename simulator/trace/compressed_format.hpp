@@ -221,12 +221,15 @@ class Bins;
 /// A value block's bytes. With `bins` (`binned:R` files of version 4), a run whose value is the representative of a bin
 /// (an integer run of one value or of equal values, or a token run) is written as a bin run, its bin index in the
 /// block's bin indices, which come first (docs/compressed-format.md, "Value block").
-/// `base`: the smallest bin index to write, when below the block's own (the blocks of one file then share it, and
-/// LZMA sees a bin as the same byte in every block).
+/// `base`: the bin index the block's indices count from (by default bin_base of its own), the same for every block of
+/// a file so that LZMA sees a bin as the same byte in every block.
 std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins = nullptr,
                            std::optional<std::int64_t> base = {});
-/// The smallest bin index of the runs of `streams` that are bins' representatives (encode_streams' bin runs).
-std::optional<std::int64_t> lowest_bin(const std::vector<Stream>& streams, const Bins& bins);
+/// Appends to `out` the bin index of each run of `streams` that is a bin's representative (encode_streams' bin runs).
+void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vector<std::int64_t>& out);
+/// The base that gives the most of `indices` a byte of their own: the start of the window of 255 bins that holds
+/// the most of them (the lowest such window).
+std::int64_t bin_base(std::vector<std::int64_t> indices);
 /// One run of a value stream (not a bin run), as encode_streams writes it.
 void encode_run(ByteWriter& w, const ValueRun& run);
 /// Checks each stream against the signatures; bin runs are read (as the runs of their representatives) when

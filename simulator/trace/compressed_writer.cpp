@@ -431,14 +431,13 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
     throw failed();
 }
 
-/// The smallest bin index of every block of a file, which each block's bin indices then count from.
-std::optional<std::int64_t> lowest_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
+/// The base of the bin indices of every block of a file (bin_base over all of them).
+std::int64_t base_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
 {
-  std::optional<std::int64_t> low;
+  std::vector<std::int64_t> indices;
   for (const std::vector<Stream>& block : blocks)
-    if (std::optional<std::int64_t> k = lowest_bin(block, bins); k && (!low || *k < *low))
-      low = k;
-  return low;
+    bin_indices(block, bins, indices);
+  return bin_base(std::move(indices));
 }
 
 /// Which arguments of an action are partners and which are volumes: the same for every action of one kind, dialect
@@ -702,7 +701,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
     std::vector<std::vector<Stream>> blocks;
     for (std::size_t b = 0; b < all.blocks.size(); ++b)
       blocks.push_back(decode_streams(all.blocks[b], plain, "(in memory)", static_cast<std::uint32_t>(b)));
-    std::optional<std::int64_t> base = lowest_of(blocks, bins);
+    std::int64_t base = base_of(blocks, bins);
     for (const std::vector<Stream>& block : blocks)
       meta.blocks.push_back(chunker.add(encode_streams(block, &bins, base)));
   } else {
@@ -805,7 +804,7 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
   std::optional<std::int64_t> base;
   if (meta.bin_runs > 0) {
     bins.emplace(meta.bin_runs);
-    base = lowest_of(trace.blocks, *bins);
+    base = base_of(trace.blocks, *bins);
   }
   Chunker chunker;
   for (const std::vector<Stream>& block : trace.blocks)
