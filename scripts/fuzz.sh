@@ -55,16 +55,16 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
   done
   # a pooled stats file (version 3: schedules and levels in the structure record) and a binned one (version 4: bin
-  # runs in the value blocks), whole and as raw records (first byte odd: the structure record, a NUL, the value area;
-  # the stats file's ranks share one value block, so the target's even cut of the value area keeps it whole; the binned
-  # one's single rank has one block), so that the schedules and the bin runs are fuzzed past the CRC checks too
-  head -n 200 "$root/tests/data/compressed/stats-v2.expanded.txt" | grep '^0 ' > "$seeds/binned.txt"
+  # runs in the value blocks; the trace of tests/data/compressed/binned-v3.tit), whole and as raw records (first byte
+  # odd: the structure record, a NUL, the value area; the stats file's ranks share one value block, so the target's even
+  # cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed past the CRC checks too
+  "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.tit" "$seeds/binned" >/dev/null
   for mode in stats binned:0.01; do
   if [[ $mode == stats ]]; then
     "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
       "$seeds/compressed.tit" >/dev/null
   else
-    "$build/bin/tit-trace" compress --values "$mode" "$seeds/binned.txt" "$seeds/compressed.tit" >/dev/null
+    "$build/bin/tit-trace" compress --values "$mode" "$seeds/binned/trace.list" "$seeds/compressed.tit" >/dev/null
   fi
   { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/${mode%%:*}"
   python3 - "$seeds/compressed.tit" "$seeds/compressed/${mode%%:*}-raw" <<'PY'
@@ -98,7 +98,7 @@ values = unpack(data[pos + stored:], [2, 1])  # one chunk
 open(sys.argv[2], "wb").write(b"\x01" + meta + b"\x00" + values)
 PY
   done
-  rm -f "$seeds/compressed.tit" "$seeds/binned.txt"
+  rm -rf "$seeds/compressed.tit" "$seeds/binned"
 fi
 n=0
 for f in "$root"/traces/ring4/* "$root"/traces/halo4/* "$root"/tests/data/traces/*/* "$root"/tests/data/traces/*.txt \

@@ -691,22 +691,47 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   meta.nodes = all.nodes;
   meta.bodies = all.bodies;
   meta.schedules = all.schedules;
-  Chunker chunker;
+  // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded)
+  auto pack_blocks = [&all](Meta& m, std::vector<std::string>& chunks) {
+    Chunker chunker;
+    m.blocks.clear();
+    for (const std::string& b : all.blocks)
+      m.blocks.push_back(chunker.add(b));
+    chunker.finish(m, chunks);
+  };
+  std::vector<std::string> chunks;
+  std::uint64_t raw = 0;
+  for (const std::string& b : all.blocks)
+    raw += b.size();
+  bool binned_only = mode.kind == ValueMode::Kind::Binned && raw > kChunkBytes;
+  if (!binned_only)
+    pack_blocks(meta, chunks);
   if (mode.kind == ValueMode::Kind::Binned) {
-    // the blocks of parts hold plain runs (parts are merged, renumbered and re-encoded); the file's hold bin runs
-    meta.bin_runs = mode.bin;
-    Meta plain = meta;
-    plain.bin_runs = 0;
+    // binned: with bin runs (version 4); a file whose values fit one chunk keeps the plain form (version 3) when that
+    // packs smaller (tiny files, whose few bins do not pay for the bin indices)
+    Meta binned = meta;
+    binned.bin_runs = mode.bin;
     Bins bins(mode.bin);
     std::vector<std::vector<Stream>> blocks;
     for (std::size_t b = 0; b < all.blocks.size(); ++b)
-      blocks.push_back(decode_streams(all.blocks[b], plain, "(in memory)", static_cast<std::uint32_t>(b)));
+      blocks.push_back(decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b)));
     std::int64_t base = base_of(blocks, bins);
+    Chunker chunker;
+    binned.blocks.clear();
     for (const std::vector<Stream>& block : blocks)
-      meta.blocks.push_back(chunker.add(encode_streams(block, &bins, base)));
-  } else {
-    for (const std::string& b : all.blocks)
-      meta.blocks.push_back(chunker.add(b));
+      binned.blocks.push_back(chunker.add(encode_streams(block, &bins, base)));
+    std::vector<std::string> binned_chunks;
+    chunker.finish(binned, binned_chunks);
+    auto stored = [](const std::vector<std::string>& c) {
+      std::uint64_t n = 0;
+      for (const std::string& s : c)
+        n += s.size();
+      return n;
+    };
+    if (binned_only || stored(binned_chunks) <= stored(chunks)) {
+      meta = std::move(binned);
+      chunks = std::move(binned_chunks);
+    }
   }
   CompressStats stats;
   stats.signatures = meta.signatures.size();
@@ -718,8 +743,6 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   std::sort(roots.begin(), roots.end());
   stats.structures = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
   stats.value_blocks = meta.blocks.size();
-  std::vector<std::string> chunks;
-  chunker.finish(meta, chunks);
   write_file(out, written_version(meta), encode_meta(meta), chunks);
   std::error_code ec;
   stats.bytes = std::filesystem::file_size(out, ec);

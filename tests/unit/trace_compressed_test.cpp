@@ -922,6 +922,36 @@ TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
   EXPECT_GT(kept, 0);
 }
 
+TEST(CompressedTrace, TinyBinnedFilesKeepTheFormOfVersion3WhenItIsSmaller)
+{
+  // traces/halo4: 4 ranks of 24 actions, two message sizes: the bin indices cost more than the tokens they replace
+  fs::path halo = kData / ".." / ".." / "traces" / "halo4";
+  fs::path b = scratch_dir() / "halo4.tit";
+  compress(*TraceSet::open(halo, std::nullopt), b, parse_value_mode("binned:0.01"));
+  EXPECT_EQ(compressed_info(b).version, 3u);
+  EXPECT_EQ(compressed_info(b).value_mode, "binned:0.01");
+  // read as any binned file: each volume the bin of the plain trace's (4965 for 5000, ...)
+  auto p = TraceSet::open(halo, std::nullopt);
+  auto c = TraceSet::open(b, std::nullopt);
+  for (int r = 0; r < 4; ++r) {
+    auto pr = p->reader(r), cr = c->reader(r);
+    Action pa, ca;
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      std::vector<std::size_t> volumes = cformat::volume_positions(pa);
+      std::string_view rest = pa.text, back = ca.text;
+      detail::next_field(rest), detail::next_field(rest), detail::next_field(back), detail::next_field(back);
+      for (std::size_t i = 0; !rest.empty(); ++i) {
+        std::string_view token = detail::next_field(rest), got = detail::next_field(back);
+        bool volume = std::find(volumes.begin(), volumes.end(), i) != volumes.end();
+        EXPECT_EQ(got, volume ? cformat::bin_token(token, 0.01) : std::string(token)) << pa.text;
+      }
+    }
+  }
+  // the larger binned trace of the test above is written with bin runs
+  EXPECT_EQ(binned_file()[8], 4);
+}
+
 TEST(CompressedTrace, EveryTruncationAndCorruptByteOfABinnedFileIsAnError)
 {
   std::string whole = binned_file();
