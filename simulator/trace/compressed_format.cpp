@@ -501,8 +501,6 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins)
 
 } // namespace
 
-// A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
-// (c >= 2) a varint length L >= 1 and L runs, read c times.
 namespace {
 
 /// Two integers in a row make a run of two by their difference (extend_run): when both are representatives, two bin
@@ -528,6 +526,8 @@ void split_bin_pairs(std::vector<ValueRun>& runs, const Bins& bins)
 
 } // namespace
 
+// A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
+// (c >= 2) a varint length L >= 1 and L runs, read c times. With bins, the block's bin indices come first.
 std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins, std::optional<std::int64_t> base)
 {
   ByteWriter w;
@@ -645,7 +645,7 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
         if (d == 255) {
           d = r.zigzag("a bin index less the base");
           if (d > 2 * Bins::kMaxIndex || d < -2 * Bins::kMaxIndex)
-            r.fail(fmt::format("expected a bin index within +-2^40, found {} more than {}", d, low));
+            r.fail(fmt::format("expected a bin index within +-2^40, found the base {} plus {}", low, d));
         }
         k = low + d;
         if (k > Bins::kMaxIndex || k < -Bins::kMaxIndex)
