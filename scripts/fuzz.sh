@@ -54,13 +54,20 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     "$build/bin/tit-trace" compress "$t" "$seeds/compressed.tit" >/dev/null
     { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
   done
-  # a pooled stats file (version 3: schedules and levels in the structure record), whole and as raw records (first
-  # byte odd: the structure record, a NUL, the value area; its ranks share one value block, so the target's even cut
-  # of the value area keeps it whole), so that the schedules are fuzzed past the CRC checks too
-  "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
-    "$seeds/compressed.tit" >/dev/null
-  { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/stats"
-  python3 - "$seeds/compressed.tit" "$seeds/compressed/stats-raw" <<'PY'
+  # a pooled stats file (version 3: schedules and levels in the structure record) and a binned one (version 4: bin
+  # runs in the value blocks; the trace of tests/data/compressed/binned-v3.tit), whole and as raw records (first byte
+  # odd: the structure record, a NUL, the value area; the stats file's ranks share one value block, so the target's even
+  # cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed past the CRC checks too
+  "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.tit" "$seeds/binned" >/dev/null
+  for mode in stats binned:0.01; do
+  if [[ $mode == stats ]]; then
+    "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
+      "$seeds/compressed.tit" >/dev/null
+  else
+    "$build/bin/tit-trace" compress --values "$mode" "$seeds/binned/trace.list" "$seeds/compressed.tit" >/dev/null
+  fi
+  { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/${mode%%:*}"
+  python3 - "$seeds/compressed.tit" "$seeds/compressed/${mode%%:*}-raw" <<'PY'
 import sys, lzma, zlib
 data = open(sys.argv[1], "rb").read()
 pos = 8
@@ -74,7 +81,7 @@ def varint():
             return v
 version, raw, stored = varint(), varint(), varint()
 pos += 4  # CRC-32
-codec = data[pos]; pos += 1  # version 3: 0 stored, 1 deflate, 2 LZMA2
+codec = data[pos]; pos += 1  # versions 3 and 4: 0 stored, 1 deflate, 2 LZMA2
 def unpack(record, codecs):  # the raw bytes of a record, by the first packing that reads all of it
     for c in codecs:
         try:
@@ -90,7 +97,8 @@ meta = unpack(data[pos:pos + stored], [codec] if codec else [])
 values = unpack(data[pos + stored:], [2, 1])  # one chunk
 open(sys.argv[2], "wb").write(b"\x01" + meta + b"\x00" + values)
 PY
-  rm -f "$seeds/compressed.tit"
+  done
+  rm -rf "$seeds/compressed.tit" "$seeds/binned"
 fi
 n=0
 for f in "$root"/traces/ring4/* "$root"/traces/halo4/* "$root"/tests/data/traces/*/* "$root"/tests/data/traces/*.txt \

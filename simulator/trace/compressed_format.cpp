@@ -220,7 +220,20 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
   return r.below(std::min<std::uint64_t>(kMaxTable, bytes_left + 1), what);
 }
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text);
+/// The bin indices of a version 4 binned value block, read before its streams; each bin run takes the next.
+struct BinIndices {
+  Bins bins;
+  std::vector<std::int64_t> indices; ///< per bin run, in order
+  std::size_t used = 0;
+  std::int64_t next(ByteReader& r)
+  {
+    if (used == indices.size())
+      r.fail(fmt::format("expected at most {} bin runs (the block's bin indices), found more", indices.size()));
+    return indices[used++];
+  }
+};
+
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins = nullptr);
 
 std::size_t value_slots(const Signature& s)
 {
@@ -347,6 +360,13 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
   m.value_mode = mode == 0 ? "exact" : mode == 1 ? "binned:" + r.string("the bin width of the binned value mode") : "stats";
   m.pooled = mode >= 3;
   m.gaps = mode == 4;
+  if (mode == 1 && version >= 4) { // its value blocks may hold bin runs: R must be what binned:R accepts
+    std::string_view text = std::string_view(m.value_mode).substr(7);
+    std::optional<double> bin = detail::parse_double(text);
+    if (!bin || !(*bin > 0) || !(*bin < 1))
+      r.fail(fmt::format("expected the R of binned:R, a number between 0 and 1 (exclusive), found '{}'", text));
+    m.bin_runs = *bin;
+  }
   if (version < version_for(m))
     r.fail(fmt::format("value mode '{}'{} in a version {} file (it needs version {})", m.value_mode,
                        m.pooled ? " (pooled)" : "", version, version_for(m)));
@@ -454,10 +474,28 @@ void encode_run(ByteWriter& w, const ValueRun& run)
 
 namespace {
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text)
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins)
 {
   ValueRun run;
   std::uint64_t head = r.varint("a value");
+  if (head == 1 && bins != nullptr) { // a bin run (version 4 binned files): its index is the next of the block's
+    std::int64_t k = bins->next(r);
+    std::uint64_t count_form = r.varint("a bin run's length and form");
+    unsigned form = static_cast<unsigned>(count_form & 1);
+    std::string text = bins->bins.text(k, form);
+    if (text.empty())
+      r.fail(fmt::format("expected a bin index whose representative is a positive {} (binned:{}), found {}",
+                         form == 0 ? "integer below 2^61" : "number", bins->bins.r(), k));
+    run.is_int = form == 0;
+    if (run.is_int)
+      std::from_chars(text.data(), text.data() + text.size(), run.first);
+    else
+      run.text = std::move(text);
+    run.count = count_form >> 1;
+    if (run.count == 0)
+      r.fail("expected a run length of at least 1, found 0");
+    return run;
+  }
   run.is_int = (head & 1) == 0;
   std::uint64_t u = head >> 1;
   if (run.is_int) {
@@ -489,31 +527,158 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text)
 
 } // namespace
 
-// A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
-// (c >= 2) a varint length L >= 1 and L runs, read c times.
-std::string encode_streams(const std::vector<Stream>& streams)
+namespace {
+
+/// Two integers in a row make a run of two by their difference (extend_run): when both are representatives, two bin
+/// runs of one instead (binned integer volumes, which vary, would otherwise pair into runs of random steps).
+void split_bin_pairs(std::vector<ValueRun>& runs, const Bins& bins)
 {
-  ByteWriter w;
-  w.varint(streams.size());
-  for (const Stream& s : streams) {
-    w.varint(s.signature);
-    w.varint(s.slot);
-    w.varint(s.repeats.size());
-    for (const Repeat& rep : s.repeats) {
-      w.varint(rep.count == 1 ? 0 : rep.count);
-      if (rep.count != 1)
-        w.varint(rep.length);
-      for (std::uint32_t i = 0; i < rep.length; ++i)
-        encode_run(w, s.runs[rep.first + i]);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    std::int64_t k = 0;
+    unsigned form = 0;
+    if (!runs[i].is_int || runs[i].count != 2 || runs[i].step == 0)
+      continue;
+    ValueRun a = runs[i], b = runs[i];
+    a.count = b.count = 1;
+    a.step = b.step = 0;
+    b.first += runs[i].step;
+    if (bins.find(a, k, form) && bins.find(b, k, form)) {
+      runs[i] = a;
+      runs.insert(runs.begin() + static_cast<std::ptrdiff_t>(i) + 1, b);
+      ++i;
     }
   }
-  return std::move(w.out());
+}
+
+} // namespace
+
+// A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
+// (c >= 2) a varint length L >= 1 and L runs, read c times. With bins, the block's bin indices come first.
+std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins, std::optional<std::int64_t> base)
+{
+  ByteWriter w;
+  std::vector<std::int64_t> indices; // of the bin runs, in order
+  struct Out {
+    std::uint64_t count;
+    std::vector<ValueRun> runs;
+  };
+  std::vector<Out> repeats; // of one stream
+  w.varint(streams.size());
+  for (const Stream& s : streams) {
+    repeats.clear();
+    for (const Repeat& rep : s.repeats) {
+      std::vector<ValueRun> runs(s.runs.begin() + rep.first, s.runs.begin() + rep.first + rep.length);
+      if (bins != nullptr)
+        split_bin_pairs(runs, *bins);
+      if (rep.count == 1) // a repeat read once holds one run: one each
+        for (ValueRun& run : runs)
+          repeats.push_back(Out{1, {std::move(run)}});
+      else
+        repeats.push_back(Out{rep.count, std::move(runs)});
+    }
+    w.varint(s.signature);
+    w.varint(s.slot);
+    w.varint(repeats.size());
+    for (const Out& rep : repeats) {
+      w.varint(rep.count == 1 ? 0 : rep.count);
+      if (rep.count != 1)
+        w.varint(rep.runs.size());
+      for (const ValueRun& run : rep.runs) {
+        std::int64_t k = 0;
+        unsigned form = 0;
+        if (bins != nullptr && bins->find(run, k, form)) {
+          // a bin run: the head 1 (a token of no bytes, which no version writes), its count and form; its bin
+          // index goes to the block's bin indices
+          w.varint(1);
+          w.varint(run.count << 1 | form);
+          indices.push_back(k);
+        } else {
+          encode_run(w, run);
+        }
+      }
+    }
+  }
+  if (bins == nullptr)
+    return std::move(w.out());
+  // the bin indices first: their number, then (when any) a base, and each index less the base in a byte when that is
+  // 0 to 254, else the byte 255 and the difference as a zigzag varint (the base is chosen so that most indices of the
+  // file take one byte, which LZMA models far better than varints of the representatives' tokens)
+  ByteWriter head;
+  head.varint(indices.size());
+  if (!indices.empty()) {
+    std::int64_t low = base ? *base : bin_base(indices);
+    head.zigzag(low);
+    for (std::int64_t k : indices) {
+      std::int64_t d = k - low;
+      if (d >= 0 && d < 255) {
+        head.byte(static_cast<std::uint8_t>(d));
+      } else {
+        head.byte(255);
+        head.zigzag(d);
+      }
+    }
+  }
+  head.bytes(w.out());
+  return std::move(head.out());
+}
+
+void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vector<std::int64_t>& out)
+{
+  std::vector<ValueRun> runs;
+  for (const Stream& s : streams) {
+    runs = s.runs;
+    split_bin_pairs(runs, bins);
+    for (const ValueRun& run : runs) {
+      std::int64_t k = 0;
+      unsigned form = 0;
+      if (bins.find(run, k, form))
+        out.push_back(k);
+    }
+  }
+}
+
+std::int64_t bin_base(std::vector<std::int64_t> indices)
+{
+  if (indices.empty())
+    return 0;
+  std::sort(indices.begin(), indices.end());
+  std::size_t best = 0, best_count = 0;
+  for (std::size_t i = 0, j = 0; i < indices.size(); ++i) {
+    while (j < indices.size() && indices[j] - indices[i] < 255)
+      ++j;
+    if (j - i > best_count) {
+      best = i;
+      best_count = j - i;
+    }
+  }
+  return indices[best];
 }
 
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block)
 {
   ByteReader r(bytes, file, fmt::format("value block {}", block));
+  std::optional<BinIndices> bins;
+  if (meta.bin_runs > 0) {
+    bins.emplace(BinIndices{Bins(meta.bin_runs), {}, 0});
+    bins->indices.resize(table_size(r, "the number of bin runs", bytes.size()));
+    if (!bins->indices.empty()) {
+      std::int64_t low = r.zigzag("the base of the bin indices");
+      if (low > Bins::kMaxIndex || low < -Bins::kMaxIndex)
+        r.fail(fmt::format("expected a bin index within +-2^40, found {}", low));
+      for (std::int64_t& k : bins->indices) {
+        std::int64_t d = r.byte("a bin index");
+        if (d == 255) {
+          d = r.zigzag("a bin index less the base");
+          if (d > 2 * Bins::kMaxIndex || d < -2 * Bins::kMaxIndex)
+            r.fail(fmt::format("expected a bin index within +-2^40, found the base {} plus {}", low, d));
+        }
+        k = low + d;
+        if (k > Bins::kMaxIndex || k < -Bins::kMaxIndex)
+          r.fail(fmt::format("expected a bin index within +-2^40, found {}", k));
+      }
+    }
+  }
   std::vector<Stream> streams(table_size(r, "the number of value streams", bytes.size()));
   for (Stream& s : streams) {
     s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
@@ -529,9 +694,11 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
         r.fail("expected a repeat length of at least 1, found 0");
       rep.first = static_cast<std::uint32_t>(s.runs.size());
       for (std::uint32_t i = 0; i < rep.length; ++i)
-        s.runs.push_back(decode_run(r, bytes.size()));
+        s.runs.push_back(decode_run(r, bytes.size(), bins ? &*bins : nullptr));
     }
   }
+  if (bins && bins->used != bins->indices.size())
+    r.fail(fmt::format("expected {} bin runs (the block's bin indices), found {}", bins->indices.size(), bins->used));
   if (!r.at_end())
     r.fail("expected the end of the value block, found more bytes");
   return streams;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,9 +16,10 @@ namespace tit::trace::cformat {
 inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C', '\n'};
 /// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2: each rank's
 /// draws stored in its value streams); version 3 compresses the records with LZMA2 instead of deflate and replaces,
-/// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank). Every file
-/// is written as version 3; versions 1 and 2 stay readable.
-inline constexpr unsigned kVersion = 3;
+/// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank); version 4
+/// adds bin runs to the value blocks of `binned:R` files (a bin's representative written as its bin index). `binned`
+/// files are written as version 4, every other file as version 3 (written_version); versions 1 to 3 stay readable.
+inline constexpr unsigned kVersion = 4;
 inline constexpr unsigned kOldestVersion = 1;
 /// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
 inline constexpr std::int64_t kIntLimit = std::int64_t{1} << 61;
@@ -127,6 +129,8 @@ struct Meta {
   std::vector<Schedule> schedules; ///< pooled `stats`: sorted by (body, position, slot)
   std::vector<ChunkRef> chunks;
   std::vector<BlockRef> blocks;
+  /// `binned:R` files of version 4: R, the bins of the bin runs their value blocks hold (0: no bin runs).
+  double bin_runs = 0;
 };
 
 /// The oldest version that can say `meta`'s value mode: 3 for pooled `stats`, 2 for `stats` with per-rank draws, 1
@@ -134,6 +138,12 @@ struct Meta {
 inline unsigned version_for(const Meta& meta)
 {
   return meta.pooled ? 3 : meta.value_mode == "stats" ? 2 : 1;
+}
+
+/// The version a file of `meta` is written as: 4 for `binned:R` (its value blocks hold bin runs), 3 otherwise.
+inline unsigned written_version(const Meta& meta)
+{
+  return meta.bin_runs > 0 ? 4 : 3;
 }
 
 /// Groups the runs of `s` (each a repeat of count 1) into repeats of periodic stretches: runs that the stretch
@@ -209,10 +219,23 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
 /// file's (version 3 records say how each value chunk is packed).
 Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version = kVersion);
 
-std::string encode_streams(const std::vector<Stream>& streams);
-/// One run of a value stream, as encode_streams writes it.
+class Bins;
+/// A value block's bytes. With `bins` (`binned:R` files of version 4), a run whose value is the representative of a bin
+/// (an integer run of one value or of equal values, or a token run) is written as a bin run, its bin index in the
+/// block's bin indices, which come first (docs/compressed-format.md, "Value block").
+/// `base`: the bin index the block's indices count from (by default bin_base of its own), the same for every block of
+/// a file so that LZMA sees a bin as the same byte in every block.
+std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins = nullptr,
+                           std::optional<std::int64_t> base = {});
+/// Appends to `out` the bin index of each run of `streams` that is a bin's representative (encode_streams' bin runs).
+void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vector<std::int64_t>& out);
+/// The base that gives the most of `indices` a byte of their own: the start of the window of 255 bins that holds
+/// the most of them (the lowest such window).
+std::int64_t bin_base(std::vector<std::int64_t> indices);
+/// One run of a value stream (not a bin run), as encode_streams writes it.
 void encode_run(ByteWriter& w, const ValueRun& run);
-/// Checks each stream against the signatures; throws TraceError naming the block.
+/// Checks each stream against the signatures; bin runs are read (as the runs of their representatives) when
+/// `meta.bin_runs` says the file may hold them, refused otherwise; throws TraceError naming the block.
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block);
 
@@ -230,6 +253,32 @@ std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);
 
 // ---- value modes (compressed_values.cpp) ---------------------------------------------------------------------
+
+/// The bins of `binned:R`: bin k is [q^k, q^(k+1)) with q = (1 + R) / (1 - R), represented by its harmonic mean
+/// 2 q^(k+1) / (1 + q), whose relative distance to any value of the bin is at most R. The representative is written in
+/// one of two forms: 0, the nearest integer; 1, 6 significant digits (`{:.6g}`). bin_token chooses the form for a value;
+/// bin runs of version 4 value blocks name a representative by its index and form.
+class Bins {
+public:
+  explicit Bins(double r);
+  double r() const { return r_; }
+  /// The bin of v > 0.
+  std::int64_t index(double v) const;
+  double representative(std::int64_t k) const;
+  /// The representative of bin k in `form` (0 integer, 1 six digits); empty when that form cannot say it (a
+  /// representative that is not a positive finite number, an integer of kIntLimit or more).
+  std::string text(std::int64_t k, unsigned form) const;
+  /// Whether `run` holds the representative of a bin in one of its forms (a token, or an integer run whose values are
+  /// equal): then its index and form.
+  bool find(const ValueRun& run, std::int64_t& k, unsigned& form) const;
+  /// Bin indices a bin run may name: |k| <= kMaxIndex (far beyond any double for R >= 1e-4).
+  static constexpr std::int64_t kMaxIndex = std::int64_t{1} << 40;
+
+private:
+  double r_;
+  double q_;
+  double log_q_;
+};
 
 /// Arguments of an action that are volumes (binned by `binned:R`): compute flops, sleep seconds, the sizes of
 /// point-to-point messages and sendRecv, the count and reduction volume of bcast, reduce, allreduce, scan, exscan,

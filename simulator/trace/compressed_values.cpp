@@ -74,14 +74,64 @@ std::vector<std::size_t> volume_positions(const Action& a)
   }
 }
 
+Bins::Bins(double r) : r_(r), q_((1 + r) / (1 - r)), log_q_(std::log(q_)) {}
+
+std::int64_t Bins::index(double v) const
+{
+  return static_cast<std::int64_t>(std::floor(std::log(v) / log_q_));
+}
+
+double Bins::representative(std::int64_t k) const
+{
+  return 2 * std::pow(q_, static_cast<double>(k + 1)) / (1 + q_);
+}
+
+std::string Bins::text(std::int64_t k, unsigned form) const
+{
+  double rep = representative(k);
+  if (!std::isfinite(rep) || !(rep > 0))
+    return {};
+  if (form == 0) {
+    double whole = std::round(rep);
+    if (!(whole >= 1) || whole >= static_cast<double>(kIntLimit))
+      return {};
+    return fmt::format("{}", static_cast<std::int64_t>(whole));
+  }
+  return fmt::format("{:.6g}", rep);
+}
+
+bool Bins::find(const ValueRun& run, std::int64_t& k, unsigned& form) const
+{
+  if (run.is_int && run.count > 1 && run.step != 0)
+    return false;
+  std::optional<double> v = run.is_int ? std::optional<double>(static_cast<double>(run.first))
+                                       : detail::parse_double(run.text);
+  if (!v || !(*v > 0) || !std::isfinite(*v))
+    return false;
+  form = run.is_int ? 0 : 1;
+  std::int64_t near = index(*v);
+  // the written representative lies within R of the value it stands for, which may sit in the next bin
+  for (std::int64_t c : {near, near - 1, near + 1}) {
+    if (c > kMaxIndex || c < -kMaxIndex)
+      continue;
+    std::string t = text(c, form);
+    if (t.empty())
+      continue;
+    if (run.is_int ? t == fmt::format("{}", run.first) : t == run.text) {
+      k = c;
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string bin_token(std::string_view token, double r)
 {
   std::optional<double> v = detail::parse_double(token);
   if (!v || !(*v > 0))
     return std::string(token);
-  double q = (1 + r) / (1 - r);
-  double k = std::floor(std::log(*v) / std::log(q));
-  double rep = 2 * std::pow(q, k + 1) / (1 + q);
+  Bins bins(r);
+  double rep = bins.representative(bins.index(*v));
   auto close = [&](double x) { return std::fabs(x - *v) <= r * *v; };
   // the representative as an integer (compact in a value stream) whenever that is close enough, as "1e+07" is
   double whole = std::round(rep);

@@ -438,6 +438,15 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
     throw failed();
 }
 
+/// The base of the bin indices of every block of a file (bin_base over all of them).
+std::int64_t base_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
+{
+  std::vector<std::int64_t> indices;
+  for (const std::vector<Stream>& block : blocks)
+    bin_indices(block, bins, indices);
+  return bin_base(std::move(indices));
+}
+
 /// Which arguments of an action are partners and which are volumes: the same for every action of one kind, dialect
 /// and form (a dialect 1 `wait` without arguments), so computed once per such triple.
 struct Roles {
@@ -705,13 +714,52 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
       throw TraceError(fmt::format("error: compressed trace '{}': rank {} is missing", out.string(), r));
     meta.ranks.push_back(RankEntry{e.root, e.dialect, e.block, e.level});
   }
-  Chunker chunker;
-  for (const std::string& b : all.blocks)
-    meta.blocks.push_back(chunker.add(b));
   meta.signatures = all.signatures;
   meta.nodes = all.nodes;
   meta.bodies = all.bodies;
   meta.schedules = all.schedules;
+  // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded)
+  auto pack_blocks = [&all](Meta& m, std::vector<std::string>& chunks) {
+    Chunker chunker;
+    m.blocks.clear();
+    for (const std::string& b : all.blocks)
+      m.blocks.push_back(chunker.add(b));
+    chunker.finish(m, chunks);
+  };
+  std::vector<std::string> chunks;
+  std::uint64_t raw = 0;
+  for (const std::string& b : all.blocks)
+    raw += b.size();
+  bool binned_only = mode.kind == ValueMode::Kind::Binned && raw > kChunkBytes;
+  if (!binned_only)
+    pack_blocks(meta, chunks);
+  if (mode.kind == ValueMode::Kind::Binned) {
+    // binned: with bin runs (version 4); a file whose values fit one chunk keeps the plain form (version 3) when that
+    // packs smaller (tiny files, whose few bins do not pay for the bin indices)
+    Meta binned = meta;
+    binned.bin_runs = mode.bin;
+    Bins bins(mode.bin);
+    std::vector<std::vector<Stream>> blocks;
+    for (std::size_t b = 0; b < all.blocks.size(); ++b)
+      blocks.push_back(decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b)));
+    std::int64_t base = base_of(blocks, bins);
+    Chunker chunker;
+    binned.blocks.clear();
+    for (const std::vector<Stream>& block : blocks)
+      binned.blocks.push_back(chunker.add(encode_streams(block, &bins, base)));
+    std::vector<std::string> binned_chunks;
+    chunker.finish(binned, binned_chunks);
+    auto stored = [](const std::vector<std::string>& c) {
+      std::uint64_t n = 0;
+      for (const std::string& s : c)
+        n += s.size();
+      return n;
+    };
+    if (binned_only || stored(binned_chunks) <= stored(chunks)) {
+      meta = std::move(binned);
+      chunks = std::move(binned_chunks);
+    }
+  }
   CompressStats stats;
   stats.signatures = meta.signatures.size();
   stats.loops = static_cast<std::uint64_t>(
@@ -723,7 +771,8 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   stats.structures = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
   stats.value_blocks = meta.blocks.size();
   EncodedFile file;
-  chunker.finish(meta, file.chunks);
+  file.version = written_version(meta);
+  file.chunks = std::move(chunks);
   file.meta = encode_meta(meta);
   file.stats = stats;
   return file;
@@ -818,12 +867,21 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
 {
   Meta meta = trace.meta;
   meta.blocks.clear();
+  meta.bin_runs = 0;
+  if (meta.value_mode.starts_with("binned:"))
+    meta.bin_runs = parse_value_mode(meta.value_mode).bin;
+  std::optional<Bins> bins;
+  std::optional<std::int64_t> base;
+  if (meta.bin_runs > 0) {
+    bins.emplace(meta.bin_runs);
+    base = base_of(trace.blocks, *bins);
+  }
   Chunker chunker;
   for (const std::vector<Stream>& block : trace.blocks)
-    meta.blocks.push_back(chunker.add(encode_streams(block)));
+    meta.blocks.push_back(chunker.add(encode_streams(block, bins ? &*bins : nullptr, base)));
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, kVersion, encode_meta(meta), chunks);
+  write_file(out, written_version(meta), encode_meta(meta), chunks);
   std::error_code ec;
   return std::filesystem::file_size(out, ec);
 }

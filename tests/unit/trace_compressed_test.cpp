@@ -1006,13 +1006,188 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
 
 TEST(CompressedTrace, NewerVersionIsRefusedByName)
 {
-  std::string v4 = ring_file();
-  ASSERT_EQ(v4[8], 3);
-  v4[8] = 4;
-  EXPECT_NE(read_error(v4).find("compressed trace format version 4, but this tit-replay reads versions 1 to 3 only "
+  std::string v5 = ring_file();
+  ASSERT_EQ(v5[8], 3); // exact files are still written as version 3
+  v5[8] = 5;
+  EXPECT_NE(read_error(v5).find("compressed trace format version 5, but this tit-replay reads versions 1 to 4 only "
                                 "(a newer one)"),
             std::string::npos)
-      << read_error(v4);
+      << read_error(v5);
+}
+
+/// A binned trace of 2 ranks: measured-looking compute times (5 significant digits, as SMPI writes them), integer
+/// compute volumes (some too small for their bin), message sizes. tests/data/compressed/binned-v3.tit is what the
+/// version 3 writer made of it with binned:0.01 (the same text, written by a Python loop of the same arithmetic).
+std::string binned_trace()
+{
+  std::string t;
+  for (int r = 0; r < 2; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < 150; ++i) {
+      double c = 0.02 + ((i * 7919 + r * 104729) % 100000) / 20000.0;
+      t += fmt::format("{} compute {:.5g}\n{} compute {}\n", r, c, r, (i * 611953 + r) % 5000000 + 10);
+      if (r == 0)
+        t += fmt::format("0 send 1 {} {} 0\n", i % 3, 1000 + (i * 31337 + r * 7) % 200000);
+      else
+        t += fmt::format("1 recv 0 {} {} 0\n", i % 3, (i * 31337) % 200000 + 1000);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  return t;
+}
+
+std::string file_bytes(const fs::path& p);
+
+std::string binned_file()
+{
+  fs::path out = scratch_dir() / "binned.tit";
+  compress(*TraceSet::open(write_file(scratch_dir() / "binned.txt", binned_trace()), std::nullopt), out,
+           parse_value_mode("binned:0.01"));
+  return file_bytes(out);
+}
+
+TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
+{
+  std::string v4 = binned_file();
+  ASSERT_EQ(v4[8], 4);
+  fs::path v3 = kData / "compressed" / "binned-v3.tit";
+  EXPECT_EQ(compressed_info(v3).version, 3u);
+  EXPECT_EQ(compressed_info(v3).value_mode, "binned:0.01");
+  fs::path mine = write_file(scratch_dir() / "binned-v4.tit", v4);
+  // the same representatives, now written as bin indices: the same actions, and fewer bytes
+  std::vector<std::vector<std::string>> actions = read_all(mine);
+  EXPECT_EQ(actions, read_all(v3));
+  EXPECT_LT(v4.size() * 10, fs::file_size(v3) * 9) << v4.size() << " B, version 3 " << fs::file_size(v3) << " B";
+  // and every one of them is the bin of the plain trace's token (decimals, integers, sizes; small ones kept)
+  fs::path plain = scratch_dir() / "binned.txt";
+  std::vector<std::vector<std::string>> original = read_all(plain);
+  ASSERT_EQ(actions.size(), original.size());
+  auto p = TraceSet::open(plain, std::nullopt);
+  auto c = TraceSet::open(mine, std::nullopt);
+  int decimals = 0, integers = 0, kept = 0;
+  for (int r = 0; r < 2; ++r) {
+    auto pr = p->reader(r), cr = c->reader(r);
+    Action pa, ca;
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      std::string_view rest = pa.text, back = ca.text;
+      std::vector<std::size_t> volumes = cformat::volume_positions(pa);
+      detail::next_field(rest), detail::next_field(rest), detail::next_field(back), detail::next_field(back);
+      for (std::size_t i = 0; !rest.empty(); ++i) {
+        std::string_view token = detail::next_field(rest), got = detail::next_field(back);
+        bool volume = std::find(volumes.begin(), volumes.end(), i) != volumes.end();
+        EXPECT_EQ(got, volume ? cformat::bin_token(token, 0.01) : std::string(token)) << pa.text;
+        decimals += volume && got.find('.') != std::string_view::npos ? 1 : 0;
+        integers += volume && got.find('.') == std::string_view::npos && got != token ? 1 : 0;
+        kept += volume && got == token ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(decimals, 200);
+  EXPECT_GT(integers, 400);
+  EXPECT_GT(kept, 0);
+}
+
+TEST(CompressedTrace, TinyBinnedFilesKeepTheFormOfVersion3WhenItIsSmaller)
+{
+  // traces/halo4: 4 ranks of 24 actions, two message sizes: the bin indices cost more than the tokens they replace
+  fs::path halo = kData / ".." / ".." / "traces" / "halo4";
+  fs::path b = scratch_dir() / "halo4.tit";
+  compress(*TraceSet::open(halo, std::nullopt), b, parse_value_mode("binned:0.01"));
+  EXPECT_EQ(compressed_info(b).version, 3u);
+  EXPECT_EQ(compressed_info(b).value_mode, "binned:0.01");
+  // read as any binned file: each volume the bin of the plain trace's (4965 for 5000, ...)
+  auto p = TraceSet::open(halo, std::nullopt);
+  auto c = TraceSet::open(b, std::nullopt);
+  for (int r = 0; r < 4; ++r) {
+    auto pr = p->reader(r), cr = c->reader(r);
+    Action pa, ca;
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      std::vector<std::size_t> volumes = cformat::volume_positions(pa);
+      std::string_view rest = pa.text, back = ca.text;
+      detail::next_field(rest), detail::next_field(rest), detail::next_field(back), detail::next_field(back);
+      for (std::size_t i = 0; !rest.empty(); ++i) {
+        std::string_view token = detail::next_field(rest), got = detail::next_field(back);
+        bool volume = std::find(volumes.begin(), volumes.end(), i) != volumes.end();
+        EXPECT_EQ(got, volume ? cformat::bin_token(token, 0.01) : std::string(token)) << pa.text;
+      }
+    }
+  }
+  // the larger binned trace of the test above is written with bin runs
+  EXPECT_EQ(binned_file()[8], 4);
+}
+
+TEST(CompressedTrace, EveryTruncationAndCorruptByteOfABinnedFileIsAnError)
+{
+  std::string whole = binned_file();
+  ASSERT_EQ(whole[8], 4);
+  expect_every_truncation_is_an_error(whole);
+  expect_every_corrupt_byte_is_an_error(whole);
+}
+
+TEST(CompressedTrace, BadBinRunsAreErrors)
+{
+  // one rank, one compute stream of one run, its value block forged: the bin indices, then the stream
+  cformat::Meta meta;
+  meta.rank_count = 1;
+  meta.value_mode = "binned:0.5"; // q = 3: bin k is [3^k, 3^(k+1)), represented by 3^(k+1) / 2
+  meta.bin_runs = 0.5;
+  meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
+  auto block = [](std::size_t indices, std::int64_t low, std::uint64_t count_form, int bin_runs = 1) {
+    cformat::ByteWriter w;
+    w.varint(indices);
+    if (indices > 0) {
+      w.zigzag(low);
+      for (std::size_t i = 0; i < indices; ++i)
+        w.byte(static_cast<std::uint8_t>(i));
+    }
+    w.varint(1); // streams
+    w.varint(0); // signature
+    w.varint(0); // slot
+    w.varint(static_cast<std::uint64_t>(bin_runs)); // repeats, each one run
+    for (int i = 0; i < bin_runs; ++i) {
+      w.varint(0);
+      w.varint(1);
+      w.varint(count_form);
+    }
+    return std::move(w.out());
+  };
+  auto error = [&](const std::string& bytes, const cformat::Meta& m) {
+    return trace_error([&] { cformat::decode_streams(bytes, m, "f.tit", 0); });
+  };
+  // bin 4 in form 0 (integer), 3 times: 3^5 / 2 = 121.5, written 122; bin 2 in form 1: 13.5
+  std::vector<cformat::Stream> s = cformat::decode_streams(block(1, 4, 3 << 1 | 0), meta, "f.tit", 0);
+  ASSERT_EQ(s.size(), 1u);
+  ASSERT_EQ(s[0].runs.size(), 1u);
+  EXPECT_EQ(s[0].runs[0], (cformat::ValueRun{true, 122, 0, "", 3}));
+  s = cformat::decode_streams(block(1, 2, 1 << 1 | 1), meta, "f.tit", 0);
+  EXPECT_EQ(s[0].runs[0], (cformat::ValueRun{false, 0, 0, "13.5", 1}));
+  // and the writer gives these bytes back
+  cformat::Bins bins(0.5);
+  EXPECT_EQ(cformat::encode_streams(s, &bins), block(1, 2, 1 << 1 | 1));
+  EXPECT_NE(error(block(1, -40, 2), meta).find("f.tit: error: value block 0 at byte"), std::string::npos);
+  EXPECT_NE(error(block(1, -40, 2), meta).find("expected a bin index whose representative is a positive integer "
+                                               "below 2^61 (binned:0.5), found -40"),
+            std::string::npos)
+      << error(block(1, -40, 2), meta);
+  EXPECT_NE(error(block(1, 700, 3), meta).find("representative is a positive number (binned:0.5), found 700"),
+            std::string::npos)
+      << error(block(1, 700, 3), meta);
+  EXPECT_NE(error(block(1, std::int64_t{1} << 41, 3), meta).find("expected a bin index within +-2^40"),
+            std::string::npos);
+  EXPECT_NE(error(block(1, 2, 0 << 1 | 1), meta).find("expected a run length of at least 1, found 0"),
+            std::string::npos);
+  EXPECT_NE(error(block(2, 2, 3), meta).find("expected 2 bin runs (the block's bin indices), found 1"),
+            std::string::npos);
+  EXPECT_NE(error(block(1, 2, 3, 2), meta).find("expected at most 1 bin runs (the block's bin indices), found more"),
+            std::string::npos);
+  // a file of version 3 (or an exact one) has no bin runs: a head of 1 is a token of no bytes
+  cformat::Meta v3 = meta;
+  v3.bin_runs = 0;
+  std::string plain = block(0, 0, 3).substr(1); // the stream alone, without the (empty) bin indices
+  EXPECT_NE(error(plain, v3).find("expected a value token of 1 to"), std::string::npos) << error(plain, v3);
+  EXPECT_NE(error(plain, v3).find("found a length of 0"), std::string::npos) << error(plain, v3);
 }
 
 TEST(CompressedTrace, DeployedRanksMustMatch)
