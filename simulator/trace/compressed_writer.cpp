@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <deque>
 #include <fstream>
 #include <optional>
 #include <map>
@@ -287,6 +286,67 @@ private:
   std::uint64_t matched_ = 0;       ///< actions the cursor matched since the last whole iteration
 };
 
+/// A key of a run for a quick comparison: equal runs have equal keys.
+std::uint64_t run_key(const ValueRun& r)
+{
+  std::uint64_t h = r.is_int ? static_cast<std::uint64_t>(r.first) : std::hash<std::string>{}(r.text);
+  h ^= static_cast<std::uint64_t>(r.step) * 0x9e3779b97f4a7c15ULL;
+  h ^= r.count * 0xc2b2ae3d27d4eb4fULL;
+  return h ^ (r.is_int ? 1 : 0);
+}
+
+/// The closed runs a StreamBuilder has not yet grouped: a ring (no allocation once grown) with each run's key beside
+/// it, so that looking for a period compares keys, contiguous in memory, before runs.
+class RunQueue {
+public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  ValueRun& operator[](std::size_t i) { return runs_[(head_ + i) & (runs_.size() - 1)]; }
+  std::uint64_t key(std::size_t i) const { return keys_[(head_ + i) & (runs_.size() - 1)]; }
+  ValueRun& front() { return runs_[head_]; }
+  void pop_front(std::size_t n = 1)
+  {
+    head_ = (head_ + n) & (runs_.size() - 1);
+    size_ -= n;
+  }
+  void push_back(ValueRun&& r)
+  {
+    reserve_one();
+    put((head_ + size_) & (runs_.size() - 1), std::move(r));
+  }
+  void push_front(ValueRun&& r)
+  {
+    reserve_one();
+    head_ = (head_ + runs_.size() - 1) & (runs_.size() - 1);
+    put(head_, std::move(r));
+  }
+
+private:
+  void put(std::size_t i, ValueRun&& r)
+  {
+    keys_[i] = run_key(r);
+    runs_[i] = std::move(r);
+    ++size_;
+  }
+  void reserve_one()
+  {
+    if (size_ < runs_.size())
+      return;
+    std::vector<ValueRun> runs(std::max<std::size_t>(4 * kPeriod, 2 * runs_.size()));
+    std::vector<std::uint64_t> keys(runs.size());
+    for (std::size_t i = 0; i < size_; ++i) {
+      runs[i] = std::move((*this)[i]);
+      keys[i] = key(i);
+    }
+    runs_ = std::move(runs);
+    keys_ = std::move(keys);
+    head_ = 0;
+  }
+  std::vector<ValueRun> runs_; ///< a power of two long
+  std::vector<std::uint64_t> keys_;
+  std::size_t head_ = 0, size_ = 0;
+};
+
 /// One value stream built as its values arrive, in memory bounded by a look-ahead of runs (not by the number of
 /// values): the last run stays open while values extend it (equal tokens, or integers by a constant step); closed runs
 /// are grouped into repeats online, exactly as find_repeats() groups a whole stream (its greedy choice at a run needs
@@ -363,13 +423,14 @@ private:
       if (queue_.empty() || (!at_end && queue_.size() < 2 * kPeriod))
         return;
       bool found = false;
+      std::uint64_t front_key = queue_.key(0);
       for (std::size_t p = 1; p <= kPeriod && 2 * p <= queue_.size(); ++p) {
-        if (!std::equal(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(p),
-                        queue_.begin() + static_cast<std::ptrdiff_t>(p)))
+        if (queue_.key(p) != front_key || !repeats_at_once(p))
           continue;
-        pattern_.assign(std::make_move_iterator(queue_.begin()),
-                        std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(p)));
-        queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(2 * p));
+        pattern_.clear();
+        for (std::size_t i = 0; i < p; ++i)
+          pattern_.push_back(std::move(queue_[i]));
+        queue_.pop_front(2 * p);
         count_ = 2;
         found = true;
         break;
@@ -382,6 +443,15 @@ private:
     }
   }
 
+  /// Whether the queue's first p runs are followed by the same p runs.
+  bool repeats_at_once(std::size_t p)
+  {
+    for (std::size_t i = 0; i < p; ++i)
+      if (queue_.key(i) != queue_.key(p + i) || !(queue_[i] == queue_[p + i]))
+        return false;
+    return true;
+  }
+
   void end_repeat()
   {
     emit(count_, pattern_);
@@ -392,7 +462,7 @@ private:
   }
 
   std::optional<ValueRun> open_;
-  std::deque<ValueRun> queue_;    ///< closed runs not yet in a repeat
+  RunQueue queue_;                ///< closed runs not yet in a repeat
   std::vector<ValueRun> pattern_; ///< the period of the repeat under way (empty: none)
   std::vector<ValueRun> partial_; ///< the runs of its next period seen so far
   std::vector<ValueRun> single_;
