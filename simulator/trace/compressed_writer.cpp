@@ -715,6 +715,8 @@ struct RankCompressor::Impl {
   // add_line's shortcuts (exact and binned values): an action line seen before (its text after the rank field)
   // gives the same signature and value tokens; a `compute <integer>` line has the one compute signature. They skip
   // the classification of the tokens and the signature's lookup, which cost more than the tracer's own work per call.
+  // A program repeats its lines in the same order, so each remembered line also remembers the one that followed it:
+  // comparing the line with that guess usually spares hashing it.
   struct CachedValue {
     StreamBuilder* builder;
     bool is_int;
@@ -724,29 +726,43 @@ struct RankCompressor::Impl {
   struct CachedLine {
     std::uint32_t sig = 0;
     std::vector<CachedValue> values;
+    const std::string* text = nullptr; ///< its key in `lines`
+    CachedLine* next = nullptr;        ///< the remembered line that came after it last time
   };
   static constexpr std::size_t kLineCache = 4096; ///< distinct lines remembered (memory stays bounded)
   std::unordered_map<std::string, CachedLine, StringHash, std::equal_to<>> lines;
-  CachedLine last;             ///< what the last add() did
+  CachedLine last;                  ///< what the last add() did
+  CachedLine* previous = nullptr;   ///< the line added last, when remembered (or compute_line)
+  CachedLine compute_line;          ///< stands for every `compute <integer>` line in the chain of guesses
   std::int64_t compute_sig = -1;
   StreamBuilder* compute_values = nullptr;
 
   /// The shortcuts of add_line, for `rest` (the line after its rank field); false when neither applies.
   bool add_known(std::string_view rest)
   {
-    if (auto it = lines.find(rest); it != lines.end()) {
-      for (const CachedValue& v : it->second.values)
-        v.builder->add_parsed(v.is_int, v.value, v.token);
-      folder.push(it->second.sig);
-      return true;
-    }
     std::int64_t v = 0;
+    // compute lines are never remembered: looking them up first would only cost a hash
     if (compute_sig >= 0 && rest.starts_with("compute ") && canonical_int(rest.substr(8), v)) {
       compute_values->add_parsed(true, v, rest.substr(8));
       folder.push(static_cast<std::uint32_t>(compute_sig));
+      previous = &compute_line;
       return true;
     }
-    return false;
+    CachedLine* hit = nullptr;
+    if (previous != nullptr && previous->next != nullptr && *previous->next->text == rest) {
+      hit = previous->next;
+    } else if (auto it = lines.find(rest); it != lines.end()) {
+      hit = &it->second;
+      if (previous != nullptr)
+        previous->next = hit;
+    }
+    previous = hit;
+    if (hit == nullptr)
+      return false;
+    for (const CachedValue& cv : hit->values)
+      cv.builder->add_parsed(cv.is_int, cv.value, cv.token);
+    folder.push(hit->sig);
+    return true;
   }
 
   /// After add() of a line whose shortcut did not apply: remembers it.
@@ -759,10 +775,15 @@ struct RankCompressor::Impl {
         compute_sig = last.sig;
         compute_values = last.values[0].builder;
       }
+      previous = compute_sig >= 0 ? &compute_line : nullptr;
       return; // compute volumes vary: their lines are not remembered
     }
-    if (lines.size() < kLineCache)
-      lines.emplace(std::string(rest), last);
+    previous = nullptr;
+    if (lines.size() < kLineCache) {
+      auto [it, added] = lines.emplace(std::string(rest), last);
+      it->second.text = &it->first;
+      previous = &it->second;
+    }
   }
 };
 
