@@ -1026,6 +1026,38 @@ TEST(CompressedOnline, StructureDoesNotGrowWithIterations)
   EXPECT_LT(small, 40u);
 }
 
+TEST(CompressedOnline, RepetitionOfANestedBodyBrokenAtEveryAction)
+{
+  // the folder walks the expansion of the last loop's body (here loop(body, n) with body = [allreduce,
+  // loop([irecv, isend, compute], 3), waitall]) and sends the actions it matched through the full search only when an
+  // action breaks the repetition: a break after each of the body's 11 actions, and none, must give back every action
+  // (in the order written) and the same file online and offline, with the repetitions on both sides folded
+  std::vector<std::string> body = {"allreduce 1 0 0"};
+  for (int k = 0; k < 3; ++k)
+    body.insert(body.end(), {"irecv 0 0 64 2", "isend 0 0 64 2", fmt::format("compute {}", 100 + k)});
+  body.push_back("waitall 6");
+  for (std::size_t cut = 0; cut <= body.size(); ++cut) {
+    std::string t = "0 init\n";
+    auto iterations = [&](int n, std::size_t actions) {
+      for (int it = 0; it < n; ++it)
+        for (std::size_t i = 0; i < actions; ++i)
+          t += "0 " + body[i] + "\n";
+    };
+    iterations(6, body.size());
+    iterations(1, cut);
+    t += "0 barrier\n";
+    iterations(5, body.size());
+    t += "0 finalize\n";
+    fs::path plain = write_file(scratch_dir() / "broken.txt", t);
+    CompressStats s = expect_round_trip(plain);
+    EXPECT_LE(s.loops, 6u) << cut; // loop(body) on each side of the break, the inner loop (and what the cut folds)
+    fs::path offline = scratch_dir() / "offline.tit";
+    compress(*TraceSet::open(plain, std::nullopt), offline, ValueMode{});
+    EXPECT_EQ(file_bytes(compress_online(plain, ValueMode{}, scratch_dir() / "online.tit")), file_bytes(offline))
+        << cut;
+  }
+}
+
 TEST(CompressedOnline, UnknownActionAndCorruptPartsAreErrors)
 {
   cformat::RankCompressor rank(0, 2, ValueMode{});
