@@ -347,6 +347,8 @@ private:
   std::size_t head_ = 0, size_ = 0;
 };
 
+struct CachedLine;
+
 /// One value stream built as its values arrive, in memory bounded by a look-ahead of runs (not by the number of
 /// values): the last run stays open while values extend it (equal tokens, or integers by a constant step); closed runs
 /// are grouped into repeats online, exactly as find_repeats() groups a whole stream (its greedy choice at a run needs
@@ -359,6 +361,23 @@ public:
     bool is_int = canonical_int(token, v);
     add_parsed(is_int, v, token);
   }
+
+  /// add_parsed() `n` times (n >= 1): once the open run repeats the value, its count grows by the rest at once.
+  void add_repeated(bool is_int, std::int64_t v, std::string_view token, std::uint64_t n)
+  {
+    for (; n > 0; --n) {
+      add_parsed(is_int, v, token);
+      const ValueRun& r = *open_;
+      if (n > 1 && r.count >= 2 &&
+          (is_int ? r.is_int && r.step == 0 && r.first == v : !r.is_int && r.text == token)) {
+        open_->count += n - 1;
+        return;
+      }
+    }
+  }
+
+  /// The remembered line whose repeats this stream holds back (RankCompressor::Impl::add_values), or nullptr.
+  CachedLine* owner = nullptr;
 
   /// add() of a token already classified: `is_int` whether it is a canonical integer, then `v` its value.
   void add_parsed(bool is_int, std::int64_t v, std::string_view token)
@@ -524,6 +543,24 @@ private:
   std::vector<Entry> streams_;
 };
 
+/// A value of an action line as RankCompressor::add_line remembers it: its stream and its token, classified.
+struct CachedValue {
+  StreamBuilder* builder;
+  bool is_int;
+  std::int64_t value;
+  std::string token;
+};
+
+/// An action line RankCompressor::add_line remembers (its text after the rank field is its key).
+struct CachedLine {
+  std::uint32_t sig = 0;
+  std::vector<CachedValue> values;
+  const std::string* text = nullptr; ///< its key
+  CachedLine* next = nullptr;        ///< the remembered line that came after it last time
+  std::uint64_t pending = 0;         ///< its occurrences whose values are held back (see add_values)
+  std::size_t owned = 0;             ///< how many of its values' streams it owns
+};
+
 /// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
 class Chunker {
 public:
@@ -611,7 +648,7 @@ struct Roles {
 // ---- RankCompressor --------------------------------------------------------------------------------------
 
 struct RankCompressor::Impl {
-  Impl(int r, int n, const ValueMode& m) : rank(r), rank_count(n), mode(m) {}
+  Impl(int r, int n, const ValueMode& m) : rank(r), rank_count(n), mode(m), rank_prefix(std::to_string(r) + " ") {}
   int rank;
   int rank_count;
   ValueMode mode;
@@ -632,6 +669,7 @@ struct RankCompressor::Impl {
   std::vector<bool> volume;
   std::vector<Roles> roles;       // by (kind, dialect, form)
   std::vector<bool> has_roles;
+  std::string rank_prefix; ///< "<rank> ", how the tracer's lines start
   std::unordered_map<std::string, Kind, StringHash, std::equal_to<>> kinds; // add_line: SimGrid names seen
 
   const Roles& roles_of(const Action& a)
@@ -706,6 +744,7 @@ struct RankCompressor::Impl {
       CachedValue v{&values.builder(sig, static_cast<std::uint32_t>(j)), false, 0,
                     bin && volume[j] ? bin_token(value_tokens[j], mode.bin) : std::string(value_tokens[j])};
       v.is_int = canonical_int(v.token, v.value);
+      release(*v.builder);
       v.builder->add_parsed(v.is_int, v.value, v.token);
       last.values.push_back(std::move(v));
     }
@@ -717,18 +756,6 @@ struct RankCompressor::Impl {
   // the classification of the tokens and the signature's lookup, which cost more than the tracer's own work per call.
   // A program repeats its lines in the same order, so each remembered line also remembers the one that followed it:
   // comparing the line with that guess usually spares hashing it.
-  struct CachedValue {
-    StreamBuilder* builder;
-    bool is_int;
-    std::int64_t value;
-    std::string token;
-  };
-  struct CachedLine {
-    std::uint32_t sig = 0;
-    std::vector<CachedValue> values;
-    const std::string* text = nullptr; ///< its key in `lines`
-    CachedLine* next = nullptr;        ///< the remembered line that came after it last time
-  };
   static constexpr std::size_t kLineCache = 4096; ///< distinct lines remembered (memory stays bounded)
   std::unordered_map<std::string, CachedLine, StringHash, std::equal_to<>> lines;
   CachedLine last;                  ///< what the last add() did
@@ -743,6 +770,7 @@ struct RankCompressor::Impl {
     std::int64_t v = 0;
     // compute lines are never remembered: looking them up first would only cost a hash
     if (compute_sig >= 0 && rest.starts_with("compute ") && canonical_int(rest.substr(8), v)) {
+      release(*compute_values);
       compute_values->add_parsed(true, v, rest.substr(8));
       folder.push(static_cast<std::uint32_t>(compute_sig));
       previous = &compute_line;
@@ -759,10 +787,54 @@ struct RankCompressor::Impl {
     previous = hit;
     if (hit == nullptr)
       return false;
-    for (const CachedValue& cv : hit->values)
-      cv.builder->add_parsed(cv.is_int, cv.value, cv.token);
+    add_values(*hit);
     folder.push(hit->sig);
     return true;
+  }
+
+  // A remembered line seen again adds the same values. While a line is the only one adding to each of its values'
+  // streams (it owns them), its occurrences are only counted; another value for one of those streams first adds the
+  // counted ones (each stream gets its values in order; streams are independent), as does finish().
+
+  /// The values of `line` (a remembered line, seen again), added or held back.
+  void add_values(CachedLine& line)
+  {
+    if (line.owned != line.values.size()) {
+      for (const CachedValue& v : line.values) {
+        if (v.builder->owner != &line) {
+          release(*v.builder);
+          v.builder->owner = &line;
+          ++line.owned;
+        }
+      }
+    }
+    ++line.pending;
+  }
+
+  /// The stream's owner, if any, adds its held-back values and gives the stream up.
+  static void release(StreamBuilder& b)
+  {
+    if (CachedLine* o = b.owner) {
+      flush(*o);
+      --o->owned;
+      b.owner = nullptr;
+    }
+  }
+
+  static void flush(CachedLine& line)
+  {
+    if (line.pending == 0)
+      return;
+    for (const CachedValue& v : line.values)
+      v.builder->add_repeated(v.is_int, v.value, v.token, line.pending);
+    line.pending = 0;
+  }
+
+  /// Adds every value held back (before the streams are encoded).
+  void flush_all()
+  {
+    for (auto& [text, line] : lines)
+      flush(line);
   }
 
   /// After add() of a line whose shortcut did not apply: remembers it.
@@ -804,9 +876,17 @@ void RankCompressor::add(const Action& a)
 
 void RankCompressor::add_line(std::string_view line)
 {
-  std::string_view text = detail::trim(line);
-  std::string_view rest = text;
-  detail::next_field(rest);
+  std::string_view text = line;
+  std::string_view rest;
+  const std::string& prefix = impl_->rank_prefix;
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  if (line.size() > prefix.size() && line.starts_with(prefix) && !blank(line[prefix.size()]) && !blank(line.back())) {
+    rest = line.substr(prefix.size()); // the tracer's lines: what trimming and cutting the rank field give
+  } else {
+    text = detail::trim(line);
+    rest = text;
+    detail::next_field(rest);
+  }
   std::string_view after_rank = rest;
   bool shortcuts = !impl_->first;
   if (shortcuts && impl_->add_known(after_rank)) {
@@ -843,6 +923,7 @@ Part RankCompressor::finish()
   Impl& m = *impl_;
   Part p;
   std::uint32_t root = m.tables.body_of(m.folder.items());
+  m.flush_all();
   p.blocks.push_back(m.values.encode());
   m.tables.move_into(p.signatures, p.nodes, p.bodies);
   p.ranks.push_back(Part::RankPart{m.rank, root, m.dialect, 0});
