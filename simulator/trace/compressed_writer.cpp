@@ -95,17 +95,18 @@ public:
   void push(std::uint32_t signature)
   {
     if (!cursor_.empty()) {
-      if (expected() == signature) {
-        ++matched_;
-        if (advance()) { // a whole iteration of the body: the loop grows
-          seq_[tail_loop_].count += 1;
-          unsettled_ = true;
-          matched_ = 0;
-          start_cursor();
-        }
+      if (follow(signature))
         return;
-      }
       break_repetition();
+      if (unsettled_) { // the loop that grew may now fold into the loop before it, whose body the action may continue
+        settle();
+        if (tail_loop_ != kNoLoop && tail_loop_ + 1 == seq_.size()) {
+          start_cursor();
+          if (follow(signature))
+            return;
+          cursor_.clear();
+        }
+      }
     }
     push_searched(signature);
     if (tail_loop_ != kNoLoop && tail_loop_ + 1 == seq_.size())
@@ -131,6 +132,7 @@ private:
   struct Frame {
     std::uint32_t body;  ///< body id
     std::uint32_t pos;   ///< the item of the body the next action belongs to
+    std::uint32_t size;  ///< the body's items
     std::uint64_t left;  ///< iterations of this body still to come, the current one included
   };
 
@@ -140,41 +142,63 @@ private:
     while (true) {
       Frame& top = cursor_.back();
       const Node& n = tables_.node_at(tables_.body_nodes(top.body)[top.pos]);
-      if (!n.loop)
+      if (!n.loop) {
+        expected_ = n.ref;
         return;
-      cursor_.push_back(Frame{n.ref, 0, n.count});
+      }
+      cursor_.push_back(Frame{n.ref, 0, body_size(n.ref), n.count});
     }
   }
 
-  std::uint32_t expected() const
+  std::uint32_t body_size(std::uint32_t body) const
   {
-    const Frame& top = cursor_.back();
-    return tables_.node_at(tables_.body_nodes(top.body)[top.pos]).ref;
+    return static_cast<std::uint32_t>(tables_.body_nodes(body).size());
   }
 
-  /// Past the expected action; true when that ends the iteration of the tail loop's body.
+  /// Whether the action is the one the cursor expects; then the cursor moves past it, and the loop grows when that
+  /// completes an iteration.
+  bool follow(std::uint32_t signature)
+  {
+    if (expected_ != signature)
+      return false;
+    ++matched_;
+    if (advance()) { // a whole iteration of the body (the cursor is back at its start)
+      seq_[tail_loop_].count += 1;
+      unsettled_ = true;
+      matched_ = 0;
+    }
+    return true;
+  }
+
+  /// Past the expected action; true when that ends the iteration of the tail loop's body (the cursor then starts the
+  /// next one).
   bool advance()
   {
+    bool whole = false;
     while (true) {
       Frame& top = cursor_.back();
-      if (++top.pos < tables_.body_nodes(top.body).size())
+      if (++top.pos < top.size)
         break;
+      if (cursor_.size() == 1) { // the tail loop's body
+        top.pos = 0;
+        whole = true;
+        break;
+      }
       if (--top.left > 0) {
         top.pos = 0;
         break;
       }
       cursor_.pop_back();
-      if (cursor_.empty())
-        return true;
     }
     descend();
-    return false;
+    return whole;
   }
 
   void start_cursor()
   {
     cursor_.clear();
-    cursor_.push_back(Frame{seq_[tail_loop_].ref, 0, 1});
+    std::uint32_t body = seq_[tail_loop_].ref;
+    cursor_.push_back(Frame{body, 0, body_size(body), 1});
     descend();
   }
 
@@ -188,7 +212,7 @@ private:
     std::vector<std::uint32_t> actions;
     actions.reserve(n);
     for (std::uint64_t i = 0; i < n; ++i) {
-      actions.push_back(expected());
+      actions.push_back(expected_);
       advance();
     }
     cursor_.clear();
@@ -284,6 +308,7 @@ private:
   bool unsettled_ = false;          ///< that loop grew: folds not tried since
   std::vector<Frame> cursor_;       ///< empty: no cursor (the sequence does not end with a loop)
   std::uint64_t matched_ = 0;       ///< actions the cursor matched since the last whole iteration
+  std::uint32_t expected_ = 0;      ///< the action the cursor expects next
 };
 
 /// A key of a run for a quick comparison: equal runs have equal keys.
@@ -383,7 +408,12 @@ public:
   void add_parsed(bool is_int, std::int64_t v, std::string_view token)
   {
     if (open_) {
-      if (extend_run(*open_, is_int, v, token))
+      ValueRun& r = *open_;
+      if (is_int && r.is_int && r.step == 0 && r.count >= 2 && r.first == v) { // the same integer again (extend_run's
+        ++r.count;                                                              // answer, without its arithmetic)
+        return;
+      }
+      if (extend_run(r, is_int, v, token))
         return;
       queue_.push_back(std::move(*open_));
       drain(false);
@@ -542,6 +572,25 @@ private:
   std::vector<std::vector<std::uint32_t>> index_; ///< per signature, per value slot: the stream's index, or kNone
   std::vector<Entry> streams_;
 };
+
+/// a == b, comparing 8 bytes at a time without a call (the lines compared are short).
+inline bool same_text(std::string_view a, std::string_view b)
+{
+  if (a.size() != b.size())
+    return false;
+  std::size_t i = 0;
+  for (; i + 8 <= a.size(); i += 8) {
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y)
+      return false;
+  }
+  for (; i < a.size(); ++i)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
 
 /// A value of an action line as RankCompressor::add_line remembers it: its stream and its token, classified.
 struct CachedValue {
@@ -769,7 +818,8 @@ struct RankCompressor::Impl {
   {
     std::int64_t v = 0;
     // compute lines are never remembered: looking them up first would only cost a hash
-    if (compute_sig >= 0 && rest.starts_with("compute ") && canonical_int(rest.substr(8), v)) {
+    if (compute_sig >= 0 && !rest.empty() && rest[0] == 'c' && rest.starts_with("compute ") &&
+        canonical_int(rest.substr(8), v)) {
       release(*compute_values);
       compute_values->add_parsed(true, v, rest.substr(8));
       folder.push(static_cast<std::uint32_t>(compute_sig));
@@ -777,7 +827,7 @@ struct RankCompressor::Impl {
       return true;
     }
     CachedLine* hit = nullptr;
-    if (previous != nullptr && previous->next != nullptr && *previous->next->text == rest) {
+    if (previous != nullptr && previous->next != nullptr && same_text(*previous->next->text, rest)) {
       hit = previous->next;
     } else if (auto it = lines.find(rest); it != lines.end()) {
       hit = &it->second;
@@ -880,8 +930,10 @@ void RankCompressor::add_line(std::string_view line)
   std::string_view rest;
   const std::string& prefix = impl_->rank_prefix;
   auto blank = [](char c) { return c == ' ' || c == '\t'; };
-  if (line.size() > prefix.size() && line.starts_with(prefix) && !blank(line[prefix.size()]) && !blank(line.back())) {
-    rest = line.substr(prefix.size()); // the tracer's lines: what trimming and cutting the rank field give
+  std::size_t n = prefix.size();
+  if (line.size() > n && same_text(line.substr(0, n), prefix) && !blank(line[n]) && !blank(line.back())) {
+    rest = std::string_view(line.data() + n, line.size() - n); // the tracer's lines: what trimming and cutting the rank
+                                                               // field give
   } else {
     text = detail::trim(line);
     rest = text;
