@@ -576,20 +576,24 @@ private:
 /// a == b, comparing 8 bytes at a time without a call (the lines compared are short).
 inline bool same_text(std::string_view a, std::string_view b)
 {
-  if (a.size() != b.size())
+  std::size_t n = a.size();
+  if (n != b.size())
     return false;
-  std::size_t i = 0;
-  for (; i + 8 <= a.size(); i += 8) {
-    std::uint64_t x = 0, y = 0;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y)
-      return false;
+  auto word = [](const char* p) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i])
+        return false;
+    return true;
   }
-  for (; i < a.size(); ++i)
-    if (a[i] != b[i])
+  for (std::size_t i = 0; i + 8 < n; i += 8)
+    if (word(a.data() + i) != word(b.data() + i))
       return false;
-  return true;
+  return word(a.data() + n - 8) == word(b.data() + n - 8); // the last 8 bytes (overlapping the words before)
 }
 
 /// A value of an action line as RankCompressor::add_line remembers it: its stream and its token, classified.
