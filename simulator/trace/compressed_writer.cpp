@@ -94,23 +94,9 @@ public:
   /// folding it into an outer pattern at some intermediate count.)
   void push(std::uint32_t signature)
   {
-    if (!cursor_.empty()) {
-      if (follow(signature))
-        return;
-      break_repetition();
-      if (unsettled_) { // the loop that grew may now fold into the loop before it, whose body the action may continue
-        settle();
-        if (tail_loop_ != kNoLoop && tail_loop_ + 1 == seq_.size()) {
-          start_cursor();
-          if (follow(signature))
-            return;
-          cursor_.clear();
-        }
-      }
-    }
-    push_searched(signature);
-    if (tail_loop_ != kNoLoop && tail_loop_ + 1 == seq_.size())
-      start_cursor();
+    if (!cursor_.empty() && follow(signature))
+      return;
+    push_other(signature);
   }
 
   /// Items of the sequence now (without folding what is pending: that would change the folds to come), the actions the
@@ -128,6 +114,26 @@ public:
   }
 
 private:
+  /// push() of an action the cursor does not expect (or without a cursor).
+  void push_other(std::uint32_t signature)
+  {
+    if (!cursor_.empty()) {
+      break_repetition();
+      if (unsettled_) { // the loop that grew may now fold into the loop before it, whose body the action may continue
+        settle();
+        if (tail_loop_ != kNoLoop && tail_loop_ + 1 == seq_.size()) {
+          start_cursor();
+          if (follow(signature))
+            return;
+          cursor_.clear();
+        }
+      }
+    }
+    push_searched(signature);
+    if (tail_loop_ != kNoLoop && tail_loop_ + 1 == seq_.size())
+      start_cursor();
+  }
+
   /// Where the cursor is in the expansion of one iteration of the tail loop's body: a frame per level of nesting.
   struct Frame {
     std::uint32_t body;  ///< body id
@@ -609,6 +615,7 @@ struct CachedLine {
   std::uint32_t sig = 0;
   std::vector<CachedValue> values;
   const std::string* text = nullptr; ///< its key
+  std::string line;                  ///< the whole line as the tracer writes it: "<rank> " and the key
   CachedLine* next = nullptr;        ///< the remembered line that came after it last time
   std::uint64_t pending = 0;         ///< its occurrences whose values are held back (see add_values)
   std::size_t owned = 0;             ///< how many of its values' streams it owns
@@ -853,16 +860,21 @@ struct RankCompressor::Impl {
   /// The values of `line` (a remembered line, seen again), added or held back.
   void add_values(CachedLine& line)
   {
-    if (line.owned != line.values.size()) {
-      for (const CachedValue& v : line.values) {
-        if (v.builder->owner != &line) {
-          release(*v.builder);
-          v.builder->owner = &line;
-          ++line.owned;
-        }
+    if (line.owned != line.values.size())
+      take_streams(line);
+    ++line.pending;
+  }
+
+  /// The line takes the streams of its values it does not own (their owners first add what they held back).
+  void take_streams(CachedLine& line)
+  {
+    for (const CachedValue& v : line.values) {
+      if (v.builder->owner != &line) {
+        release(*v.builder);
+        v.builder->owner = &line;
+        ++line.owned;
       }
     }
-    ++line.pending;
   }
 
   /// The stream's owner, if any, adds its held-back values and gives the stream up.
@@ -908,6 +920,7 @@ struct RankCompressor::Impl {
     if (lines.size() < kLineCache) {
       auto [it, added] = lines.emplace(std::string(rest), last);
       it->second.text = &it->first;
+      it->second.line = rank_prefix + it->first;
       previous = &it->second;
     }
   }
@@ -930,6 +943,18 @@ void RankCompressor::add(const Action& a)
 
 void RankCompressor::add_line(std::string_view line)
 {
+  Impl& m = *impl_;
+  // The common case first: the line the last one's successor guesses, as the tracer writes it ("<rank> " and the
+  // remembered text: a remembered text has no blank at either end, so trimming and cutting the rank field give it).
+  if (CachedLine* guess = m.previous != nullptr ? m.previous->next : nullptr) {
+    if (same_text(line, guess->line)) {
+      m.previous = guess;
+      m.add_values(*guess);
+      m.folder.push(guess->sig);
+      ++actions_;
+      return;
+    }
+  }
   std::string_view text = line;
   std::string_view rest;
   const std::string& prefix = impl_->rank_prefix;
