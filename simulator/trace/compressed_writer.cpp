@@ -619,6 +619,7 @@ struct CachedLine {
   CachedLine* next = nullptr;        ///< the remembered line that came after it last time
   std::uint64_t pending = 0;         ///< its occurrences whose values are held back (see add_values)
   std::size_t owned = 0;             ///< how many of its values' streams it owns
+  std::uint32_t direct = 0;          ///< its next occurrences that add their values at once (see add_values)
 };
 
 /// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
@@ -855,11 +856,30 @@ struct RankCompressor::Impl {
 
   // A remembered line seen again adds the same values. While a line is the only one adding to each of its values'
   // streams (it owns them), its occurrences are only counted; another value for one of those streams first adds the
-  // counted ones (each stream gets its values in order; streams are independent), as does finish().
+  // counted ones (each stream gets its values in order; streams are independent), as does finish(). A line that held
+  // back a single occurrence when it lost a stream (lines taking the same streams in turn, as a halo's receives from
+  // two sides with two tags) adds its values at once for its next kDirect occurrences, then tries again.
+  static constexpr std::uint32_t kDirect = 64;
 
   /// The values of `line` (a remembered line, seen again), added or held back.
   void add_values(CachedLine& line)
   {
+    if (line.direct == 0 && line.owned == line.values.size())
+      ++line.pending; // the common case, inlined
+    else
+      add_values_otherwise(line);
+  }
+
+  void add_values_otherwise(CachedLine& line)
+  {
+    if (line.direct > 0) {
+      --line.direct;
+      for (const CachedValue& v : line.values) {
+        release(*v.builder);
+        v.builder->add_parsed(v.is_int, v.value, v.token);
+      }
+      return;
+    }
     if (line.owned != line.values.size())
       take_streams(line);
     ++line.pending;
@@ -881,6 +901,8 @@ struct RankCompressor::Impl {
   static void release(StreamBuilder& b)
   {
     if (CachedLine* o = b.owner) {
+      if (o->pending <= 1)
+        o->direct = kDirect;
       flush(*o);
       --o->owned;
       b.owner = nullptr;
