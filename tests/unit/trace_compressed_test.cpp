@@ -1367,6 +1367,64 @@ TEST(CompressedOnline, StructureDoesNotGrowWithIterations)
   EXPECT_LT(small, 40u);
 }
 
+TEST(CompressedOnline, RepetitionOfANestedBodyBrokenAtEveryAction)
+{
+  // the folder walks the expansion of the last loop's body (here loop(body, n) with body = [allreduce,
+  // loop([irecv, isend, compute], 3), waitall]) and sends the actions it matched through the full search only when an
+  // action breaks the repetition: a break after each of the body's 11 actions, and none, must give back every action
+  // (in the order written) and the same file online and offline, with the repetitions on both sides folded
+  std::vector<std::string> body = {"allreduce 1 0 0"};
+  for (int k = 0; k < 3; ++k)
+    body.insert(body.end(), {"irecv 0 0 64 2", "isend 0 0 64 2", fmt::format("compute {}", 100 + k)});
+  body.push_back("waitall 6");
+  for (std::size_t cut = 0; cut <= body.size(); ++cut) {
+    std::string t = "0 init\n";
+    auto iterations = [&](int n, std::size_t actions) {
+      for (int it = 0; it < n; ++it)
+        for (std::size_t i = 0; i < actions; ++i)
+          t += "0 " + body[i] + "\n";
+    };
+    iterations(6, body.size());
+    iterations(1, cut);
+    t += "0 barrier\n";
+    iterations(5, body.size());
+    t += "0 finalize\n";
+    fs::path plain = write_file(scratch_dir() / "broken.txt", t);
+    CompressStats s = expect_round_trip(plain);
+    EXPECT_LE(s.loops, 6u) << cut; // loop(body) on each side of the break, the inner loop (and what the cut folds)
+    fs::path offline = scratch_dir() / "offline.tit";
+    compress(*TraceSet::open(plain, std::nullopt), offline, ValueMode{});
+    EXPECT_EQ(file_bytes(compress_online(plain, ValueMode{}, scratch_dir() / "online.tit")), file_bytes(offline))
+        << cut;
+  }
+}
+
+TEST(CompressedOnline, HeldBackValuesKeepTheirOrderInEachStream)
+{
+  // a remembered line repeated alone only counts its occurrences; a new line of the same signature (whose values go to
+  // the same streams), another remembered one, and the end must first add the counted ones: the file is the one of
+  // the offline path, whose values come back in order
+  std::string t = "0 init\n";
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 4; ++i)
+      t += "0 irecv 0 1 64 2\n";
+    t += fmt::format("0 irecv 0 {} 64 2\n0 compute {}\n", 7 + round, 100 + round); // new on each round
+    for (int i = 0; i < 3; ++i)
+      t += "0 irecv 0 1 64 2\n0 irecv 0 7 64 2\n"; // two remembered lines taking the streams in turn
+    t += "0 isend 0 1 64 2\n0 isend 0 1 64 2\n0 waitall 2\n";
+  }
+  t += "0 irecv 0 1 64 2\n0 finalize\n";
+  fs::path plain = write_file(scratch_dir() / "held.txt", t);
+  for (const char* mode : {"exact", "binned:0.05"}) {
+    fs::path offline = scratch_dir() / "offline.tit";
+    compress(*TraceSet::open(plain, std::nullopt), offline, parse_value_mode(mode));
+    fs::path online = compress_online(plain, parse_value_mode(mode), scratch_dir() / "online.tit");
+    EXPECT_EQ(file_bytes(online), file_bytes(offline)) << mode;
+    if (std::string_view(mode) == "exact") // binned compute volumes come back binned
+      EXPECT_EQ(read_all(online), read_all(plain));
+  }
+}
+
 TEST(CompressedOnline, UnknownActionAndCorruptPartsAreErrors)
 {
   cformat::RankCompressor rank(0, 2, ValueMode{});
