@@ -17,21 +17,6 @@ namespace {
 
 namespace cf = tit::trace::cformat;
 
-std::string header(const std::string& meta_raw)
-{
-  cf::ByteWriter w;
-  w.bytes(std::string_view(cf::kMagic.data(), cf::kMagic.size()));
-  w.varint(cf::kVersion);
-  std::uint8_t codec = 0;
-  std::string stored = cf::pack(meta_raw, cf::kVersion, codec);
-  w.varint(meta_raw.size());
-  w.varint(stored.size());
-  w.u32(cf::crc32_of(stored));
-  w.byte(codec);
-  w.bytes(stored);
-  return std::move(w.out());
-}
-
 /// A valid container around the fuzzed records, or nothing when the structure record does not decode.
 std::string wrap(std::string_view meta_raw, std::string_view values)
 {
@@ -47,7 +32,7 @@ std::string wrap(std::string_view meta_raw, std::string_view values)
   meta.chunks = {cf::ChunkRef{0, values.size(), values.size(), cf::crc32_of(values), cf::kStored}};
   for (std::size_t i = 0; i < n; ++i)
     meta.blocks[i] = cf::BlockRef{0, values.size() * i / n, values.size() * (i + 1) / n - values.size() * i / n};
-  return header(cf::encode_meta(meta)) + std::string(values);
+  return cf::file_head(cf::kVersion, cf::encode_meta(meta)) + std::string(values);
 }
 
 } // namespace

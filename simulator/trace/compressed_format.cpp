@@ -876,4 +876,19 @@ bool canonical_int(std::string_view token, std::int64_t& value)
   return ec == std::errc() && end == token.data() + token.size() && value < kIntLimit && value > -kIntLimit;
 }
 
+std::string file_head(unsigned version, const std::string& meta)
+{
+  ByteWriter head;
+  head.bytes(std::string_view(kMagic.data(), kMagic.size()));
+  head.varint(version);
+  std::uint8_t codec = 0;
+  std::string stored = pack(meta, version, codec);
+  head.varint(meta.size());
+  head.varint(stored.size());
+  head.u32(crc32_of(stored));
+  head.byte(codec);
+  head.bytes(stored);
+  return std::move(head.out());
+}
+
 } // namespace tit::trace::cformat

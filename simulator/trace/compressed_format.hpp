@@ -252,6 +252,10 @@ std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned ver
 std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);
 
+/// The start of a file of `version` whose raw structure record is `meta`: the magic, the version, the record's raw
+/// and stored sizes, its CRC-32, its codec byte and its packed bytes (the value chunks follow).
+std::string file_head(unsigned version, const std::string& meta);
+
 // ---- value modes (compressed_values.cpp) ---------------------------------------------------------------------
 
 /// The bins of `binned:R`: bin k is [q^k, q^(k+1)) with q = (1 + R) / (1 - R), represented by its harmonic mean

@@ -662,22 +662,6 @@ private:
   std::uint64_t offset_ = 0;
 };
 
-/// The header and packed structure record of a file whose raw structure record is `meta`.
-std::string file_head(unsigned version, const std::string& meta)
-{
-  cformat::ByteWriter head;
-  head.bytes(std::string_view(cformat::kMagic.data(), cformat::kMagic.size()));
-  head.varint(version);
-  std::uint8_t codec = 0;
-  std::string stored = cformat::pack(meta, version, codec);
-  head.varint(meta.size());
-  head.varint(stored.size());
-  head.u32(cformat::crc32_of(stored));
-  head.byte(codec);
-  head.bytes(stored);
-  return std::move(head.out());
-}
-
 void write_file(const std::filesystem::path& out, unsigned version, const std::string& meta,
                 const std::vector<std::string>& blocks)
 {
