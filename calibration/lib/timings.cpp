@@ -66,7 +66,8 @@ TimingsFile read_timings(const std::filesystem::path& path)
       return v;
     };
     double ln = number(cl);
-    if (ln < 1 || ln != static_cast<double>(static_cast<std::uint64_t>(ln)))
+    // below 2^53 before the cast: a larger double (or NaN) is no line number, and converting it would be undefined
+    if (!(ln >= 1 && ln < 9007199254740992.0) || ln != static_cast<double>(static_cast<std::uint64_t>(ln)))
       throw InputError(fmt::format("{}: error: column 'line' expects a line number >= 1, got '{}'", where(cl),
                                    row.fields[cl]));
     double start = number(cs);

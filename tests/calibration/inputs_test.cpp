@@ -334,6 +334,8 @@ TEST(Cpu, TimingsFileErrors)
   EXPECT_EQ(with_timings("line,action,start_s,end_s\n2,compute,2,1\n"), t + ":2:4: error: end_s 1 is before start_s 2");
   EXPECT_EQ(with_timings("line,action,start_s,end_s\n0,compute,0,1\n"),
             t + ":2:1: error: column 'line' expects a line number >= 1, got '0'");
+  EXPECT_EQ(with_timings("line,action,start_s,end_s\n1e90,compute,0,1\n"), // no cast out of range (fuzz)
+            t + ":2:1: error: column 'line' expects a line number >= 1, got '1e90'");
   EXPECT_EQ(with_timings("line,action,start\n"), t + ": error: no column 'start_s' (columns: line,action,start)");
   EXPECT_EQ(with_timings("line,action,start_s,end_s\n2,compute,0,0.5\n"), "no error");
 }
