@@ -1,7 +1,8 @@
 // The `stats` value mode of compressed traces (docs/compressed-format.md, "What it keeps"): the ranks of one structure
-// share one distribution (a schedule of kStatsSlots draws) per value slot of each action of their structure, and each
-// rank keeps its own level of compute and sleep volumes. pool_stats() rewrites the value blocks of every rank, folded
-// with exact values and merged, into the blocks of a version 3 file.
+// share one distribution (a schedule of kStatsSlots draws) per value slot of each action of their structure, rank
+// structures of one shape share one per compute or sleep slot at each place of their loops (BodyGroups), and each rank
+// keeps its own level of compute and sleep volumes. pool_stats() rewrites the value blocks of every rank, folded with
+// exact values and merged, into the blocks of a version 3 file.
 #include "trace/compressed_build.hpp"
 
 #include <fmt/format.h>
@@ -114,7 +115,7 @@ struct SiteValues {
   bool periodic = false; ///< every rank's values repeat with a short period (exactly_periodic)
   bool drawn = false;    ///< drawn from a distribution (pool_stats)
   std::map<std::size_t, std::vector<double>> values; ///< per rank (index in the part), in its order
-  std::set<SiteKey> members; ///< the actions' value slots pooled into this site (sites_of)
+  std::set<SiteKey> members; ///< the actions' value slots pooled into this site (site_of)
   bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
   /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
   /// rank's stream of `compute` volumes, where they would break its runs.
@@ -136,7 +137,6 @@ bool exactly_periodic(const std::vector<double>& v)
   }
   return false;
 }
-
 
 /// The bodies of a part's rank structures grouped by *place*: bodies at the same place of rank structures of the same
 /// shape (the same position of the same loop, down from the root) are one group. A structure's shape is its nodes with
