@@ -102,8 +102,10 @@ Part decode_part(std::string_view bytes, const std::string& what);
 /// the rank's streams, and ranks with equal streams then share one block.
 void pool_stats(Part& all, bool draw = true);
 
-/// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank
-/// is missing or the file cannot be written (naming the file and the system's reason).
+/// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. `stats`: `all` folded as
+/// fold_parts() folds for it (exact values, one compute per gap), pooled here both ways (pool_stats with and without
+/// draws), the smaller file written. Throws TraceError when a rank is missing or the file cannot be written (naming
+/// the file and the system's reason).
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, const Part& all);
 
@@ -180,6 +182,16 @@ private:
 /// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (pool_stats).
 /// Throws TraceError on a bad trace.
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
+
+/// The ranks of `part` (folded with exact or binned values, not pooled, from a trace of `rank_count` ranks), each read
+/// back in the part's rank order as a file of them would give its actions; `label` names them in errors
+/// ("<label> (rank <r>):<action>").
+std::vector<std::unique_ptr<RankReader>> read_part(Part part, int rank_count, const std::string& label);
+
+/// `stats` folding of ranks folded with exact values (the tracer folds each rank online as the program runs): every
+/// rank of `exact` read back (read_part) and folded again as fold_parts() folds a rank for `stats` (exact values, one
+/// compute per gap: GapNormaliser), merged. write_compressed() with `stats` then pools it, as compress() does.
+Part fold_gaps(Part exact, int rank_count);
 
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it
 /// (RankCompressor per rank, merge_parts). `actions`, when given, receives the number of actions read. Throws
