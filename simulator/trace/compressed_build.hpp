@@ -190,7 +190,8 @@ std::vector<std::unique_ptr<RankReader>> read_part(Part part, int rank_count, co
 
 /// `stats` folding of ranks folded with exact values (the tracer folds each rank online as the program runs): every
 /// rank of `exact` read back (read_part) and folded again as fold_parts() folds a rank for `stats` (exact values, one
-/// compute per gap: GapNormaliser), merged. write_compressed() with `stats` then pools it, as compress() does.
+/// compute per gap: GapNormaliser), merged (a part of one rank as RankCompressor::finish() gives it: merge_parts()
+/// numbers it when it joins the others). write_compressed() with `stats` then pools it, as compress() does.
 Part fold_gaps(Part exact, int rank_count);
 
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it

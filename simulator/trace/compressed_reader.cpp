@@ -173,55 +173,6 @@ struct Frame {
   std::uint64_t left = 1;
 };
 
-/// A value stream being read: the repeat, its iteration, the run within it, and the value within the run. The
-/// current run is copied into the cursor (value, step, values left), so that the common case (the next value of
-/// the same run) touches only the cursors of the rank, which lie together.
-struct Cursor {
-  const cformat::Stream* stream = nullptr;
-  std::int64_t value = 0;              ///< the next integer value (integer runs)
-  std::int64_t step = 0;
-  const std::string* text = nullptr;   ///< the token (token runs); nullptr for integer runs
-  std::uint64_t left = 0;              ///< values left in the current run; 0 once the stream has ended
-  std::size_t repeat = 0;
-  std::uint64_t iteration = 0;
-  std::uint32_t run = 0;
-
-  void start(const cformat::Stream& s)
-  {
-    stream = &s;
-    load();
-  }
-  bool ended() const { return left == 0; }
-  void advance()
-  {
-    value += step;
-    if (--left > 0)
-      return;
-    const cformat::Repeat& rep = stream->repeats[repeat];
-    if (++run == rep.length) {
-      run = 0;
-      if (++iteration == rep.count) {
-        iteration = 0;
-        ++repeat;
-      }
-    }
-    load();
-  }
-
-private:
-  void load()
-  {
-    if (repeat == stream->repeats.size()) {
-      left = 0;
-      return;
-    }
-    const cformat::ValueRun& r = stream->runs[stream->repeats[repeat].first + run];
-    value = r.first;
-    step = r.is_int ? r.step : 0;
-    text = r.is_int ? nullptr : &r.text;
-    left = r.count;
-  }
-};
 
 class CompressedRankReader final : public RankReader {
 public:
@@ -297,9 +248,9 @@ private:
         values += slot.kind == Slot::Kind::Value ? 1 : 0;
       first_cursor_[s + 1] = first_cursor_[s] + values;
     }
-    cursors_.assign(first_cursor_.back(), Cursor{});
+    cursors_.assign(first_cursor_.back(), cformat::StreamCursor{});
     for (const cformat::Stream& st : *streams_) {
-      Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
+      cformat::StreamCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (c.stream != nullptr)
         fail_file(file_->path, fmt::format("{}: two value streams for argument slot {} of signature {} (corrupt "
                                            "compressed trace)", record, st.slot, st.signature));
@@ -315,7 +266,7 @@ private:
 
   void append_value(std::uint32_t sig, std::uint32_t slot)
   {
-    Cursor& c = cursors_[first_cursor_[sig] + slot];
+    cformat::StreamCursor& c = cursors_[first_cursor_[sig] + slot];
     if (c.stream == nullptr || c.ended())
       fail_action(fmt::format("expected value {} of signature {} ('{}'), but its value stream {}", slot + 1, sig,
                               file_->meta.signatures[sig].name, c.stream == nullptr ? "is missing" : "has ended"));
@@ -400,7 +351,7 @@ private:
   void check_values_used() const
   {
     for (const cformat::Stream& st : *streams_) {
-      const Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
+      const cformat::StreamCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (!c.ended())
         fail_action(fmt::format("rank {} ended, but value stream of slot {} of signature {} ('{}') has values left",
                                 rank_, st.slot + 1, st.signature, file_->meta.signatures[st.signature].name));
@@ -419,7 +370,7 @@ private:
   std::uint64_t order_cycle_ = ~std::uint64_t{0};
   std::vector<std::uint64_t> drawn_;   // pooled stats: per schedule, the draws made
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
-  std::vector<Cursor> cursors_;
+  std::vector<cformat::StreamCursor> cursors_;
   std::vector<Frame> stack_;
   std::string line_;
   std::string prefix_; // "<rank> ", the start of every line

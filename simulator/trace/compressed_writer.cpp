@@ -1230,6 +1230,8 @@ Part fold_gaps(Part exact, int rank_count)
     parts.push_back(fold_rank(*readers[i], ranks[i], rank_count, stats, actions));
     readers[i].reset(); // its decoded values
   }
+  if (parts.size() == 1) // one rank (the tracer's): merged later, with the others (merge_parts decodes its values)
+    return std::move(parts[0]);
   return merge_parts(std::move(parts));
 }
 
