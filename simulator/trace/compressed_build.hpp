@@ -5,7 +5,9 @@
 //  - a Part holds some ranks' folded traces; merge_parts() joins parts (the tracer's ranks along a tree, compress()'s
 //    ranks at once), numbering signatures, nodes and bodies canonically: by a depth-first walk of the ranks'
 //    structures in rank order, so that the same ranks give the same bytes however they were grouped;
-//  - write_compressed() writes the file of a part holding every rank;
+//  - write_compressed() writes the file of a part holding every rank (for `stats`, pooling its exact values);
+//  - read_part() reads a part's ranks back as actions, which fold_gaps() folds again for `stats` (the tracer's ranks,
+//    folded with exact values as they ran);
 //  - for tools that make a compressed trace from a model rather than from actions (tit-trace extrapolate): fold() gives
 //    a trace set's compressed trace in memory (a Loaded, as load_compressed() reads a file), ValueStreams builds a
 //    rank's value streams from tokens, and write_compressed() writes a Loaded.
@@ -111,8 +113,8 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
 
 /// One rank's actions folded as they arrive: after each action, a tail that repeats the body of the loop before it
 /// extends that loop, a tail that repeats the items before it becomes a loop of 2 (greedy, nesting). Its numbers go
-/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, then
-/// pool_stats).
+/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, with the gaps
+/// (GapNormaliser, or fold_gaps afterwards), then write_compressed pools them).
 class RankCompressor {
 public:
   RankCompressor(int rank, int rank_count, const ValueMode& mode);
@@ -179,7 +181,8 @@ private:
 };
 
 /// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
-/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (pool_stats).
+/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (write_compressed
+/// pools).
 /// Throws TraceError on a bad trace.
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
 
