@@ -5,7 +5,9 @@
 //  - a Part holds some ranks' folded traces; merge_parts() joins parts (the tracer's ranks along a tree, compress()'s
 //    ranks at once), numbering signatures, nodes and bodies canonically: by a depth-first walk of the ranks'
 //    structures in rank order, so that the same ranks give the same bytes however they were grouped;
-//  - write_compressed() writes the file of a part holding every rank;
+//  - write_compressed() writes the file of a part holding every rank (for `stats`, pooling its exact values);
+//  - read_part() reads a part's ranks back as actions, which fold_gaps() folds again for `stats` (the tracer's ranks,
+//    folded with exact values as they ran);
 //  - for tools that make a compressed trace from a model rather than from actions (tit-trace extrapolate): fold() gives
 //    a trace set's compressed trace in memory (a Loaded, as load_compressed() reads a file), ValueStreams builds a
 //    rank's value streams from tokens, and write_compressed() writes a Loaded.
@@ -104,15 +106,17 @@ Part decode_part(std::string_view bytes, const std::string& what);
 /// the rank's streams, and ranks with equal streams then share one block.
 void pool_stats(Part& all, bool draw = true);
 
-/// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank
-/// is missing or the file cannot be written (naming the file and the system's reason).
+/// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. `stats`: `all` folded as
+/// fold_parts() folds for it (exact values, one compute per gap), pooled here both ways (pool_stats with and without
+/// draws), the smaller file written. Throws TraceError when a rank is missing or the file cannot be written (naming
+/// the file and the system's reason).
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, const Part& all);
 
 /// One rank's actions folded as they arrive: after each action, a tail that repeats the body of the loop before it
 /// extends that loop, a tail that repeats the items before it becomes a loop of 2 (greedy, nesting). Its numbers go
-/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, then
-/// pool_stats).
+/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, with the gaps
+/// (GapNormaliser, or fold_gaps afterwards), then write_compressed pools them).
 class RankCompressor {
 public:
   RankCompressor(int rank, int rank_count, const ValueMode& mode);
@@ -179,9 +183,21 @@ private:
 };
 
 /// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
-/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (pool_stats).
+/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (write_compressed
+/// pools).
 /// Throws TraceError on a bad trace.
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
+
+/// The ranks of `part` (folded with exact or binned values, not pooled, from a trace of `rank_count` ranks), each read
+/// back in the part's rank order as a file of them would give its actions; `label` names them in errors
+/// ("<label> (rank <r>):<action>").
+std::vector<std::unique_ptr<RankReader>> read_part(Part part, int rank_count, const std::string& label);
+
+/// `stats` folding of ranks folded with exact values (the tracer folds each rank online as the program runs): every
+/// rank of `exact` read back (read_part) and folded again as fold_parts() folds a rank for `stats` (exact values, one
+/// compute per gap: GapNormaliser), merged (a part of one rank as RankCompressor::finish() gives it: merge_parts()
+/// numbers it when it joins the others). write_compressed() with `stats` then pools it, as compress() does.
+Part fold_gaps(Part exact, int rank_count);
 
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it
 /// (RankCompressor per rank, merge_parts). `actions`, when given, receives the number of actions read. Throws

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 namespace tit::trace::cformat {
@@ -43,10 +44,11 @@ std::vector<SlotRole> slot_roles(const Signature& s, Dialect dialect)
   return out;
 }
 
-/// A rank's value streams expanded into their tokens, read in order by (signature, value slot).
+/// A rank's value streams read token by token in order, by (signature, value slot): the decoded runs are walked, not
+/// expanded (memory follows the runs, not the values).
 class RankTokens {
 public:
-  RankTokens(const std::string& block, const Meta& meta)
+  RankTokens(const std::string& block, const Meta& meta) : streams_(decode_streams(block, meta, "(stats)", 0))
   {
     first_.assign(meta.signatures.size() + 1, 0);
     for (std::size_t s = 0; s < meta.signatures.size(); ++s) {
@@ -55,31 +57,33 @@ public:
         values += slot.kind == Slot::Kind::Value ? 1 : 0;
       first_[s + 1] = first_[s] + values;
     }
+    cursors_.assign(first_.back(), StreamCursor{});
     tokens_.resize(first_.back());
-    next_.assign(first_.back(), 0);
-    for (const Stream& st : decode_streams(block, meta, "(stats)", 0)) {
-      std::vector<std::string>& out = tokens_[first_[st.signature] + st.slot];
-      for (const Repeat& rep : st.repeats)
-        for (std::uint64_t c = 0; c < rep.count; ++c)
-          for (std::uint32_t k = 0; k < rep.length; ++k) {
-            const ValueRun& run = st.runs[rep.first + k];
-            for (std::uint64_t j = 0; j < run.count; ++j)
-              out.push_back(run.is_int ? fmt::format("{}", run.first + static_cast<std::int64_t>(j) * run.step)
-                                       : run.text);
-          }
-    }
+    for (const Stream& st : streams_)
+      cursors_[first_[st.signature] + st.slot].start(st);
   }
 
+  /// The next token of the stream; valid until the next call for the same (signature, slot).
   const std::string& next(std::uint32_t signature, std::uint32_t slot)
   {
     std::size_t i = first_[signature] + slot;
-    return tokens_[i].at(next_[i]++);
+    StreamCursor& c = cursors_[i];
+    if (c.stream == nullptr || c.ended())
+      throw std::logic_error(fmt::format("pool_stats: value stream of signature {} slot {} ended", signature, slot));
+    const std::string* token = c.text;
+    if (token == nullptr) {
+      tokens_[i] = fmt::format_int(c.value).str();
+      token = &tokens_[i];
+    }
+    c.advance();
+    return *token;
   }
 
 private:
+  std::vector<Stream> streams_;
   std::vector<std::size_t> first_;
-  std::vector<std::vector<std::string>> tokens_;
-  std::vector<std::size_t> next_;
+  std::vector<StreamCursor> cursors_;
+  std::vector<std::string> tokens_; // per stream, its last integer token
 };
 
 /// Calls visit(body, position, signature) for each action of body `body`'s depth-first walk.

@@ -1138,7 +1138,20 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, const Part& all)
 {
-  EncodedFile file = encode_file(out, rank_count, mode, compute_unit, all);
+  EncodedFile file;
+  if (mode.kind == ValueMode::Kind::Stats) {
+    // the distributions, unless keeping every value (folded with the gaps) makes a file no larger: then they would
+    // lose the values and gain nothing (traces whose volumes repeat exactly, or too few to fold)
+    Part pooled = all;
+    pool_stats(pooled);
+    EncodedFile drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
+    pooled = all;
+    pool_stats(pooled, false);
+    EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, pooled);
+    file = std::move(drawn.size() < kept.size() ? drawn : kept);
+  } else {
+    file = encode_file(out, rank_count, mode, compute_unit, all);
+  }
   write_file(out, file.version, file.meta, file.chunks);
   std::error_code ec;
   file.stats.bytes = std::filesystem::file_size(out, ec);
@@ -1167,30 +1180,58 @@ std::vector<Stream> ValueStreams::take()
   return std::move(streams_);
 }
 
+namespace {
+
+/// Rank `rank` of `rank_count`, its actions read from `reader`, folded as fold_parts() folds every rank; `actions`
+/// grows by the actions read.
+Part fold_rank(RankReader& reader, int rank, int rank_count, const ValueMode& values, std::uint64_t& actions)
+{
+  bool stats = values.kind == ValueMode::Kind::Stats; // folded exact, with the gaps; write_compressed() pools
+  RankCompressor out(rank, rank_count, stats ? ValueMode{} : values);
+  Action a;
+  if (stats) { // a compute's presence as a value, not structure
+    GapNormaliser gaps(out);
+    std::uint64_t read = 0;
+    for (; reader.next(a); ++read)
+      gaps.add(a);
+    gaps.finish();
+    actions += read;
+  } else {
+    while (reader.next(a))
+      out.add(a);
+    actions += out.actions();
+  }
+  return out.finish();
+}
+
+} // namespace
+
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions)
 {
   int ranks = in.rank_count();
   std::vector<Part> parts;
   actions = 0;
-  bool stats = values.kind == ValueMode::Kind::Stats; // folded exact, with the gaps; compress() pools
-  for (int r = 0; r < ranks; ++r) {
-    std::unique_ptr<RankReader> reader = in.reader(r);
-    RankCompressor rank(r, ranks, stats ? ValueMode{} : values);
-    Action a;
-    if (stats) { // a compute's presence as a value, not structure
-      GapNormaliser gaps(rank);
-      std::uint64_t read = 0;
-      for (; reader->next(a); ++read)
-        gaps.add(a);
-      gaps.finish();
-      actions += read;
-    } else {
-      while (reader->next(a))
-        rank.add(a);
-      actions += rank.actions();
-    }
-    parts.push_back(rank.finish());
+  for (int r = 0; r < ranks; ++r)
+    parts.push_back(fold_rank(*in.reader(r), r, ranks, values, actions));
+  return merge_parts(std::move(parts));
+}
+
+Part fold_gaps(Part exact, int rank_count)
+{
+  std::vector<int> ranks;
+  for (const Part::RankPart& e : exact.ranks)
+    ranks.push_back(e.rank);
+  std::vector<std::unique_ptr<RankReader>> readers = read_part(std::move(exact), rank_count, "(folded exact)");
+  std::vector<Part> parts;
+  std::uint64_t actions = 0;
+  ValueMode stats;
+  stats.kind = ValueMode::Kind::Stats;
+  for (std::size_t i = 0; i < readers.size(); ++i) {
+    parts.push_back(fold_rank(*readers[i], ranks[i], rank_count, stats, actions));
+    readers[i].reset(); // its decoded values
   }
+  if (parts.size() == 1) // one rank (the tracer's): merged later, with the others (merge_parts decodes its values)
+    return std::move(parts[0]);
   return merge_parts(std::move(parts));
 }
 
@@ -1249,21 +1290,6 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
 {
   std::uint64_t actions = 0;
   cformat::Part all = cformat::fold_parts(in, values, actions);
-  if (values.kind == ValueMode::Kind::Stats) {
-    // the distributions, unless keeping every value (folded with the gaps) makes a file no larger: then they would
-    // lose the values and gain nothing (traces whose volumes repeat exactly, or too few to fold)
-    cformat::Part pooled = all;
-    cformat::pool_stats(pooled);
-    cformat::pool_stats(all, false);
-    cformat::EncodedFile drawn = cformat::encode_file(out, in.rank_count(), values, in.compute_unit(), pooled);
-    cformat::EncodedFile kept = cformat::encode_file(out, in.rank_count(), values, in.compute_unit(), all);
-    cformat::EncodedFile& file = drawn.size() < kept.size() ? drawn : kept;
-    cformat::write_file(out, file.version, file.meta, file.chunks);
-    std::error_code ec;
-    file.stats.bytes = std::filesystem::file_size(out, ec);
-    file.stats.actions = actions;
-    return file.stats;
-  }
   CompressStats stats = cformat::write_compressed(out, in.rank_count(), values, in.compute_unit(), all);
   stats.actions = actions;
   return stats;

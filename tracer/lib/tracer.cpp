@@ -558,7 +558,12 @@ std::string recv_bytes(MPI_Comm c, int from)
 
 void Tracer::start_compressed()
 {
-  compressor_ = std::make_unique<trace::cformat::RankCompressor>(rank, size, trace::parse_value_mode(config.values));
+  // `stats` is folded with exact values as the program runs, then once more with one compute per gap at
+  // MPI_Finalize (merge_compressed); rank 0 pools the merged ranks' values when it writes the file
+  trace::ValueMode values = trace::parse_value_mode(config.values);
+  if (values.kind == trace::ValueMode::Kind::Stats)
+    values = trace::ValueMode{};
+  compressor_ = std::make_unique<trace::cformat::RankCompressor>(rank, size, values);
   PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm_);
   // the unit the text header gives (its `# compute:` mode and `# rate:`), as the trace reader derives it
   std::string mode = meter.describe();
@@ -580,6 +585,8 @@ void Tracer::merge_compressed()
   try {
     mine = compressor_->finish();
     compressor_.reset();
+    if (trace::parse_value_mode(config.values).kind == trace::ValueMode::Kind::Stats)
+      mine = cf::fold_gaps(std::move(mine), size); // as tit-trace compress folds a rank for `stats`
     // binomial tree: at step `mask`, a rank with that bit sends its part down and is done; the others take the part
     // of rank + mask (which holds ranks rank + mask .. rank + 2 mask - 1) and merge it with theirs
     bool merged = false;
