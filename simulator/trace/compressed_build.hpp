@@ -96,10 +96,12 @@ Part decode_part(std::string_view bytes, const std::string& what);
 
 /// `stats` values: rewrites `all` (every rank folded with exact values through a GapNormaliser, merged) as a pooled
 /// `stats` file (version 3, mode byte 4) says it. With `draw`: per value slot of each action of the structures (a
-/// site: a body, a position, a slot) whose volumes are positive numbers (or 0 for a compute), not all equal, not
+/// site: a body, a position, a slot; for compute and sleep volumes, the bodies at one place of rank structures of one
+/// shape, partners left out, together) whose volumes are positive numbers (or 0 for a compute), not all equal, not
 /// repeating with a short period on every rank, and at least 2 * kStatsSlots over the ranks whose structure holds the
 /// site, one schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's
-/// total of them over what the sites' means would give it, which goes to its `level`). With or without `draw`, a
+/// total of them over what the sites' means would give it, which goes to its `level`), repeated for each body of the
+/// site. With or without `draw`, a
 /// compute site that is 0 everywhere (a gap that never held a compute) is a schedule of 0s. Every other value stays in
 /// the rank's streams, and ranks with equal streams then share one block.
 void pool_stats(Part& all, bool draw = true);

@@ -808,6 +808,134 @@ TEST(CompressedTrace, StatsKeepsValuesThatRepeatWithAShortPeriod)
   EXPECT_EQ(read_all(s97).size(), 4u);
 }
 
+/// `ranks` ranks in pairs (r, r xor 1), `iterations` times: a compute of jittered volume (rank r computes about
+/// r + 1 times as much as rank 0), an isend to the partner and a recv from it of jittered sizes (even ranks send about
+/// 40,000, odd ones about 90,000). Even ranks' partner is +1, odd ranks' -1: two rank structures of one shape.
+std::string pairs_trace(int iterations, int ranks)
+{
+  std::mt19937_64 rng(17);
+  std::vector<std::vector<int>> sizes(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r)
+    for (int i = 0; i < iterations; ++i)
+      sizes[static_cast<std::size_t>(r)].push_back((r % 2 ? 90000 : 40000) + static_cast<int>(rng() % 20000));
+  std::string t;
+  for (int r = 0; r < ranks; ++r) {
+    int p = r ^ 1;
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < iterations; ++i)
+      t += fmt::format("{} compute {}\n{} isend {} 5 {} 0\n{} recv {} 5 {} 0\n{} waitall\n", r,
+                       (r + 1) * (1000000 + rng() % 400000), r, p, sizes[static_cast<std::size_t>(r)][i], r, p,
+                       sizes[static_cast<std::size_t>(p)][i], r);
+    t += fmt::format("{} finalize\n", r);
+  }
+  return t;
+}
+
+TEST(CompressedTrace, StatsPoolsTheComputesOfRankStructuresOfOneShape)
+{
+  constexpr int kRanks = 8, kIterations = 100;
+  fs::path plain = write_file(scratch_dir() / "pairs.txt", pairs_trace(kIterations, kRanks));
+  // the pooled part: the compute of the loop body of each of the two structures draws from one schedule
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  std::set<std::uint32_t> roots;
+  for (const auto& r : part.ranks)
+    roots.insert(r.root);
+  ASSERT_EQ(roots.size(), 2u);
+  std::vector<const cformat::Schedule*> computes, sizes;
+  for (const cformat::Schedule& s : part.schedules) {
+    const std::string& name = part.signatures[part.nodes[part.bodies[s.body][s.position]].ref].name;
+    if (name != "compute")
+      sizes.push_back(&s);
+    else if (s.rank_order) // not the schedules of 0s of the gaps that never held a compute
+      computes.push_back(&s);
+  }
+  ASSERT_EQ(computes.size(), 2u);
+  EXPECT_NE(computes[0]->body, computes[1]->body);
+  EXPECT_EQ(computes[0]->draws, computes[1]->draws) << "one distribution for both structures' computes";
+  // message sizes stay per body: the even ranks' sends (about 40,000) are not drawn with the odd ranks' (90,000)
+  ASSERT_EQ(sizes.size(), 4u); // each body's isend and recv
+  for (const cformat::Schedule* s : sizes) {
+    auto [low, high] = std::minmax_element(s->draws.begin(), s->draws.end(),
+                                           [](const auto& a, const auto& b) { return a.first < b.first; });
+    EXPECT_LT(high->first, 2 * low->first) << "body " << s->body << " position " << s->position;
+  }
+  // read back: each rank keeps its total compute, its other actions, and every receiver its sender's sizes
+  fs::path s = scratch_dir() / "pairs.tit";
+  CompressStats c = compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  EXPECT_EQ(c.structures, 2u);
+  auto pt = TraceSet::open(plain, std::nullopt);
+  auto ct = TraceSet::open(s, std::nullopt);
+  std::vector<std::vector<double>> sent(kRanks), received(kRanks);
+  for (int r = 0; r < kRanks; ++r) {
+    auto pr = pt->reader(r), cr = ct->reader(r);
+    Action pa, ca;
+    double flops[2] = {0, 0};
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      ASSERT_EQ(pa.kind, ca.kind);
+      EXPECT_EQ(pa.partner, ca.partner);
+      flops[0] += pa.kind == Kind::Compute ? pa.amount : 0;
+      flops[1] += ca.kind == Kind::Compute ? ca.amount : 0;
+      if (ca.kind == Kind::Isend)
+        sent[static_cast<std::size_t>(r)].push_back(ca.bytes);
+      if (ca.kind == Kind::Recv)
+        received[static_cast<std::size_t>(r)].push_back(ca.bytes);
+    }
+    EXPECT_FALSE(cr->next(ca));
+    EXPECT_NEAR(flops[1] / flops[0], 1, 0.01) << "rank " << r;
+  }
+  for (int r = 0; r < kRanks; ++r)
+    EXPECT_EQ(sent[static_cast<std::size_t>(r)], received[static_cast<std::size_t>(r ^ 1)]) << "rank " << r;
+  // deterministic: the same bytes every time
+  fs::path again = scratch_dir() / "pairs-again.tit";
+  compress(*TraceSet::open(plain, std::nullopt), again, parse_value_mode("stats"));
+  auto bytes = [](const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(bytes(again), bytes(s));
+}
+
+TEST(CompressedTrace, StatsPoolsLoopsOfOneShapeAtTheirOwnPlacesOnly)
+{
+  // each iteration: a large compute, an isend to r + 1, a small compute, an isend to r + 1 (a loop of 2), then two
+  // small computes, each before an isend to r + 2 (a loop of the same shape, at another place), then the receives
+  constexpr int kRanks = 4, kIterations = 200;
+  std::mt19937_64 rng(23);
+  std::string t;
+  for (int r = 0; r < kRanks; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < kIterations; ++i) {
+      for (int k = 0; k < 4; ++k)
+        t += fmt::format("{} compute {}\n{} isend {} 5 1000 0\n", r, k == 0 ? 1000000 + rng() % 100000 : 1000 + rng() % 100,
+                         r, (r + 1 + k / 2) % kRanks);
+      t += fmt::format("{} recv {} 5 1000 0\n{} recv {} 5 1000 0\n{} recv {} 5 1000 0\n{} recv {} 5 1000 0\n{} waitall\n",
+                       r, (r + 3) % kRanks, r, (r + 3) % kRanks, r, (r + 2) % kRanks, r, (r + 2) % kRanks, r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "places.txt", t);
+  fs::path s = scratch_dir() / "places.tit";
+  compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  auto ct = TraceSet::open(s, std::nullopt);
+  for (int r = 0; r < kRanks; ++r) {
+    auto cr = ct->reader(r);
+    Action a;
+    std::vector<Action> seq;
+    while (cr->next(a))
+      seq.push_back(a);
+    int large = 0;
+    for (std::size_t i = 0; i + 1 < seq.size(); ++i)
+      if (seq[i].kind == Kind::Compute && seq[i].amount > 100000) {
+        ++large;
+        EXPECT_EQ(seq[i + 1].partner, (r + 1) % kRanks) << "rank " << r << ": a large compute drawn at another place";
+      }
+    EXPECT_NEAR(large, kIterations, kIterations / 4) << "rank " << r;
+  }
+}
+
 TEST(CompressedTrace, BadSchedulesAreErrors)
 {
   // a structure of one loop over [compute, waitall] and its schedules, forged one fault at a time
