@@ -154,12 +154,15 @@ private:
 /// Pooled `stats` (version 3): the kStatsSlots draws that stand for the volumes of one value slot of the action at
 /// `position` of body `body`, for every rank whose structure holds that body. Occurrence i of that action in rank r reads
 /// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times
-/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots)).
+/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots), or, with
+/// `shared_order`, stats_order(kSharedOrder, i / kStatsSlots) on every rank: volumes that rise and fall together on
+/// every rank).
 struct Schedule {
   std::uint32_t body = 0;
   std::uint32_t position = 0;
   std::uint32_t slot = 0; ///< ordinal among the signature's Value slots
   bool rank_order = false;
+  bool shared_order = false; ///< with rank_order: every rank draws in one order (stats_order(kSharedOrder, cycle))
   std::vector<ValueRun> draws; ///< kStatsSlots values, each a run of count 1
   bool operator==(const Schedule&) const = default;
 };
@@ -354,8 +357,9 @@ inline constexpr std::size_t kStatsSlots = 16;
 /// `stats`: rank `rank`'s own order of a schedule's kStatsSlots draws (its compute and sleep volumes): draw i of the
 /// rank is schedule[stats_order(rank)[i]], a fixed pseudo-random permutation per rank (a Fisher-Yates shuffle driven by
 /// splitmix64 seeded by the rank), the same for every slot of the rank, so that its volumes that rose or fell together
-/// still do.
+/// still do. `rank` kSharedOrder: the order every rank shares in a schedule with `shared_order`.
 std::array<std::uint8_t, 16> stats_order(int rank, std::uint64_t cycle);
+inline constexpr int kSharedOrder = -1;
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);

@@ -290,11 +290,12 @@ private:
     const cformat::Schedule& s = file_->meta.schedules[i];
     std::uint64_t cycle = drawn_[i] / cformat::kStatsSlots;
     std::uint64_t occurrence = drawn_[i]++ % cformat::kStatsSlots;
-    if (s.rank_order && cycle != order_cycle_) { // the rank's order of this cycle (most draws reuse the last one)
-      order_ = cformat::stats_order(rank_, cycle);
-      order_cycle_ = cycle;
+    Order& o = orders_[s.shared_order ? 1 : 0];
+    if (s.rank_order && cycle != o.cycle) { // this cycle's order (most draws reuse the last one)
+      o.of = cformat::stats_order(s.shared_order ? cformat::kSharedOrder : rank_, cycle);
+      o.cycle = cycle;
     }
-    const cformat::ValueRun& d = s.draws[s.rank_order ? order_[occurrence] : occurrence];
+    const cformat::ValueRun& d = s.draws[s.rank_order ? o.of[occurrence] : occurrence];
     if (!s.rank_order || unit_level_) {
       if (d.is_int)
         append_integer(d.first);
@@ -366,8 +367,11 @@ private:
   std::shared_ptr<const std::vector<cformat::Stream>> streams_; // shared with the ranks of the same block
   double level_ = 1;                   // pooled stats: the rank's level, and whether it is exactly 1
   bool unit_level_ = true;
-  std::array<std::uint8_t, 16> order_ = cformat::stats_order(0, 0); // of rank_ and order_cycle_
-  std::uint64_t order_cycle_ = ~std::uint64_t{0};
+  struct Order { // pooled stats: the order of one cycle of draws
+    std::array<std::uint8_t, 16> of{};
+    std::uint64_t cycle = ~std::uint64_t{0}; // none yet
+  };
+  Order orders_[2]; // the rank's own (0) and the shared one (1)
   std::vector<std::uint64_t> drawn_;   // pooled stats: per schedule, the draws made
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
   std::vector<cformat::StreamCursor> cursors_;

@@ -101,6 +101,66 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
   }
 }
 
+/// Whether the ranks' volumes of a site rise and fall together (the same phases of a solver, a warm-up every rank goes
+/// through, a computation every rank makes in the same iterations of a loop) rather than each rank's own noise: then
+/// one order of draws shared by the ranks (Schedule::shared_order) keeps them together, where one order per rank would
+/// draw a large volume on some rank at almost every step and, ranks that wait for each other waiting for it, predict
+/// longer. Estimated on the first n occurrences (n the fewest of any rank's), each rank's values over their mean: with
+/// V the ranks' mean variance and C the variance of their mean at each occurrence, two ranks' mean correlation is
+/// (R C / V - 1) / (R - 1) for R ranks, and shared above 1/2 (nearer to 1 than to the 0 of one order per rank). The
+/// occurrences of the largest kStatsSlots-th by their mean over the ranks are left out: a step slow on every rank
+/// (the first, cold one) is one group of the schedule whatever the order, and alone it would make the rest, noise of
+/// each rank's own, look correlated.
+bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& values)
+{
+  std::size_t n = ~std::size_t{0};
+  std::vector<std::vector<double>> ranks; // each rank's first n values over their mean
+  for (const auto& [i, v] : values)
+    n = std::min(n, v.size());
+  if (values.size() < 2 || n < 2 * kStatsSlots || n == ~std::size_t{0})
+    return false;
+  for (const auto& [i, v] : values) {
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      sum += v[j];
+    if (!(sum > 0))
+      continue;
+    std::vector<double>& u = ranks.emplace_back(n);
+    for (std::size_t j = 0; j < n; ++j)
+      u[j] = v[j] / sum * static_cast<double>(n);
+  }
+  if (ranks.size() < 2)
+    return false;
+  auto r = static_cast<double>(ranks.size());
+  std::vector<double> at(n, 0); // the ranks' mean at each occurrence
+  for (std::size_t j = 0; j < n; ++j)
+    for (const std::vector<double>& u : ranks)
+      at[j] += u[j] / r;
+  // the largest kStatsSlots-th of the occurrences (by their mean over the ranks) left out
+  std::vector<std::size_t> keep(n);
+  for (std::size_t j = 0; j < n; ++j)
+    keep[j] = j;
+  std::stable_sort(keep.begin(), keep.end(), [&](std::size_t a, std::size_t b) { return at[a] < at[b]; });
+  keep.resize(n - (n + kStatsSlots - 1) / kStatsSlots);
+  auto k = static_cast<double>(keep.size());
+  double within = 0; // the ranks' mean variance
+  for (const std::vector<double>& u : ranks) {
+    double m = 0, q = 0;
+    for (std::size_t j : keep)
+      m += u[j] / k;
+    for (std::size_t j : keep)
+      q += (u[j] - m) * (u[j] - m);
+    within += q / k / r;
+  }
+  double m = 0, q = 0;
+  for (std::size_t j : keep)
+    m += at[j] / k;
+  for (std::size_t j : keep)
+    q += (at[j] - m) * (at[j] - m);
+  double common = q / k;
+  return within > 0 && (r * common / within - 1) / (r - 1) > 0.5;
+}
+
 using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
 /// A site values are pooled by: a compute or sleep volume by its body's group (BodyGroups; 1), any other volume by its
 /// body (0), then the position and the value slot.
@@ -383,6 +443,7 @@ void pool_stats(Part& all, bool draw)
         for (double v : values)
           pooled.push_back(site.local && levels[i] > 0 ? v / levels[i] : v); // level 0: every value of the rank 0
       s.rank_order = site.local;
+      s.shared_order = site.local && rise_and_fall_together(site.values);
       for (const std::string& token : stats_schedule(pooled, site.integers))
         s.draws.push_back(draw_run(token));
     } else {

@@ -141,6 +141,34 @@ PY
     # the same file every time
     cp "$tmp/s.tit" "$tmp/s1.tit"; run "$tool" compress --values stats "$tmp/g/traces.list" "$tmp/s.tit"
     cmp "$tmp/s.tit" "$tmp/s1.tit" || fail "two stats files of one trace differ" ;;
+  stats-together) # a 2 x 2 periodic halo (two receives from each neighbour in a row, as on a 2-wide grid) whose ranks
+    # slow down and speed up together (a warm-up, then phases every rank goes through; each rank 2 % of noise of its
+    # own): drawn in one order on every rank, within 3 % (one order per rank drew the slow steps on different ranks:
+    # +8 % and more)
+    python3 "$root/tests/bench/gen-trace.py" --ranks 4 --iterations 1 --pattern ring "$tmp/g" > /dev/null
+    python3 - "$tmp/g" <<'PY'
+import pathlib, sys
+out = pathlib.Path(sys.argv[1])
+def noise(*k):  # 0 .. 1, a fixed hash
+    h = 0
+    for x in k:
+        h = (h * 1_000_003 + x + 12_345) * 2_654_435_761 % 2**32
+        h = (h ^ (h >> 15)) * 2_246_822_519 % 2**32
+    return (h ^ (h >> 13)) / 2**32
+for r in range(4):
+    x, y = r % 2, r // 2
+    nx, ny = (x + 1) % 2 + 2 * y, x + 2 * ((y + 1) % 2)
+    lines = [f"{r} init"]
+    for it in range(48):
+        common = 6 - 0.6 * it if it < 8 else 1 + 0.8 * noise(it)
+        lines.append(f"{r} compute {int(2e7 * common * (0.99 + 0.02 * noise(it, r)))}")
+        lines += [f"{r} irecv {nx} 1 80000 0", f"{r} irecv {nx} 2 80000 0", f"{r} irecv {ny} 3 80000 0",
+                  f"{r} irecv {ny} 4 80000 0", f"{r} isend {nx} 2 80000 0", f"{r} isend {nx} 1 80000 0",
+                  f"{r} isend {ny} 4 80000 0", f"{r} isend {ny} 3 80000 0", f"{r} waitall 8"]
+    lines.append(f"{r} finalize")
+    (out / f"rank-{r}.txt").write_text("".join(l + "\n" for l in lines))
+PY
+    stats_within_3 "$tmp/g/traces.list" --hostfile "$tmp/g/hostfile" "$tmp/g/platform.xml" ;;
   stats-classes) # a 3-D periodic halo (as halo3d.c) with jittered computes, now and then a short one between two calls
     # (as SMPI traces them) and one after the loop: its rank structures are the grid's boundary classes (6 at 16 ranks,
     # 9 at 64), whose loops are the same actions at the same places with other neighbours. Their computes pool into one

@@ -898,6 +898,71 @@ TEST(CompressedTrace, StatsPoolsTheComputesOfRankStructuresOfOneShape)
   EXPECT_EQ(bytes(again), bytes(s));
 }
 
+TEST(CompressedTrace, StatsRanksWhoseVolumesRiseAndFallTogetherDrawInOneOrder)
+{
+  // 4 ranks, 128 iterations of a compute then an allreduce: with `together`, every rank's volume follows one
+  // sequence (slow first iterations, then the ranks' common fluctuation: a warm-up and phases), each rank at its own
+  // level and with its own noise of 2 %; without it, each rank's volumes jitter on their own (+-30 %)
+  constexpr int kRanks = 4, kIterations = 128;
+  auto trace = [&](bool together) {
+    std::string t;
+    for (int r = 0; r < kRanks; ++r) {
+      t += fmt::format("{} init\n", r);
+      for (int it = 0; it < kIterations; ++it) {
+        auto hash = [](std::uint64_t x) {
+          x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
+          return static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
+        };
+        double common = it < 8 ? 6 - 0.5 * it : 1 + 0.6 * hash(static_cast<std::uint64_t>(it) * 7919 + 1);
+        double own = hash(static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5);
+        double v = together ? common * (1 + 0.1 * r) * (0.98 + 0.04 * own) : 1e6 * (0.7 + 0.6 * own) / 1e6;
+        t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r, std::llround(1e6 * v), r);
+      }
+      t += fmt::format("{} finalize\n", r);
+    }
+    return t;
+  };
+  for (bool together : {true, false}) {
+    fs::path plain = write_file(scratch_dir() / "together.txt", trace(together));
+    std::uint64_t actions = 0;
+    cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+    cformat::pool_stats(part);
+    const cformat::Schedule* compute = nullptr;
+    for (const cformat::Schedule& s : part.schedules)
+      if (s.rank_order)
+        compute = &s;
+    ASSERT_NE(compute, nullptr) << together;
+    EXPECT_EQ(compute->shared_order, together);
+    // read back: in one order, the ranks' volumes of each iteration are one draw times each rank's level
+    fs::path s = scratch_dir() / "together.tit";
+    compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+    auto ct = TraceSet::open(s, std::nullopt);
+    std::vector<std::vector<double>> volumes(kRanks);
+    for (int r = 0; r < kRanks; ++r) {
+      auto reader = ct->reader(r);
+      Action a;
+      while (reader->next(a))
+        if (a.kind == Kind::Compute)
+          volumes[static_cast<std::size_t>(r)].push_back(a.amount);
+      ASSERT_EQ(volumes[static_cast<std::size_t>(r)].size(), static_cast<std::size_t>(kIterations));
+    }
+    int proportional = 0; // iterations where every rank's volume over rank 0's is its level's ratio (to 1 %)
+    for (int it = 0; it < kIterations; ++it) {
+      bool all = true;
+      for (int r = 1; r < kRanks; ++r) {
+        double ratio = volumes[static_cast<std::size_t>(r)][static_cast<std::size_t>(it)] / volumes[0][static_cast<std::size_t>(it)];
+        double levels = std::stod(part.ranks[static_cast<std::size_t>(r)].level) / std::stod(part.ranks[0].level);
+        all = all && std::abs(ratio / levels - 1) < 0.01;
+      }
+      proportional += all ? 1 : 0;
+    }
+    if (together)
+      EXPECT_EQ(proportional, kIterations);
+    else
+      EXPECT_LT(proportional, kIterations / 4);
+  }
+}
+
 TEST(CompressedTrace, StatsPoolsLoopsOfOneShapeAtTheirOwnPlacesOnly)
 {
   // each iteration: a large compute, an isend to r + 1, a small compute, an isend to r + 1 (a loop of 2), then two
@@ -949,7 +1014,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   meta.chunks = {cformat::ChunkRef{}};
   meta.blocks = {cformat::BlockRef{}};
   meta.ranks = {cformat::RankEntry{1, Dialect::SimGrid, 0, "0.5"}};
-  cformat::Schedule good{0, 0, 0, true, {}};
+  cformat::Schedule good{0, 0, 0, true, false, {}};
   for (int i = 0; i < 16; ++i)
     good.draws.push_back(cformat::ValueRun{true, 1000 + i, 0, "", 1});
   auto error = [&](const std::vector<cformat::Schedule>& schedules, std::string level = "0.5") {
@@ -1007,9 +1072,16 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   std::string bytes = cformat::encode_meta(m);
   std::size_t order_at = bytes.size() - 16 * 3 - 1; // 16 draws of 2-byte values and a count of 1
   ASSERT_EQ(bytes[order_at], 1);
-  bytes[order_at] = 2;
+  bytes[order_at] = 2; // one order shared by the ranks
+  cformat::Meta shared = cformat::decode_meta(bytes, "f.tit");
+  EXPECT_TRUE(shared.schedules.at(0).rank_order);
+  EXPECT_TRUE(shared.schedules.at(0).shared_order);
+  m.schedules[0].shared_order = true;
+  EXPECT_EQ(cformat::encode_meta(m), bytes);
+  bytes[order_at] = 3;
   EXPECT_NE(trace_error([&] { cformat::decode_meta(bytes, "f.tit"); })
-                .find("expected a schedule's order (0 in order, 1 the rank's order), found 2"),
+                .find("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank), "
+                      "found 3"),
             std::string::npos);
 }
 
@@ -1046,7 +1118,7 @@ TEST(CompressedTrace, FieldsWithBlanksAreErrors)
   m.value_mode = "stats";
   m.pooled = true;
   m.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
-  cformat::Schedule s{0, 0, 0, false, {}};
+  cformat::Schedule s{0, 0, 0, false, false, {}};
   for (int i = 0; i < 16; ++i)
     s.draws.push_back(cformat::ValueRun{false, 0, 0, i == 7 ? "1 2" : "1.5", 1});
   m.schedules = {s};
@@ -1595,8 +1667,9 @@ TEST(CompressedOnline, HeldBackValuesKeepTheirOrderInEachStream)
     compress(*TraceSet::open(plain, std::nullopt), offline, parse_value_mode(mode));
     fs::path online = compress_online(plain, parse_value_mode(mode), scratch_dir() / "online.tit");
     EXPECT_EQ(file_bytes(online), file_bytes(offline)) << mode;
-    if (std::string_view(mode) == "exact") // binned compute volumes come back binned
+    if (std::string_view(mode) == "exact") { // binned compute volumes come back binned
       EXPECT_EQ(read_all(online), read_all(plain));
+    }
   }
 }
 
