@@ -614,11 +614,29 @@ struct CachedLine {
   std::vector<CachedValue> values;
   const std::string* text = nullptr; ///< its key
   std::string line;                  ///< the whole line as the tracer writes it: "<rank> " and the key
+  std::vector<std::uint64_t> record; ///< the tracer's record of it (RankCompressor::add_record), or empty
   CachedLine* next = nullptr;        ///< the remembered line that came after it last time
   std::uint64_t pending = 0;         ///< its occurrences whose values are held back (see add_values)
   std::size_t owned = 0;             ///< how many of its values' streams it owns
   std::uint32_t direct = 0;          ///< its next occurrences that add their values at once (see add_values)
 };
+
+/// A tracer's record as the key of the records that stand for remembered lines.
+inline std::string_view record_bytes(std::span<const std::uint64_t> record)
+{
+  return {reinterpret_cast<const char*>(record.data()), record.size_bytes()};
+}
+
+inline bool same_record(const std::vector<std::uint64_t>& a, std::span<const std::uint64_t> b)
+{
+  std::size_t n = a.size();
+  if (n != b.size())
+    return false;
+  std::uint64_t differ = 0; // records are short: every word compared, without a branch per word
+  for (std::size_t i = 0; i < n; ++i)
+    differ |= a[i] ^ b[i];
+  return differ == 0;
+}
 
 /// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
 class Chunker {
@@ -823,6 +841,53 @@ struct RankCompressor::Impl {
   std::int64_t compute_sig = -1;
   StreamBuilder* compute_values = nullptr;
 
+  // add_record's shortcut: a record given with a remembered line before stands for it (the records of one line may be
+  // several: only equal records are known to give equal lines). Each remembered line keeps its first record, compared
+  // with the record of the line guessed to come next, as add_line compares texts.
+  static constexpr std::size_t kRecords = 2 * kLineCache; ///< records remembered (memory stays bounded)
+  std::unordered_map<std::string, CachedLine*, StringHash, std::equal_to<>> records;
+
+  /// add_record(): the line `record` stands for, folded as add_line folds a remembered line; false when unknown.
+  bool add_record(std::span<const std::uint64_t> record)
+  {
+    CachedLine* hit = nullptr;
+    if (previous != nullptr && previous->next != nullptr && same_record(previous->next->record, record)) {
+      hit = previous->next;
+    } else if (auto it = records.find(record_bytes(record)); it != records.end()) {
+      hit = it->second;
+      if (previous != nullptr)
+        previous->next = hit;
+    } else {
+      return false;
+    }
+    previous = hit;
+    add_values(*hit);
+    folder.push(hit->sig);
+    return true;
+  }
+
+  /// After add_line() of the line `record` stands for: `previous` is that line when it is remembered.
+  void remember_record(std::span<const std::uint64_t> record)
+  {
+    CachedLine* line = previous;
+    if (line == nullptr || line == &compute_line || records.size() >= kRecords)
+      return;
+    if (records.emplace(std::string(record_bytes(record)), line).second && line->record.empty())
+      line->record.assign(record.begin(), record.end());
+  }
+
+  /// add_compute(): the shortcut add_known takes for `compute <volume>` (the volume as a token would give it).
+  bool add_compute(std::int64_t volume)
+  {
+    if (compute_sig < 0 || volume >= kIntLimit || volume <= -kIntLimit)
+      return false;
+    release(*compute_values);
+    compute_values->add_parsed(true, volume, {}); // an integer's token is not read: its value is the run's
+    folder.push(static_cast<std::uint32_t>(compute_sig));
+    previous = &compute_line;
+    return true;
+  }
+
   /// The shortcuts of add_line, for `rest` (the line after its rank field); false when neither applies.
   bool add_known(std::string_view rest)
   {
@@ -1009,6 +1074,28 @@ void RankCompressor::add_line(std::string_view line)
   a.kind = it->second;
   add(a);
   impl_->remember(after_rank, a.kind);
+}
+
+bool RankCompressor::add_record(std::span<const std::uint64_t> record)
+{
+  if (!impl_->add_record(record))
+    return false;
+  ++actions_;
+  return true;
+}
+
+void RankCompressor::add_line(std::string_view line, std::span<const std::uint64_t> record)
+{
+  add_line(line);
+  impl_->remember_record(record);
+}
+
+bool RankCompressor::add_compute(std::int64_t volume)
+{
+  if (!impl_->add_compute(volume))
+    return false;
+  ++actions_;
+  return true;
 }
 
 std::uint64_t RankCompressor::structure_items() const
