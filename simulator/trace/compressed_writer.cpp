@@ -417,14 +417,43 @@ public:
         ++r.count;                                                              // answer, without its arithmetic)
         return;
       }
+    }
+    add_other(is_int, v, token);
+  }
+
+private:
+  /// add_parsed() of a value that does not repeat the open run's integer (out of line: the common case above stays
+  /// small enough to inline).
+  [[gnu::noinline]] void add_other(bool is_int, std::int64_t v, std::string_view token)
+  {
+    if (open_) {
+      ValueRun& r = *open_;
       if (extend_run(r, is_int, v, token))
         return;
+      if (!pattern_.empty() && queue_.empty() && r == pattern_[partial_]) {
+        // the run continues the repeat under way (what drain() would find, without queueing it): the common case of
+        // values alternating with a short period, as a halo's tags
+        if (++partial_ == pattern_.size()) {
+          ++count_;
+          partial_ = 0;
+        }
+        r.is_int = is_int; // the value starts the next run, in place
+        r.first = v;
+        r.step = 0;
+        r.count = 1;
+        if (is_int)
+          r.text.clear();
+        else
+          r.text.assign(token);
+        return;
+      }
       queue_.push_back(std::move(*open_));
       drain(false);
     }
     open_ = new_run(is_int, v, token);
   }
 
+public:
   /// Closes the stream: its repeats, encoded (the part of encode_streams after the repeat count), and their number.
   std::string finish(std::uint64_t& repeats)
   {
@@ -461,12 +490,11 @@ private:
           end_repeat();
           continue;
         }
-        if (queue_.front() == pattern_[partial_.size()]) {
-          partial_.push_back(std::move(queue_.front()));
+        if (queue_.front() == pattern_[partial_]) {
           queue_.pop_front();
-          if (partial_.size() == pattern_.size()) {
+          if (++partial_ == pattern_.size()) {
             ++count_;
-            partial_.clear();
+            partial_ = 0;
           }
         } else {
           end_repeat();
@@ -508,16 +536,16 @@ private:
   void end_repeat()
   {
     emit(count_, pattern_);
+    for (std::size_t i = partial_; i-- > 0;) // the runs of the partial period go back, in order
+      queue_.push_front(std::move(pattern_[i]));
     pattern_.clear();
-    for (auto it = partial_.rbegin(); it != partial_.rend(); ++it)
-      queue_.push_front(std::move(*it));
-    partial_.clear();
+    partial_ = 0;
   }
 
   std::optional<ValueRun> open_;
   RunQueue queue_;                ///< closed runs not yet in a repeat
   std::vector<ValueRun> pattern_; ///< the period of the repeat under way (empty: none)
-  std::vector<ValueRun> partial_; ///< the runs of its next period seen so far
+  std::size_t partial_ = 0;        ///< the runs of its next period seen so far (equal to the period's first ones)
   std::vector<ValueRun> single_;
   std::uint64_t count_ = 0;
   std::uint64_t repeats_ = 0;
