@@ -5,11 +5,11 @@
 //   if (s.on && rc == MPI_SUCCESS) { // traced (initialised, not nested in another traced call)
 //     g.line(name_of(Kind::Send)).num(peer).num(tag)...; g.end_line(comm);
 //   }
+//   return rc;                       // exit: the next compute burst starts here
 //
 // A wrapper describes its action as a record (Line: the action's name and its numbers, in the order the line writes
 // them); end_line formats the text line from it for the text file, and hands the record to the compressed file's
 // folder, which formats nothing for an action it has seen before (TIT_TRACE_FORMAT=compressed).
-//   return rc;                       // exit: the next compute burst starts here
 //
 // One rank = one process; the tracer assumes MPI calls come from one thread at a time
 // (MPI_THREAD_SINGLE, FUNNELED or SERIALIZED).
