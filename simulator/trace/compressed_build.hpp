@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -129,6 +130,21 @@ public:
   /// A dialect 2 (SimGrid) action line of this rank, "<rank> <name> <args...>", as the tracer writes it: only its name
   /// is looked up (the reader checks the rest when the file is read). Throws TraceError on an unknown name.
   void add_line(std::string_view line);
+
+  // The tracer's binary path (TIT_TRACE_FORMAT=compressed): its wrappers describe an action by a record, a few words
+  // that determine the action's line (its name's address, its numbers, its communicator: equal records, equal lines),
+  // and the compressor keys on the record, so that an action seen before is folded without its line being formatted
+  // or read. The fold, hence the file, is the one add_line() of the same lines gives.
+
+  /// An action whose record was given with its line before (add_line below): folded as that line; true. False when
+  /// the record is not known: nothing was done, and the caller gives the line with add_line(line, record).
+  bool add_record(std::span<const std::uint64_t> record);
+  /// add_line(line), then `record` stands for `line` (when the line is one the compressor remembers).
+  void add_line(std::string_view line, std::span<const std::uint64_t> record);
+  /// `<rank> compute <volume>` without its line: true when folded; false when that line would not take the shortcut
+  /// of compute lines (the first compute, `binned` values, a volume beyond the integers of value runs): nothing was
+  /// done, and the caller gives the line with add_line().
+  bool add_compute(std::int64_t volume);
   /// Actions added so far.
   std::uint64_t actions() const { return actions_; }
   /// Items of the folded sequence and of every loop body so far (the memory of the structure).

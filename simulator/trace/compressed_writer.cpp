@@ -417,14 +417,43 @@ public:
         ++r.count;                                                              // answer, without its arithmetic)
         return;
       }
+    }
+    add_other(is_int, v, token);
+  }
+
+private:
+  /// add_parsed() of a value that does not repeat the open run's integer (out of line: the common case above stays
+  /// small enough to inline).
+  [[gnu::noinline]] void add_other(bool is_int, std::int64_t v, std::string_view token)
+  {
+    if (open_) {
+      ValueRun& r = *open_;
       if (extend_run(r, is_int, v, token))
         return;
+      if (!pattern_.empty() && queue_.empty() && r == pattern_[partial_]) {
+        // the run continues the repeat under way (what drain() would find, without queueing it): the common case of
+        // values alternating with a short period, as a halo's tags
+        if (++partial_ == pattern_.size()) {
+          ++count_;
+          partial_ = 0;
+        }
+        r.is_int = is_int; // the value starts the next run, in place
+        r.first = v;
+        r.step = 0;
+        r.count = 1;
+        if (is_int)
+          r.text.clear();
+        else
+          r.text.assign(token);
+        return;
+      }
       queue_.push_back(std::move(*open_));
       drain(false);
     }
     open_ = new_run(is_int, v, token);
   }
 
+public:
   /// Closes the stream: its repeats, encoded (the part of encode_streams after the repeat count), and their number.
   std::string finish(std::uint64_t& repeats)
   {
@@ -461,12 +490,11 @@ private:
           end_repeat();
           continue;
         }
-        if (queue_.front() == pattern_[partial_.size()]) {
-          partial_.push_back(std::move(queue_.front()));
+        if (queue_.front() == pattern_[partial_]) {
           queue_.pop_front();
-          if (partial_.size() == pattern_.size()) {
+          if (++partial_ == pattern_.size()) {
             ++count_;
-            partial_.clear();
+            partial_ = 0;
           }
         } else {
           end_repeat();
@@ -508,16 +536,16 @@ private:
   void end_repeat()
   {
     emit(count_, pattern_);
+    for (std::size_t i = partial_; i-- > 0;) // the runs of the partial period go back, in order
+      queue_.push_front(std::move(pattern_[i]));
     pattern_.clear();
-    for (auto it = partial_.rbegin(); it != partial_.rend(); ++it)
-      queue_.push_front(std::move(*it));
-    partial_.clear();
+    partial_ = 0;
   }
 
   std::optional<ValueRun> open_;
   RunQueue queue_;                ///< closed runs not yet in a repeat
   std::vector<ValueRun> pattern_; ///< the period of the repeat under way (empty: none)
-  std::vector<ValueRun> partial_; ///< the runs of its next period seen so far
+  std::size_t partial_ = 0;        ///< the runs of its next period seen so far (equal to the period's first ones)
   std::vector<ValueRun> single_;
   std::uint64_t count_ = 0;
   std::uint64_t repeats_ = 0;
@@ -614,11 +642,29 @@ struct CachedLine {
   std::vector<CachedValue> values;
   const std::string* text = nullptr; ///< its key
   std::string line;                  ///< the whole line as the tracer writes it: "<rank> " and the key
+  std::vector<std::uint64_t> record; ///< the tracer's record of it (RankCompressor::add_record), or empty
   CachedLine* next = nullptr;        ///< the remembered line that came after it last time
   std::uint64_t pending = 0;         ///< its occurrences whose values are held back (see add_values)
   std::size_t owned = 0;             ///< how many of its values' streams it owns
   std::uint32_t direct = 0;          ///< its next occurrences that add their values at once (see add_values)
 };
+
+/// A tracer's record as the key of the records that stand for remembered lines.
+inline std::string_view record_bytes(std::span<const std::uint64_t> record)
+{
+  return {reinterpret_cast<const char*>(record.data()), record.size_bytes()};
+}
+
+inline bool same_record(const std::vector<std::uint64_t>& a, std::span<const std::uint64_t> b)
+{
+  std::size_t n = a.size();
+  if (n != b.size())
+    return false;
+  std::uint64_t differ = 0; // records are short: every word compared, without a branch per word
+  for (std::size_t i = 0; i < n; ++i)
+    differ |= a[i] ^ b[i];
+  return differ == 0;
+}
 
 /// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
 class Chunker {
@@ -823,6 +869,53 @@ struct RankCompressor::Impl {
   std::int64_t compute_sig = -1;
   StreamBuilder* compute_values = nullptr;
 
+  // add_record's shortcut: a record given with a remembered line before stands for it (the records of one line may be
+  // several: only equal records are known to give equal lines). Each remembered line keeps its first record, compared
+  // with the record of the line guessed to come next, as add_line compares texts.
+  static constexpr std::size_t kRecords = 2 * kLineCache; ///< records remembered (memory stays bounded)
+  std::unordered_map<std::string, CachedLine*, StringHash, std::equal_to<>> records;
+
+  /// add_record(): the line `record` stands for, folded as add_line folds a remembered line; false when unknown.
+  bool add_record(std::span<const std::uint64_t> record)
+  {
+    CachedLine* hit = nullptr;
+    if (previous != nullptr && previous->next != nullptr && same_record(previous->next->record, record)) {
+      hit = previous->next;
+    } else if (auto it = records.find(record_bytes(record)); it != records.end()) {
+      hit = it->second;
+      if (previous != nullptr)
+        previous->next = hit;
+    } else {
+      return false;
+    }
+    previous = hit;
+    add_values(*hit);
+    folder.push(hit->sig);
+    return true;
+  }
+
+  /// After add_line() of the line `record` stands for: `previous` is that line when it is remembered.
+  void remember_record(std::span<const std::uint64_t> record)
+  {
+    CachedLine* line = previous;
+    if (line == nullptr || line == &compute_line || records.size() >= kRecords)
+      return;
+    if (records.emplace(std::string(record_bytes(record)), line).second && line->record.empty())
+      line->record.assign(record.begin(), record.end());
+  }
+
+  /// add_compute(): the shortcut add_known takes for `compute <volume>` (the volume as a token would give it).
+  bool add_compute(std::int64_t volume)
+  {
+    if (compute_sig < 0 || volume >= kIntLimit || volume <= -kIntLimit)
+      return false;
+    release(*compute_values);
+    compute_values->add_parsed(true, volume, {}); // an integer's token is not read: its value is the run's
+    folder.push(static_cast<std::uint32_t>(compute_sig));
+    previous = &compute_line;
+    return true;
+  }
+
   /// The shortcuts of add_line, for `rest` (the line after its rank field); false when neither applies.
   bool add_known(std::string_view rest)
   {
@@ -1009,6 +1102,28 @@ void RankCompressor::add_line(std::string_view line)
   a.kind = it->second;
   add(a);
   impl_->remember(after_rank, a.kind);
+}
+
+bool RankCompressor::add_record(std::span<const std::uint64_t> record)
+{
+  if (!impl_->add_record(record))
+    return false;
+  ++actions_;
+  return true;
+}
+
+void RankCompressor::add_line(std::string_view line, std::span<const std::uint64_t> record)
+{
+  add_line(line);
+  impl_->remember_record(record);
+}
+
+bool RankCompressor::add_compute(std::int64_t volume)
+{
+  if (!impl_->add_compute(volume))
+    return false;
+  ++actions_;
+  return true;
 }
 
 std::uint64_t RankCompressor::structure_items() const

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <cmath>
 #include <functional>
@@ -1544,6 +1545,95 @@ TEST(CompressedOnline, StatsOfRanksFoldedExactIsTheFileOfCompress)
     EXPECT_LT(c.bytes * 5, e.bytes) << name << ": the drawn file, not the one keeping every value";
     fs::path online = compress_online(plain, parse_value_mode("stats"), scratch_dir() / (name + "-online.tit"));
     EXPECT_EQ(file_bytes(online), file_bytes(offline)) << name;
+  }
+}
+
+/// A rank's lines folded as the tracer's compressed path folds them (RankCompressor::add_record, add_compute, and
+/// add_line with the record on a miss) and, beside it, from the lines alone; returns whether the two parts are equal.
+/// A record is the line's bytes in words, plus an alias word (`aliases` of them in turn: one line, several records,
+/// as the tracer's name addresses may be). `folded` counts the actions folded without their line.
+bool records_fold_as_lines(int rank, int ranks, const std::vector<std::string>& lines, const ValueMode& mode,
+                           std::uint64_t aliases, std::uint64_t& folded)
+{
+  cformat::RankCompressor by_line(rank, ranks, mode), by_record(rank, ranks, mode);
+  std::string compute = fmt::format("{} compute ", rank);
+  std::vector<std::uint64_t> record;
+  std::uint64_t seen = 0;
+  for (const std::string& line : lines) {
+    by_line.add_line(line);
+    record.assign((line.size() + 7) / 8 + 1, 0);
+    std::memcpy(record.data(), line.data(), line.size());
+    record.back() = (seen++ % aliases) << 32 | line.size();
+    std::int64_t volume = 0;
+    bool is_compute =
+        line.starts_with(compute) && cformat::canonical_int(std::string_view(line).substr(compute.size()), volume);
+    if (is_compute ? by_record.add_compute(volume) : by_record.add_record(record)) {
+      ++folded;
+      continue;
+    }
+    by_record.add_line(line, record);
+  }
+  bool same_count = by_line.actions() == by_record.actions();
+  return same_count && cformat::encode_part(by_line.finish()) == cformat::encode_part(by_record.finish());
+}
+
+TEST(CompressedOnline, RecordsFoldAsTheirLines)
+{
+  // the tracer hands the folder a record of each action and its line only for a record it has not seen: every trace of
+  // the repository (SimGrid dialect), in exact and binned values, with one and with three records per line, must give
+  // the part its lines give
+  int compared = 0;
+  std::uint64_t folded = 0, actions = 0;
+  for (const fs::path& traces : repository_trace_sets()) {
+    std::unique_ptr<TraceSet> set;
+    std::vector<std::vector<std::string>> lines;
+    bool simgrid = trace_error([&] {
+                     set = TraceSet::open(traces, std::nullopt);
+                     for (int r = 0; r < set->rank_count(); ++r) {
+                       lines.emplace_back();
+                       std::unique_ptr<RankReader> reader = set->reader(r);
+                       Action a;
+                       while (reader->next(a)) {
+                         if (a.dialect != Dialect::SimGrid)
+                           throw TraceError("thesis");
+                         lines.back().emplace_back(a.text);
+                       }
+                     }
+                   }) == "<no error>";
+    if (!simgrid || is_compressed_trace(traces))
+      continue;
+    for (const char* mode : {"exact", "binned:0.05"})
+      for (std::uint64_t aliases : {1, 3})
+        for (int r = 0; r < set->rank_count(); ++r) {
+          ASSERT_TRUE(records_fold_as_lines(r, set->rank_count(), lines[static_cast<std::size_t>(r)],
+                                            parse_value_mode(mode), aliases, folded))
+              << traces << " rank " << r << " " << mode << " aliases " << aliases;
+          actions += lines[static_cast<std::size_t>(r)].size();
+        }
+    ++compared;
+  }
+  EXPECT_GE(compared, 40);
+  EXPECT_GT(folded, actions / 20); // the path was taken (the repository's traces are short: about a tenth of their actions)
+}
+
+TEST(CompressedOnline, RecordsBeyondTheRememberedLinesFoldAsTheirLines)
+{
+  // more distinct lines than the folder remembers (4096), repeated, with computes between them whose volumes exceed
+  // the integers of value runs now and then (their shortcut refused: the line is given), in both value modes
+  std::vector<std::string> lines = {"2 init"};
+  for (int round = 0; round < 3; ++round)
+    for (int i = 0; i < 5000; ++i) {
+      lines.push_back(fmt::format("2 send {} {} 64 2", (i + 1) % 4, i % 4500));
+      lines.push_back(i % 97 == 0 ? "2 compute 3000000000000000000" : fmt::format("2 compute {}", 100 + i % 7));
+      lines.push_back("2 waitall 4");
+      if (i % 16 == 0)
+        lines.push_back("2 allreduce 1 0 0 comm=1");
+    }
+  lines.push_back("2 finalize");
+  for (const char* mode : {"exact", "binned:0.01"}) {
+    std::uint64_t folded = 0;
+    EXPECT_TRUE(records_fold_as_lines(2, 4, lines, parse_value_mode(mode), 2, folded)) << mode;
+    EXPECT_GT(folded, lines.size() / 3) << mode;
   }
 }
 
