@@ -198,6 +198,23 @@ private:
   std::vector<Stream> streams_;
 };
 
+/// One rank's value block built from tokens as they arrive, in memory bounded by each stream's look-ahead of runs (as
+/// RankCompressor's streams), not by the number of values: encode() gives the bytes encode_streams() writes of the
+/// streams ValueStreams would hold (exact values, runs grouped into repeats).
+class ValueBlock {
+public:
+  ValueBlock();
+  ~ValueBlock();
+  ValueBlock(const ValueBlock&) = delete;
+  ValueBlock& operator=(const ValueBlock&) = delete;
+  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token);
+  std::string encode();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 /// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
 /// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (write_compressed
 /// pools).

@@ -178,7 +178,10 @@ struct SiteValues {
   bool gap = false;      ///< a compute volume, 0 where the gap had none
   bool periodic = false; ///< every rank's values repeat with a short period (exactly_periodic)
   bool drawn = false;    ///< drawn from a distribution (pool_stats)
-  std::map<std::size_t, std::vector<double>> values; ///< per rank (index in the part), in its order
+  /// per rank (index in the part), in its order; while `same`, only how many (`same_count`), and none once not
+  /// `usable` (such sites are not drawn: memory for the values of the sites that may be drawn only)
+  std::map<std::size_t, std::vector<double>> values;
+  std::map<std::size_t, std::size_t> same_count;
   std::set<SiteKey> members; ///< the actions' value slots pooled into this site (site_of)
   bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
   /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
@@ -400,8 +403,21 @@ void pool_stats(Part& all, bool draw)
         site.integers = site.integers && canonical_int(token, n);
         site.same = site.same && token == site.first;
         if (site.usable) {
-          site.values[i].push_back(*v);
+          if (site.same) {
+            ++site.same_count[i];
+          } else {
+            if (!site.same_count.empty()) { // the first other value: the ranks' values so far were all `first`
+              double first = detail::parse_double(site.first).value_or(0);
+              for (const auto& [rank, count] : site.same_count)
+                site.values[rank].assign(count, first);
+              site.same_count.clear();
+            }
+            site.values[i].push_back(*v);
+          }
           site.sum += *v;
+        } else if (!site.values.empty() || !site.same_count.empty()) {
+          site.values.clear();
+          site.same_count.clear();
         }
       }
     });
@@ -464,7 +480,7 @@ void pool_stats(Part& all, bool draw)
     const auto& role = roles_of(i);
     Part::RankPart& rank = all.ranks[i];
     RankTokens tokens(all.blocks[rank.block], meta);
-    ValueStreams kept;
+    ValueBlock kept; // the values that are not drawn
     walk(all, rank.root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
       for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
         const std::string& token = tokens.next(sig, j);
@@ -473,7 +489,7 @@ void pool_stats(Part& all, bool draw)
           kept.add(sig, j, token);
       }
     });
-    std::string block = encode_streams(kept.take());
+    std::string block = kept.encode();
     auto [it, added] = block_ids.try_emplace(std::move(block), static_cast<std::uint32_t>(blocks.size()));
     if (added)
       blocks.push_back(it->first);

@@ -1285,6 +1285,20 @@ void ValueStreams::add(std::uint32_t signature, std::uint32_t slot, std::string_
     runs.push_back(new_run(is_int, v, token));
 }
 
+struct ValueBlock::Impl {
+  Values values;
+};
+ValueBlock::ValueBlock() : impl_(std::make_unique<Impl>()) {}
+ValueBlock::~ValueBlock() = default;
+void ValueBlock::add(std::uint32_t signature, std::uint32_t slot, std::string_view token)
+{
+  impl_->values.add(signature, slot, token);
+}
+std::string ValueBlock::encode()
+{
+  return impl_->values.encode();
+}
+
 std::vector<Stream> ValueStreams::take()
 {
   std::sort(streams_.begin(), streams_.end(), [](const Stream& a, const Stream& b) {
