@@ -624,6 +624,29 @@ TEST(CompressedTrace, Version2StatsFilesAreStillRead)
   EXPECT_EQ(l.blocks.size(), 4u);
 }
 
+std::string binned_trace();
+
+TEST(CompressedTrace, Version3And4FilesAreStillRead)
+{
+  // the last files of versions 3 (exact, stats) and 4 (binned) the writers made before version 5: traces/ring4 exact;
+  // a 4-rank ring of 40 jittered iterations in stats (drawn), its expansion by that version beside it; binned_trace()
+  // in binned:0.01
+  fs::path exact = kData / "compressed" / "ring4-v3.tit";
+  EXPECT_EQ(compressed_info(exact).version, 3u);
+  EXPECT_EQ(read_all(exact), read_all(kData / ".." / ".." / "traces" / "ring4"));
+  fs::path stats = kData / "compressed" / "stats-v3.tit";
+  EXPECT_EQ(compressed_info(stats).version, 3u);
+  EXPECT_EQ(compressed_info(stats).value_mode, "stats");
+  EXPECT_EQ(read_all(stats), read_all(kData / "compressed" / "stats-v3.expanded.txt"));
+  fs::path binned = kData / "compressed" / "binned-v4.tit";
+  EXPECT_EQ(compressed_info(binned).version, 4u);
+  EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
+  fs::path mine = scratch_dir() / "binned-now.tit";
+  compress(*TraceSet::open(write_file(scratch_dir() / "binned-now.txt", binned_trace()), std::nullopt), mine,
+           parse_value_mode("binned:0.01"));
+  EXPECT_EQ(read_all(binned), read_all(mine));
+}
+
 TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
 {
   // 16 ranks of a ring: one structure, so one value block, whose size does not follow the ranks
