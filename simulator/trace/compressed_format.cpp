@@ -767,10 +767,13 @@ std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::
 
 /// LZMA2 at preset 6 with a dictionary the size of the record (and the preset dictionary) rounded up to a power of 2:
 /// the writer and the reader derive the same options from the raw size.
-lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictionary)
+lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictionary, std::uint8_t props)
 {
   lzma_options_lzma o;
   lzma_lzma_preset(&o, 6);
+  o.lc = props % 9;
+  o.lp = props / 9 % 5;
+  o.pb = props / 45;
   std::uint64_t need = raw_size + dictionary.size();
   std::uint32_t size = LZMA_DICT_SIZE_MIN;
   while (size < need && size < (std::uint32_t{1} << 26))
@@ -783,9 +786,9 @@ lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictiona
   return o;
 }
 
-std::string lzma_pack(std::string_view raw, std::string_view dictionary)
+std::string lzma_pack(std::string_view raw, std::string_view dictionary, std::uint8_t props)
 {
-  lzma_options_lzma o = lzma_options(raw.size(), dictionary);
+  lzma_options_lzma o = lzma_options(raw.size(), dictionary, props);
   lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
   std::string out(raw.size() + raw.size() / 16 + 256, '\0');
   std::size_t pos = 0;
@@ -801,15 +804,13 @@ std::string lzma_pack(std::string_view raw, std::string_view dictionary)
 }
 
 std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const std::string& file,
-                        std::string_view record, std::string_view dictionary)
+                        std::string_view record, std::string_view dictionary, std::uint8_t props)
 {
   // LZMA2 expands at most a few thousand to one; a larger claim is corrupt (and must not allocate)
   if (raw_size > stored.size() * 8192 + 4096)
     throw TraceError(fmt::format("{}: error: {}: claims {} bytes from {} compressed ones (corrupt compressed trace)",
                                  file, record, raw_size, stored.size()));
-  if (stored.size() == raw_size) // stored as it is
-    return std::string(stored);
-  lzma_options_lzma o = lzma_options(raw_size, dictionary);
+  lzma_options_lzma o = lzma_options(raw_size, dictionary, props);
   lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
   std::string out(raw_size, '\0');
   std::size_t in_pos = 0;
@@ -828,16 +829,22 @@ std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const s
 
 std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary)
 {
-  std::string deflated = deflate(raw, dictionary);
-  codec = deflated.size() < raw.size() ? kDeflate : kStored;
+  std::string best = deflate(raw, dictionary);
+  codec = best.size() < raw.size() ? kDeflate : kStored;
   if (version < 3)
-    return deflated;
-  std::string lzma = lzma_pack(raw, dictionary);
-  if (lzma.size() < deflated.size()) {
-    codec = kLzma2;
-    return lzma;
+    return best;
+  for (std::uint8_t props : kLzmaTried) {
+    if (props != kLzmaProps && version < 5)
+      continue;
+    std::string lzma = lzma_pack(raw, dictionary, props);
+    if (version >= 5)
+      lzma.insert(lzma.begin(), static_cast<char>(props));
+    if (lzma.size() < best.size()) {
+      codec = kLzma2;
+      best = std::move(lzma);
+    }
   }
-  return deflated;
+  return best;
 }
 
 std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
@@ -854,8 +861,20 @@ std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned ver
   if (stored.size() == raw_size) // packed records are smaller than they are raw
     throw TraceError(fmt::format("{}: error: {}: packed, but as large as it is raw (corrupt compressed trace)", file,
                                  record));
-  return codec == kLzma2 ? lzma_unpack(stored, raw_size, file, record, dictionary)
-                         : inflate(stored, raw_size, file, record, dictionary);
+  if (codec != kLzma2)
+    return inflate(stored, raw_size, file, record, dictionary);
+  std::uint8_t props = kLzmaProps;
+  if (version >= 5) { // its properties byte first
+    if (stored.empty())
+      throw TraceError(fmt::format("{}: error: {}: expected its LZMA properties byte, found no byte (corrupt compressed "
+                                   "trace)", file, record));
+    props = static_cast<std::uint8_t>(stored[0]);
+    if (!lzma_props_ok(props))
+      throw TraceError(fmt::format("{}: error: {}: expected LZMA properties (a byte (pb * 5 + lp) * 9 + lc with lc + lp "
+                                   "<= 4, pb <= 4), found {} (corrupt compressed trace)", file, record, props));
+    stored.remove_prefix(1);
+  }
+  return lzma_unpack(stored, raw_size, file, record, dictionary, props);
 }
 
 std::uint32_t crc32_of(std::string_view bytes)
@@ -886,7 +905,8 @@ std::string file_head(unsigned version, const std::string& meta)
   head.varint(meta.size());
   head.varint(stored.size());
   head.u32(crc32_of(stored));
-  head.byte(codec);
+  if (version >= 3)
+    head.byte(codec);
   head.bytes(stored);
   return std::move(head.out());
 }

@@ -17,9 +17,11 @@ inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C'
 /// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2: each rank's
 /// draws stored in its value streams); version 3 compresses the records with LZMA2 instead of deflate and replaces,
 /// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank); version 4
-/// adds bin runs to the value blocks of `binned:R` files (a bin's representative written as its bin index). `binned`
-/// files are written as version 4, every other file as version 3 (written_version); versions 1 to 3 stay readable.
-inline constexpr unsigned kVersion = 4;
+/// adds bin runs to the value blocks of `binned:R` files (a bin's representative written as its bin index); version 5
+/// starts each LZMA2 record's stored bytes with its LZMA properties byte (lc, lp, pb: the writer keeps the smallest of
+/// a few) and gives every block of a `binned:R` file its bin indices (none when the plain form packs smaller). Every
+/// file is written as version 5; versions 1 to 4 stay readable.
+inline constexpr unsigned kVersion = 5;
 inline constexpr unsigned kOldestVersion = 1;
 /// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
 inline constexpr std::int64_t kIntLimit = std::int64_t{1} << 61;
@@ -55,6 +57,10 @@ struct RankEntry {
   std::string level = "1"; ///< pooled `stats` (version 3): the factor of the rank's compute and sleep draws
 };
 
+/// LZMA's properties byte, (pb * 5 + lp) * 9 + lc: literal context bits lc, literal position bits lp, position bits
+/// pb. 93 (lc 3, lp 0, pb 2) is liblzma's preset, the only one before version 5; LZMA2 needs lc + lp <= 4 and pb <= 4.
+inline constexpr std::uint8_t kLzmaProps = 93;
+
 /// Value blocks are grouped into chunks of about kChunkBytes, each deflated as one record (small ranks' blocks
 /// then share deflate's window and one CRC).
 struct ChunkRef {
@@ -67,6 +73,12 @@ struct ChunkRef {
 /// How a record is packed: said by a byte in version 3; in versions 1 and 2, deflate unless its stored size is its
 /// raw size.
 inline constexpr std::uint8_t kStored = 0, kDeflate = 1, kLzma2 = 2;
+/// Whether `props` is a properties byte LZMA2 accepts.
+inline bool lzma_props_ok(std::uint8_t props)
+{
+  return props < 225 && props % 9 + props / 9 % 5 <= 4;
+}
+
 inline constexpr std::size_t kChunkBytes = 64 * 1024;
 
 /// A rank's value block: bytes [offset, offset + raw_size) of its chunk's raw bytes.
@@ -140,10 +152,10 @@ inline unsigned version_for(const Meta& meta)
   return meta.pooled ? 3 : meta.value_mode == "stats" ? 2 : 1;
 }
 
-/// The version a file of `meta` is written as: 4 for `binned:R` (its value blocks hold bin runs), 3 otherwise.
-inline unsigned written_version(const Meta& meta)
+/// The version a file of `meta` is written as: the newest.
+inline unsigned written_version(const Meta&)
 {
-  return meta.bin_runs > 0 ? 4 : 3;
+  return kVersion;
 }
 
 /// Groups the runs of `s` (each a repeat of count 1) into repeats of periodic stretches: runs that the stretch
@@ -208,6 +220,7 @@ private:
 
 // ---- records ---------------------------------------------------------------------------------------------
 
+/// The structure record as the newest version writes it.
 std::string encode_meta(const Meta& meta);
 /// The signatures, nodes and bodies of a structure record (also of a part in transit: compressed_build.hpp); decoding
 /// checks every index, count and loop body (a loop repeats earlier nodes only) and relative offsets within +-rank_count.
@@ -239,15 +252,20 @@ void encode_run(ByteWriter& w, const ValueRun& run);
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block);
 
-/// Compresses a record as a file of `version` packs it: in version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
-/// of the record's size rounded up to a power of 2) or raw deflate, whichever is smaller (tiny records pack better
-/// with deflate); in versions 1 and 2 with raw deflate (zlib, no header); with an optional preset dictionary (value
-/// chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers). A record that does not
-/// shrink is stored as it is. `codec` receives how it was packed. unpack checks the size and throws TraceError naming
-/// the file and the record.
+/// Compresses a record as a file of `version` packs it: from version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
+/// of the record's size rounded up to a power of 2; from version 5 with the smallest of kLzmaTried's properties) or
+/// raw deflate, whichever is smaller (tiny records pack better with deflate); in versions 1 and 2 with raw deflate
+/// (zlib, no header); with an optional preset dictionary (value chunks after the first use the first one's last
+/// 32 KiB: ranks repeat each other's numbers). A record that does not shrink is stored as it is. `codec` receives how it
+/// was packed. From version 5 an LZMA2 record's stored bytes are its properties byte, then the LZMA2 data (so that the
+/// CRC-32 covers both). unpack checks the size and throws TraceError naming the file and the record.
 std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary = {});
 std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
                    const std::string& file, std::string_view record, std::string_view dictionary = {});
+/// The LZMA properties version 5's writer tries on each record, keeping the smallest result: liblzma's preset (lc 3,
+/// lp 0, pb 2), then pb 0 (no alignment of the varints to 4 bytes) with lc 0 to 4 literal context bits (bin indices and
+/// node ids are better predicted with fewer or more of the previous byte's bits, depending on the record).
+inline constexpr std::array<std::uint8_t, 6> kLzmaTried = {93, 0, 1, 2, 3, 4};
 /// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
 std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);

@@ -1073,12 +1073,14 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   meta.nodes = all.nodes;
   meta.bodies = all.bodies;
   meta.schedules = all.schedules;
-  // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded)
-  auto pack_blocks = [&all](Meta& m, std::vector<std::string>& chunks) {
+  // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded);
+  // a block of a binned file starts with its bin indices (version 5): none here, a count of 0
+  bool binned_mode = mode.kind == ValueMode::Kind::Binned;
+  auto pack_blocks = [&all, binned_mode](Meta& m, std::vector<std::string>& chunks) {
     Chunker chunker;
     m.blocks.clear();
     for (const std::string& b : all.blocks)
-      m.blocks.push_back(chunker.add(b));
+      m.blocks.push_back(chunker.add(binned_mode ? std::string(1, '\0') + b : b));
     chunker.finish(m, chunks);
   };
   std::vector<std::string> chunks;
@@ -1089,8 +1091,9 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   if (!binned_only)
     pack_blocks(meta, chunks);
   if (mode.kind == ValueMode::Kind::Binned) {
-    // binned: with bin runs (version 4); a file whose values fit one chunk keeps the plain form (version 3) when that
-    // packs smaller (tiny files, whose few bins do not pay for the bin indices)
+    // binned: with bin runs; a file whose values fit one chunk keeps the plain form (no bin indices, every volume's
+    // representative a token or an integer run) when that packs smaller (tiny files, whose few bins do not pay for
+    // the bin indices)
     Meta binned = meta;
     binned.bin_runs = mode.bin;
     Bins bins(mode.bin);

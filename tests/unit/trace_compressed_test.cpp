@@ -472,8 +472,8 @@ TEST(CompressedTrace, StatsSizeStopsGrowingWithIterationsAndVolumesKeepTheirTota
   EXPECT_LT(c4.bytes * 20, x4.bytes) << "stats " << c4.bytes << ", exact " << x4.bytes;
   // the file says which mode made it, in the version that can say it
   EXPECT_EQ(compressed_info(s4).value_mode, "stats");
-  EXPECT_EQ(compressed_info(s4).version, 3u);
-  EXPECT_EQ(compressed_info(e4).version, 3u);
+  EXPECT_EQ(compressed_info(s4).version, cformat::kVersion);
+  EXPECT_EQ(compressed_info(e4).version, cformat::kVersion);
   // deterministic: the same file, and the same draws, every time
   fs::path again = scratch_dir() / "again.tit";
   compress(*TraceSet::open(p4, std::nullopt), again, stats);
@@ -574,8 +574,8 @@ TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
   compress(*TraceSet::open(write_file(scratch_dir() / "n.txt", noisy_trace(40)), std::nullopt), s,
            parse_value_mode("stats"));
   std::ifstream in(s, std::ios::binary);
-  std::string v3(std::istreambuf_iterator<char>(in), {});
-  ASSERT_EQ(v3[8], 3);
+  std::string v3(std::istreambuf_iterator<char>(in), {}); // (now written as version 5)
+  ASSERT_EQ(v3[8], 5);
   std::string v1 = with_version(v3, 1);
   EXPECT_NE(read_error(v1).find("value mode 'stats' (pooled) in a version 1 file (it needs version 3) (truncated or "
                                 "corrupt compressed trace)"),
@@ -699,7 +699,7 @@ TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
   EXPECT_EQ(l.blocks.size(), 16u);
   fs::path v2 = scratch_dir() / "ring16-v2.tit";
   cformat::write_compressed(v2, l);
-  EXPECT_EQ(compressed_info(v2).version, 3u); // value mode byte 2, in a version 3 file
+  EXPECT_EQ(compressed_info(v2).version, cformat::kVersion); // value mode byte 2, in a version 5 file
   EXPECT_EQ(read_all(v2), read_all(packed));
   auto order_of = [](const std::vector<double>& v) { // the order of the first 16 draws: which is the smallest, ...
     std::vector<std::size_t> idx(16);
@@ -1002,7 +1002,7 @@ std::string stats_file()
 TEST(CompressedTrace, EveryTruncationOfAStatsFileIsAnError)
 {
   std::string whole = stats_file();
-  ASSERT_EQ(whole[8], 3);
+  ASSERT_EQ(whole[8], 5);
   expect_every_truncation_is_an_error(whole);
   expect_every_corrupt_byte_is_an_error(whole);
 }
@@ -1029,13 +1029,13 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
 
 TEST(CompressedTrace, NewerVersionIsRefusedByName)
 {
-  std::string v5 = ring_file();
-  ASSERT_EQ(v5[8], 3); // exact files are still written as version 3
-  v5[8] = 5;
-  EXPECT_NE(read_error(v5).find("compressed trace format version 5, but this tit-replay reads versions 1 to 4 only "
+  std::string v6 = ring_file();
+  ASSERT_EQ(v6[8], 5); // every file is written as version 5
+  v6[8] = 6;
+  EXPECT_NE(read_error(v6).find("compressed trace format version 6, but this tit-replay reads versions 1 to 5 only "
                                 "(a newer one)"),
             std::string::npos)
-      << read_error(v5);
+      << read_error(v6);
 }
 
 /// A binned trace of 2 ranks: measured-looking compute times (5 significant digits, as SMPI writes them), integer
@@ -1071,8 +1071,8 @@ std::string binned_file()
 
 TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
 {
-  std::string v4 = binned_file();
-  ASSERT_EQ(v4[8], 4);
+  std::string v4 = binned_file(); // (written as version 5: bin runs as in version 4)
+  ASSERT_EQ(v4[8], 5);
   fs::path v3 = kData / "compressed" / "binned-v3.tit";
   EXPECT_EQ(compressed_info(v3).version, 3u);
   EXPECT_EQ(compressed_info(v3).value_mode, "binned:0.01");
@@ -1111,14 +1111,19 @@ TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
   EXPECT_GT(kept, 0);
 }
 
-TEST(CompressedTrace, TinyBinnedFilesKeepTheFormOfVersion3WhenItIsSmaller)
+TEST(CompressedTrace, TinyBinnedFilesKeepThePlainFormWhenItIsSmaller)
 {
   // traces/halo4: 4 ranks of 24 actions, two message sizes: the bin indices cost more than the tokens they replace
   fs::path halo = kData / ".." / ".." / "traces" / "halo4";
   fs::path b = scratch_dir() / "halo4.tit";
   compress(*TraceSet::open(halo, std::nullopt), b, parse_value_mode("binned:0.01"));
-  EXPECT_EQ(compressed_info(b).version, 3u);
+  EXPECT_EQ(compressed_info(b).version, cformat::kVersion);
   EXPECT_EQ(compressed_info(b).value_mode, "binned:0.01");
+  // the same trace written with bin runs (write_compressed of the loaded file always writes them) is larger
+  fs::path with_runs = scratch_dir() / "halo4-runs.tit";
+  cformat::write_compressed(with_runs, cformat::load_compressed(b.string()));
+  EXPECT_LT(fs::file_size(b), fs::file_size(with_runs));
+  EXPECT_EQ(read_all(with_runs), read_all(b));
   // read as any binned file: each volume the bin of the plain trace's (4965 for 5000, ...)
   auto p = TraceSet::open(halo, std::nullopt);
   auto c = TraceSet::open(b, std::nullopt);
@@ -1137,16 +1142,54 @@ TEST(CompressedTrace, TinyBinnedFilesKeepTheFormOfVersion3WhenItIsSmaller)
       }
     }
   }
-  // the larger binned trace of the test above is written with bin runs
-  EXPECT_EQ(binned_file()[8], 4);
+  // the larger binned trace of the test above is written with bin runs: no smaller when written again
+  fs::path larger = write_file(scratch_dir() / "binned-larger.tit", binned_file());
+  fs::path again = scratch_dir() / "binned-again.tit";
+  cformat::write_compressed(again, cformat::load_compressed(larger.string()));
+  EXPECT_EQ(fs::file_size(again), fs::file_size(larger));
 }
 
 TEST(CompressedTrace, EveryTruncationAndCorruptByteOfABinnedFileIsAnError)
 {
   std::string whole = binned_file();
-  ASSERT_EQ(whole[8], 4);
+  ASSERT_EQ(whole[8], 5);
   expect_every_truncation_is_an_error(whole);
   expect_every_corrupt_byte_is_an_error(whole);
+}
+
+TEST(CompressedTrace, LzmaPropertiesAreCheckedAndCoveredByTheCrc)
+{
+  // version 5: an LZMA2 record's stored bytes start with its LZMA properties byte (so the CRC-32 covers it)
+  std::string raw; // a skewed byte distribution, which LZMA's range coder packs below deflate's bit a byte
+  std::uint32_t x = 1;
+  for (int i = 0; i < 20000; ++i) {
+    x = x * 1664525u + 1013904223u;
+    raw += (x >> 24) < 12 ? 'b' : 'a';
+  }
+  std::uint8_t codec = 0;
+  std::string stored = cformat::pack(raw, 5, codec);
+  ASSERT_EQ(codec, cformat::kLzma2);
+  ASSERT_TRUE(cformat::lzma_props_ok(static_cast<std::uint8_t>(stored[0])));
+  EXPECT_EQ(cformat::unpack(stored, raw.size(), 5, codec, "f.tit", "value chunk 0"), raw);
+  // a version 4 reader's form: no properties byte, liblzma's preset
+  std::string v4 = cformat::pack(raw, 4, codec);
+  ASSERT_EQ(codec, cformat::kLzma2);
+  EXPECT_EQ(cformat::unpack(v4, raw.size(), 4, codec, "f.tit", "value chunk 0"), raw);
+  // lc 4 + lp 1 (9 + 4 = 13) is more than LZMA2 accepts; 225 is beyond any properties byte
+  for (std::uint8_t props : {std::uint8_t{13}, std::uint8_t{225}}) {
+    std::string bad = stored;
+    bad[0] = static_cast<char>(props);
+    std::string error = trace_error([&] { cformat::unpack(bad, raw.size(), 5, codec, "f.tit", "value chunk 0"); });
+    EXPECT_NE(error.find(fmt::format("f.tit: error: value chunk 0: expected LZMA properties (a byte (pb * 5 + lp) * 9 + "
+                                     "lc with lc + lp <= 4, pb <= 4), found {} (corrupt compressed trace)",
+                                     props)),
+              std::string::npos)
+        << error;
+  }
+  std::string error = trace_error([&] { cformat::unpack("", raw.size(), 5, codec, "f.tit", "value chunk 0"); });
+  EXPECT_NE(error.find("f.tit: error: value chunk 0: expected its LZMA properties byte, found no byte"),
+            std::string::npos)
+      << error;
 }
 
 TEST(CompressedTrace, BadBinRunsAreErrors)
