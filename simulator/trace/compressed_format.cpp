@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <tuple>
 
@@ -105,8 +107,9 @@ std::uint64_t ByteReader::below(std::uint64_t limit, std::string_view what)
 
 // ---- the structure record ----------------------------------------------------------------------------
 
-void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, const std::vector<Node>& nodes,
-                   const std::vector<std::vector<std::uint32_t>>& bodies)
+namespace {
+
+void encode_signatures(ByteWriter& w, const std::vector<Signature>& signatures)
 {
   w.varint(signatures.size());
   for (const Signature& s : signatures) {
@@ -120,6 +123,66 @@ void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, cons
         w.zigzag(slot.offset);
     }
   }
+}
+
+/// Version 5's tables: the signatures, then the bodies with their nodes inline (no node table: each item is an action
+/// of a signature, or a loop over a body of a smaller id and its trip count). Bodies are renumbered when a loop repeats
+/// a body whose id is not below its own body's (files numbered before the canonical ids): by height, then by id.
+void encode_inline_tables(ByteWriter& w, const Meta& m, std::vector<std::uint32_t>& new_id)
+{
+  encode_signatures(w, m.signatures);
+  std::size_t n = m.bodies.size();
+  new_id.resize(n);
+  for (std::size_t b = 0; b < n; ++b)
+    new_id[b] = static_cast<std::uint32_t>(b);
+  bool ordered = true;
+  for (std::size_t b = 0; b < n && ordered; ++b)
+    for (std::uint32_t id : m.bodies[b])
+      ordered = ordered && (!m.nodes[id].loop || m.nodes[id].ref < b);
+  if (!ordered) {
+    // height: 0 for a body without loops, else one more than the highest body it loops over (a finite tree: the
+    // decoder checked it, and the writers build trees)
+    std::vector<int> height(n, -1);
+    std::function<int(std::uint32_t)> height_of = [&](std::uint32_t b) {
+      if (height[b] < 0) {
+        int h = 0;
+        for (std::uint32_t id : m.bodies[b])
+          if (m.nodes[id].loop)
+            h = std::max(h, height_of(m.nodes[id].ref) + 1);
+        height[b] = h;
+      }
+      return height[b];
+    };
+    std::vector<std::uint32_t> order(n);
+    for (std::size_t b = 0; b < n; ++b)
+      order[b] = static_cast<std::uint32_t>(b);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return height_of(a) < height_of(b); });
+    for (std::size_t i = 0; i < n; ++i)
+      new_id[order[i]] = static_cast<std::uint32_t>(i);
+  }
+  std::vector<std::uint32_t> old_id(n);
+  for (std::size_t b = 0; b < n; ++b)
+    old_id[new_id[b]] = static_cast<std::uint32_t>(b);
+  w.varint(n);
+  for (std::uint32_t b : old_id) {
+    w.varint(m.bodies[b].size());
+    for (std::uint32_t id : m.bodies[b]) {
+      const Node& node = m.nodes[id];
+      // action: 2*sig; loop: 2*body+1, then its count
+      w.varint((std::uint64_t{node.loop ? new_id[node.ref] : node.ref} << 1) | (node.loop ? 1 : 0));
+      if (node.loop)
+        w.varint(node.count);
+    }
+  }
+}
+
+} // namespace
+
+void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, const std::vector<Node>& nodes,
+                   const std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  encode_signatures(w, signatures);
   w.varint(nodes.size());
   for (const Node& n : nodes) {
     // action: 2*sig; loop: 2*body+1, then its count
@@ -151,7 +214,8 @@ std::string encode_meta(const Meta& m)
     w.byte(0);
   }
   w.string(m.compute_unit);
-  encode_tables(w, m.signatures, m.nodes, m.bodies);
+  std::vector<std::uint32_t> body_id; // new ids of the bodies (the same unless renumbered)
+  encode_inline_tables(w, m, body_id);
   // offsets and chunk sizes are implied: chunks follow each other in the value area, blocks each other in
   // their chunk, and a chunk's raw bytes are its blocks'
   w.varint(m.chunks.size());
@@ -166,7 +230,7 @@ std::string encode_meta(const Meta& m)
     w.varint(b.raw_size);
   }
   for (const RankEntry& r : m.ranks) {
-    w.varint(r.root);
+    w.varint(body_id[r.root]);
     w.byte(static_cast<std::uint8_t>(r.dialect));
     w.varint(r.block);
     if (m.pooled)
@@ -175,8 +239,14 @@ std::string encode_meta(const Meta& m)
   // pooled stats: the schedules, each: body id | position | value-slot ordinal | order byte (0 in order, 1 the rank's
   // order and level) | kStatsSlots runs of one value
   if (m.pooled) {
-    w.varint(m.schedules.size());
-    for (const Schedule& s : m.schedules) {
+    std::vector<Schedule> schedules = m.schedules;
+    for (Schedule& s : schedules)
+      s.body = body_id[s.body];
+    std::sort(schedules.begin(), schedules.end(), [](const Schedule& a, const Schedule& b) {
+      return std::tie(a.body, a.position, a.slot) < std::tie(b.body, b.position, b.slot);
+    });
+    w.varint(schedules.size());
+    for (const Schedule& s : schedules) {
       w.varint(s.body);
       w.varint(s.position);
       w.varint(s.slot);
@@ -283,8 +353,9 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
 
 } // namespace
 
-void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
-                   std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+namespace {
+
+void decode_signatures(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures)
 {
   signatures.resize(table_size(r, "the number of signatures", bytes_size));
   for (Signature& s : signatures) {
@@ -304,6 +375,70 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
       }
     }
   }
+}
+
+/// A loop may only repeat a non-empty body made of earlier nodes: the structure is a finite tree.
+void check_tree(ByteReader& r, const std::vector<Node>& nodes_out, const std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  for (std::size_t i = 0; i < nodes_out.size(); ++i) {
+    const Node& n = nodes_out[i];
+    if (!n.loop)
+      continue;
+    if (n.ref >= bodies.size())
+      r.fail(fmt::format("node {} is a loop over body {}, but there are {} bodies", i, n.ref, bodies.size()));
+    const auto& body = bodies[n.ref];
+    if (body.empty())
+      r.fail(fmt::format("node {} is a loop over body {}, which is empty", i, n.ref));
+    for (std::uint32_t id : body)
+      if (id >= i)
+        r.fail(fmt::format("node {} is a loop over body {}, which holds node {} (a loop body holds earlier nodes only)",
+                           i, n.ref, id));
+  }
+}
+
+/// Version 5's tables (encode_inline_tables): the nodes are numbered as their items are first met, body by body, so
+/// that a loop's body holds earlier nodes, as in the older versions' node tables.
+void decode_inline_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
+                          std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  decode_signatures(r, rank_count, bytes_size, signatures);
+  bodies.resize(table_size(r, "the number of bodies", bytes_size));
+  std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> ids;
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    bodies[b].resize(table_size(r, "a body's length", bytes_size));
+    for (std::uint32_t& id : bodies[b]) {
+      std::uint64_t code = r.varint("a body's item");
+      Node n;
+      n.loop = (code & 1) != 0;
+      std::uint64_t ref = code >> 1;
+      if (!n.loop && ref >= signatures.size())
+        r.fail(fmt::format("expected a signature id below {}, found {}", signatures.size(), ref));
+      if (n.loop && ref >= b)
+        r.fail(fmt::format("expected a loop over a body before body {} (a loop repeats an earlier body), found body {}",
+                           b, ref));
+      n.ref = static_cast<std::uint32_t>(ref);
+      if (n.loop) {
+        if (bodies[n.ref].empty())
+          r.fail(fmt::format("expected a loop over a non-empty body, found one over body {}, which is empty", n.ref));
+        n.count = r.varint("a loop trip count");
+        if (n.count == 0)
+          r.fail("expected a loop trip count of at least 1, found 0");
+      }
+      auto [it, added] = ids.try_emplace({n.loop, n.ref, n.count}, static_cast<std::uint32_t>(nodes_out.size()));
+      if (added)
+        nodes_out.push_back(n);
+      id = it->second;
+    }
+  }
+  check_tree(r, nodes_out, bodies);
+}
+
+} // namespace
+
+void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
+                   std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  decode_signatures(r, rank_count, bytes_size, signatures);
   std::uint64_t nodes = table_size(r, "the number of nodes", bytes_size);
   nodes_out.resize(nodes);
   std::vector<std::uint32_t> loop_body_of(nodes, 0);
@@ -329,21 +464,7 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
     for (std::uint32_t& id : b)
       id = static_cast<std::uint32_t>(r.below(nodes, "a node id"));
   }
-  // A loop may only repeat a non-empty body made of earlier nodes: the structure is a finite tree.
-  for (std::size_t i = 0; i < nodes; ++i) {
-    const Node& n = nodes_out[i];
-    if (!n.loop)
-      continue;
-    if (n.ref >= bodies.size())
-      r.fail(fmt::format("node {} is a loop over body {}, but there are {} bodies", i, n.ref, bodies.size()));
-    const auto& body = bodies[n.ref];
-    if (body.empty())
-      r.fail(fmt::format("node {} is a loop over body {}, which is empty", i, n.ref));
-    for (std::uint32_t id : body)
-      if (id >= i)
-        r.fail(fmt::format("node {} is a loop over body {}, which holds node {} (a loop body holds earlier nodes only)",
-                           i, n.ref, id));
-  }
+  check_tree(r, nodes_out, bodies);
 }
 
 Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version)
@@ -371,7 +492,10 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
     r.fail(fmt::format("value mode '{}'{} in a version {} file (it needs version {})", m.value_mode,
                        m.pooled ? " (pooled)" : "", version, version_for(m)));
   m.compute_unit = r.string("the compute unit");
-  decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
+  if (version >= 5)
+    decode_inline_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
+  else
+    decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
   m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
   std::uint64_t area = 0;
   for (ChunkRef& c : m.chunks) {

@@ -1192,6 +1192,56 @@ TEST(CompressedTrace, LzmaPropertiesAreCheckedAndCoveredByTheCrc)
       << error;
 }
 
+TEST(CompressedTrace, Version5BodiesHoldTheirNodesAndLoopOverEarlierBodies)
+{
+  // a structure numbered as files before the canonical ids could be (a loop in body 0 over body 1): version 5 lists each
+  // body's items inline, a loop only over an earlier body, so the writer renumbers the bodies (by height)
+  cformat::Loaded l;
+  cformat::Meta& meta = l.meta;
+  meta.rank_count = 1;
+  meta.value_mode = "exact";
+  meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
+  meta.nodes = {cformat::Node{false, 0, 1}, cformat::Node{true, 1, 3}};
+  meta.bodies = {{1, 0}, {0}}; // the root: 3 times body 1, then a compute
+  meta.ranks = {cformat::RankEntry{0, Dialect::SimGrid, 0, "1"}};
+  cformat::ValueStreams values;
+  for (const char* v : {"5", "6", "7", "1e3"})
+    values.add(0, 0, v);
+  l.blocks.push_back(values.take());
+  fs::path out = scratch_dir() / "renumbered.tit";
+  cformat::write_compressed(out, l);
+  EXPECT_EQ(read_all(out), read_all(write_file(scratch_dir() / "renumbered.txt",
+                                               "0 compute 5\n0 compute 6\n0 compute 7\n0 compute 1e3\n")));
+  cformat::Loaded back = cformat::load_compressed(out.string());
+  ASSERT_EQ(back.meta.bodies.size(), 2u);
+  EXPECT_EQ(back.meta.ranks[0].root, 1u); // the root now comes after the body it loops over
+  // forged records: a loop over a later body, a loop over an empty body
+  auto record = [](std::initializer_list<std::uint64_t> bodies) {
+    cformat::ByteWriter w;
+    w.varint(1);            // ranks
+    w.byte(0);              // exact
+    w.string("");           // compute unit
+    w.varint(1);            // signatures
+    w.string("compute");
+    w.varint(1);
+    w.byte(2);              // a value slot
+    for (std::uint64_t v : bodies) // the body table, as given
+      w.varint(v);
+    return std::move(w.out());
+  };
+  auto error = [](const std::string& bytes) {
+    return trace_error([&] { cformat::decode_meta(bytes, "f.tit", 5); });
+  };
+  std::string later = error(record({2, 1, 3, 2, 1, 0})); // body 0: a loop over body 1 twice; body 1: a compute
+  EXPECT_NE(later.find("f.tit: error: structure record at byte"), std::string::npos) << later;
+  EXPECT_NE(later.find("expected a loop over a body before body 0 (a loop repeats an earlier body), found body 1"),
+            std::string::npos)
+      << later;
+  std::string empty = error(record({2, 0, 1, 1, 2})); // body 0 empty; body 1: a loop over body 0 twice
+  EXPECT_NE(empty.find("expected a loop over a non-empty body, found one over body 0, which is empty"), std::string::npos)
+      << empty;
+}
+
 TEST(CompressedTrace, BadBinRunsAreErrors)
 {
   // one rank, one compute stream of one run, its value block forged: the bin indices, then the stream
