@@ -290,7 +290,7 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
   return r.below(std::min<std::uint64_t>(kMaxTable, bytes_left + 1), what);
 }
 
-/// The bin indices of a version 4 binned value block, read before its streams; each bin run takes the next.
+/// The bin indices of a binned value block (versions 4 and 5), read before its streams; each bin run takes the next.
 struct BinIndices {
   Bins bins;
   std::vector<std::int64_t> indices; ///< per bin run, in order
@@ -602,7 +602,7 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins)
 {
   ValueRun run;
   std::uint64_t head = r.varint("a value");
-  if (head == 1 && bins != nullptr) { // a bin run (version 4 binned files): its index is the next of the block's
+  if (head == 1 && bins != nullptr) { // a bin run (binned files of versions 4 and 5): its index is the next of the block's
     std::int64_t k = bins->next(r);
     std::uint64_t count_form = r.varint("a bin run's length and form");
     unsigned form = static_cast<unsigned>(count_form & 1);

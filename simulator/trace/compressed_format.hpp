@@ -141,7 +141,7 @@ struct Meta {
   std::vector<Schedule> schedules; ///< pooled `stats`: sorted by (body, position, slot)
   std::vector<ChunkRef> chunks;
   std::vector<BlockRef> blocks;
-  /// `binned:R` files of version 4: R, the bins of the bin runs their value blocks hold (0: no bin runs).
+  /// `binned:R` files of versions 4 and 5: R, the bins of the bin runs their value blocks hold (0: no bin runs).
   double bin_runs = 0;
 };
 
@@ -233,7 +233,7 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
 Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version = kVersion);
 
 class Bins;
-/// A value block's bytes. With `bins` (`binned:R` files of version 4), a run whose value is the representative of a bin
+/// A value block's bytes. With `bins` (`binned:R` files of versions 4 and 5), a run whose value is the representative of a bin
 /// (an integer run of one value or of equal values, or a token run) is written as a bin run, its bin index in the
 /// block's bin indices, which come first (docs/compressed-format.md, "Value block").
 /// `base`: the bin index the block's indices count from (by default bin_base of its own), the same for every block of
@@ -279,7 +279,7 @@ std::string file_head(unsigned version, const std::string& meta);
 /// The bins of `binned:R`: bin k is [q^k, q^(k+1)) with q = (1 + R) / (1 - R), represented by its harmonic mean
 /// 2 q^(k+1) / (1 + q), whose relative distance to any value of the bin is at most R. The representative is written in
 /// one of two forms: 0, the nearest integer; 1, 6 significant digits (`{:.6g}`). bin_token chooses the form for a value;
-/// bin runs of version 4 value blocks name a representative by its index and form.
+/// bin runs of version 4 and 5 value blocks name a representative by its index and form.
 class Bins {
 public:
   explicit Bins(double r);
