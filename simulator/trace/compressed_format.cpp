@@ -236,6 +236,15 @@ std::string encode_meta(const Meta& m)
     if (m.pooled)
       w.string(r.level);
   }
+  // binned (version 5): the bin bases, each: signature | value-slot ordinal | base (zigzag)
+  if (m.value_mode.starts_with("binned:")) {
+    w.varint(m.bin_bases.size());
+    for (const auto& [key, base] : m.bin_bases) {
+      w.varint(key.first);
+      w.varint(key.second);
+      w.zigzag(base);
+    }
+  }
   // pooled stats: the schedules, each: body id | position | value-slot ordinal | order byte (0 in order, 1 the rank's
   // order and level) | kStatsSlots runs of one value
   if (m.pooled) {
@@ -293,17 +302,28 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
 /// The bin indices of a binned value block (versions 4 and 5), read before its streams; each bin run takes the next.
 struct BinIndices {
   Bins bins;
-  std::vector<std::int64_t> indices; ///< per bin run, in order
+  std::vector<std::int64_t> indices; ///< per bin run, in order (version 5: less the base of the run's stream)
   std::size_t used = 0;
-  std::int64_t next(ByteReader& r)
+  const std::int64_t* base = nullptr; ///< version 5: the base of the stream being read (none: it has no bin runs)
+  std::uint32_t signature = 0, slot = 0; ///< that stream's
+  std::int64_t next(ByteReader& r, bool stream_bases)
   {
     if (used == indices.size())
       r.fail(fmt::format("expected at most {} bin runs (the block's bin indices), found more", indices.size()));
-    return indices[used++];
+    std::int64_t k = indices[used++];
+    if (!stream_bases)
+      return k;
+    if (base == nullptr)
+      r.fail(fmt::format("expected no bin run in the stream of signature {}'s value slot {} (the structure record "
+                         "gives it no bin base), found one", signature, slot));
+    k += *base;
+    if (k > Bins::kMaxIndex || k < -Bins::kMaxIndex)
+      r.fail(fmt::format("expected a bin index within +-2^40, found the base {} plus {}", *base, k - *base));
+    return k;
   }
 };
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins = nullptr);
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins = nullptr, bool stream_bases = false);
 
 std::size_t value_slots(const Signature& s)
 {
@@ -535,6 +555,20 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
                            e.level));
     }
   }
+  if (mode == 1 && version >= 5) {
+    m.stream_bases = true;
+    std::uint64_t n = table_size(r, "the number of bin bases", bytes.size());
+    for (std::uint64_t i = 0; i < n; ++i) {
+      auto sig = static_cast<std::uint32_t>(r.below(m.signatures.size(), "a bin base's signature id"));
+      auto slot = static_cast<std::uint32_t>(r.below(value_slots(m.signatures[sig]), "a bin base's value slot"));
+      std::int64_t base = r.zigzag("a bin base");
+      if (base > Bins::kMaxIndex || base < -Bins::kMaxIndex)
+        r.fail(fmt::format("expected a bin base within +-2^40, found {}", base));
+      if (!m.bin_bases.empty() && m.bin_bases.rbegin()->first >= std::pair(sig, slot))
+        r.fail("expected bin bases in ascending (signature, slot) order, no two alike");
+      m.bin_bases.emplace(std::pair(sig, slot), base);
+    }
+  }
   if (m.pooled)
     decode_schedules(r, bytes.size(), m, m.schedules);
   if (!r.at_end())
@@ -598,12 +632,12 @@ void encode_run(ByteWriter& w, const ValueRun& run)
 
 namespace {
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins)
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins, bool stream_bases)
 {
   ValueRun run;
   std::uint64_t head = r.varint("a value");
   if (head == 1 && bins != nullptr) { // a bin run (binned files of versions 4 and 5): its index is the next of the block's
-    std::int64_t k = bins->next(r);
+    std::int64_t k = bins->next(r, stream_bases);
     std::uint64_t count_form = r.varint("a bin run's length and form");
     unsigned form = static_cast<unsigned>(count_form & 1);
     std::string text = bins->bins.text(k, form);
@@ -678,10 +712,10 @@ void split_bin_pairs(std::vector<ValueRun>& runs, const Bins& bins)
 
 // A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
 // (c >= 2) a varint length L >= 1 and L runs, read c times. With bins, the block's bin indices come first.
-std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins, std::optional<std::int64_t> base)
+std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins, const BinBases* bases)
 {
   ByteWriter w;
-  std::vector<std::int64_t> indices; // of the bin runs, in order
+  std::vector<std::int64_t> indices; // of the bin runs, in order, less their stream's base
   struct Out {
     std::uint64_t count;
     std::vector<ValueRun> runs;
@@ -703,6 +737,11 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
     w.varint(s.signature);
     w.varint(s.slot);
     w.varint(repeats.size());
+    std::int64_t base = 0;
+    if (bases != nullptr) {
+      auto it = bases->find({s.signature, s.slot});
+      base = it == bases->end() ? 0 : it->second;
+    }
     for (const Out& rep : repeats) {
       w.varint(rep.count == 1 ? 0 : rep.count);
       if (rep.count != 1)
@@ -715,7 +754,7 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
           // index goes to the block's bin indices
           w.varint(1);
           w.varint(run.count << 1 | form);
-          indices.push_back(k);
+          indices.push_back(k - base);
         } else {
           encode_run(w, run);
         }
@@ -724,29 +763,25 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
   }
   if (bins == nullptr)
     return std::move(w.out());
-  // the bin indices first: their number, then (when any) a base, and each index less the base in a byte when that is
-  // 0 to 254, else the byte 255 and the difference as a zigzag varint (the base is chosen so that most indices of the
-  // file take one byte, which LZMA models far better than varints of the representatives' tokens)
+  // the bin indices first: their number, then each index less its stream's base in a byte when that is 0 to 254, else
+  // the byte 255 and the difference as a zigzag varint (the bases are chosen so that most indices of the file take one
+  // byte, which LZMA models far better than varints of the representatives' tokens)
   ByteWriter head;
   head.varint(indices.size());
-  if (!indices.empty()) {
-    std::int64_t low = base ? *base : bin_base(indices);
-    head.zigzag(low);
-    for (std::int64_t k : indices) {
-      std::int64_t d = k - low;
-      if (d >= 0 && d < 255) {
-        head.byte(static_cast<std::uint8_t>(d));
-      } else {
-        head.byte(255);
-        head.zigzag(d);
-      }
+  for (std::int64_t d : indices) {
+    if (d >= 0 && d < 255) {
+      head.byte(static_cast<std::uint8_t>(d));
+    } else {
+      head.byte(255);
+      head.zigzag(d);
     }
   }
   head.bytes(w.out());
   return std::move(head.out());
 }
 
-void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vector<std::int64_t>& out)
+void bin_indices(const std::vector<Stream>& streams, const Bins& bins,
+                 std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>>& out)
 {
   std::vector<ValueRun> runs;
   for (const Stream& s : streams) {
@@ -756,7 +791,7 @@ void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vect
       std::int64_t k = 0;
       unsigned form = 0;
       if (bins.find(run, k, form))
-        out.push_back(k);
+        out[{s.signature, s.slot}].push_back(k);
     }
   }
 }
@@ -786,7 +821,16 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
   if (meta.bin_runs > 0) {
     bins.emplace(BinIndices{Bins(meta.bin_runs), {}, 0});
     bins->indices.resize(table_size(r, "the number of bin runs", bytes.size()));
-    if (!bins->indices.empty()) {
+    if (meta.stream_bases) { // version 5: each index less its stream's base (applied as the bin run is read)
+      for (std::int64_t& d : bins->indices) {
+        d = r.byte("a bin index");
+        if (d == 255) {
+          d = r.zigzag("a bin index less its stream's base");
+          if (d > 2 * Bins::kMaxIndex || d < -2 * Bins::kMaxIndex)
+            r.fail(fmt::format("expected a bin index less its stream's base within +-2^41, found {}", d));
+        }
+      }
+    } else if (!bins->indices.empty()) {
       std::int64_t low = r.zigzag("the base of the bin indices");
       if (low > Bins::kMaxIndex || low < -Bins::kMaxIndex)
         r.fail(fmt::format("expected a bin index within +-2^40, found {}", low));
@@ -808,6 +852,12 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
     s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
     s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[s.signature]), "a stream's value slot"));
     s.repeats.resize(table_size(r, "a stream's number of repeats", bytes.size()));
+    if (bins && meta.stream_bases) {
+      auto it = meta.bin_bases.find({s.signature, s.slot});
+      bins->base = it == meta.bin_bases.end() ? nullptr : &it->second;
+      bins->signature = s.signature;
+      bins->slot = s.slot;
+    }
     for (Repeat& rep : s.repeats) {
       std::uint64_t count = r.varint("a repeat count");
       if (count == 1)
@@ -818,7 +868,7 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
         r.fail("expected a repeat length of at least 1, found 0");
       rep.first = static_cast<std::uint32_t>(s.runs.size());
       for (std::uint32_t i = 0; i < rep.length; ++i)
-        s.runs.push_back(decode_run(r, bytes.size(), bins ? &*bins : nullptr));
+        s.runs.push_back(decode_run(r, bytes.size(), bins ? &*bins : nullptr, meta.stream_bases));
     }
   }
   if (bins && bins->used != bins->indices.size())

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -126,6 +127,9 @@ struct Schedule {
   bool operator==(const Schedule&) const = default;
 };
 
+/// Per (signature, value slot) of a `binned:R` file: the bin index its bin runs count from.
+using BinBases = std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t>;
+
 /// Everything but the value blocks: read at open, shared by every rank.
 struct Meta {
   int rank_count = 0;
@@ -143,6 +147,10 @@ struct Meta {
   std::vector<BlockRef> blocks;
   /// `binned:R` files of versions 4 and 5: R, the bins of the bin runs their value blocks hold (0: no bin runs).
   double bin_runs = 0;
+  /// `binned:R` files of version 5: the bin index each stream's bin runs count from, per (signature, value slot), the
+  /// same in every block (version 4 files have a base per block instead: `stream_bases` false).
+  BinBases bin_bases;
+  bool stream_bases = false;
 };
 
 /// The oldest version that can say `meta`'s value mode: 3 for pooled `stats`, 2 for `stats` with per-rank draws, 1
@@ -236,12 +244,13 @@ class Bins;
 /// A value block's bytes. With `bins` (`binned:R` files of versions 4 and 5), a run whose value is the representative of a bin
 /// (an integer run of one value or of equal values, or a token run) is written as a bin run, its bin index in the
 /// block's bin indices, which come first (docs/compressed-format.md, "Value block").
-/// `base`: the bin index the block's indices count from (by default bin_base of its own), the same for every block of
-/// a file so that LZMA sees a bin as the same byte in every block.
-std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins = nullptr,
-                           std::optional<std::int64_t> base = {});
-/// Appends to `out` the bin index of each run of `streams` that is a bin's representative (encode_streams' bin runs).
-void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vector<std::int64_t>& out);
+/// `bases`: the bin index each stream's indices count from (version 5: bin_bases_of over every block of the file, so that
+/// LZMA sees a bin as the same byte in every block, and a stream's few hundred bins take a byte each).
+std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins = nullptr, const BinBases* bases = nullptr);
+/// Appends to `out` the bin index of each run of `streams` that is a bin's representative (encode_streams' bin runs),
+/// per (signature, value slot).
+void bin_indices(const std::vector<Stream>& streams, const Bins& bins,
+                 std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>>& out);
 /// The base that gives the most of `indices` a byte of their own: the start of the window of 255 bins that holds
 /// the most of them (the lowest such window).
 std::int64_t bin_base(std::vector<std::int64_t> indices);

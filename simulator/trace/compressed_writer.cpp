@@ -686,13 +686,17 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
     throw failed();
 }
 
-/// The base of the bin indices of every block of a file (bin_base over all of them).
-std::int64_t base_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
+/// The bases of the bin indices of a file, per stream (signature, value slot): bin_base over the stream's indices in
+/// every block.
+BinBases bases_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
 {
-  std::vector<std::int64_t> indices;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>> indices;
   for (const std::vector<Stream>& block : blocks)
     bin_indices(block, bins, indices);
-  return bin_base(std::move(indices));
+  BinBases bases;
+  for (auto& [key, of_stream] : indices)
+    bases[key] = bin_base(std::move(of_stream));
+  return bases;
 }
 
 /// Which arguments of an action are partners and which are volumes: the same for every action of one kind, dialect
@@ -1100,20 +1104,20 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
     std::vector<std::vector<Stream>> blocks;
     for (std::size_t b = 0; b < all.blocks.size(); ++b)
       blocks.push_back(decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b)));
-    std::int64_t base = base_of(blocks, bins);
+    binned.bin_bases = bases_of(blocks, bins);
     Chunker chunker;
     binned.blocks.clear();
     for (const std::vector<Stream>& block : blocks)
-      binned.blocks.push_back(chunker.add(encode_streams(block, &bins, base)));
+      binned.blocks.push_back(chunker.add(encode_streams(block, &bins, &binned.bin_bases)));
     std::vector<std::string> binned_chunks;
     chunker.finish(binned, binned_chunks);
-    auto stored = [](const std::vector<std::string>& c) {
-      std::uint64_t n = 0;
+    auto file_size = [](const Meta& m, const std::vector<std::string>& c) { // the header, structure and chunks
+      std::uint64_t n = file_head(kVersion, encode_meta(m)).size();
       for (const std::string& s : c)
         n += s.size();
       return n;
     };
-    if (binned_only || stored(binned_chunks) <= stored(chunks)) {
+    if (binned_only || file_size(binned, binned_chunks) < file_size(meta, chunks)) {
       meta = std::move(binned);
       chunks = std::move(binned_chunks);
     }
@@ -1229,14 +1233,14 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
   if (meta.value_mode.starts_with("binned:"))
     meta.bin_runs = parse_value_mode(meta.value_mode).bin;
   std::optional<Bins> bins;
-  std::optional<std::int64_t> base;
+  meta.bin_bases.clear();
   if (meta.bin_runs > 0) {
     bins.emplace(meta.bin_runs);
-    base = base_of(trace.blocks, *bins);
+    meta.bin_bases = bases_of(trace.blocks, *bins);
   }
   Chunker chunker;
   for (const std::vector<Stream>& block : trace.blocks)
-    meta.blocks.push_back(chunker.add(encode_streams(block, bins ? &*bins : nullptr, base)));
+    meta.blocks.push_back(chunker.add(encode_streams(block, bins ? &*bins : nullptr, &meta.bin_bases)));
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
   write_file(out, written_version(meta), encode_meta(meta), chunks);
