@@ -1001,14 +1001,15 @@ std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const s
 
 } // namespace
 
-std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary)
+std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary,
+                 std::optional<std::uint8_t> only)
 {
   std::string best = deflate(raw, dictionary);
   codec = best.size() < raw.size() ? kDeflate : kStored;
   if (version < 3)
     return best;
   for (std::uint8_t props : kLzmaTried) {
-    if (props != kLzmaProps && version < 5)
+    if ((props != kLzmaProps && version < 5) || (only && props != *only && version >= 5))
       continue;
     std::string lzma = lzma_pack(raw, dictionary, props);
     if (version >= 5)

@@ -268,7 +268,10 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
 /// 32 KiB: ranks repeat each other's numbers). A record that does not shrink is stored as it is. `codec` receives how it
 /// was packed. From version 5 an LZMA2 record's stored bytes are its properties byte, then the LZMA2 data (so that the
 /// CRC-32 covers both). unpack checks the size and throws TraceError naming the file and the record.
-std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary = {});
+/// `only`: the one LZMA properties byte to try (version 5), instead of all of kLzmaTried (the value chunks after the
+/// first try the first one's: chunks of a file are alike, and each property tried is one more LZMA pass).
+std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary = {},
+                 std::optional<std::uint8_t> only = {});
 std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
                    const std::string& file, std::string_view record, std::string_view dictionary = {});
 /// The LZMA properties version 5's writer tries on each record, keeping the smallest result: liblzma's preset (lc 3,

@@ -648,7 +648,9 @@ private:
       first_ = current_;
     std::uint8_t codec = 0;
     std::string stored = cformat::pack(current_, cformat::kVersion, codec,
-                                       chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
+                                       chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_), props_);
+    if (chunks_.empty() && codec == cformat::kLzma2) // the LZMA properties of chunk 0 (its first byte) for the others
+      props_ = static_cast<std::uint8_t>(stored[0]);
     chunks_.push_back(cformat::ChunkRef{offset_, current_.size(), stored.size(), cformat::crc32_of(stored), codec});
     offset_ += stored.size();
     stored_.push_back(std::move(stored));
@@ -657,6 +659,7 @@ private:
 
   std::string current_;
   std::string first_; // chunk 0's raw bytes: the dictionary of the others
+  std::optional<std::uint8_t> props_; // chunk 0's LZMA properties, the only ones the others try
   std::vector<cformat::ChunkRef> chunks_;
   std::vector<std::string> stored_;
   std::uint64_t offset_ = 0;
