@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <tuple>
 
 namespace tit::trace::cformat {
@@ -737,10 +738,12 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
     w.varint(s.signature);
     w.varint(s.slot);
     w.varint(repeats.size());
-    std::int64_t base = 0;
+    std::int64_t base = 0; // version 5: the stream's (a stream with bin runs has one: bases_of saw the same runs)
+    bool has_base = false;
     if (bases != nullptr) {
       auto it = bases->find({s.signature, s.slot});
-      base = it == bases->end() ? 0 : it->second;
+      has_base = it != bases->end();
+      base = has_base ? it->second : 0;
     }
     for (const Out& rep : repeats) {
       w.varint(rep.count == 1 ? 0 : rep.count);
@@ -754,6 +757,8 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
           // index goes to the block's bin indices
           w.varint(1);
           w.varint(run.count << 1 | form);
+          if (!has_base)
+            throw std::logic_error("encode_streams: a stream with bin runs and no bin base");
           indices.push_back(k - base);
         } else {
           encode_run(w, run);
@@ -1008,9 +1013,26 @@ std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, st
   codec = best.size() < raw.size() ? kDeflate : kStored;
   if (version < 3)
     return best;
-  for (std::uint8_t props : kLzmaTried) {
-    if ((props != kLzmaProps && version < 5) || (only && props != *only && version >= 5))
-      continue;
+  // the properties: liblzma's preset before version 5; then `only`, or the one of kLzmaTried that packs the record's
+  // first kLzmaSample bytes smallest (each property tried is one more LZMA pass: on the first 8 KiB, they pick the same
+  // properties as on the whole record, or ones within 0.1 %, on the mini-applications' records); a record that short
+  // is packed with each, and the smallest kept
+  std::vector<std::uint8_t> tried = version < 5 ? std::vector<std::uint8_t>{kLzmaProps}
+                                    : only      ? std::vector<std::uint8_t>{*only}
+                                                : std::vector<std::uint8_t>(kLzmaTried.begin(), kLzmaTried.end());
+  if (tried.size() > 1 && raw.size() > kLzmaSample) {
+    std::size_t smallest = std::numeric_limits<std::size_t>::max();
+    std::uint8_t chosen = tried[0];
+    for (std::uint8_t p : tried) {
+      std::size_t n = lzma_pack(raw.substr(0, kLzmaSample), dictionary, p).size();
+      if (n < smallest) {
+        smallest = n;
+        chosen = p;
+      }
+    }
+    tried = {chosen};
+  }
+  for (std::uint8_t props : tried) {
     std::string lzma = lzma_pack(raw, dictionary, props);
     if (version >= 5)
       lzma.insert(lzma.begin(), static_cast<char>(props));

@@ -244,8 +244,9 @@ class Bins;
 /// A value block's bytes. With `bins` (`binned:R` files of versions 4 and 5), a run whose value is the representative of a bin
 /// (an integer run of one value or of equal values, or a token run) is written as a bin run, its bin index in the
 /// block's bin indices, which come first (docs/compressed-format.md, "Value block").
-/// `bases`: the bin index each stream's indices count from (version 5: bin_bases_of over every block of the file, so that
-/// LZMA sees a bin as the same byte in every block, and a stream's few hundred bins take a byte each).
+/// `bases` (required with `bins`): the bin index each stream's indices count from (version 5: bases_of over every block
+/// of the file, so that LZMA sees a bin as the same byte in every block, and a stream's few hundred bins take a byte
+/// each); a stream with bin runs and no base is the caller's bug (std::logic_error).
 std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins = nullptr, const BinBases* bases = nullptr);
 /// Appends to `out` the bin index of each run of `streams` that is a bin's representative (encode_streams' bin runs),
 /// per (signature, value slot).
@@ -281,6 +282,8 @@ std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned ver
 /// records of SMPI and tracer traces of the mini-applications: within 0.4 % of the best of all 36 properties with
 /// lc, lp, pb <= 2 or 4 (3 % below the preset alone).
 inline constexpr std::array<std::uint8_t, 6> kLzmaTried = {93, 0, 2, 4, 64, 108};
+/// The bytes of a record on which kLzmaTried's properties are compared, when it is longer (pack).
+inline constexpr std::size_t kLzmaSample = 8 * 1024;
 /// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
 std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);
