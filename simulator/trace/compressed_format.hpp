@@ -263,7 +263,8 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
                                    std::uint32_t block);
 
 /// Compresses a record as a file of `version` packs it: from version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
-/// of the record's size rounded up to a power of 2; from version 5 with the smallest of kLzmaTried's properties) or
+/// of the record's size rounded up to a power of 2; from version 5 with the one of kLzmaTried's properties that packs
+/// its first kLzmaSample bytes smallest, or each when it is no longer, keeping the smallest) or
 /// raw deflate, whichever is smaller (tiny records pack better with deflate); in versions 1 and 2 with raw deflate
 /// (zlib, no header); with an optional preset dictionary (value chunks after the first use the first one's last
 /// 32 KiB: ranks repeat each other's numbers). A record that does not shrink is stored as it is. `codec` receives how it
@@ -275,7 +276,7 @@ std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, st
                  std::optional<std::uint8_t> only = {});
 std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
                    const std::string& file, std::string_view record, std::string_view dictionary = {});
-/// The LZMA properties version 5's writer tries on each record, keeping the smallest result: liblzma's preset (lc 3,
+/// The LZMA properties version 5's writer chooses from for each record (pack): liblzma's preset (lc 3,
 /// lp 0, pb 2); pb 0 (no alignment of the varints to 4 bytes) with lc 0, 2 and 4 literal context bits (bin indices and
 /// node ids are better predicted with fewer or more of the previous byte's bits, depending on the record); lp 2 with
 /// lc 1, pb 1 and lc 0, pb 2 (measured integers of exact values: their varints' bytes by position). Chosen on the
