@@ -5,7 +5,9 @@
 //  - a Part holds some ranks' folded traces; merge_parts() joins parts (the tracer's ranks along a tree, compress()'s
 //    ranks at once), numbering signatures, nodes and bodies canonically: by a depth-first walk of the ranks'
 //    structures in rank order, so that the same ranks give the same bytes however they were grouped;
-//  - write_compressed() writes the file of a part holding every rank;
+//  - write_compressed() writes the file of a part holding every rank (for `stats`, pooling its exact values);
+//  - read_part() reads a part's ranks back as actions, which fold_gaps() folds again for `stats` (the tracer's ranks,
+//    folded with exact values as they ran);
 //  - for tools that make a compressed trace from a model rather than from actions (tit-trace extrapolate): fold() gives
 //    a trace set's compressed trace in memory (a Loaded, as load_compressed() reads a file), ValueStreams builds a
 //    rank's value streams from tokens, and write_compressed() writes a Loaded.
@@ -18,6 +20,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -94,23 +97,27 @@ Part decode_part(std::string_view bytes, const std::string& what);
 
 /// `stats` values: rewrites `all` (every rank folded with exact values through a GapNormaliser, merged) as a pooled
 /// `stats` file (version 3, mode byte 4) says it. With `draw`: per value slot of each action of the structures (a
-/// site: a body, a position, a slot) whose volumes are positive numbers (or 0 for a compute), not all equal, not
+/// site: a body, a position, a slot; for compute and sleep volumes, the bodies at one place of rank structures of one
+/// shape, partners left out, together) whose volumes are positive numbers (or 0 for a compute), not all equal, not
 /// repeating with a short period on every rank, and at least 2 * kStatsSlots over the ranks whose structure holds the
 /// site, one schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's
-/// total of them over what the sites' means would give it, which goes to its `level`). With or without `draw`, a
+/// total of them over what the sites' means would give it, which goes to its `level`), repeated for each body of the
+/// site. With or without `draw`, a
 /// compute site that is 0 everywhere (a gap that never held a compute) is a schedule of 0s. Every other value stays in
 /// the rank's streams, and ranks with equal streams then share one block.
 void pool_stats(Part& all, bool draw = true);
 
-/// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. Throws TraceError when a rank
-/// is missing or the file cannot be written (naming the file and the system's reason).
+/// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. `stats`: `all` folded as
+/// fold_parts() folds for it (exact values, one compute per gap), pooled here both ways (pool_stats with and without
+/// draws), the smaller file written. Throws TraceError when a rank is missing or the file cannot be written (naming
+/// the file and the system's reason).
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, const Part& all);
 
 /// One rank's actions folded as they arrive: after each action, a tail that repeats the body of the loop before it
 /// extends that loop, a tail that repeats the items before it becomes a loop of 2 (greedy, nesting). Its numbers go
-/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, then
-/// pool_stats).
+/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, with the gaps
+/// (GapNormaliser, or fold_gaps afterwards), then write_compressed pools them).
 class RankCompressor {
 public:
   RankCompressor(int rank, int rank_count, const ValueMode& mode);
@@ -123,6 +130,21 @@ public:
   /// A dialect 2 (SimGrid) action line of this rank, "<rank> <name> <args...>", as the tracer writes it: only its name
   /// is looked up (the reader checks the rest when the file is read). Throws TraceError on an unknown name.
   void add_line(std::string_view line);
+
+  // The tracer's binary path (TIT_TRACE_FORMAT=compressed): its wrappers describe an action by a record, a few words
+  // that determine the action's line (its name's address, its numbers, its communicator: equal records, equal lines),
+  // and the compressor keys on the record, so that an action seen before is folded without its line being formatted
+  // or read. The fold, hence the file, is the one add_line() of the same lines gives.
+
+  /// An action whose record was given with its line before (add_line below): folded as that line; true. False when
+  /// the record is not known: nothing was done, and the caller gives the line with add_line(line, record).
+  bool add_record(std::span<const std::uint64_t> record);
+  /// add_line(line), then `record` stands for `line` (when the line is one the compressor remembers).
+  void add_line(std::string_view line, std::span<const std::uint64_t> record);
+  /// `<rank> compute <volume>` without its line: true when folded; false when that line would not take the shortcut
+  /// of compute lines (the first compute, `binned` values, a volume beyond the integers of value runs): nothing was
+  /// done, and the caller gives the line with add_line().
+  bool add_compute(std::int64_t volume);
   /// Actions added so far.
   std::uint64_t actions() const { return actions_; }
   /// Items of the folded sequence and of every loop body so far (the memory of the structure).
@@ -177,9 +199,21 @@ private:
 };
 
 /// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
-/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (pool_stats).
+/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (write_compressed
+/// pools).
 /// Throws TraceError on a bad trace.
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
+
+/// The ranks of `part` (folded with exact or binned values, not pooled, from a trace of `rank_count` ranks), each read
+/// back in the part's rank order as a file of them would give its actions; `label` names them in errors
+/// ("<label> (rank <r>):<action>").
+std::vector<std::unique_ptr<RankReader>> read_part(Part part, int rank_count, const std::string& label);
+
+/// `stats` folding of ranks folded with exact values (the tracer folds each rank online as the program runs): every
+/// rank of `exact` read back (read_part) and folded again as fold_parts() folds a rank for `stats` (exact values, one
+/// compute per gap: GapNormaliser), merged (a part of one rank as RankCompressor::finish() gives it: merge_parts()
+/// numbers it when it joins the others). write_compressed() with `stats` then pools it, as compress() does.
+Part fold_gaps(Part exact, int rank_count);
 
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it
 /// (RankCompressor per rank, merge_parts). `actions`, when given, receives the number of actions read. Throws

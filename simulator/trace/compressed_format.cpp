@@ -247,7 +247,7 @@ std::string encode_meta(const Meta& m)
     }
   }
   // pooled stats: the schedules, each: body id | position | value-slot ordinal | order byte (0 in order, 1 the rank's
-  // order and level) | kStatsSlots runs of one value
+  // order and level, 2 the order every rank shares and the rank's level) | kStatsSlots runs of one value
   if (m.pooled) {
     std::vector<Schedule> schedules = m.schedules;
     for (Schedule& s : schedules)
@@ -260,7 +260,7 @@ std::string encode_meta(const Meta& m)
       w.varint(s.body);
       w.varint(s.position);
       w.varint(s.slot);
-      w.byte(s.rank_order ? 1 : 0);
+      w.byte(s.rank_order ? (s.shared_order ? 2 : 1) : 0);
       for (const ValueRun& run : s.draws)
         encode_run(w, run);
     }
@@ -350,9 +350,11 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
     if (before != nullptr && std::tie(before->body, before->position, before->slot) >= std::tie(s.body, s.position, s.slot))
       r.fail("expected schedules in ascending (body, position, slot) order");
     std::uint8_t order = r.byte("a schedule's order");
-    if (order > 1)
-      r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order), found {}", order));
-    s.rank_order = order == 1;
+    if (order > 2)
+      r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank), "
+                         "found {}", order));
+    s.rank_order = order >= 1;
+    s.shared_order = order == 2;
     for (std::size_t i = 0; i < kStatsSlots; ++i) {
       ValueRun run = decode_run(r, bytes_size);
       if (run.count != 1)

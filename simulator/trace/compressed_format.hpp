@@ -114,15 +114,68 @@ struct Stream {
   std::vector<Repeat> repeats;
 };
 
+/// A value stream being read (the reader's, pool_stats'): the repeat, its iteration, the run within it, and the value within the run. The
+/// current run is copied into the cursor (value, step, values left), so that the common case (the next value of
+/// the same run) touches only the cursors of the rank, which lie together.
+struct StreamCursor {
+  const Stream* stream = nullptr;
+  std::int64_t value = 0;              ///< the next integer value (integer runs)
+  std::int64_t step = 0;
+  const std::string* text = nullptr;   ///< the token (token runs); nullptr for integer runs
+  std::uint64_t left = 0;              ///< values left in the current run; 0 once the stream has ended
+  std::size_t repeat = 0;
+  std::uint64_t iteration = 0;
+  std::uint32_t run = 0;
+
+  void start(const Stream& s)
+  {
+    stream = &s;
+    load();
+  }
+  bool ended() const { return left == 0; }
+  void advance()
+  {
+    value += step;
+    if (--left > 0)
+      return;
+    const Repeat& rep = stream->repeats[repeat];
+    if (++run == rep.length) {
+      run = 0;
+      if (++iteration == rep.count) {
+        iteration = 0;
+        ++repeat;
+      }
+    }
+    load();
+  }
+
+private:
+  void load()
+  {
+    if (repeat == stream->repeats.size()) {
+      left = 0;
+      return;
+    }
+    const ValueRun& r = stream->runs[stream->repeats[repeat].first + run];
+    value = r.first;
+    step = r.is_int ? r.step : 0;
+    text = r.is_int ? nullptr : &r.text;
+    left = r.count;
+  }
+};
+
 /// Pooled `stats` (version 3): the kStatsSlots draws that stand for the volumes of one value slot of the action at
 /// `position` of body `body`, for every rank whose structure holds that body. Occurrence i of that action in rank r reads
 /// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times
-/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots)).
+/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots), or, with
+/// `shared_order`, stats_order(kSharedOrder, i / kStatsSlots) on every rank: volumes that rise and fall together on
+/// every rank).
 struct Schedule {
   std::uint32_t body = 0;
   std::uint32_t position = 0;
   std::uint32_t slot = 0; ///< ordinal among the signature's Value slots
   bool rank_order = false;
+  bool shared_order = false; ///< with rank_order: every rank draws in one order (stats_order(kSharedOrder, cycle))
   std::vector<ValueRun> draws; ///< kStatsSlots values, each a run of count 1
   bool operator==(const Schedule&) const = default;
 };
@@ -341,8 +394,9 @@ inline constexpr std::size_t kStatsSlots = 16;
 /// `stats`: rank `rank`'s own order of a schedule's kStatsSlots draws (its compute and sleep volumes): draw i of the
 /// rank is schedule[stats_order(rank)[i]], a fixed pseudo-random permutation per rank (a Fisher-Yates shuffle driven by
 /// splitmix64 seeded by the rank), the same for every slot of the rank, so that its volumes that rose or fell together
-/// still do.
+/// still do. `rank` kSharedOrder: the order every rank shares in a schedule with `shared_order`.
 std::array<std::uint8_t, 16> stats_order(int rank, std::uint64_t cycle);
+inline constexpr int kSharedOrder = -1;
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);

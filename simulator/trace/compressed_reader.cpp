@@ -38,6 +38,8 @@ struct Opened {
   mutable std::vector<std::weak_ptr<const std::vector<cformat::Stream>>> decoded;
   /// pooled stats: per body, per position, the index of the first schedule of that action or -1 (empty without)
   std::vector<std::vector<std::int32_t>> first_schedule;
+  /// a part read from memory (read_part): its encoded value blocks, by block id (no file, no chunks)
+  std::vector<std::string> held_blocks;
 };
 
 [[noreturn]] void fail_file(const std::string& path, std::string_view what)
@@ -132,6 +134,8 @@ std::shared_ptr<const std::string> inflate_chunk(const Opened& o, std::uint32_t 
 /// The raw bytes of value block `block` (its chunk inflated, or taken from the cache).
 std::string read_block(const Opened& o, std::uint32_t block)
 {
+  if (!o.held_blocks.empty())
+    return o.held_blocks[block];
   const cformat::BlockRef& b = o.meta.blocks[block];
   std::lock_guard<std::mutex> lock(o.chunks_mutex);
   if (!o.chunk0)
@@ -169,67 +173,18 @@ struct Frame {
   std::uint64_t left = 1;
 };
 
-/// A value stream being read: the repeat, its iteration, the run within it, and the value within the run. The
-/// current run is copied into the cursor (value, step, values left), so that the common case (the next value of
-/// the same run) touches only the cursors of the rank, which lie together.
-struct Cursor {
-  const cformat::Stream* stream = nullptr;
-  std::int64_t value = 0;              ///< the next integer value (integer runs)
-  std::int64_t step = 0;
-  const std::string* text = nullptr;   ///< the token (token runs); nullptr for integer runs
-  std::uint64_t left = 0;              ///< values left in the current run; 0 once the stream has ended
-  std::size_t repeat = 0;
-  std::uint64_t iteration = 0;
-  std::uint32_t run = 0;
-
-  void start(const cformat::Stream& s)
-  {
-    stream = &s;
-    load();
-  }
-  bool ended() const { return left == 0; }
-  void advance()
-  {
-    value += step;
-    if (--left > 0)
-      return;
-    const cformat::Repeat& rep = stream->repeats[repeat];
-    if (++run == rep.length) {
-      run = 0;
-      if (++iteration == rep.count) {
-        iteration = 0;
-        ++repeat;
-      }
-    }
-    load();
-  }
-
-private:
-  void load()
-  {
-    if (repeat == stream->repeats.size()) {
-      left = 0;
-      return;
-    }
-    const cformat::ValueRun& r = stream->runs[stream->repeats[repeat].first + run];
-    value = r.first;
-    step = r.is_int ? r.step : 0;
-    text = r.is_int ? nullptr : &r.text;
-    left = r.count;
-  }
-};
 
 class CompressedRankReader final : public RankReader {
 public:
-  CompressedRankReader(std::shared_ptr<const Opened> file, int rank)
+  /// Rank `rank`, whose entry is `file->meta.ranks[entry]` (in a file, entry = rank; a part holds some ranks).
+  CompressedRankReader(std::shared_ptr<const Opened> file, int rank, std::size_t entry)
       : file_(std::move(file))
       , rank_(rank)
+      , entry_(entry)
       , label_(fmt::format("{} (rank {})", file_->path, rank))
-      , parser_(label_, detail::DialectGuess{file_->meta.ranks[static_cast<std::size_t>(rank)].dialect, 0, ""},
-                file_->meta.rank_count)
+      , parser_(label_, detail::DialectGuess{file_->meta.ranks[entry].dialect, 0, ""}, file_->meta.rank_count)
   {
-    const Meta& m = file_->meta;
-    const cformat::RankEntry& e = m.ranks[static_cast<std::size_t>(rank)];
+    const cformat::RankEntry& e = file_->meta.ranks[entry_];
     load_values(e.block);
     stack_.push_back(Frame{e.root, 0, 1});
     prefix_ = fmt::format("{} ", rank);
@@ -280,7 +235,7 @@ private:
   void load_values(std::uint32_t block)
   {
     streams_ = block_streams(*file_, block);
-    const cformat::RankEntry& e = file_->meta.ranks[static_cast<std::size_t>(rank_)];
+    const cformat::RankEntry& e = file_->meta.ranks[entry_];
     level_ = detail::parse_double(e.level).value_or(1); // decode_meta checked it
     unit_level_ = e.level == "1";
     drawn_.assign(file_->meta.schedules.size(), 0);
@@ -293,9 +248,9 @@ private:
         values += slot.kind == Slot::Kind::Value ? 1 : 0;
       first_cursor_[s + 1] = first_cursor_[s] + values;
     }
-    cursors_.assign(first_cursor_.back(), Cursor{});
+    cursors_.assign(first_cursor_.back(), cformat::StreamCursor{});
     for (const cformat::Stream& st : *streams_) {
-      Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
+      cformat::StreamCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (c.stream != nullptr)
         fail_file(file_->path, fmt::format("{}: two value streams for argument slot {} of signature {} (corrupt "
                                            "compressed trace)", record, st.slot, st.signature));
@@ -311,7 +266,7 @@ private:
 
   void append_value(std::uint32_t sig, std::uint32_t slot)
   {
-    Cursor& c = cursors_[first_cursor_[sig] + slot];
+    cformat::StreamCursor& c = cursors_[first_cursor_[sig] + slot];
     if (c.stream == nullptr || c.ended())
       fail_action(fmt::format("expected value {} of signature {} ('{}'), but its value stream {}", slot + 1, sig,
                               file_->meta.signatures[sig].name, c.stream == nullptr ? "is missing" : "has ended"));
@@ -335,11 +290,12 @@ private:
     const cformat::Schedule& s = file_->meta.schedules[i];
     std::uint64_t cycle = drawn_[i] / cformat::kStatsSlots;
     std::uint64_t occurrence = drawn_[i]++ % cformat::kStatsSlots;
-    if (s.rank_order && cycle != order_cycle_) { // the rank's order of this cycle (most draws reuse the last one)
-      order_ = cformat::stats_order(rank_, cycle);
-      order_cycle_ = cycle;
+    Order& o = orders_[s.shared_order ? 1 : 0];
+    if (s.rank_order && cycle != o.cycle) { // this cycle's order (most draws reuse the last one)
+      o.of = cformat::stats_order(s.shared_order ? cformat::kSharedOrder : rank_, cycle);
+      o.cycle = cycle;
     }
-    const cformat::ValueRun& d = s.draws[s.rank_order ? order_[occurrence] : occurrence];
+    const cformat::ValueRun& d = s.draws[s.rank_order ? o.of[occurrence] : occurrence];
     if (!s.rank_order || unit_level_) {
       if (d.is_int)
         append_integer(d.first);
@@ -396,7 +352,7 @@ private:
   void check_values_used() const
   {
     for (const cformat::Stream& st : *streams_) {
-      const Cursor& c = cursors_[first_cursor_[st.signature] + st.slot];
+      const cformat::StreamCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (!c.ended())
         fail_action(fmt::format("rank {} ended, but value stream of slot {} of signature {} ('{}') has values left",
                                 rank_, st.slot + 1, st.signature, file_->meta.signatures[st.signature].name));
@@ -405,16 +361,20 @@ private:
 
   std::shared_ptr<const Opened> file_;
   int rank_;
+  std::size_t entry_; // of rank_ in file_->meta.ranks
   std::string label_; // the Action::file of this rank's actions: "<path> (rank <r>)", line = action number
   detail::ActionParser parser_;
   std::shared_ptr<const std::vector<cformat::Stream>> streams_; // shared with the ranks of the same block
   double level_ = 1;                   // pooled stats: the rank's level, and whether it is exactly 1
   bool unit_level_ = true;
-  std::array<std::uint8_t, 16> order_ = cformat::stats_order(0, 0); // of rank_ and order_cycle_
-  std::uint64_t order_cycle_ = ~std::uint64_t{0};
+  struct Order { // pooled stats: the order of one cycle of draws
+    std::array<std::uint8_t, 16> of{};
+    std::uint64_t cycle = ~std::uint64_t{0}; // none yet
+  };
+  Order orders_[2]; // the rank's own (0) and the shared one (1)
   std::vector<std::uint64_t> drawn_;   // pooled stats: per schedule, the draws made
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
-  std::vector<Cursor> cursors_;
+  std::vector<cformat::StreamCursor> cursors_;
   std::vector<Frame> stack_;
   std::string line_;
   std::string prefix_; // "<rank> ", the start of every line
@@ -445,7 +405,7 @@ public:
     if (r < 0 || r >= rank_count() || handed_out_[static_cast<std::size_t>(r)])
       throw std::logic_error(fmt::format("TraceSet::reader({}): no such rank or already handed out", r));
     handed_out_[static_cast<std::size_t>(r)] = true;
-    return std::make_unique<CompressedRankReader>(file_, r);
+    return std::make_unique<CompressedRankReader>(file_, r, static_cast<std::size_t>(r));
   }
 
 private:
@@ -509,6 +469,27 @@ cformat::Loaded cformat::load_compressed(const std::string& path)
     out.blocks.push_back(*block_streams(*o, b));
   out.meta = o->meta;
   return out;
+}
+
+std::vector<std::unique_ptr<RankReader>> cformat::read_part(Part part, int rank_count, const std::string& label)
+{
+  auto o = std::make_shared<Opened>();
+  o->path = label;
+  o->version = cformat::kVersion;
+  Meta& m = o->meta;
+  m.rank_count = rank_count;
+  m.value_mode = "exact"; // exact or binned values alike: runs of tokens
+  m.signatures = std::move(part.signatures);
+  m.nodes = std::move(part.nodes);
+  m.bodies = std::move(part.bodies);
+  for (const Part::RankPart& e : part.ranks)
+    m.ranks.push_back(cformat::RankEntry{e.root, e.dialect, e.block, e.level});
+  m.blocks.resize(part.blocks.size());
+  o->held_blocks = std::move(part.blocks);
+  std::vector<std::unique_ptr<RankReader>> readers;
+  for (std::size_t i = 0; i < part.ranks.size(); ++i)
+    readers.push_back(std::make_unique<CompressedRankReader>(o, part.ranks[i].rank, i));
+  return readers;
 }
 
 namespace detail {

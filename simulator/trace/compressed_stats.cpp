@@ -1,13 +1,16 @@
 // The `stats` value mode of compressed traces (docs/compressed-format.md, "What it keeps"): the ranks of one structure
-// share one distribution (a schedule of kStatsSlots draws) per value slot of each action of their structure, and each
-// rank keeps its own level of compute and sleep volumes. pool_stats() rewrites the value blocks of every rank, folded
-// with exact values and merged, into the blocks of a version 3 file.
+// share one distribution (a schedule of kStatsSlots draws) per value slot of each action of their structure, rank
+// structures of one shape share one per compute or sleep slot at each place of their loops (BodyGroups), and each rank
+// keeps its own level of compute and sleep volumes. pool_stats() rewrites the value blocks of every rank, folded with
+// exact values and merged, into the blocks of a version 3 file.
 #include "trace/compressed_build.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <stdexcept>
 #include <tuple>
 
 namespace tit::trace::cformat {
@@ -41,10 +44,11 @@ std::vector<SlotRole> slot_roles(const Signature& s, Dialect dialect)
   return out;
 }
 
-/// A rank's value streams expanded into their tokens, read in order by (signature, value slot).
+/// A rank's value streams read token by token in order, by (signature, value slot): the decoded runs are walked, not
+/// expanded (memory follows the runs, not the values).
 class RankTokens {
 public:
-  RankTokens(const std::string& block, const Meta& meta)
+  RankTokens(const std::string& block, const Meta& meta) : streams_(decode_streams(block, meta, "(stats)", 0))
   {
     first_.assign(meta.signatures.size() + 1, 0);
     for (std::size_t s = 0; s < meta.signatures.size(); ++s) {
@@ -53,31 +57,33 @@ public:
         values += slot.kind == Slot::Kind::Value ? 1 : 0;
       first_[s + 1] = first_[s] + values;
     }
+    cursors_.assign(first_.back(), StreamCursor{});
     tokens_.resize(first_.back());
-    next_.assign(first_.back(), 0);
-    for (const Stream& st : decode_streams(block, meta, "(stats)", 0)) {
-      std::vector<std::string>& out = tokens_[first_[st.signature] + st.slot];
-      for (const Repeat& rep : st.repeats)
-        for (std::uint64_t c = 0; c < rep.count; ++c)
-          for (std::uint32_t k = 0; k < rep.length; ++k) {
-            const ValueRun& run = st.runs[rep.first + k];
-            for (std::uint64_t j = 0; j < run.count; ++j)
-              out.push_back(run.is_int ? fmt::format("{}", run.first + static_cast<std::int64_t>(j) * run.step)
-                                       : run.text);
-          }
-    }
+    for (const Stream& st : streams_)
+      cursors_[first_[st.signature] + st.slot].start(st);
   }
 
+  /// The next token of the stream; valid until the next call for the same (signature, slot).
   const std::string& next(std::uint32_t signature, std::uint32_t slot)
   {
     std::size_t i = first_[signature] + slot;
-    return tokens_[i].at(next_[i]++);
+    StreamCursor& c = cursors_[i];
+    if (c.stream == nullptr || c.ended())
+      throw std::logic_error(fmt::format("pool_stats: value stream of signature {} slot {} ended", signature, slot));
+    const std::string* token = c.text;
+    if (token == nullptr) {
+      tokens_[i] = fmt::format_int(c.value).str();
+      token = &tokens_[i];
+    }
+    c.advance();
+    return *token;
   }
 
 private:
+  std::vector<Stream> streams_;
   std::vector<std::size_t> first_;
-  std::vector<std::vector<std::string>> tokens_;
-  std::vector<std::size_t> next_;
+  std::vector<StreamCursor> cursors_;
+  std::vector<std::string> tokens_; // per stream, its last integer token
 };
 
 /// Calls visit(body, position, signature) for each action of body `body`'s depth-first walk.
@@ -95,6 +101,71 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
   }
 }
 
+/// Whether the ranks' volumes of a site rise and fall together (the same phases of a solver, a warm-up every rank goes
+/// through, a computation every rank makes in the same iterations of a loop) rather than each rank's own noise: then
+/// one order of draws shared by the ranks (Schedule::shared_order) keeps them together, where one order per rank would
+/// draw a large volume on some rank at almost every step and, ranks that wait for each other waiting for it, predict
+/// longer. Estimated on the first n occurrences (n the fewest of any rank's), each rank's values over their mean: with
+/// V the ranks' mean variance and C the variance of their mean at each occurrence, two ranks' mean correlation is
+/// (R C / V - 1) / (R - 1) for R ranks, and shared above 1/2 (nearer to 1 than to the 0 of one order per rank). The
+/// occurrences of the largest kStatsSlots-th by their mean over the ranks are left out: a step slow on every rank
+/// (the first, cold one) is one group of the schedule whatever the order, and alone it would make the rest, noise of
+/// each rank's own, look correlated.
+bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& values)
+{
+  std::size_t n = ~std::size_t{0};
+  std::vector<std::vector<double>> ranks; // each rank's first n values over their mean
+  for (const auto& [i, v] : values)
+    n = std::min(n, v.size());
+  if (values.size() < 2 || n < 2 * kStatsSlots || n == ~std::size_t{0})
+    return false;
+  for (const auto& [i, v] : values) {
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      sum += v[j];
+    if (!(sum > 0))
+      continue;
+    std::vector<double>& u = ranks.emplace_back(n);
+    for (std::size_t j = 0; j < n; ++j)
+      u[j] = v[j] / sum * static_cast<double>(n);
+  }
+  if (ranks.size() < 2)
+    return false;
+  auto r = static_cast<double>(ranks.size());
+  std::vector<double> at(n, 0); // the ranks' mean at each occurrence
+  for (std::size_t j = 0; j < n; ++j)
+    for (const std::vector<double>& u : ranks)
+      at[j] += u[j] / r;
+  // the largest kStatsSlots-th of the occurrences (by their mean over the ranks) left out
+  std::vector<std::size_t> keep(n);
+  for (std::size_t j = 0; j < n; ++j)
+    keep[j] = j;
+  std::stable_sort(keep.begin(), keep.end(), [&](std::size_t a, std::size_t b) { return at[a] < at[b]; });
+  keep.resize(n - (n + kStatsSlots - 1) / kStatsSlots);
+  auto k = static_cast<double>(keep.size());
+  double within = 0; // the ranks' mean variance
+  for (const std::vector<double>& u : ranks) {
+    double m = 0, q = 0;
+    for (std::size_t j : keep)
+      m += u[j] / k;
+    for (std::size_t j : keep)
+      q += (u[j] - m) * (u[j] - m);
+    within += q / k / r;
+  }
+  double m = 0, q = 0;
+  for (std::size_t j : keep)
+    m += at[j] / k;
+  for (std::size_t j : keep)
+    q += (at[j] - m) * (at[j] - m);
+  double common = q / k;
+  return within > 0 && (r * common / within - 1) / (r - 1) > 0.5;
+}
+
+using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
+/// A site values are pooled by: a compute or sleep volume by its body's group (BodyGroups; 1), any other volume by its
+/// body (0), then the position and the value slot.
+using PoolKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
+
 /// One value slot of one action of the structures (a site), over the ranks whose structure holds it.
 struct SiteValues {
   bool usable = true;   ///< every value a positive number (or 0 for a compute: none in that gap)
@@ -108,6 +179,7 @@ struct SiteValues {
   bool periodic = false; ///< every rank's values repeat with a short period (exactly_periodic)
   bool drawn = false;    ///< drawn from a distribution (pool_stats)
   std::map<std::size_t, std::vector<double>> values; ///< per rank (index in the part), in its order
+  std::set<SiteKey> members; ///< the actions' value slots pooled into this site (site_of)
   bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
   /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
   /// rank's stream of `compute` volumes, where they would break its runs.
@@ -130,7 +202,105 @@ bool exactly_periodic(const std::vector<double>& v)
   return false;
 }
 
-using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
+/// The bodies of a part's rank structures grouped by *place*: bodies at the same place of rank structures of the same
+/// shape (the same position of the same loop, down from the root) are one group. A structure's shape is its nodes with
+/// the partners of its actions left out (an action by its signature's name, slot kinds and literals; a loop by its
+/// trip count and its body's shape), so the rank structures of a stencil's boundary classes, which differ only by
+/// their neighbours, have one shape, and their loop bodies are grouped place by place. A body found at several places
+/// joins their groups (its schedules are its own, whatever place reaches it).
+class BodyGroups {
+public:
+  explicit BodyGroups(const Part& p) : p_(p), shape_(p.bodies.size(), kNone), parent_(p.bodies.size())
+  {
+    for (const Signature& s : p.signatures) {
+      std::string key = s.name;
+      for (const Slot& slot : s.slots) {
+        key += static_cast<char>('0' + static_cast<int>(slot.kind));
+        if (slot.kind == Slot::Kind::Literal)
+          key += fmt::format("{}:{}", slot.literal.size(), slot.literal);
+      }
+      signature_.push_back(intern(signature_ids_, std::move(key)));
+    }
+    for (std::uint32_t b = 0; b < parent_.size(); ++b)
+      parent_[b] = b;
+    std::map<Place, std::uint32_t> at; // the first body found at each place
+    std::vector<std::uint32_t> roots;
+    for (const Part::RankPart& r : p.ranks)
+      roots.push_back(r.root);
+    std::sort(roots.begin(), roots.end());
+    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+    for (std::uint32_t root : roots)
+      visit(root, {kRoot, shape(root)}, at);
+  }
+
+  /// The group of body `body`.
+  std::uint32_t of(std::uint32_t body) { return find(body); }
+
+private:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  static constexpr std::uint64_t kRoot = ~std::uint64_t{0};
+  /// Where a body is: the place of the body whose loop holds it and the loop's position there, or (kRoot, its shape)
+  /// for a rank structure.
+  using Place = std::pair<std::uint64_t, std::uint32_t>;
+
+  template <typename Key> static std::uint32_t intern(std::map<Key, std::uint32_t>& ids, Key&& key)
+  {
+    return ids.try_emplace(std::move(key), static_cast<std::uint32_t>(ids.size())).first->second;
+  }
+
+  std::uint32_t shape(std::uint32_t body)
+  {
+    if (shape_[body] != kNone)
+      return shape_[body];
+    std::vector<std::uint64_t> key;
+    for (std::uint32_t id : p_.bodies[body]) {
+      const Node& n = p_.nodes[id];
+      if (n.loop) {
+        key.push_back(std::uint64_t{shape(n.ref)} << 1 | 1);
+        key.push_back(n.count);
+      } else {
+        key.push_back(std::uint64_t{signature_[n.ref]} << 1);
+      }
+    }
+    return shape_[body] = intern(shape_ids_, std::move(key));
+  }
+
+  /// Body `body` found at `place`: joins the group of the body found there first, then its loops' bodies, each at its
+  /// own place (this place, the loop's position).
+  void visit(std::uint32_t body, Place place, std::map<Place, std::uint32_t>& at)
+  {
+    auto [it, first] = at.try_emplace(place, body);
+    if (!first)
+      unite(it->second, body);
+    std::uint64_t id = intern(place_ids_, Place(place));
+    const std::vector<std::uint32_t>& ids = p_.bodies[body];
+    for (std::uint32_t pos = 0; pos < ids.size(); ++pos)
+      if (p_.nodes[ids[pos]].loop)
+        visit(p_.nodes[ids[pos]].ref, {id, pos}, at);
+  }
+
+  std::uint32_t find(std::uint32_t b)
+  {
+    while (parent_[b] != b)
+      b = parent_[b] = parent_[parent_[b]];
+    return b;
+  }
+  void unite(std::uint32_t a, std::uint32_t b)
+  {
+    a = find(a);
+    b = find(b);
+    if (a != b)
+      parent_[std::max(a, b)] = std::min(a, b);
+  }
+
+  const Part& p_;
+  std::vector<std::uint32_t> signature_;
+  std::map<std::string, std::uint32_t> signature_ids_;
+  std::vector<std::uint32_t> shape_;
+  std::map<std::vector<std::uint64_t>, std::uint32_t> shape_ids_;
+  std::map<Place, std::uint32_t> place_ids_;
+  std::vector<std::uint32_t> parent_; ///< union-find over the bodies
+};
 
 ValueRun draw_run(const std::string& token)
 {
@@ -202,8 +372,12 @@ void pool_stats(Part& all, bool draw)
   auto roles_of = [&](std::size_t i) -> const std::vector<std::vector<SlotRole>>& {
     return roles[all.ranks[i].dialect == Dialect::SimGrid ? 1 : 0];
   };
-  // every value of every volume slot of the structures, per rank
-  std::map<SiteKey, SiteValues> sites;
+  // every value of every volume slot of the structures, per rank, pooled by site (site_of)
+  BodyGroups groups(all);
+  auto site_of = [&](const SlotRole& role, std::uint32_t body, std::uint32_t pos, std::uint32_t slot) {
+    return role.local ? PoolKey{1, groups.of(body), pos, slot} : PoolKey{0, body, pos, slot};
+  };
+  std::map<PoolKey, SiteValues> sites;
   for (std::size_t i = 0; i < all.ranks.size(); ++i) {
     const auto& role = roles_of(i);
     RankTokens tokens(all.blocks[all.ranks[i].block], meta);
@@ -212,7 +386,8 @@ void pool_stats(Part& all, bool draw)
         const std::string& token = tokens.next(sig, j);
         if (!role[sig][j].volume)
           continue;
-        SiteValues& site = sites[{body, pos, j}];
+        SiteValues& site = sites[site_of(role[sig][j], body, pos, j)];
+        site.members.insert({body, pos, j});
         if (site.count == 0) {
           site.first = token;
           site.local = role[sig][j].local;
@@ -258,26 +433,30 @@ void pool_stats(Part& all, bool draw)
   // distribution and each keeps its level
   all.schedules.clear();
   for (const auto& [k, site] : sites) {
-    if (site.empty_gap() && !site.drawn) {
-      Schedule s;
-      std::tie(s.body, s.position, s.slot) = k;
-      s.draws.assign(kStatsSlots, draw_run("0"));
-      all.schedules.push_back(std::move(s));
-    }
-    if (!site.drawn)
-      continue;
-    std::vector<double> pooled;
-    pooled.reserve(site.count);
-    for (const auto& [i, values] : site.values)
-      for (double v : values)
-        pooled.push_back(site.local && levels[i] > 0 ? v / levels[i] : v); // level 0: every value of the rank 0
     Schedule s;
-    std::tie(s.body, s.position, s.slot) = k;
-    s.rank_order = site.local;
-    for (const std::string& token : stats_schedule(pooled, site.integers))
-      s.draws.push_back(draw_run(token));
-    all.schedules.push_back(std::move(s));
+    if (site.empty_gap() && !site.drawn) {
+      s.draws.assign(kStatsSlots, draw_run("0"));
+    } else if (site.drawn) {
+      std::vector<double> pooled;
+      pooled.reserve(site.count);
+      for (const auto& [i, values] : site.values)
+        for (double v : values)
+          pooled.push_back(site.local && levels[i] > 0 ? v / levels[i] : v); // level 0: every value of the rank 0
+      s.rank_order = site.local;
+      s.shared_order = site.local && rise_and_fall_together(site.values);
+      for (const std::string& token : stats_schedule(pooled, site.integers))
+        s.draws.push_back(draw_run(token));
+    } else {
+      continue;
+    }
+    for (const SiteKey& member : site.members) { // one schedule per action's slot, the same draws
+      std::tie(s.body, s.position, s.slot) = member;
+      all.schedules.push_back(s);
+    }
   }
+  std::sort(all.schedules.begin(), all.schedules.end(), [](const Schedule& a, const Schedule& b) {
+    return std::tie(a.body, a.position, a.slot) < std::tie(b.body, b.position, b.slot);
+  });
   // each rank's block: the values that are not drawn
   std::vector<std::string> blocks;
   std::map<std::string, std::uint32_t> block_ids;
@@ -289,7 +468,7 @@ void pool_stats(Part& all, bool draw)
     walk(all, rank.root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
       for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
         const std::string& token = tokens.next(sig, j);
-        auto it = role[sig][j].volume ? sites.find({body, pos, j}) : sites.end();
+        auto it = role[sig][j].volume ? sites.find(site_of(role[sig][j], body, pos, j)) : sites.end();
         if (it == sites.end() || !it->second.scheduled())
           kept.add(sig, j, token);
       }

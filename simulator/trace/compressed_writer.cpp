@@ -417,14 +417,43 @@ public:
         ++r.count;                                                              // answer, without its arithmetic)
         return;
       }
+    }
+    add_other(is_int, v, token);
+  }
+
+private:
+  /// add_parsed() of a value that does not repeat the open run's integer (out of line: the common case above stays
+  /// small enough to inline).
+  [[gnu::noinline]] void add_other(bool is_int, std::int64_t v, std::string_view token)
+  {
+    if (open_) {
+      ValueRun& r = *open_;
       if (extend_run(r, is_int, v, token))
         return;
+      if (!pattern_.empty() && queue_.empty() && r == pattern_[partial_]) {
+        // the run continues the repeat under way (what drain() would find, without queueing it): the common case of
+        // values alternating with a short period, as a halo's tags
+        if (++partial_ == pattern_.size()) {
+          ++count_;
+          partial_ = 0;
+        }
+        r.is_int = is_int; // the value starts the next run, in place
+        r.first = v;
+        r.step = 0;
+        r.count = 1;
+        if (is_int)
+          r.text.clear();
+        else
+          r.text.assign(token);
+        return;
+      }
       queue_.push_back(std::move(*open_));
       drain(false);
     }
     open_ = new_run(is_int, v, token);
   }
 
+public:
   /// Closes the stream: its repeats, encoded (the part of encode_streams after the repeat count), and their number.
   std::string finish(std::uint64_t& repeats)
   {
@@ -461,12 +490,11 @@ private:
           end_repeat();
           continue;
         }
-        if (queue_.front() == pattern_[partial_.size()]) {
-          partial_.push_back(std::move(queue_.front()));
+        if (queue_.front() == pattern_[partial_]) {
           queue_.pop_front();
-          if (partial_.size() == pattern_.size()) {
+          if (++partial_ == pattern_.size()) {
             ++count_;
-            partial_.clear();
+            partial_ = 0;
           }
         } else {
           end_repeat();
@@ -508,16 +536,16 @@ private:
   void end_repeat()
   {
     emit(count_, pattern_);
+    for (std::size_t i = partial_; i-- > 0;) // the runs of the partial period go back, in order
+      queue_.push_front(std::move(pattern_[i]));
     pattern_.clear();
-    for (auto it = partial_.rbegin(); it != partial_.rend(); ++it)
-      queue_.push_front(std::move(*it));
-    partial_.clear();
+    partial_ = 0;
   }
 
   std::optional<ValueRun> open_;
   RunQueue queue_;                ///< closed runs not yet in a repeat
   std::vector<ValueRun> pattern_; ///< the period of the repeat under way (empty: none)
-  std::vector<ValueRun> partial_; ///< the runs of its next period seen so far
+  std::size_t partial_ = 0;        ///< the runs of its next period seen so far (equal to the period's first ones)
   std::vector<ValueRun> single_;
   std::uint64_t count_ = 0;
   std::uint64_t repeats_ = 0;
@@ -614,11 +642,29 @@ struct CachedLine {
   std::vector<CachedValue> values;
   const std::string* text = nullptr; ///< its key
   std::string line;                  ///< the whole line as the tracer writes it: "<rank> " and the key
+  std::vector<std::uint64_t> record; ///< the tracer's record of it (RankCompressor::add_record), or empty
   CachedLine* next = nullptr;        ///< the remembered line that came after it last time
   std::uint64_t pending = 0;         ///< its occurrences whose values are held back (see add_values)
   std::size_t owned = 0;             ///< how many of its values' streams it owns
   std::uint32_t direct = 0;          ///< its next occurrences that add their values at once (see add_values)
 };
+
+/// A tracer's record as the key of the records that stand for remembered lines.
+inline std::string_view record_bytes(std::span<const std::uint64_t> record)
+{
+  return {reinterpret_cast<const char*>(record.data()), record.size_bytes()};
+}
+
+inline bool same_record(const std::vector<std::uint64_t>& a, std::span<const std::uint64_t> b)
+{
+  std::size_t n = a.size();
+  if (n != b.size())
+    return false;
+  std::uint64_t differ = 0; // records are short: every word compared, without a branch per word
+  for (std::size_t i = 0; i < n; ++i)
+    differ |= a[i] ^ b[i];
+  return differ == 0;
+}
 
 /// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
 class Chunker {
@@ -830,6 +876,53 @@ struct RankCompressor::Impl {
   std::int64_t compute_sig = -1;
   StreamBuilder* compute_values = nullptr;
 
+  // add_record's shortcut: a record given with a remembered line before stands for it (the records of one line may be
+  // several: only equal records are known to give equal lines). Each remembered line keeps its first record, compared
+  // with the record of the line guessed to come next, as add_line compares texts.
+  static constexpr std::size_t kRecords = 2 * kLineCache; ///< records remembered (memory stays bounded)
+  std::unordered_map<std::string, CachedLine*, StringHash, std::equal_to<>> records;
+
+  /// add_record(): the line `record` stands for, folded as add_line folds a remembered line; false when unknown.
+  bool add_record(std::span<const std::uint64_t> record)
+  {
+    CachedLine* hit = nullptr;
+    if (previous != nullptr && previous->next != nullptr && same_record(previous->next->record, record)) {
+      hit = previous->next;
+    } else if (auto it = records.find(record_bytes(record)); it != records.end()) {
+      hit = it->second;
+      if (previous != nullptr)
+        previous->next = hit;
+    } else {
+      return false;
+    }
+    previous = hit;
+    add_values(*hit);
+    folder.push(hit->sig);
+    return true;
+  }
+
+  /// After add_line() of the line `record` stands for: `previous` is that line when it is remembered.
+  void remember_record(std::span<const std::uint64_t> record)
+  {
+    CachedLine* line = previous;
+    if (line == nullptr || line == &compute_line || records.size() >= kRecords)
+      return;
+    if (records.emplace(std::string(record_bytes(record)), line).second && line->record.empty())
+      line->record.assign(record.begin(), record.end());
+  }
+
+  /// add_compute(): the shortcut add_known takes for `compute <volume>` (the volume as a token would give it).
+  bool add_compute(std::int64_t volume)
+  {
+    if (compute_sig < 0 || volume >= kIntLimit || volume <= -kIntLimit)
+      return false;
+    release(*compute_values);
+    compute_values->add_parsed(true, volume, {}); // an integer's token is not read: its value is the run's
+    folder.push(static_cast<std::uint32_t>(compute_sig));
+    previous = &compute_line;
+    return true;
+  }
+
   /// The shortcuts of add_line, for `rest` (the line after its rank field); false when neither applies.
   bool add_known(std::string_view rest)
   {
@@ -1018,6 +1111,28 @@ void RankCompressor::add_line(std::string_view line)
   impl_->remember(after_rank, a.kind);
 }
 
+bool RankCompressor::add_record(std::span<const std::uint64_t> record)
+{
+  if (!impl_->add_record(record))
+    return false;
+  ++actions_;
+  return true;
+}
+
+void RankCompressor::add_line(std::string_view line, std::span<const std::uint64_t> record)
+{
+  add_line(line);
+  impl_->remember_record(record);
+}
+
+bool RankCompressor::add_compute(std::int64_t volume)
+{
+  if (!impl_->add_compute(volume))
+    return false;
+  ++actions_;
+  return true;
+}
+
 std::uint64_t RankCompressor::structure_items() const
 {
   std::uint64_t n = impl_->folder.size();
@@ -1148,7 +1263,20 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, const Part& all)
 {
-  EncodedFile file = encode_file(out, rank_count, mode, compute_unit, all);
+  EncodedFile file;
+  if (mode.kind == ValueMode::Kind::Stats) {
+    // the distributions, unless keeping every value (folded with the gaps) makes a file no larger: then they would
+    // lose the values and gain nothing (traces whose volumes repeat exactly, or too few to fold)
+    Part pooled = all;
+    pool_stats(pooled);
+    EncodedFile drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
+    pooled = all;
+    pool_stats(pooled, false);
+    EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, pooled);
+    file = std::move(drawn.size() < kept.size() ? drawn : kept);
+  } else {
+    file = encode_file(out, rank_count, mode, compute_unit, all);
+  }
   write_file(out, file.version, file.meta, file.chunks);
   std::error_code ec;
   file.stats.bytes = std::filesystem::file_size(out, ec);
@@ -1177,30 +1305,58 @@ std::vector<Stream> ValueStreams::take()
   return std::move(streams_);
 }
 
+namespace {
+
+/// Rank `rank` of `rank_count`, its actions read from `reader`, folded as fold_parts() folds every rank; `actions`
+/// grows by the actions read.
+Part fold_rank(RankReader& reader, int rank, int rank_count, const ValueMode& values, std::uint64_t& actions)
+{
+  bool stats = values.kind == ValueMode::Kind::Stats; // folded exact, with the gaps; write_compressed() pools
+  RankCompressor out(rank, rank_count, stats ? ValueMode{} : values);
+  Action a;
+  if (stats) { // a compute's presence as a value, not structure
+    GapNormaliser gaps(out);
+    std::uint64_t read = 0;
+    for (; reader.next(a); ++read)
+      gaps.add(a);
+    gaps.finish();
+    actions += read;
+  } else {
+    while (reader.next(a))
+      out.add(a);
+    actions += out.actions();
+  }
+  return out.finish();
+}
+
+} // namespace
+
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions)
 {
   int ranks = in.rank_count();
   std::vector<Part> parts;
   actions = 0;
-  bool stats = values.kind == ValueMode::Kind::Stats; // folded exact, with the gaps; compress() pools
-  for (int r = 0; r < ranks; ++r) {
-    std::unique_ptr<RankReader> reader = in.reader(r);
-    RankCompressor rank(r, ranks, stats ? ValueMode{} : values);
-    Action a;
-    if (stats) { // a compute's presence as a value, not structure
-      GapNormaliser gaps(rank);
-      std::uint64_t read = 0;
-      for (; reader->next(a); ++read)
-        gaps.add(a);
-      gaps.finish();
-      actions += read;
-    } else {
-      while (reader->next(a))
-        rank.add(a);
-      actions += rank.actions();
-    }
-    parts.push_back(rank.finish());
+  for (int r = 0; r < ranks; ++r)
+    parts.push_back(fold_rank(*in.reader(r), r, ranks, values, actions));
+  return merge_parts(std::move(parts));
+}
+
+Part fold_gaps(Part exact, int rank_count)
+{
+  std::vector<int> ranks;
+  for (const Part::RankPart& e : exact.ranks)
+    ranks.push_back(e.rank);
+  std::vector<std::unique_ptr<RankReader>> readers = read_part(std::move(exact), rank_count, "(folded exact)");
+  std::vector<Part> parts;
+  std::uint64_t actions = 0;
+  ValueMode stats;
+  stats.kind = ValueMode::Kind::Stats;
+  for (std::size_t i = 0; i < readers.size(); ++i) {
+    parts.push_back(fold_rank(*readers[i], ranks[i], rank_count, stats, actions));
+    readers[i].reset(); // its decoded values
   }
+  if (parts.size() == 1) // one rank (the tracer's): merged later, with the others (merge_parts decodes its values)
+    return std::move(parts[0]);
   return merge_parts(std::move(parts));
 }
 
@@ -1259,21 +1415,6 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
 {
   std::uint64_t actions = 0;
   cformat::Part all = cformat::fold_parts(in, values, actions);
-  if (values.kind == ValueMode::Kind::Stats) {
-    // the distributions, unless keeping every value (folded with the gaps) makes a file no larger: then they would
-    // lose the values and gain nothing (traces whose volumes repeat exactly, or too few to fold)
-    cformat::Part pooled = all;
-    cformat::pool_stats(pooled);
-    cformat::pool_stats(all, false);
-    cformat::EncodedFile drawn = cformat::encode_file(out, in.rank_count(), values, in.compute_unit(), pooled);
-    cformat::EncodedFile kept = cformat::encode_file(out, in.rank_count(), values, in.compute_unit(), all);
-    cformat::EncodedFile& file = drawn.size() < kept.size() ? drawn : kept;
-    cformat::write_file(out, file.version, file.meta, file.chunks);
-    std::error_code ec;
-    file.stats.bytes = std::filesystem::file_size(out, ec);
-    file.stats.actions = actions;
-    return file.stats;
-  }
   CompressStats stats = cformat::write_compressed(out, in.rank_count(), values, in.compute_unit(), all);
   stats.actions = actions;
   return stats;

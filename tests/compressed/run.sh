@@ -141,6 +141,77 @@ PY
     # the same file every time
     cp "$tmp/s.tit" "$tmp/s1.tit"; run "$tool" compress --values stats "$tmp/g/traces.list" "$tmp/s.tit"
     cmp "$tmp/s.tit" "$tmp/s1.tit" || fail "two stats files of one trace differ" ;;
+  stats-together) # a 2 x 2 periodic halo (two receives from each neighbour in a row, as on a 2-wide grid) whose ranks
+    # slow down and speed up together (a warm-up, then phases every rank goes through; each rank 2 % of noise of its
+    # own): drawn in one order on every rank, within 3 % (one order per rank drew the slow steps on different ranks:
+    # +8 % and more)
+    python3 "$root/tests/bench/gen-trace.py" --ranks 4 --iterations 1 --pattern ring "$tmp/g" > /dev/null
+    python3 - "$tmp/g" <<'PY'
+import pathlib, sys
+out = pathlib.Path(sys.argv[1])
+def noise(*k):  # 0 .. 1, a fixed hash
+    h = 0
+    for x in k:
+        h = (h * 1_000_003 + x + 12_345) * 2_654_435_761 % 2**32
+        h = (h ^ (h >> 15)) * 2_246_822_519 % 2**32
+    return (h ^ (h >> 13)) / 2**32
+for r in range(4):
+    x, y = r % 2, r // 2
+    nx, ny = (x + 1) % 2 + 2 * y, x + 2 * ((y + 1) % 2)
+    lines = [f"{r} init"]
+    for it in range(48):
+        common = 6 - 0.6 * it if it < 8 else 1 + 0.8 * noise(it)
+        lines.append(f"{r} compute {int(2e7 * common * (0.99 + 0.02 * noise(it, r)))}")
+        lines += [f"{r} irecv {nx} 1 80000 0", f"{r} irecv {nx} 2 80000 0", f"{r} irecv {ny} 3 80000 0",
+                  f"{r} irecv {ny} 4 80000 0", f"{r} isend {nx} 2 80000 0", f"{r} isend {nx} 1 80000 0",
+                  f"{r} isend {ny} 4 80000 0", f"{r} isend {ny} 3 80000 0", f"{r} waitall 8"]
+    lines.append(f"{r} finalize")
+    (out / f"rank-{r}.txt").write_text("".join(l + "\n" for l in lines))
+PY
+    stats_within_3 "$tmp/g/traces.list" --hostfile "$tmp/g/hostfile" "$tmp/g/platform.xml" ;;
+  stats-classes) # a 3-D periodic halo (as halo3d.c) with jittered computes, now and then a short one between two calls
+    # (as SMPI traces them) and one after the loop: its rank structures are the grid's boundary classes (6 at 16 ranks,
+    # 9 at 64), whose loops are the same actions at the same places with other neighbours. Their computes pool into one
+    # distribution per place: within 3 % at both sizes, the 64-rank file at most twice the 16-rank one, and at 64 ranks
+    # the computes after the loop drawn too (64 of them), so that the ranks of a class share one value block
+    for n in 16 64; do
+      python3 "$root/tests/bench/gen-trace.py" --ranks $n --iterations 1 --pattern ring "$tmp/g$n" > /dev/null
+      python3 - "$tmp/g$n" $n 40 <<'PY'
+import pathlib, sys
+out, n, iters = pathlib.Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+d = {16: (4, 2, 2), 64: (4, 4, 4)}[n]  # as MPI_Dims_create
+def jitter(r, it, k):  # 1 +- 20 %, a fixed hash
+    h = (r * 1_000_003 + it * 7919 + k * 104_729 + 12_345) * 2_654_435_761 % 2**32
+    h = (h ^ (h >> 15)) * 2_246_822_519 % 2**32
+    return 1 + 0.2 * ((h ^ (h >> 13)) / 2**31 - 1)
+for r in range(n):
+    c = (r % d[0], r // d[0] % d[1], r // (d[0] * d[1]))
+    nb = []
+    for dim in range(3):
+        for s in (-1, 1):
+            cc = list(c); cc[dim] = (cc[dim] + s) % d[dim]
+            nb.append(cc[0] + d[0] * (cc[1] + d[1] * cc[2]))
+    lines = [f"{r} init"]
+    for it in range(iters):
+        lines.append(f"{r} compute {int(4e6 * jitter(r, it, 0))}")
+        for f, p in enumerate(nb):
+            if jitter(r, it, f + 1) > 1.17:
+                lines.append(f"{r} compute {int(2e4 * jitter(r, it, f + 7))}")
+            lines.append(f"{r} irecv {p} {f ^ 1} 576 0")
+        lines += [f"{r} isend {p} {f} 576 0" for f, p in enumerate(nb)]
+        lines.append(f"{r} waitall")
+    lines += [f"{r} compute {int(3e5 * jitter(r, iters, 0))}", f"{r} finalize"]
+    (out / f"rank-{r}.txt").write_text("\n".join(lines) + "\n")
+PY
+      stats_within_3 "$tmp/g$n/traces.list" --hostfile "$tmp/g$n/hostfile" "$tmp/g$n/platform.xml"
+      cp "$tmp/s.tit" "$tmp/s$n.tit"
+      run "$tool" info "$tmp/s$n.tit"; cp "$out" "$tmp/info$n"
+    done
+    grep -qx "rank structures: 6" "$tmp/info16" || fail "16 ranks: $(grep structures "$tmp/info16")"
+    grep -qx "rank structures: 9" "$tmp/info64" || fail "64 ranks: $(grep structures "$tmp/info64")"
+    grep -qx "value blocks: 9" "$tmp/info64" || fail "64 ranks: $(grep blocks "$tmp/info64"), not one per class"
+    s16=$(stat -c %s "$tmp/s16.tit"); s64=$(stat -c %s "$tmp/s64.tit")
+    [ "$s64" -le $((2 * s16)) ] || fail "stats grows from $s16 B at 16 ranks to $s64 B at 64: more than twice" ;;
   list) # a trace list naming a compressed file alone is read; with other files it is refused with its line
     ring; printf '# whole run\nring.tit\n' > "$tmp/trace.list"
     run "$replay" "${extra[@]}" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$root/traces/ring4"

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <cmath>
 #include <functional>
@@ -831,6 +832,199 @@ TEST(CompressedTrace, StatsKeepsValuesThatRepeatWithAShortPeriod)
   EXPECT_EQ(read_all(s97).size(), 4u);
 }
 
+/// `ranks` ranks in pairs (r, r xor 1), `iterations` times: a compute of jittered volume (rank r computes about
+/// r + 1 times as much as rank 0), an isend to the partner and a recv from it of jittered sizes (even ranks send about
+/// 40,000, odd ones about 90,000). Even ranks' partner is +1, odd ranks' -1: two rank structures of one shape.
+std::string pairs_trace(int iterations, int ranks)
+{
+  std::mt19937_64 rng(17);
+  std::vector<std::vector<int>> sizes(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r)
+    for (int i = 0; i < iterations; ++i)
+      sizes[static_cast<std::size_t>(r)].push_back((r % 2 ? 90000 : 40000) + static_cast<int>(rng() % 20000));
+  std::string t;
+  for (int r = 0; r < ranks; ++r) {
+    int p = r ^ 1;
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < iterations; ++i)
+      t += fmt::format("{} compute {}\n{} isend {} 5 {} 0\n{} recv {} 5 {} 0\n{} waitall\n", r,
+                       (r + 1) * (1000000 + rng() % 400000), r, p, sizes[static_cast<std::size_t>(r)][i], r, p,
+                       sizes[static_cast<std::size_t>(p)][i], r);
+    t += fmt::format("{} finalize\n", r);
+  }
+  return t;
+}
+
+TEST(CompressedTrace, StatsPoolsTheComputesOfRankStructuresOfOneShape)
+{
+  constexpr int kRanks = 8, kIterations = 100;
+  fs::path plain = write_file(scratch_dir() / "pairs.txt", pairs_trace(kIterations, kRanks));
+  // the pooled part: the compute of the loop body of each of the two structures draws from one schedule
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  std::set<std::uint32_t> roots;
+  for (const auto& r : part.ranks)
+    roots.insert(r.root);
+  ASSERT_EQ(roots.size(), 2u);
+  std::vector<const cformat::Schedule*> computes, sizes;
+  for (const cformat::Schedule& s : part.schedules) {
+    const std::string& name = part.signatures[part.nodes[part.bodies[s.body][s.position]].ref].name;
+    if (name != "compute")
+      sizes.push_back(&s);
+    else if (s.rank_order) // not the schedules of 0s of the gaps that never held a compute
+      computes.push_back(&s);
+  }
+  ASSERT_EQ(computes.size(), 2u);
+  EXPECT_NE(computes[0]->body, computes[1]->body);
+  EXPECT_EQ(computes[0]->draws, computes[1]->draws) << "one distribution for both structures' computes";
+  // message sizes stay per body: the even ranks' sends (about 40,000) are not drawn with the odd ranks' (90,000)
+  ASSERT_EQ(sizes.size(), 4u); // each body's isend and recv
+  for (const cformat::Schedule* s : sizes) {
+    auto [low, high] = std::minmax_element(s->draws.begin(), s->draws.end(),
+                                           [](const auto& a, const auto& b) { return a.first < b.first; });
+    EXPECT_LT(high->first, 2 * low->first) << "body " << s->body << " position " << s->position;
+  }
+  // read back: each rank keeps its total compute, its other actions, and every receiver its sender's sizes
+  fs::path s = scratch_dir() / "pairs.tit";
+  CompressStats c = compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  EXPECT_EQ(c.structures, 2u);
+  auto pt = TraceSet::open(plain, std::nullopt);
+  auto ct = TraceSet::open(s, std::nullopt);
+  std::vector<std::vector<double>> sent(kRanks), received(kRanks);
+  for (int r = 0; r < kRanks; ++r) {
+    auto pr = pt->reader(r), cr = ct->reader(r);
+    Action pa, ca;
+    double flops[2] = {0, 0};
+    while (pr->next(pa)) {
+      ASSERT_TRUE(cr->next(ca));
+      ASSERT_EQ(pa.kind, ca.kind);
+      EXPECT_EQ(pa.partner, ca.partner);
+      flops[0] += pa.kind == Kind::Compute ? pa.amount : 0;
+      flops[1] += ca.kind == Kind::Compute ? ca.amount : 0;
+      if (ca.kind == Kind::Isend)
+        sent[static_cast<std::size_t>(r)].push_back(ca.bytes);
+      if (ca.kind == Kind::Recv)
+        received[static_cast<std::size_t>(r)].push_back(ca.bytes);
+    }
+    EXPECT_FALSE(cr->next(ca));
+    EXPECT_NEAR(flops[1] / flops[0], 1, 0.01) << "rank " << r;
+  }
+  for (int r = 0; r < kRanks; ++r)
+    EXPECT_EQ(sent[static_cast<std::size_t>(r)], received[static_cast<std::size_t>(r ^ 1)]) << "rank " << r;
+  // deterministic: the same bytes every time
+  fs::path again = scratch_dir() / "pairs-again.tit";
+  compress(*TraceSet::open(plain, std::nullopt), again, parse_value_mode("stats"));
+  auto bytes = [](const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(bytes(again), bytes(s));
+}
+
+TEST(CompressedTrace, StatsRanksWhoseVolumesRiseAndFallTogetherDrawInOneOrder)
+{
+  // 4 ranks, 128 iterations of a compute then an allreduce: with `together`, every rank's volume follows one
+  // sequence (slow first iterations, then the ranks' common fluctuation: a warm-up and phases), each rank at its own
+  // level and with its own noise of 2 %; without it, each rank's volumes jitter on their own (+-30 %)
+  constexpr int kRanks = 4, kIterations = 128;
+  auto trace = [&](bool together) {
+    std::string t;
+    for (int r = 0; r < kRanks; ++r) {
+      t += fmt::format("{} init\n", r);
+      for (int it = 0; it < kIterations; ++it) {
+        auto hash = [](std::uint64_t x) {
+          x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
+          return static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
+        };
+        double common = it < 8 ? 6 - 0.5 * it : 1 + 0.6 * hash(static_cast<std::uint64_t>(it) * 7919 + 1);
+        double own = hash(static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5);
+        double v = together ? common * (1 + 0.1 * r) * (0.98 + 0.04 * own) : 1e6 * (0.7 + 0.6 * own) / 1e6;
+        t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r, std::llround(1e6 * v), r);
+      }
+      t += fmt::format("{} finalize\n", r);
+    }
+    return t;
+  };
+  for (bool together : {true, false}) {
+    fs::path plain = write_file(scratch_dir() / "together.txt", trace(together));
+    std::uint64_t actions = 0;
+    cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+    cformat::pool_stats(part);
+    const cformat::Schedule* compute = nullptr;
+    for (const cformat::Schedule& s : part.schedules)
+      if (s.rank_order)
+        compute = &s;
+    ASSERT_NE(compute, nullptr) << together;
+    EXPECT_EQ(compute->shared_order, together);
+    // read back: in one order, the ranks' volumes of each iteration are one draw times each rank's level
+    fs::path s = scratch_dir() / "together.tit";
+    compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+    auto ct = TraceSet::open(s, std::nullopt);
+    std::vector<std::vector<double>> volumes(kRanks);
+    for (int r = 0; r < kRanks; ++r) {
+      auto reader = ct->reader(r);
+      Action a;
+      while (reader->next(a))
+        if (a.kind == Kind::Compute)
+          volumes[static_cast<std::size_t>(r)].push_back(a.amount);
+      ASSERT_EQ(volumes[static_cast<std::size_t>(r)].size(), static_cast<std::size_t>(kIterations));
+    }
+    int proportional = 0; // iterations where every rank's volume over rank 0's is its level's ratio (to 1 %)
+    for (int it = 0; it < kIterations; ++it) {
+      bool all = true;
+      for (int r = 1; r < kRanks; ++r) {
+        double ratio = volumes[static_cast<std::size_t>(r)][static_cast<std::size_t>(it)] / volumes[0][static_cast<std::size_t>(it)];
+        double levels = std::stod(part.ranks[static_cast<std::size_t>(r)].level) / std::stod(part.ranks[0].level);
+        all = all && std::abs(ratio / levels - 1) < 0.01;
+      }
+      proportional += all ? 1 : 0;
+    }
+    if (together)
+      EXPECT_EQ(proportional, kIterations);
+    else
+      EXPECT_LT(proportional, kIterations / 4);
+  }
+}
+
+TEST(CompressedTrace, StatsPoolsLoopsOfOneShapeAtTheirOwnPlacesOnly)
+{
+  // each iteration: a large compute, an isend to r + 1, a small compute, an isend to r + 1 (a loop of 2), then two
+  // small computes, each before an isend to r + 2 (a loop of the same shape, at another place), then the receives
+  constexpr int kRanks = 4, kIterations = 200;
+  std::mt19937_64 rng(23);
+  std::string t;
+  for (int r = 0; r < kRanks; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < kIterations; ++i) {
+      for (int k = 0; k < 4; ++k)
+        t += fmt::format("{} compute {}\n{} isend {} 5 1000 0\n", r, k == 0 ? 1000000 + rng() % 100000 : 1000 + rng() % 100,
+                         r, (r + 1 + k / 2) % kRanks);
+      t += fmt::format("{} recv {} 5 1000 0\n{} recv {} 5 1000 0\n{} recv {} 5 1000 0\n{} recv {} 5 1000 0\n{} waitall\n",
+                       r, (r + 3) % kRanks, r, (r + 3) % kRanks, r, (r + 2) % kRanks, r, (r + 2) % kRanks, r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "places.txt", t);
+  fs::path s = scratch_dir() / "places.tit";
+  compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  auto ct = TraceSet::open(s, std::nullopt);
+  for (int r = 0; r < kRanks; ++r) {
+    auto cr = ct->reader(r);
+    Action a;
+    std::vector<Action> seq;
+    while (cr->next(a))
+      seq.push_back(a);
+    int large = 0;
+    for (std::size_t i = 0; i + 1 < seq.size(); ++i)
+      if (seq[i].kind == Kind::Compute && seq[i].amount > 100000) {
+        ++large;
+        EXPECT_EQ(seq[i + 1].partner, (r + 1) % kRanks) << "rank " << r << ": a large compute drawn at another place";
+      }
+    EXPECT_NEAR(large, kIterations, kIterations / 4) << "rank " << r;
+  }
+}
+
 TEST(CompressedTrace, BadSchedulesAreErrors)
 {
   // a structure of one loop over [compute, waitall] and its schedules, forged one fault at a time
@@ -844,7 +1038,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   meta.chunks = {cformat::ChunkRef{}};
   meta.blocks = {cformat::BlockRef{}};
   meta.ranks = {cformat::RankEntry{1, Dialect::SimGrid, 0, "0.5"}};
-  cformat::Schedule good{0, 0, 0, true, {}};
+  cformat::Schedule good{0, 0, 0, true, false, {}};
   for (int i = 0; i < 16; ++i)
     good.draws.push_back(cformat::ValueRun{true, 1000 + i, 0, "", 1});
   auto error = [&](const std::vector<cformat::Schedule>& schedules, std::string level = "0.5") {
@@ -902,9 +1096,16 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   std::string bytes = cformat::encode_meta(m);
   std::size_t order_at = bytes.size() - 16 * 3 - 1; // 16 draws of 2-byte values and a count of 1
   ASSERT_EQ(bytes[order_at], 1);
-  bytes[order_at] = 2;
+  bytes[order_at] = 2; // one order shared by the ranks
+  cformat::Meta shared = cformat::decode_meta(bytes, "f.tit");
+  EXPECT_TRUE(shared.schedules.at(0).rank_order);
+  EXPECT_TRUE(shared.schedules.at(0).shared_order);
+  m.schedules[0].shared_order = true;
+  EXPECT_EQ(cformat::encode_meta(m), bytes);
+  bytes[order_at] = 3;
   EXPECT_NE(trace_error([&] { cformat::decode_meta(bytes, "f.tit"); })
-                .find("expected a schedule's order (0 in order, 1 the rank's order), found 2"),
+                .find("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank), "
+                      "found 3"),
             std::string::npos);
 }
 
@@ -941,7 +1142,7 @@ TEST(CompressedTrace, FieldsWithBlanksAreErrors)
   m.value_mode = "stats";
   m.pooled = true;
   m.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
-  cformat::Schedule s{0, 0, 0, false, {}};
+  cformat::Schedule s{0, 0, 0, false, false, {}};
   for (int i = 0; i < 16; ++i)
     s.draws.push_back(cformat::ValueRun{false, 0, 0, i == 7 ? "1 2" : "1.5", 1});
   m.schedules = {s};
@@ -1417,20 +1618,22 @@ std::string file_bytes(const fs::path& p)
   return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
-/// Each rank of `traces` folded from its action lines (RankCompressor::add_line, as the tracer feeds it), the parts
-/// merged along a binomial tree through their byte form (as the ranks send them), written by write_compressed.
+/// Each rank of `traces` folded from its action lines (RankCompressor::add_line, as the tracer feeds it; `stats`: with
+/// exact values, then fold_gaps, as the tracer does at MPI_Finalize), the parts merged along a binomial tree through
+/// their byte form (as the ranks send them), written by write_compressed.
 fs::path compress_online(const fs::path& traces, const ValueMode& mode, const fs::path& out)
 {
   std::unique_ptr<TraceSet> set = TraceSet::open(traces, std::nullopt);
   int n = set->rank_count();
+  bool stats = mode.kind == ValueMode::Kind::Stats;
   std::vector<cformat::Part> parts;
   for (int r = 0; r < n; ++r) {
-    cformat::RankCompressor rank(r, n, mode);
+    cformat::RankCompressor rank(r, n, stats ? ValueMode{} : mode);
     std::unique_ptr<RankReader> reader = set->reader(r);
     Action a;
     while (reader->next(a))
       rank.add_line(a.text);
-    parts.push_back(rank.finish());
+    parts.push_back(stats ? cformat::fold_gaps(rank.finish(), n) : rank.finish());
   }
   for (int mask = 1; mask < n; mask <<= 1)
     for (int r = 0; r + mask < n; r += 2 * mask) {
@@ -1465,7 +1668,7 @@ TEST(CompressedOnline, LinesFoldedPerRankAndMergedAlongATreeGiveTheFileOfCompres
                    }) == "<no error>";
     if (!simgrid || is_compressed_trace(traces))
       continue;
-    for (const char* mode : {"exact", "binned:0.05"}) {
+    for (const char* mode : {"exact", "binned:0.05", "stats"}) {
       fs::path offline = scratch_dir() / "offline.tit";
       std::unique_ptr<TraceSet> plain = TraceSet::open(traces, std::nullopt);
       compress(*plain, offline, parse_value_mode(mode));
@@ -1475,6 +1678,140 @@ TEST(CompressedOnline, LinesFoldedPerRankAndMergedAlongATreeGiveTheFileOfCompres
     ++compared;
   }
   EXPECT_GE(compared, 40);
+}
+
+TEST(CompressedOnline, ReadPartGivesBackTheActionsOfEachRank)
+{
+  fs::path plain = write_file(scratch_dir() / "sporadic-read.txt", sporadic_trace(50, 5));
+  std::unique_ptr<TraceSet> set = TraceSet::open(plain, std::nullopt);
+  std::vector<cformat::Part> parts;
+  for (int r : {3, 1, 4}) { // some ranks of five, not in order
+    cformat::RankCompressor rank(r, 5, ValueMode{});
+    std::unique_ptr<RankReader> reader = set->reader(r);
+    Action a;
+    while (reader->next(a))
+      rank.add_line(a.text);
+    parts.push_back(rank.finish());
+  }
+  std::vector<std::vector<std::string>> expected = read_all(plain);
+  std::vector<std::unique_ptr<RankReader>> readers =
+      cformat::read_part(cformat::merge_parts(std::move(parts)), 5, "held");
+  ASSERT_EQ(readers.size(), 3u);
+  std::size_t i = 0;
+  for (int r : {1, 3, 4}) { // the merged part's ranks, ascending
+    std::vector<std::string> got;
+    Action a;
+    while (readers[i]->next(a)) {
+      got.push_back(fields(a));
+      EXPECT_EQ(*a.file, "held (rank " + std::to_string(r) + ")");
+    }
+    EXPECT_EQ(got, expected[static_cast<std::size_t>(r)]) << "rank " << r;
+    ++i;
+  }
+}
+
+TEST(CompressedOnline, StatsOfRanksFoldedExactIsTheFileOfCompress)
+{
+  // sporadic computes (the gaps change the structure) and jittered volumes (drawn from schedules)
+  for (const auto& [name, text] : {std::pair<std::string, std::string>{"sporadic", sporadic_trace(400, 4)},
+                                   {"noisy", noisy_trace(500, 3)}}) {
+    fs::path plain = write_file(scratch_dir() / (name + ".txt"), text);
+    fs::path offline = scratch_dir() / (name + "-offline.tit"), exact = scratch_dir() / (name + "-exact.tit");
+    CompressStats c = compress(*TraceSet::open(plain, std::nullopt), offline, parse_value_mode("stats"));
+    CompressStats e = compress(*TraceSet::open(plain, std::nullopt), exact, ValueMode{});
+    EXPECT_LT(c.bytes * 5, e.bytes) << name << ": the drawn file, not the one keeping every value";
+    fs::path online = compress_online(plain, parse_value_mode("stats"), scratch_dir() / (name + "-online.tit"));
+    EXPECT_EQ(file_bytes(online), file_bytes(offline)) << name;
+  }
+}
+
+/// A rank's lines folded as the tracer's compressed path folds them (RankCompressor::add_record, add_compute, and
+/// add_line with the record on a miss) and, beside it, from the lines alone; returns whether the two parts are equal.
+/// A record is the line's bytes in words, plus an alias word (`aliases` of them in turn: one line, several records,
+/// as the tracer's name addresses may be). `folded` counts the actions folded without their line.
+bool records_fold_as_lines(int rank, int ranks, const std::vector<std::string>& lines, const ValueMode& mode,
+                           std::uint64_t aliases, std::uint64_t& folded)
+{
+  cformat::RankCompressor by_line(rank, ranks, mode), by_record(rank, ranks, mode);
+  std::string compute = fmt::format("{} compute ", rank);
+  std::vector<std::uint64_t> record;
+  std::uint64_t seen = 0;
+  for (const std::string& line : lines) {
+    by_line.add_line(line);
+    record.assign((line.size() + 7) / 8 + 1, 0);
+    std::memcpy(record.data(), line.data(), line.size());
+    record.back() = (seen++ % aliases) << 32 | line.size();
+    std::int64_t volume = 0;
+    bool is_compute =
+        line.starts_with(compute) && cformat::canonical_int(std::string_view(line).substr(compute.size()), volume);
+    if (is_compute ? by_record.add_compute(volume) : by_record.add_record(record)) {
+      ++folded;
+      continue;
+    }
+    by_record.add_line(line, record);
+  }
+  bool same_count = by_line.actions() == by_record.actions();
+  return same_count && cformat::encode_part(by_line.finish()) == cformat::encode_part(by_record.finish());
+}
+
+TEST(CompressedOnline, RecordsFoldAsTheirLines)
+{
+  // the tracer hands the folder a record of each action and its line only for a record it has not seen: every trace of
+  // the repository (SimGrid dialect), in exact and binned values, with one and with three records per line, must give
+  // the part its lines give
+  int compared = 0;
+  std::uint64_t folded = 0, actions = 0;
+  for (const fs::path& traces : repository_trace_sets()) {
+    std::unique_ptr<TraceSet> set;
+    std::vector<std::vector<std::string>> lines;
+    bool simgrid = trace_error([&] {
+                     set = TraceSet::open(traces, std::nullopt);
+                     for (int r = 0; r < set->rank_count(); ++r) {
+                       lines.emplace_back();
+                       std::unique_ptr<RankReader> reader = set->reader(r);
+                       Action a;
+                       while (reader->next(a)) {
+                         if (a.dialect != Dialect::SimGrid)
+                           throw TraceError("thesis");
+                         lines.back().emplace_back(a.text);
+                       }
+                     }
+                   }) == "<no error>";
+    if (!simgrid || is_compressed_trace(traces))
+      continue;
+    for (const char* mode : {"exact", "binned:0.05"})
+      for (std::uint64_t aliases : {1, 3})
+        for (int r = 0; r < set->rank_count(); ++r) {
+          ASSERT_TRUE(records_fold_as_lines(r, set->rank_count(), lines[static_cast<std::size_t>(r)],
+                                            parse_value_mode(mode), aliases, folded))
+              << traces << " rank " << r << " " << mode << " aliases " << aliases;
+          actions += lines[static_cast<std::size_t>(r)].size();
+        }
+    ++compared;
+  }
+  EXPECT_GE(compared, 40);
+  EXPECT_GT(folded, actions / 20); // the path was taken (the repository's traces are short: about a tenth of their actions)
+}
+
+TEST(CompressedOnline, RecordsBeyondTheRememberedLinesFoldAsTheirLines)
+{
+  // more distinct lines than the folder remembers (4096), repeated, with computes between them whose volumes exceed
+  // the integers of value runs now and then (their shortcut refused: the line is given), in both value modes
+  std::vector<std::string> lines = {"2 init"};
+  for (int round = 0; round < 3; ++round)
+    for (int i = 0; i < 5000; ++i) {
+      lines.push_back(fmt::format("2 send {} {} 64 2", (i + 1) % 4, i % 4500));
+      lines.push_back(i % 97 == 0 ? "2 compute 3000000000000000000" : fmt::format("2 compute {}", 100 + i % 7));
+      lines.push_back("2 waitall 4");
+      if (i % 16 == 0)
+        lines.push_back("2 allreduce 1 0 0 comm=1");
+    }
+  lines.push_back("2 finalize");
+  for (const char* mode : {"exact", "binned:0.01"}) {
+    std::uint64_t folded = 0;
+    EXPECT_TRUE(records_fold_as_lines(2, 4, lines, parse_value_mode(mode), 2, folded)) << mode;
+    EXPECT_GT(folded, lines.size() / 3) << mode;
+  }
 }
 
 TEST(CompressedOnline, MergeOrderAndGroupingDoNotChangeThePart)
@@ -1597,8 +1934,9 @@ TEST(CompressedOnline, HeldBackValuesKeepTheirOrderInEachStream)
     compress(*TraceSet::open(plain, std::nullopt), offline, parse_value_mode(mode));
     fs::path online = compress_online(plain, parse_value_mode(mode), scratch_dir() / "online.tit");
     EXPECT_EQ(file_bytes(online), file_bytes(offline)) << mode;
-    if (std::string_view(mode) == "exact") // binned compute volumes come back binned
+    if (std::string_view(mode) == "exact") { // binned compute volumes come back binned
       EXPECT_EQ(read_all(online), read_all(plain));
+    }
   }
 }
 

@@ -82,7 +82,7 @@ std::string read_config(Config& c)
   }
   if (const char* v = env("TIT_TRACE_VALUES")) {
     std::string_view s(v);
-    bool ok = s == "exact";
+    bool ok = s == "exact" || s == "stats";
     if (s.starts_with("binned:")) {
       try {
         trace::parse_value_mode(s); // 0 < R < 1
@@ -91,10 +91,7 @@ std::string read_config(Config& c)
       }
     }
     if (!ok)
-      return bad("TIT_TRACE_VALUES", v,
-                 s == "stats" ? "exact or binned:R (stats needs every value at the end: trace with exact, then "
-                                "tit-trace compress --values stats)"
-                              : "exact or binned:R with 0 < R < 1, e.g. binned:0.01");
+      return bad("TIT_TRACE_VALUES", v, "exact, binned:R with 0 < R < 1 (e.g. binned:0.01), or stats");
     c.values = v;
   }
   if (c.timings && !c.text)

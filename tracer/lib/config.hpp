@@ -16,7 +16,7 @@ struct Config {
   std::size_t buffer = 1 << 20;    ///< TIT_TRACE_BUFFER: bytes buffered per file before a write
   bool text = true;                ///< TIT_TRACE_FORMAT has `text`: per-rank rank-<r>.txt files
   bool compressed = false;         ///< TIT_TRACE_FORMAT has `compressed`: one trace.tit, folded online
-  std::string values = "exact";    ///< TIT_TRACE_VALUES: exact | binned:R (compressed values)
+  std::string values = "exact";    ///< TIT_TRACE_VALUES: exact | binned:R | stats (compressed values)
 };
 
 /// Reads the environment into `c`. Returns an empty string, or a message naming the variable,

@@ -3,9 +3,13 @@
 //   Scope s;                         // entry: ends the compute burst, writes its `compute` line
 //   int rc = PMPI_Xxx(...);          // the real call
 //   if (s.on && rc == MPI_SUCCESS) { // traced (initialised, not nested in another traced call)
-//     Line& l = g.line("send"); l.world_peer(...).num(tag)...; g.end_line(comm);
+//     g.line(name_of(Kind::Send)).num(peer).num(tag)...; g.end_line(comm);
 //   }
 //   return rc;                       // exit: the next compute burst starts here
+//
+// A wrapper describes its action as a record (Line: the action's name and its numbers, in the order the line writes
+// them); end_line formats the text line from it for the text file, and hands the record to the compressed file's
+// folder, which formats nothing for an action it has seen before (TIT_TRACE_FORMAT=compressed).
 //
 // One rank = one process; the tracer assumes MPI calls come from one thread at a time
 // (MPI_THREAD_SINGLE, FUNNELED or SERIALIZED).
@@ -25,6 +29,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tsl/robin_map.h>
@@ -97,11 +102,10 @@ struct RequestHash {
   }
 };
 
-/// Builds one trace line in a reused buffer (every traced call writes one: no allocation, no
-/// std::string bookkeeping on that path).
-class Line {
+/// Builds one trace line's text in a reused buffer (no allocation, no std::string bookkeeping on that path).
+class TextLine {
 public:
-  Line() { storage_.resize(256); }
+  TextLine() { storage_.resize(256); }
   static_assert(OutFile::kLineCopy <= 256);
   /// Starts a new line with `prefix`.
   void reset(std::string_view prefix)
@@ -109,7 +113,7 @@ public:
     len_ = 0;
     append(prefix);
   }
-  Line& word(std::string_view w)
+  TextLine& word(std::string_view w)
   {
     char* p = room(w.size() + 1);
     *p = ' ';
@@ -117,14 +121,21 @@ public:
     len_ += w.size() + 1;
     return *this;
   }
-  Line& num(long long v)
+  TextLine& num(long long v)
   {
     char* p = room(24);
     *p = ' ';
     len_ = static_cast<std::size_t>(std::to_chars(p + 1, p + 24, v).ptr - storage_.data());
     return *this;
   }
-  Line& real(double v);
+  /// Ends the line: ` comm=<handle>` unless `comm_handle` is 0 (MPI_COMM_WORLD), ` comm=unknown` for -2, then '\n'.
+  void end(int comm_handle)
+  {
+    if (comm_handle != 0)
+      comm(comm_handle);
+    *room(1) = '\n';
+    ++len_;
+  }
   void append(std::string_view bytes)
   {
     std::memcpy(room(bytes.size()), bytes.data(), bytes.size());
@@ -134,6 +145,7 @@ public:
   std::string_view view() const { return {storage_.data(), len_}; }
 
 private:
+  void comm(int comm_handle);
   std::vector<char> storage_;
   std::size_t len_ = 0;
   char* room(std::size_t n)
@@ -142,6 +154,46 @@ private:
       storage_.resize(2 * (len_ + n));
     return storage_.data() + len_;
   }
+};
+
+/// What a wrapper says of its action: the action's name and its numbers, in the order its line writes them, kept as a
+/// record of words in a reused buffer: [0] the name's address (a name of trace/action.hpp's tables), [1..n] the
+/// numbers, then the communicator's handle (record()). The text line is formatted from it (format()) for the text
+/// file, and for the compressed file only when the compressor has not seen the record: equal records give equal lines,
+/// which is what the compressed path keys on (RankCompressor::add_record).
+class Line {
+public:
+  Line() : words_(std::make_unique<std::uint64_t[]>(32)), capacity_(32) {}
+  void reset(std::string_view action)
+  {
+    name_ = action;
+    words_[0] = reinterpret_cast<std::uintptr_t>(action.data());
+    n_ = 1;
+  }
+  Line& num(long long v)
+  {
+    if (n_ + 1 >= capacity_) // room for this number and the communicator's handle
+      grow();
+    words_[n_++] = static_cast<std::uint64_t>(v);
+    return *this;
+  }
+  /// The record of the action on the communicator whose handle is `comm_handle` (as Tracer::end_line takes it).
+  std::span<const std::uint64_t> record(int comm_handle)
+  {
+    words_[n_] = static_cast<std::uint64_t>(static_cast<std::int64_t>(comm_handle));
+    return {words_.get(), n_ + 1};
+  }
+  /// The first number (a compute's volume).
+  long long first() const { return static_cast<long long>(words_[1]); }
+  /// The text line: `prefix`, the name, the numbers, then TextLine::end(comm_handle).
+  void format(TextLine& text, std::string_view prefix, int comm_handle) const;
+
+private:
+  void grow();
+  std::string_view name_;
+  std::unique_ptr<std::uint64_t[]> words_;
+  std::size_t capacity_;
+  std::size_t n_ = 1;
 };
 
 class Tracer {
@@ -173,6 +225,7 @@ public:
   bool enter();
   void leave(bool traced);
 
+  /// Starts the record of an action (`action`: a name of trace/action.hpp's tables, e.g. name_of(Kind::Send)).
   Line& line(std::string_view action);
   /// Appends ` comm=<handle>` unless `c` is MPI_COMM_WORLD, ends the line, writes it.
   void end_line(const CommInfo* c = nullptr) { end_line(c != nullptr ? c->handle : 0); }
@@ -196,6 +249,7 @@ public:
 
 private:
   Line line_;
+  TextLine text_;
   std::string rank_prefix_; ///< "<rank> ", the start of every line
   std::string row_;
   const char* action_ = nullptr;
@@ -214,13 +268,14 @@ private:
   std::string compute_unit_;            ///< what the compute volumes count, for the compressed file
   std::string lost_note_;               ///< what emergency_flush says of the compressed trace (preformatted)
 
-  /// Feeds the line being written (without its '\n') to the compressor.
-  void compress_line(std::string_view line);
+  /// Hands the action being written to the compressor: its record, and its text when the compressor does not know the
+  /// record.
+  void compress_line(int comm_handle);
   /// The binomial-tree merge of the ranks' compressed traces; rank 0 writes the file.
   void merge_compressed();
 
-  /// Ends the line being built and appends it to the trace.
-  void write_line();
+  /// Writes the action being built: its text line to the text file, its record to the compressor.
+  void write_line(int comm_handle);
   void write_header();
   void timing_row(long long line, const char* action, double start, double end);
   void init_types();
