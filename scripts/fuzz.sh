@@ -54,8 +54,8 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     "$build/bin/tit-trace" compress "$t" "$seeds/compressed.tit" >/dev/null
     { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
   done
-  # a pooled stats file (version 3: schedules and levels in the structure record) and a binned one (version 4: bin
-  # runs in the value blocks; the trace of tests/data/compressed/binned-v3.tit), whole and as raw records (first byte
+  # a pooled stats file (schedules and levels in the structure record) and a binned one (bin runs in the value
+  # blocks; the trace of tests/data/compressed/binned-v3.tit), whole and as raw records (first byte
   # odd: the structure record, a NUL, the value area; the stats file's ranks share one value block, so the target's even
   # cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed past the CRC checks too
   "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.tit" "$seeds/binned" >/dev/null
@@ -81,13 +81,18 @@ def varint():
             return v
 version, raw, stored = varint(), varint(), varint()
 pos += 4  # CRC-32
-codec = data[pos]; pos += 1  # versions 3 and 4: 0 stored, 1 deflate, 2 LZMA2
+codec = data[pos]; pos += 1  # versions 3 to 5: 0 stored, 1 deflate, 2 LZMA2
 def unpack(record, codecs):  # the raw bytes of a record, by the first packing that reads all of it
     for c in codecs:
         try:
-            d = (lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26}])
+            body, lc, lp, pb = record, 3, 0, 2
+            if c == 2 and version >= 5 and record:  # version 5: the LZMA properties byte first
+                props, body = record[0], record[1:]
+                lc, lp, pb = props % 9, props // 9 % 5, props // 45
+            d = (lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26,
+                                                                  "lc": lc, "lp": lp, "pb": pb}])
                  if c == 2 else zlib.decompressobj(-15))
-            out = d.decompress(record)
+            out = d.decompress(body)
             if d.eof and not d.unused_data:
                 return out
         except (lzma.LZMAError, zlib.error):

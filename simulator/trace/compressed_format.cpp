@@ -9,8 +9,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <map>
 #include <optional>
+#include <stdexcept>
 #include <tuple>
 
 namespace tit::trace::cformat {
@@ -105,8 +108,9 @@ std::uint64_t ByteReader::below(std::uint64_t limit, std::string_view what)
 
 // ---- the structure record ----------------------------------------------------------------------------
 
-void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, const std::vector<Node>& nodes,
-                   const std::vector<std::vector<std::uint32_t>>& bodies)
+namespace {
+
+void encode_signatures(ByteWriter& w, const std::vector<Signature>& signatures)
 {
   w.varint(signatures.size());
   for (const Signature& s : signatures) {
@@ -120,6 +124,66 @@ void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, cons
         w.zigzag(slot.offset);
     }
   }
+}
+
+/// Version 5's tables: the signatures, then the bodies with their nodes inline (no node table: each item is an action
+/// of a signature, or a loop over a body of a smaller id and its trip count). Bodies are renumbered when a loop repeats
+/// a body whose id is not below its own body's (files numbered before the canonical ids): by height, then by id.
+void encode_inline_tables(ByteWriter& w, const Meta& m, std::vector<std::uint32_t>& new_id)
+{
+  encode_signatures(w, m.signatures);
+  std::size_t n = m.bodies.size();
+  new_id.resize(n);
+  for (std::size_t b = 0; b < n; ++b)
+    new_id[b] = static_cast<std::uint32_t>(b);
+  bool ordered = true;
+  for (std::size_t b = 0; b < n && ordered; ++b)
+    for (std::uint32_t id : m.bodies[b])
+      ordered = ordered && (!m.nodes[id].loop || m.nodes[id].ref < b);
+  if (!ordered) {
+    // height: 0 for a body without loops, else one more than the highest body it loops over (a finite tree: the
+    // decoder checked it, and the writers build trees)
+    std::vector<int> height(n, -1);
+    std::function<int(std::uint32_t)> height_of = [&](std::uint32_t b) {
+      if (height[b] < 0) {
+        int h = 0;
+        for (std::uint32_t id : m.bodies[b])
+          if (m.nodes[id].loop)
+            h = std::max(h, height_of(m.nodes[id].ref) + 1);
+        height[b] = h;
+      }
+      return height[b];
+    };
+    std::vector<std::uint32_t> order(n);
+    for (std::size_t b = 0; b < n; ++b)
+      order[b] = static_cast<std::uint32_t>(b);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return height_of(a) < height_of(b); });
+    for (std::size_t i = 0; i < n; ++i)
+      new_id[order[i]] = static_cast<std::uint32_t>(i);
+  }
+  std::vector<std::uint32_t> old_id(n);
+  for (std::size_t b = 0; b < n; ++b)
+    old_id[new_id[b]] = static_cast<std::uint32_t>(b);
+  w.varint(n);
+  for (std::uint32_t b : old_id) {
+    w.varint(m.bodies[b].size());
+    for (std::uint32_t id : m.bodies[b]) {
+      const Node& node = m.nodes[id];
+      // action: 2*sig; loop: 2*body+1, then its count
+      w.varint((std::uint64_t{node.loop ? new_id[node.ref] : node.ref} << 1) | (node.loop ? 1 : 0));
+      if (node.loop)
+        w.varint(node.count);
+    }
+  }
+}
+
+} // namespace
+
+void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, const std::vector<Node>& nodes,
+                   const std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  encode_signatures(w, signatures);
   w.varint(nodes.size());
   for (const Node& n : nodes) {
     // action: 2*sig; loop: 2*body+1, then its count
@@ -151,7 +215,8 @@ std::string encode_meta(const Meta& m)
     w.byte(0);
   }
   w.string(m.compute_unit);
-  encode_tables(w, m.signatures, m.nodes, m.bodies);
+  std::vector<std::uint32_t> body_id; // new ids of the bodies (the same unless renumbered)
+  encode_inline_tables(w, m, body_id);
   // offsets and chunk sizes are implied: chunks follow each other in the value area, blocks each other in
   // their chunk, and a chunk's raw bytes are its blocks'
   w.varint(m.chunks.size());
@@ -166,17 +231,32 @@ std::string encode_meta(const Meta& m)
     w.varint(b.raw_size);
   }
   for (const RankEntry& r : m.ranks) {
-    w.varint(r.root);
+    w.varint(body_id[r.root]);
     w.byte(static_cast<std::uint8_t>(r.dialect));
     w.varint(r.block);
     if (m.pooled)
       w.string(r.level);
   }
+  // binned (version 5): the bin bases, each: signature | value-slot ordinal | base (zigzag)
+  if (m.value_mode.starts_with("binned:")) {
+    w.varint(m.bin_bases.size());
+    for (const auto& [key, base] : m.bin_bases) {
+      w.varint(key.first);
+      w.varint(key.second);
+      w.zigzag(base);
+    }
+  }
   // pooled stats: the schedules, each: body id | position | value-slot ordinal | order byte (0 in order, 1 the rank's
   // order and level, 2 the order every rank shares and the rank's level) | kStatsSlots runs of one value
   if (m.pooled) {
-    w.varint(m.schedules.size());
-    for (const Schedule& s : m.schedules) {
+    std::vector<Schedule> schedules = m.schedules;
+    for (Schedule& s : schedules)
+      s.body = body_id[s.body];
+    std::sort(schedules.begin(), schedules.end(), [](const Schedule& a, const Schedule& b) {
+      return std::tie(a.body, a.position, a.slot) < std::tie(b.body, b.position, b.slot);
+    });
+    w.varint(schedules.size());
+    for (const Schedule& s : schedules) {
       w.varint(s.body);
       w.varint(s.position);
       w.varint(s.slot);
@@ -220,20 +300,31 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
   return r.below(std::min<std::uint64_t>(kMaxTable, bytes_left + 1), what);
 }
 
-/// The bin indices of a version 4 binned value block, read before its streams; each bin run takes the next.
+/// The bin indices of a binned value block (versions 4 and 5), read before its streams; each bin run takes the next.
 struct BinIndices {
   Bins bins;
-  std::vector<std::int64_t> indices; ///< per bin run, in order
+  std::vector<std::int64_t> indices; ///< per bin run, in order (version 5: less the base of the run's stream)
   std::size_t used = 0;
-  std::int64_t next(ByteReader& r)
+  const std::int64_t* base = nullptr; ///< version 5: the base of the stream being read (none: it has no bin runs)
+  std::uint32_t signature = 0, slot = 0; ///< that stream's
+  std::int64_t next(ByteReader& r, bool stream_bases)
   {
     if (used == indices.size())
       r.fail(fmt::format("expected at most {} bin runs (the block's bin indices), found more", indices.size()));
-    return indices[used++];
+    std::int64_t k = indices[used++];
+    if (!stream_bases)
+      return k;
+    if (base == nullptr)
+      r.fail(fmt::format("expected no bin run in the stream of signature {}'s value slot {} (the structure record "
+                         "gives it no bin base), found one", signature, slot));
+    k += *base;
+    if (k > Bins::kMaxIndex || k < -Bins::kMaxIndex)
+      r.fail(fmt::format("expected a bin index within +-2^40, found the base {} plus {}", *base, k - *base));
+    return k;
   }
 };
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins = nullptr);
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins = nullptr, bool stream_bases = false);
 
 std::size_t value_slots(const Signature& s)
 {
@@ -285,8 +376,9 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
 
 } // namespace
 
-void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
-                   std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+namespace {
+
+void decode_signatures(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures)
 {
   signatures.resize(table_size(r, "the number of signatures", bytes_size));
   for (Signature& s : signatures) {
@@ -306,6 +398,70 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
       }
     }
   }
+}
+
+/// A loop may only repeat a non-empty body made of earlier nodes: the structure is a finite tree.
+void check_tree(ByteReader& r, const std::vector<Node>& nodes_out, const std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  for (std::size_t i = 0; i < nodes_out.size(); ++i) {
+    const Node& n = nodes_out[i];
+    if (!n.loop)
+      continue;
+    if (n.ref >= bodies.size())
+      r.fail(fmt::format("node {} is a loop over body {}, but there are {} bodies", i, n.ref, bodies.size()));
+    const auto& body = bodies[n.ref];
+    if (body.empty())
+      r.fail(fmt::format("node {} is a loop over body {}, which is empty", i, n.ref));
+    for (std::uint32_t id : body)
+      if (id >= i)
+        r.fail(fmt::format("node {} is a loop over body {}, which holds node {} (a loop body holds earlier nodes only)",
+                           i, n.ref, id));
+  }
+}
+
+/// Version 5's tables (encode_inline_tables): the nodes are numbered as their items are first met, body by body, so
+/// that a loop's body holds earlier nodes, as in the older versions' node tables.
+void decode_inline_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
+                          std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  decode_signatures(r, rank_count, bytes_size, signatures);
+  bodies.resize(table_size(r, "the number of bodies", bytes_size));
+  std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> ids;
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    bodies[b].resize(table_size(r, "a body's length", bytes_size));
+    for (std::uint32_t& id : bodies[b]) {
+      std::uint64_t code = r.varint("a body's item");
+      Node n;
+      n.loop = (code & 1) != 0;
+      std::uint64_t ref = code >> 1;
+      if (!n.loop && ref >= signatures.size())
+        r.fail(fmt::format("expected a signature id below {}, found {}", signatures.size(), ref));
+      if (n.loop && ref >= b)
+        r.fail(fmt::format("expected a loop over a body before body {} (a loop repeats an earlier body), found body {}",
+                           b, ref));
+      n.ref = static_cast<std::uint32_t>(ref);
+      if (n.loop) {
+        if (bodies[n.ref].empty())
+          r.fail(fmt::format("expected a loop over a non-empty body, found one over body {}, which is empty", n.ref));
+        n.count = r.varint("a loop trip count");
+        if (n.count == 0)
+          r.fail("expected a loop trip count of at least 1, found 0");
+      }
+      auto [it, added] = ids.try_emplace({n.loop, n.ref, n.count}, static_cast<std::uint32_t>(nodes_out.size()));
+      if (added)
+        nodes_out.push_back(n);
+      id = it->second;
+    }
+  }
+  check_tree(r, nodes_out, bodies);
+}
+
+} // namespace
+
+void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
+                   std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+{
+  decode_signatures(r, rank_count, bytes_size, signatures);
   std::uint64_t nodes = table_size(r, "the number of nodes", bytes_size);
   nodes_out.resize(nodes);
   std::vector<std::uint32_t> loop_body_of(nodes, 0);
@@ -331,21 +487,7 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
     for (std::uint32_t& id : b)
       id = static_cast<std::uint32_t>(r.below(nodes, "a node id"));
   }
-  // A loop may only repeat a non-empty body made of earlier nodes: the structure is a finite tree.
-  for (std::size_t i = 0; i < nodes; ++i) {
-    const Node& n = nodes_out[i];
-    if (!n.loop)
-      continue;
-    if (n.ref >= bodies.size())
-      r.fail(fmt::format("node {} is a loop over body {}, but there are {} bodies", i, n.ref, bodies.size()));
-    const auto& body = bodies[n.ref];
-    if (body.empty())
-      r.fail(fmt::format("node {} is a loop over body {}, which is empty", i, n.ref));
-    for (std::uint32_t id : body)
-      if (id >= i)
-        r.fail(fmt::format("node {} is a loop over body {}, which holds node {} (a loop body holds earlier nodes only)",
-                           i, n.ref, id));
-  }
+  check_tree(r, nodes_out, bodies);
 }
 
 Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version)
@@ -373,7 +515,10 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
     r.fail(fmt::format("value mode '{}'{} in a version {} file (it needs version {})", m.value_mode,
                        m.pooled ? " (pooled)" : "", version, version_for(m)));
   m.compute_unit = r.string("the compute unit");
-  decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
+  if (version >= 5)
+    decode_inline_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
+  else
+    decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
   m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
   std::uint64_t area = 0;
   for (ChunkRef& c : m.chunks) {
@@ -411,6 +556,20 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
       if (!v || !(*v > 0 || (m.gaps && *v == 0)) || !std::isfinite(*v))
         r.fail(fmt::format("expected a rank's level (a {} number), found '{}'", m.gaps ? "non-negative" : "positive",
                            e.level));
+    }
+  }
+  if (mode == 1 && version >= 5) {
+    m.stream_bases = true;
+    std::uint64_t n = table_size(r, "the number of bin bases", bytes.size());
+    for (std::uint64_t i = 0; i < n; ++i) {
+      auto sig = static_cast<std::uint32_t>(r.below(m.signatures.size(), "a bin base's signature id"));
+      auto slot = static_cast<std::uint32_t>(r.below(value_slots(m.signatures[sig]), "a bin base's value slot"));
+      std::int64_t base = r.zigzag("a bin base");
+      if (base > Bins::kMaxIndex || base < -Bins::kMaxIndex)
+        r.fail(fmt::format("expected a bin base within +-2^40, found {}", base));
+      if (!m.bin_bases.empty() && m.bin_bases.rbegin()->first >= std::pair(sig, slot))
+        r.fail("expected bin bases in ascending (signature, slot) order, no two alike");
+      m.bin_bases.emplace(std::pair(sig, slot), base);
     }
   }
   if (m.pooled)
@@ -476,12 +635,12 @@ void encode_run(ByteWriter& w, const ValueRun& run)
 
 namespace {
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins)
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins, bool stream_bases)
 {
   ValueRun run;
   std::uint64_t head = r.varint("a value");
-  if (head == 1 && bins != nullptr) { // a bin run (version 4 binned files): its index is the next of the block's
-    std::int64_t k = bins->next(r);
+  if (head == 1 && bins != nullptr) { // a bin run (binned files of versions 4 and 5): its index is the next of the block's
+    std::int64_t k = bins->next(r, stream_bases);
     std::uint64_t count_form = r.varint("a bin run's length and form");
     unsigned form = static_cast<unsigned>(count_form & 1);
     std::string text = bins->bins.text(k, form);
@@ -556,10 +715,10 @@ void split_bin_pairs(std::vector<ValueRun>& runs, const Bins& bins)
 
 // A stream: its signature, slot and number of repeats; each repeat is a varint c, then (c == 0) one run, or
 // (c >= 2) a varint length L >= 1 and L runs, read c times. With bins, the block's bin indices come first.
-std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins, std::optional<std::int64_t> base)
+std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins, const BinBases* bases)
 {
   ByteWriter w;
-  std::vector<std::int64_t> indices; // of the bin runs, in order
+  std::vector<std::int64_t> indices; // of the bin runs, in order, less their stream's base
   struct Out {
     std::uint64_t count;
     std::vector<ValueRun> runs;
@@ -581,6 +740,13 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
     w.varint(s.signature);
     w.varint(s.slot);
     w.varint(repeats.size());
+    std::int64_t base = 0; // version 5: the stream's (a stream with bin runs has one: bases_of saw the same runs)
+    bool has_base = false;
+    if (bases != nullptr) {
+      auto it = bases->find({s.signature, s.slot});
+      has_base = it != bases->end();
+      base = has_base ? it->second : 0;
+    }
     for (const Out& rep : repeats) {
       w.varint(rep.count == 1 ? 0 : rep.count);
       if (rep.count != 1)
@@ -593,7 +759,9 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
           // index goes to the block's bin indices
           w.varint(1);
           w.varint(run.count << 1 | form);
-          indices.push_back(k);
+          if (!has_base)
+            throw std::logic_error("encode_streams: a stream with bin runs and no bin base");
+          indices.push_back(k - base);
         } else {
           encode_run(w, run);
         }
@@ -602,29 +770,25 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
   }
   if (bins == nullptr)
     return std::move(w.out());
-  // the bin indices first: their number, then (when any) a base, and each index less the base in a byte when that is
-  // 0 to 254, else the byte 255 and the difference as a zigzag varint (the base is chosen so that most indices of the
-  // file take one byte, which LZMA models far better than varints of the representatives' tokens)
+  // the bin indices first: their number, then each index less its stream's base in a byte when that is 0 to 254, else
+  // the byte 255 and the difference as a zigzag varint (the bases are chosen so that most indices of the file take one
+  // byte, which LZMA models far better than varints of the representatives' tokens)
   ByteWriter head;
   head.varint(indices.size());
-  if (!indices.empty()) {
-    std::int64_t low = base ? *base : bin_base(indices);
-    head.zigzag(low);
-    for (std::int64_t k : indices) {
-      std::int64_t d = k - low;
-      if (d >= 0 && d < 255) {
-        head.byte(static_cast<std::uint8_t>(d));
-      } else {
-        head.byte(255);
-        head.zigzag(d);
-      }
+  for (std::int64_t d : indices) {
+    if (d >= 0 && d < 255) {
+      head.byte(static_cast<std::uint8_t>(d));
+    } else {
+      head.byte(255);
+      head.zigzag(d);
     }
   }
   head.bytes(w.out());
   return std::move(head.out());
 }
 
-void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vector<std::int64_t>& out)
+void bin_indices(const std::vector<Stream>& streams, const Bins& bins,
+                 std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>>& out)
 {
   std::vector<ValueRun> runs;
   for (const Stream& s : streams) {
@@ -634,7 +798,7 @@ void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vect
       std::int64_t k = 0;
       unsigned form = 0;
       if (bins.find(run, k, form))
-        out.push_back(k);
+        out[{s.signature, s.slot}].push_back(k);
     }
   }
 }
@@ -664,7 +828,16 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
   if (meta.bin_runs > 0) {
     bins.emplace(BinIndices{Bins(meta.bin_runs), {}, 0});
     bins->indices.resize(table_size(r, "the number of bin runs", bytes.size()));
-    if (!bins->indices.empty()) {
+    if (meta.stream_bases) { // version 5: each index less its stream's base (applied as the bin run is read)
+      for (std::int64_t& d : bins->indices) {
+        d = r.byte("a bin index");
+        if (d == 255) {
+          d = r.zigzag("a bin index less its stream's base");
+          if (d > 2 * Bins::kMaxIndex || d < -2 * Bins::kMaxIndex)
+            r.fail(fmt::format("expected a bin index less its stream's base within +-2^41, found {}", d));
+        }
+      }
+    } else if (!bins->indices.empty()) {
       std::int64_t low = r.zigzag("the base of the bin indices");
       if (low > Bins::kMaxIndex || low < -Bins::kMaxIndex)
         r.fail(fmt::format("expected a bin index within +-2^40, found {}", low));
@@ -686,6 +859,12 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
     s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
     s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[s.signature]), "a stream's value slot"));
     s.repeats.resize(table_size(r, "a stream's number of repeats", bytes.size()));
+    if (bins && meta.stream_bases) {
+      auto it = meta.bin_bases.find({s.signature, s.slot});
+      bins->base = it == meta.bin_bases.end() ? nullptr : &it->second;
+      bins->signature = s.signature;
+      bins->slot = s.slot;
+    }
     for (Repeat& rep : s.repeats) {
       std::uint64_t count = r.varint("a repeat count");
       if (count == 1)
@@ -696,7 +875,7 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
         r.fail("expected a repeat length of at least 1, found 0");
       rep.first = static_cast<std::uint32_t>(s.runs.size());
       for (std::uint32_t i = 0; i < rep.length; ++i)
-        s.runs.push_back(decode_run(r, bytes.size(), bins ? &*bins : nullptr));
+        s.runs.push_back(decode_run(r, bytes.size(), bins ? &*bins : nullptr, meta.stream_bases));
     }
   }
   if (bins && bins->used != bins->indices.size())
@@ -769,10 +948,13 @@ std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::
 
 /// LZMA2 at preset 6 with a dictionary the size of the record (and the preset dictionary) rounded up to a power of 2:
 /// the writer and the reader derive the same options from the raw size.
-lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictionary)
+lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictionary, std::uint8_t props)
 {
   lzma_options_lzma o;
   lzma_lzma_preset(&o, 6);
+  o.lc = props % 9;
+  o.lp = props / 9 % 5;
+  o.pb = props / 45;
   std::uint64_t need = raw_size + dictionary.size();
   std::uint32_t size = LZMA_DICT_SIZE_MIN;
   while (size < need && size < (std::uint32_t{1} << 26))
@@ -785,9 +967,9 @@ lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictiona
   return o;
 }
 
-std::string lzma_pack(std::string_view raw, std::string_view dictionary)
+std::string lzma_pack(std::string_view raw, std::string_view dictionary, std::uint8_t props)
 {
-  lzma_options_lzma o = lzma_options(raw.size(), dictionary);
+  lzma_options_lzma o = lzma_options(raw.size(), dictionary, props);
   lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
   std::string out(raw.size() + raw.size() / 16 + 256, '\0');
   std::size_t pos = 0;
@@ -803,15 +985,13 @@ std::string lzma_pack(std::string_view raw, std::string_view dictionary)
 }
 
 std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const std::string& file,
-                        std::string_view record, std::string_view dictionary)
+                        std::string_view record, std::string_view dictionary, std::uint8_t props)
 {
   // LZMA2 expands at most a few thousand to one; a larger claim is corrupt (and must not allocate)
   if (raw_size > stored.size() * 8192 + 4096)
     throw TraceError(fmt::format("{}: error: {}: claims {} bytes from {} compressed ones (corrupt compressed trace)",
                                  file, record, raw_size, stored.size()));
-  if (stored.size() == raw_size) // stored as it is
-    return std::string(stored);
-  lzma_options_lzma o = lzma_options(raw_size, dictionary);
+  lzma_options_lzma o = lzma_options(raw_size, dictionary, props);
   lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
   std::string out(raw_size, '\0');
   std::size_t in_pos = 0;
@@ -828,18 +1008,42 @@ std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const s
 
 } // namespace
 
-std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary)
+std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary,
+                 std::optional<std::uint8_t> only)
 {
-  std::string deflated = deflate(raw, dictionary);
-  codec = deflated.size() < raw.size() ? kDeflate : kStored;
+  std::string best = deflate(raw, dictionary);
+  codec = best.size() < raw.size() ? kDeflate : kStored;
   if (version < 3)
-    return deflated;
-  std::string lzma = lzma_pack(raw, dictionary);
-  if (lzma.size() < deflated.size()) {
-    codec = kLzma2;
-    return lzma;
+    return best;
+  // the properties: liblzma's preset before version 5; then `only`, or the one of kLzmaTried that packs the record's
+  // first kLzmaSample bytes smallest (each property tried is one more LZMA pass: on the first 8 KiB, they pick the same
+  // properties as on the whole record, or ones within 0.1 %, on the mini-applications' records); a record that short
+  // is packed with each, and the smallest kept
+  std::vector<std::uint8_t> tried = version < 5 ? std::vector<std::uint8_t>{kLzmaProps}
+                                    : only      ? std::vector<std::uint8_t>{*only}
+                                                : std::vector<std::uint8_t>(kLzmaTried.begin(), kLzmaTried.end());
+  if (tried.size() > 1 && raw.size() > kLzmaSample) {
+    std::size_t smallest = std::numeric_limits<std::size_t>::max();
+    std::uint8_t chosen = tried[0];
+    for (std::uint8_t p : tried) {
+      std::size_t n = lzma_pack(raw.substr(0, kLzmaSample), dictionary, p).size();
+      if (n < smallest) {
+        smallest = n;
+        chosen = p;
+      }
+    }
+    tried = {chosen};
   }
-  return deflated;
+  for (std::uint8_t props : tried) {
+    std::string lzma = lzma_pack(raw, dictionary, props);
+    if (version >= 5)
+      lzma.insert(lzma.begin(), static_cast<char>(props));
+    if (lzma.size() < best.size()) {
+      codec = kLzma2;
+      best = std::move(lzma);
+    }
+  }
+  return best;
 }
 
 std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
@@ -856,8 +1060,20 @@ std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned ver
   if (stored.size() == raw_size) // packed records are smaller than they are raw
     throw TraceError(fmt::format("{}: error: {}: packed, but as large as it is raw (corrupt compressed trace)", file,
                                  record));
-  return codec == kLzma2 ? lzma_unpack(stored, raw_size, file, record, dictionary)
-                         : inflate(stored, raw_size, file, record, dictionary);
+  if (codec != kLzma2)
+    return inflate(stored, raw_size, file, record, dictionary);
+  std::uint8_t props = kLzmaProps;
+  if (version >= 5) { // its properties byte first
+    if (stored.empty())
+      throw TraceError(fmt::format("{}: error: {}: expected its LZMA properties byte, found no byte (corrupt compressed "
+                                   "trace)", file, record));
+    props = static_cast<std::uint8_t>(stored[0]);
+    if (!lzma_props_ok(props))
+      throw TraceError(fmt::format("{}: error: {}: expected LZMA properties (a byte (pb * 5 + lp) * 9 + lc with lc + lp "
+                                   "<= 4, pb <= 4), found {} (corrupt compressed trace)", file, record, props));
+    stored.remove_prefix(1);
+  }
+  return lzma_unpack(stored, raw_size, file, record, dictionary, props);
 }
 
 std::uint32_t crc32_of(std::string_view bytes)
@@ -888,7 +1104,8 @@ std::string file_head(unsigned version, const std::string& meta)
   head.varint(meta.size());
   head.varint(stored.size());
   head.u32(crc32_of(stored));
-  head.byte(codec);
+  if (version >= 3)
+    head.byte(codec);
   head.bytes(stored);
   return std::move(head.out());
 }

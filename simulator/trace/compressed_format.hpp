@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,9 +18,11 @@ inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C'
 /// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2: each rank's
 /// draws stored in its value streams); version 3 compresses the records with LZMA2 instead of deflate and replaces,
 /// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank); version 4
-/// adds bin runs to the value blocks of `binned:R` files (a bin's representative written as its bin index). `binned`
-/// files are written as version 4, every other file as version 3 (written_version); versions 1 to 3 stay readable.
-inline constexpr unsigned kVersion = 4;
+/// adds bin runs to the value blocks of `binned:R` files (a bin's representative written as its bin index); version 5
+/// starts each LZMA2 record's stored bytes with its LZMA properties byte (lc, lp, pb: the writer keeps the smallest of
+/// a few) and gives every block of a `binned:R` file its bin indices (none when the plain form packs smaller). Every
+/// file is written as version 5; versions 1 to 4 stay readable.
+inline constexpr unsigned kVersion = 5;
 inline constexpr unsigned kOldestVersion = 1;
 /// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
 inline constexpr std::int64_t kIntLimit = std::int64_t{1} << 61;
@@ -55,6 +58,10 @@ struct RankEntry {
   std::string level = "1"; ///< pooled `stats` (version 3): the factor of the rank's compute and sleep draws
 };
 
+/// LZMA's properties byte, (pb * 5 + lp) * 9 + lc: literal context bits lc, literal position bits lp, position bits
+/// pb. 93 (lc 3, lp 0, pb 2) is liblzma's preset, the only one before version 5; LZMA2 needs lc + lp <= 4 and pb <= 4.
+inline constexpr std::uint8_t kLzmaProps = 93;
+
 /// Value blocks are grouped into chunks of about kChunkBytes, each deflated as one record (small ranks' blocks
 /// then share deflate's window and one CRC).
 struct ChunkRef {
@@ -67,6 +74,12 @@ struct ChunkRef {
 /// How a record is packed: said by a byte in version 3; in versions 1 and 2, deflate unless its stored size is its
 /// raw size.
 inline constexpr std::uint8_t kStored = 0, kDeflate = 1, kLzma2 = 2;
+/// Whether `props` is a properties byte LZMA2 accepts.
+inline bool lzma_props_ok(std::uint8_t props)
+{
+  return props < 225 && props % 9 + props / 9 % 5 <= 4;
+}
+
 inline constexpr std::size_t kChunkBytes = 64 * 1024;
 
 /// A rank's value block: bytes [offset, offset + raw_size) of its chunk's raw bytes.
@@ -167,6 +180,9 @@ struct Schedule {
   bool operator==(const Schedule&) const = default;
 };
 
+/// Per (signature, value slot) of a `binned:R` file: the bin index its bin runs count from.
+using BinBases = std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t>;
+
 /// Everything but the value blocks: read at open, shared by every rank.
 struct Meta {
   int rank_count = 0;
@@ -182,8 +198,12 @@ struct Meta {
   std::vector<Schedule> schedules; ///< pooled `stats`: sorted by (body, position, slot)
   std::vector<ChunkRef> chunks;
   std::vector<BlockRef> blocks;
-  /// `binned:R` files of version 4: R, the bins of the bin runs their value blocks hold (0: no bin runs).
+  /// `binned:R` files of versions 4 and 5: R, the bins of the bin runs their value blocks hold (0: no bin runs).
   double bin_runs = 0;
+  /// `binned:R` files of version 5: the bin index each stream's bin runs count from, per (signature, value slot), the
+  /// same in every block (version 4 files have a base per block instead: `stream_bases` false).
+  BinBases bin_bases;
+  bool stream_bases = false;
 };
 
 /// The oldest version that can say `meta`'s value mode: 3 for pooled `stats`, 2 for `stats` with per-rank draws, 1
@@ -193,10 +213,10 @@ inline unsigned version_for(const Meta& meta)
   return meta.pooled ? 3 : meta.value_mode == "stats" ? 2 : 1;
 }
 
-/// The version a file of `meta` is written as: 4 for `binned:R` (its value blocks hold bin runs), 3 otherwise.
-inline unsigned written_version(const Meta& meta)
+/// The version a file of `meta` is written as: the newest.
+inline unsigned written_version(const Meta&)
 {
-  return meta.bin_runs > 0 ? 4 : 3;
+  return kVersion;
 }
 
 /// Groups the runs of `s` (each a repeat of count 1) into repeats of periodic stretches: runs that the stretch
@@ -261,6 +281,7 @@ private:
 
 // ---- records ---------------------------------------------------------------------------------------------
 
+/// The structure record as the newest version writes it.
 std::string encode_meta(const Meta& meta);
 /// The signatures, nodes and bodies of a structure record (also of a part in transit: compressed_build.hpp); decoding
 /// checks every index, count and loop body (a loop repeats earlier nodes only) and relative offsets within +-rank_count.
@@ -273,15 +294,17 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
 Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version = kVersion);
 
 class Bins;
-/// A value block's bytes. With `bins` (`binned:R` files of version 4), a run whose value is the representative of a bin
+/// A value block's bytes. With `bins` (`binned:R` files of versions 4 and 5), a run whose value is the representative of a bin
 /// (an integer run of one value or of equal values, or a token run) is written as a bin run, its bin index in the
 /// block's bin indices, which come first (docs/compressed-format.md, "Value block").
-/// `base`: the bin index the block's indices count from (by default bin_base of its own), the same for every block of
-/// a file so that LZMA sees a bin as the same byte in every block.
-std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins = nullptr,
-                           std::optional<std::int64_t> base = {});
-/// Appends to `out` the bin index of each run of `streams` that is a bin's representative (encode_streams' bin runs).
-void bin_indices(const std::vector<Stream>& streams, const Bins& bins, std::vector<std::int64_t>& out);
+/// `bases` (required with `bins`): the bin index each stream's indices count from (version 5: bases_of over every block
+/// of the file, so that LZMA sees a bin as the same byte in every block, and a stream's few hundred bins take a byte
+/// each); a stream with bin runs and no base is the caller's bug (std::logic_error).
+std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins = nullptr, const BinBases* bases = nullptr);
+/// Appends to `out` the bin index of each run of `streams` that is a bin's representative (encode_streams' bin runs),
+/// per (signature, value slot).
+void bin_indices(const std::vector<Stream>& streams, const Bins& bins,
+                 std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>>& out);
 /// The base that gives the most of `indices` a byte of their own: the start of the window of 255 bins that holds
 /// the most of them (the lowest such window).
 std::int64_t bin_base(std::vector<std::int64_t> indices);
@@ -292,15 +315,29 @@ void encode_run(ByteWriter& w, const ValueRun& run);
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
                                    std::uint32_t block);
 
-/// Compresses a record as a file of `version` packs it: in version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
-/// of the record's size rounded up to a power of 2) or raw deflate, whichever is smaller (tiny records pack better
-/// with deflate); in versions 1 and 2 with raw deflate (zlib, no header); with an optional preset dictionary (value
-/// chunks after the first use the first one's last 32 KiB: ranks repeat each other's numbers). A record that does not
-/// shrink is stored as it is. `codec` receives how it was packed. unpack checks the size and throws TraceError naming
-/// the file and the record.
-std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary = {});
+/// Compresses a record as a file of `version` packs it: from version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
+/// of the record's size rounded up to a power of 2; from version 5 with the one of kLzmaTried's properties that packs
+/// its first kLzmaSample bytes smallest, or each when it is no longer, keeping the smallest) or
+/// raw deflate, whichever is smaller (tiny records pack better with deflate); in versions 1 and 2 with raw deflate
+/// (zlib, no header); with an optional preset dictionary (value chunks after the first use the first one's last
+/// 32 KiB: ranks repeat each other's numbers). A record that does not shrink is stored as it is. `codec` receives how it
+/// was packed. From version 5 an LZMA2 record's stored bytes are its properties byte, then the LZMA2 data (so that the
+/// CRC-32 covers both). unpack checks the size and throws TraceError naming the file and the record.
+/// `only`: the one LZMA properties byte to try (version 5), instead of all of kLzmaTried (the value chunks after the
+/// first try the first one's: chunks of a file are alike, and each property tried is one more LZMA pass).
+std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary = {},
+                 std::optional<std::uint8_t> only = {});
 std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
                    const std::string& file, std::string_view record, std::string_view dictionary = {});
+/// The LZMA properties version 5's writer chooses from for each record (pack): liblzma's preset (lc 3,
+/// lp 0, pb 2); pb 0 (no alignment of the varints to 4 bytes) with lc 0, 2 and 4 literal context bits (bin indices and
+/// node ids are better predicted with fewer or more of the previous byte's bits, depending on the record); lp 2 with
+/// lc 1, pb 1 and lc 0, pb 2 (measured integers of exact values: their varints' bytes by position). Chosen on the
+/// records of SMPI and tracer traces of the mini-applications: within 0.4 % of the best of all 36 properties with
+/// lc, lp, pb <= 2 or 4 (3 % below the preset alone).
+inline constexpr std::array<std::uint8_t, 6> kLzmaTried = {93, 0, 2, 4, 64, 108};
+/// The bytes of a record on which kLzmaTried's properties are compared, when it is longer (pack).
+inline constexpr std::size_t kLzmaSample = 8 * 1024;
 /// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
 std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);
@@ -314,7 +351,7 @@ std::string file_head(unsigned version, const std::string& meta);
 /// The bins of `binned:R`: bin k is [q^k, q^(k+1)) with q = (1 + R) / (1 - R), represented by its harmonic mean
 /// 2 q^(k+1) / (1 + q), whose relative distance to any value of the bin is at most R. The representative is written in
 /// one of two forms: 0, the nearest integer; 1, 6 significant digits (`{:.6g}`). bin_token chooses the form for a value;
-/// bin runs of version 4 value blocks name a representative by its index and form.
+/// bin runs of version 4 and 5 value blocks name a representative by its index and form.
 class Bins {
 public:
   explicit Bins(double r);

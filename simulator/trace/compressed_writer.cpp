@@ -694,7 +694,9 @@ private:
       first_ = current_;
     std::uint8_t codec = 0;
     std::string stored = cformat::pack(current_, cformat::kVersion, codec,
-                                       chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_));
+                                       chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_), props_);
+    if (chunks_.empty() && codec == cformat::kLzma2) // the LZMA properties of chunk 0 (its first byte) for the others
+      props_ = static_cast<std::uint8_t>(stored[0]);
     chunks_.push_back(cformat::ChunkRef{offset_, current_.size(), stored.size(), cformat::crc32_of(stored), codec});
     offset_ += stored.size();
     stored_.push_back(std::move(stored));
@@ -703,6 +705,7 @@ private:
 
   std::string current_;
   std::string first_; // chunk 0's raw bytes: the dictionary of the others
+  std::optional<std::uint8_t> props_; // chunk 0's LZMA properties, the only ones the others try
   std::vector<cformat::ChunkRef> chunks_;
   std::vector<std::string> stored_;
   std::uint64_t offset_ = 0;
@@ -732,13 +735,17 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
     throw failed();
 }
 
-/// The base of the bin indices of every block of a file (bin_base over all of them).
-std::int64_t base_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
+/// The bases of the bin indices of a file, per stream (signature, value slot): bin_base over the stream's indices in
+/// every block.
+BinBases bases_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
 {
-  std::vector<std::int64_t> indices;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>> indices;
   for (const std::vector<Stream>& block : blocks)
     bin_indices(block, bins, indices);
-  return bin_base(std::move(indices));
+  BinBases bases;
+  for (auto& [key, of_stream] : indices)
+    bases[key] = bin_base(std::move(of_stream));
+  return bases;
 }
 
 /// Which arguments of an action are partners and which are volumes: the same for every action of one kind, dialect
@@ -1188,12 +1195,14 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   meta.nodes = all.nodes;
   meta.bodies = all.bodies;
   meta.schedules = all.schedules;
-  // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded)
-  auto pack_blocks = [&all](Meta& m, std::vector<std::string>& chunks) {
+  // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded);
+  // a block of a binned file starts with its bin indices (version 5): none here, a count of 0
+  bool binned_mode = mode.kind == ValueMode::Kind::Binned;
+  auto pack_blocks = [&all, binned_mode](Meta& m, std::vector<std::string>& chunks) {
     Chunker chunker;
     m.blocks.clear();
     for (const std::string& b : all.blocks)
-      m.blocks.push_back(chunker.add(b));
+      m.blocks.push_back(chunker.add(binned_mode ? std::string(1, '\0') + b : b));
     chunker.finish(m, chunks);
   };
   std::vector<std::string> chunks;
@@ -1204,28 +1213,29 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   if (!binned_only)
     pack_blocks(meta, chunks);
   if (mode.kind == ValueMode::Kind::Binned) {
-    // binned: with bin runs (version 4); a file whose values fit one chunk keeps the plain form (version 3) when that
-    // packs smaller (tiny files, whose few bins do not pay for the bin indices)
+    // binned: with bin runs; a file whose values fit one chunk keeps the plain form (no bin indices, every volume's
+    // representative a token or an integer run) when that packs smaller (tiny files, whose few bins do not pay for
+    // the bin indices)
     Meta binned = meta;
     binned.bin_runs = mode.bin;
     Bins bins(mode.bin);
     std::vector<std::vector<Stream>> blocks;
     for (std::size_t b = 0; b < all.blocks.size(); ++b)
       blocks.push_back(decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b)));
-    std::int64_t base = base_of(blocks, bins);
+    binned.bin_bases = bases_of(blocks, bins);
     Chunker chunker;
     binned.blocks.clear();
     for (const std::vector<Stream>& block : blocks)
-      binned.blocks.push_back(chunker.add(encode_streams(block, &bins, base)));
+      binned.blocks.push_back(chunker.add(encode_streams(block, &bins, &binned.bin_bases)));
     std::vector<std::string> binned_chunks;
     chunker.finish(binned, binned_chunks);
-    auto stored = [](const std::vector<std::string>& c) {
-      std::uint64_t n = 0;
+    auto file_size = [](const Meta& m, const std::vector<std::string>& c) { // the header, structure and chunks
+      std::uint64_t n = file_head(kVersion, encode_meta(m)).size();
       for (const std::string& s : c)
         n += s.size();
       return n;
     };
-    if (binned_only || stored(binned_chunks) <= stored(chunks)) {
+    if (binned_only || file_size(binned, binned_chunks) < file_size(meta, chunks)) {
       meta = std::move(binned);
       chunks = std::move(binned_chunks);
     }
@@ -1396,14 +1406,14 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
   if (meta.value_mode.starts_with("binned:"))
     meta.bin_runs = parse_value_mode(meta.value_mode).bin;
   std::optional<Bins> bins;
-  std::optional<std::int64_t> base;
+  meta.bin_bases.clear();
   if (meta.bin_runs > 0) {
     bins.emplace(meta.bin_runs);
-    base = base_of(trace.blocks, *bins);
+    meta.bin_bases = bases_of(trace.blocks, *bins);
   }
   Chunker chunker;
   for (const std::vector<Stream>& block : trace.blocks)
-    meta.blocks.push_back(chunker.add(encode_streams(block, bins ? &*bins : nullptr, base)));
+    meta.blocks.push_back(chunker.add(encode_streams(block, bins ? &*bins : nullptr, &meta.bin_bases)));
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
   write_file(out, written_version(meta), encode_meta(meta), chunks);

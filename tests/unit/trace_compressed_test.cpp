@@ -473,8 +473,8 @@ TEST(CompressedTrace, StatsSizeStopsGrowingWithIterationsAndVolumesKeepTheirTota
   EXPECT_LT(c4.bytes * 20, x4.bytes) << "stats " << c4.bytes << ", exact " << x4.bytes;
   // the file says which mode made it, in the version that can say it
   EXPECT_EQ(compressed_info(s4).value_mode, "stats");
-  EXPECT_EQ(compressed_info(s4).version, 3u);
-  EXPECT_EQ(compressed_info(e4).version, 3u);
+  EXPECT_EQ(compressed_info(s4).version, cformat::kVersion);
+  EXPECT_EQ(compressed_info(e4).version, cformat::kVersion);
   // deterministic: the same file, and the same draws, every time
   fs::path again = scratch_dir() / "again.tit";
   compress(*TraceSet::open(p4, std::nullopt), again, stats);
@@ -575,8 +575,8 @@ TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
   compress(*TraceSet::open(write_file(scratch_dir() / "n.txt", noisy_trace(40)), std::nullopt), s,
            parse_value_mode("stats"));
   std::ifstream in(s, std::ios::binary);
-  std::string v3(std::istreambuf_iterator<char>(in), {});
-  ASSERT_EQ(v3[8], 3);
+  std::string v3(std::istreambuf_iterator<char>(in), {}); // (now written as version 5)
+  ASSERT_EQ(v3[8], 5);
   std::string v1 = with_version(v3, 1);
   EXPECT_NE(read_error(v1).find("value mode 'stats' (pooled) in a version 1 file (it needs version 3) (truncated or "
                                 "corrupt compressed trace)"),
@@ -623,6 +623,29 @@ TEST(CompressedTrace, Version2StatsFilesAreStillRead)
   cformat::Loaded l = cformat::load_compressed(v2.string());
   EXPECT_FALSE(l.meta.pooled);
   EXPECT_EQ(l.blocks.size(), 4u);
+}
+
+std::string binned_trace();
+
+TEST(CompressedTrace, Version3And4FilesAreStillRead)
+{
+  // the last files of versions 3 (exact, stats) and 4 (binned) the writers made before version 5: traces/ring4 exact;
+  // a 4-rank ring of 40 jittered iterations in stats (drawn), its expansion by that version beside it; binned_trace()
+  // in binned:0.01
+  fs::path exact = kData / "compressed" / "ring4-v3.tit";
+  EXPECT_EQ(compressed_info(exact).version, 3u);
+  EXPECT_EQ(read_all(exact), read_all(kData / ".." / ".." / "traces" / "ring4"));
+  fs::path stats = kData / "compressed" / "stats-v3.tit";
+  EXPECT_EQ(compressed_info(stats).version, 3u);
+  EXPECT_EQ(compressed_info(stats).value_mode, "stats");
+  EXPECT_EQ(read_all(stats), read_all(kData / "compressed" / "stats-v3.expanded.txt"));
+  fs::path binned = kData / "compressed" / "binned-v4.tit";
+  EXPECT_EQ(compressed_info(binned).version, 4u);
+  EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
+  fs::path mine = scratch_dir() / "binned-now.tit";
+  compress(*TraceSet::open(write_file(scratch_dir() / "binned-now.txt", binned_trace()), std::nullopt), mine,
+           parse_value_mode("binned:0.01"));
+  EXPECT_EQ(read_all(binned), read_all(mine));
 }
 
 TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
@@ -677,7 +700,7 @@ TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
   EXPECT_EQ(l.blocks.size(), 16u);
   fs::path v2 = scratch_dir() / "ring16-v2.tit";
   cformat::write_compressed(v2, l);
-  EXPECT_EQ(compressed_info(v2).version, 3u); // value mode byte 2, in a version 3 file
+  EXPECT_EQ(compressed_info(v2).version, cformat::kVersion); // value mode byte 2, in a version 5 file
   EXPECT_EQ(read_all(v2), read_all(packed));
   auto order_of = [](const std::vector<double>& v) { // the order of the first 16 draws: which is the smallest, ...
     std::vector<std::size_t> idx(16);
@@ -1180,7 +1203,7 @@ std::string stats_file()
 TEST(CompressedTrace, EveryTruncationOfAStatsFileIsAnError)
 {
   std::string whole = stats_file();
-  ASSERT_EQ(whole[8], 3);
+  ASSERT_EQ(whole[8], 5);
   expect_every_truncation_is_an_error(whole);
   expect_every_corrupt_byte_is_an_error(whole);
 }
@@ -1207,13 +1230,13 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
 
 TEST(CompressedTrace, NewerVersionIsRefusedByName)
 {
-  std::string v5 = ring_file();
-  ASSERT_EQ(v5[8], 3); // exact files are still written as version 3
-  v5[8] = 5;
-  EXPECT_NE(read_error(v5).find("compressed trace format version 5, but this tit-replay reads versions 1 to 4 only "
+  std::string v6 = ring_file();
+  ASSERT_EQ(v6[8], 5); // every file is written as version 5
+  v6[8] = 6;
+  EXPECT_NE(read_error(v6).find("compressed trace format version 6, but this tit-replay reads versions 1 to 5 only "
                                 "(a newer one)"),
             std::string::npos)
-      << read_error(v5);
+      << read_error(v6);
 }
 
 /// A binned trace of 2 ranks: measured-looking compute times (5 significant digits, as SMPI writes them), integer
@@ -1249,8 +1272,8 @@ std::string binned_file()
 
 TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
 {
-  std::string v4 = binned_file();
-  ASSERT_EQ(v4[8], 4);
+  std::string v4 = binned_file(); // (written as version 5: bin runs as in version 4)
+  ASSERT_EQ(v4[8], 5);
   fs::path v3 = kData / "compressed" / "binned-v3.tit";
   EXPECT_EQ(compressed_info(v3).version, 3u);
   EXPECT_EQ(compressed_info(v3).value_mode, "binned:0.01");
@@ -1289,14 +1312,22 @@ TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
   EXPECT_GT(kept, 0);
 }
 
-TEST(CompressedTrace, TinyBinnedFilesKeepTheFormOfVersion3WhenItIsSmaller)
+TEST(CompressedTrace, TinyBinnedFilesKeepThePlainFormWhenItIsSmaller)
 {
   // traces/halo4: 4 ranks of 24 actions, two message sizes: the bin indices cost more than the tokens they replace
   fs::path halo = kData / ".." / ".." / "traces" / "halo4";
   fs::path b = scratch_dir() / "halo4.tit";
   compress(*TraceSet::open(halo, std::nullopt), b, parse_value_mode("binned:0.01"));
-  EXPECT_EQ(compressed_info(b).version, 3u);
+  EXPECT_EQ(compressed_info(b).version, cformat::kVersion);
   EXPECT_EQ(compressed_info(b).value_mode, "binned:0.01");
+  // the same trace written with bin runs (write_compressed of the loaded file always writes them) is no smaller
+  fs::path with_runs = scratch_dir() / "halo4-runs.tit";
+  cformat::write_compressed(with_runs, cformat::load_compressed(b.string()));
+  EXPECT_LE(fs::file_size(b), fs::file_size(with_runs));
+  EXPECT_EQ(read_all(with_runs), read_all(b));
+  // bin runs only when they make the file smaller: here the plain form, whose structure record has no bin bases
+  EXPECT_TRUE(cformat::load_compressed(b.string()).meta.bin_bases.empty());
+  EXPECT_FALSE(cformat::load_compressed(with_runs.string()).meta.bin_bases.empty());
   // read as any binned file: each volume the bin of the plain trace's (4965 for 5000, ...)
   auto p = TraceSet::open(halo, std::nullopt);
   auto c = TraceSet::open(b, std::nullopt);
@@ -1315,16 +1346,138 @@ TEST(CompressedTrace, TinyBinnedFilesKeepTheFormOfVersion3WhenItIsSmaller)
       }
     }
   }
-  // the larger binned trace of the test above is written with bin runs
-  EXPECT_EQ(binned_file()[8], 4);
+  // the larger binned trace of the test above is written with bin runs: no smaller when written again
+  fs::path larger = write_file(scratch_dir() / "binned-larger.tit", binned_file());
+  fs::path again = scratch_dir() / "binned-again.tit";
+  cformat::write_compressed(again, cformat::load_compressed(larger.string()));
+  EXPECT_EQ(fs::file_size(again), fs::file_size(larger));
 }
 
 TEST(CompressedTrace, EveryTruncationAndCorruptByteOfABinnedFileIsAnError)
 {
   std::string whole = binned_file();
-  ASSERT_EQ(whole[8], 4);
+  ASSERT_EQ(whole[8], 5);
   expect_every_truncation_is_an_error(whole);
   expect_every_corrupt_byte_is_an_error(whole);
+}
+
+TEST(CompressedTrace, LzmaPropertiesAreCheckedAndCoveredByTheCrc)
+{
+  // version 5: an LZMA2 record's stored bytes start with its LZMA properties byte (so the CRC-32 covers it)
+  std::string raw; // a skewed byte distribution, which LZMA's range coder packs below deflate's bit a byte
+  std::uint32_t x = 1;
+  for (int i = 0; i < 20000; ++i) {
+    x = x * 1664525u + 1013904223u;
+    raw += (x >> 24) < 12 ? 'b' : 'a';
+  }
+  std::uint8_t codec = 0;
+  std::string stored = cformat::pack(raw, 5, codec);
+  ASSERT_EQ(codec, cformat::kLzma2);
+  ASSERT_TRUE(cformat::lzma_props_ok(static_cast<std::uint8_t>(stored[0])));
+  EXPECT_EQ(cformat::unpack(stored, raw.size(), 5, codec, "f.tit", "value chunk 0"), raw);
+  // a version 4 reader's form: no properties byte, liblzma's preset
+  std::string v4 = cformat::pack(raw, 4, codec);
+  ASSERT_EQ(codec, cformat::kLzma2);
+  EXPECT_EQ(cformat::unpack(v4, raw.size(), 4, codec, "f.tit", "value chunk 0"), raw);
+  // lc 4 + lp 1 (9 + 4 = 13) is more than LZMA2 accepts; 225 is beyond any properties byte
+  for (std::uint8_t props : {std::uint8_t{13}, std::uint8_t{225}}) {
+    std::string bad = stored;
+    bad[0] = static_cast<char>(props);
+    std::string error = trace_error([&] { cformat::unpack(bad, raw.size(), 5, codec, "f.tit", "value chunk 0"); });
+    EXPECT_NE(error.find(fmt::format("f.tit: error: value chunk 0: expected LZMA properties (a byte (pb * 5 + lp) * 9 + "
+                                     "lc with lc + lp <= 4, pb <= 4), found {} (corrupt compressed trace)",
+                                     props)),
+              std::string::npos)
+        << error;
+  }
+  std::string error = trace_error([&] { cformat::unpack("", raw.size(), 5, codec, "f.tit", "value chunk 0"); });
+  EXPECT_NE(error.find("f.tit: error: value chunk 0: expected its LZMA properties byte, found no byte"),
+            std::string::npos)
+      << error;
+}
+
+TEST(CompressedTrace, Version5BodiesHoldTheirNodesAndLoopOverEarlierBodies)
+{
+  // a structure numbered as files before the canonical ids could be (a loop in body 0 over body 1): version 5 lists each
+  // body's items inline, a loop only over an earlier body, so the writer renumbers the bodies (by height)
+  cformat::Loaded l;
+  cformat::Meta& meta = l.meta;
+  meta.rank_count = 1;
+  meta.value_mode = "exact";
+  meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
+  meta.nodes = {cformat::Node{false, 0, 1}, cformat::Node{true, 1, 3}};
+  meta.bodies = {{1, 0}, {0}}; // the root: 3 times body 1, then a compute
+  meta.ranks = {cformat::RankEntry{0, Dialect::SimGrid, 0, "1"}};
+  cformat::ValueStreams values;
+  for (const char* v : {"5", "6", "7", "1e3"})
+    values.add(0, 0, v);
+  l.blocks.push_back(values.take());
+  fs::path out = scratch_dir() / "renumbered.tit";
+  cformat::write_compressed(out, l);
+  EXPECT_EQ(read_all(out), read_all(write_file(scratch_dir() / "renumbered.txt",
+                                               "0 compute 5\n0 compute 6\n0 compute 7\n0 compute 1e3\n")));
+  cformat::Loaded back = cformat::load_compressed(out.string());
+  ASSERT_EQ(back.meta.bodies.size(), 2u);
+  EXPECT_EQ(back.meta.ranks[0].root, 1u); // the root now comes after the body it loops over
+  // forged records: a loop over a later body, a loop over an empty body
+  auto record = [](std::initializer_list<std::uint64_t> bodies) {
+    cformat::ByteWriter w;
+    w.varint(1);            // ranks
+    w.byte(0);              // exact
+    w.string("");           // compute unit
+    w.varint(1);            // signatures
+    w.string("compute");
+    w.varint(1);
+    w.byte(2);              // a value slot
+    for (std::uint64_t v : bodies) // the body table, as given
+      w.varint(v);
+    return std::move(w.out());
+  };
+  auto error = [](const std::string& bytes) {
+    return trace_error([&] { cformat::decode_meta(bytes, "f.tit", 5); });
+  };
+  std::string later = error(record({2, 1, 3, 2, 1, 0})); // body 0: a loop over body 1 twice; body 1: a compute
+  EXPECT_NE(later.find("f.tit: error: structure record at byte"), std::string::npos) << later;
+  EXPECT_NE(later.find("expected a loop over a body before body 0 (a loop repeats an earlier body), found body 1"),
+            std::string::npos)
+      << later;
+  std::string empty = error(record({2, 0, 1, 1, 2})); // body 0 empty; body 1: a loop over body 0 twice
+  EXPECT_NE(empty.find("expected a loop over a non-empty body, found one over body 0, which is empty"), std::string::npos)
+      << empty;
+}
+
+TEST(CompressedTrace, BadBinBasesAreErrors)
+{
+  // version 5 binned: the structure record ends with the bin bases, each: signature | value slot | base (zigzag)
+  cformat::Meta meta;
+  meta.rank_count = 1;
+  meta.value_mode = "binned:0.5";
+  meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}, cformat::Signature{"sleep", {cformat::Slot{}}}};
+  meta.nodes = {cformat::Node{false, 0, 1}};
+  meta.bodies = {{0}};
+  meta.chunks = {cformat::ChunkRef{0, 1, 1, 0, cformat::kStored}};
+  meta.blocks = {cformat::BlockRef{0, 0, 1}};
+  meta.ranks = {cformat::RankEntry{0, Dialect::SimGrid, 0, "1"}};
+  meta.bin_bases = {{{0, 0}, 3}, {{1, 0}, 5}};
+  std::string record = cformat::encode_meta(meta);
+  cformat::Meta back = cformat::decode_meta(record, "f.tit", 5);
+  EXPECT_TRUE(back.stream_bases);
+  EXPECT_EQ(back.bin_bases, meta.bin_bases);
+  auto error = [](const std::string& bytes) { return trace_error([&] { cformat::decode_meta(bytes, "f.tit", 5); }); };
+  std::string swapped = record; // the two entries (3 bytes each, at the end) in the wrong order
+  std::size_t n = swapped.size();
+  std::rotate(swapped.begin() + static_cast<std::ptrdiff_t>(n - 6), swapped.begin() + static_cast<std::ptrdiff_t>(n - 3),
+              swapped.end());
+  EXPECT_NE(error(swapped).find("expected bin bases in ascending (signature, slot) order, no two alike"),
+            std::string::npos)
+      << error(swapped);
+  std::string slot = record; // value slot 1 of `sleep`, which has one
+  slot[n - 2] = 1;
+  EXPECT_NE(error(slot).find("expected a bin base's value slot below 1, found 1"), std::string::npos) << error(slot);
+  meta.bin_bases = {{{0, 0}, std::int64_t{1} << 41}};
+  std::string far = cformat::encode_meta(meta);
+  EXPECT_NE(error(far).find("f.tit: error: structure record at byte"), std::string::npos) << error(far);
+  EXPECT_NE(error(far).find("expected a bin base within +-2^40, found 2199023255552"), std::string::npos) << error(far);
 }
 
 TEST(CompressedTrace, BadBinRunsAreErrors)
@@ -1364,9 +1517,33 @@ TEST(CompressedTrace, BadBinRunsAreErrors)
   EXPECT_EQ(s[0].runs[0], (cformat::ValueRun{true, 122, 0, "", 3}));
   s = cformat::decode_streams(block(1, 2, 1 << 1 | 1), meta, "f.tit", 0);
   EXPECT_EQ(s[0].runs[0], (cformat::ValueRun{false, 0, 0, "13.5", 1}));
-  // and the writer gives these bytes back
+  // the writer gives these runs back in version 5's form: the index less its stream's base (bin 2 from base 1: 1), no
+  // base in the block; read back with the base from the structure record
   cformat::Bins bins(0.5);
-  EXPECT_EQ(cformat::encode_streams(s, &bins), block(1, 2, 1 << 1 | 1));
+  cformat::Meta v5 = meta;
+  v5.stream_bases = true;
+  v5.bin_bases = {{{0, 0}, 1}};
+  std::string v5_block = std::string("\x01\x01") + block(1, 2, 1 << 1 | 1).substr(3); // 1 index: byte 1; the stream
+  EXPECT_EQ(cformat::encode_streams(s, &bins, &v5.bin_bases), v5_block);
+  EXPECT_EQ(cformat::decode_streams(v5_block, v5, "f.tit", 0)[0].runs, s[0].runs);
+  cformat::Meta no_base = v5;
+  no_base.bin_bases.clear();
+  EXPECT_NE(error(v5_block, no_base).find("expected no bin run in the stream of signature 0's value slot 0 (the "
+                                          "structure record gives it no bin base), found one"),
+            std::string::npos)
+      << error(v5_block, no_base);
+  cformat::Meta far = v5;
+  far.bin_bases = {{{0, 0}, std::int64_t{1} << 40}};
+  EXPECT_NE(error(v5_block, far).find("expected a bin index within +-2^40, found the base 1099511627776 plus 1"),
+            std::string::npos)
+      << error(v5_block, far);
+  cformat::ByteWriter wide; // an index whose difference from its base is beyond any index
+  wide.varint(1);
+  wide.byte(255);
+  wide.zigzag(std::int64_t{1} << 42);
+  EXPECT_NE(error(wide.out(), v5).find("expected a bin index less its stream's base within +-2^41, found 4398046511104"),
+            std::string::npos)
+      << error(wide.out(), v5);
   EXPECT_NE(error(block(1, -40, 2), meta).find("f.tit: error: value block 0 at byte"), std::string::npos);
   EXPECT_NE(error(block(1, -40, 2), meta).find("expected a bin index whose representative is a positive integer "
                                                "below 2^61 (binned:0.5), found -40"),
