@@ -168,7 +168,8 @@ private:
 /// Without `zeros` (`binned:R`, fold_parts): consecutive computes are summed into one as well, but a gap without a
 /// compute stays without one, so no compute of volume 0 is written (the file keeps value mode byte 1): the sum is then
 /// binned as one volume, within R of it. (Writing the gaps' 0s as well, to fold the iterations without a compute into
-/// the others as `stats` does, made the binned files of SMPI traces 2-60 % larger, not smaller: docs/compressed-format.md.)
+/// the others as `stats` does, made the binned files of SMPI traces up to 49 % larger, never smaller: the 0s go into
+/// the one value stream of compute volumes; docs/compressed-format.md, "Not yet".)
 class GapNormaliser {
 public:
   explicit GapNormaliser(RankCompressor& out, bool zeros = true) : out_(out), zeros_(zeros) {}
