@@ -337,7 +337,7 @@ void GapNormaliser::add(const Action& a)
     pending_ = true;
     return;
   }
-  flush(seen_separator_);
+  flush(seen_separator_ && zeros_);
   seen_separator_ = true;
   out_.add(a);
 }

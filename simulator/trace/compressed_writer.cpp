@@ -1326,10 +1326,11 @@ namespace {
 Part fold_rank(RankReader& reader, int rank, int rank_count, const ValueMode& values, std::uint64_t& actions)
 {
   bool stats = values.kind == ValueMode::Kind::Stats; // folded exact, with the gaps; write_compressed() pools
+  bool binned = values.kind == ValueMode::Kind::Binned; // consecutive computes summed, then binned as one
   RankCompressor out(rank, rank_count, stats ? ValueMode{} : values);
   Action a;
-  if (stats) { // a compute's presence as a value, not structure
-    GapNormaliser gaps(out);
+  if (stats || binned) { // stats: a compute's presence as a value, not structure
+    GapNormaliser gaps(out, stats);
     std::uint64_t read = 0;
     for (; reader.next(a); ++read)
       gaps.add(a);

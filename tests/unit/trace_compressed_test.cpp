@@ -626,6 +626,7 @@ TEST(CompressedTrace, Version2StatsFilesAreStillRead)
 }
 
 std::string binned_trace();
+std::string folded_as_read(const fs::path& traces, const ValueMode& mode, const fs::path& out);
 
 TEST(CompressedTrace, Version3And4FilesAreStillRead)
 {
@@ -642,9 +643,8 @@ TEST(CompressedTrace, Version3And4FilesAreStillRead)
   fs::path binned = kData / "compressed" / "binned-v4.tit";
   EXPECT_EQ(compressed_info(binned).version, 4u);
   EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
-  fs::path mine = scratch_dir() / "binned-now.tit";
-  compress(*TraceSet::open(write_file(scratch_dir() / "binned-now.txt", binned_trace()), std::nullopt), mine,
-           parse_value_mode("binned:0.01"));
+  fs::path mine = scratch_dir() / "binned-now.tit"; // (compress sums its consecutive computes since: not those)
+  folded_as_read(write_file(scratch_dir() / "binned-now.txt", binned_trace()), parse_value_mode("binned:0.01"), mine);
   EXPECT_EQ(read_all(binned), read_all(mine));
 }
 
@@ -1262,12 +1262,31 @@ std::string binned_trace()
 
 std::string file_bytes(const fs::path& p);
 
+/// The file of `traces` with `mode`, every rank's actions folded as they come (RankCompressor::add, no computes
+/// joined), merged and written: what `compress` wrote before it summed consecutive computes for `binned:R`.
+std::string folded_as_read(const fs::path& traces, const ValueMode& mode, const fs::path& out)
+{
+  std::unique_ptr<TraceSet> set = TraceSet::open(traces, std::nullopt);
+  int n = set->rank_count();
+  std::vector<cformat::Part> parts;
+  for (int r = 0; r < n; ++r) {
+    cformat::RankCompressor rank(r, n, mode);
+    std::unique_ptr<RankReader> reader = set->reader(r);
+    Action a;
+    while (reader->next(a))
+      rank.add(a);
+    parts.push_back(rank.finish());
+  }
+  cformat::write_compressed(out, n, mode, set->compute_unit(), cformat::merge_parts(std::move(parts)));
+  return file_bytes(out);
+}
+
+/// binned_trace() in binned:0.01, its actions folded as they come (its consecutive computes not summed, so that each
+/// volume is the bin of the plain trace's).
 std::string binned_file()
 {
-  fs::path out = scratch_dir() / "binned.tit";
-  compress(*TraceSet::open(write_file(scratch_dir() / "binned.txt", binned_trace()), std::nullopt), out,
-           parse_value_mode("binned:0.01"));
-  return file_bytes(out);
+  return folded_as_read(write_file(scratch_dir() / "binned.txt", binned_trace()), parse_value_mode("binned:0.01"),
+                        scratch_dir() / "binned.tit");
 }
 
 TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
@@ -1619,20 +1638,48 @@ std::string file_bytes(const fs::path& p)
 }
 
 /// Each rank of `traces` folded from its action lines (RankCompressor::add_line, as the tracer feeds it; `stats`: with
-/// exact values, then fold_gaps, as the tracer does at MPI_Finalize), the parts merged along a binomial tree through
-/// their byte form (as the ranks send them), written by write_compressed.
+/// exact values, then fold_gaps, as the tracer does at MPI_Finalize; `binned:R`: consecutive computes summed into one
+/// line first, as the tracer sums them), the parts merged along a binomial tree through their byte form (as the ranks
+/// send them), written by write_compressed.
 fs::path compress_online(const fs::path& traces, const ValueMode& mode, const fs::path& out)
 {
   std::unique_ptr<TraceSet> set = TraceSet::open(traces, std::nullopt);
   int n = set->rank_count();
   bool stats = mode.kind == ValueMode::Kind::Stats;
+  bool join = mode.kind == ValueMode::Kind::Binned;
   std::vector<cformat::Part> parts;
   for (int r = 0; r < n; ++r) {
     cformat::RankCompressor rank(r, n, stats ? ValueMode{} : mode);
     std::unique_ptr<RankReader> reader = set->reader(r);
+    std::vector<std::string> pending; // consecutive compute volumes
+    auto flush = [&] {
+      if (pending.size() == 1) {
+        rank.add_line(fmt::format("{} compute {}", r, pending[0]));
+      } else if (!pending.empty()) {
+        std::int64_t whole = 0, v = 0;
+        double sum = 0;
+        bool integers = true;
+        for (const std::string& t : pending) {
+          integers = integers && cformat::canonical_int(t, v) && !__builtin_add_overflow(whole, v, &whole);
+          sum += std::stod(t);
+        }
+        rank.add_line(integers ? fmt::format("{} compute {}", r, whole) : fmt::format("{} compute {}", r, sum));
+      }
+      pending.clear();
+    };
     Action a;
-    while (reader->next(a))
+    while (reader->next(a)) {
+      if (join && a.kind == Kind::Compute) {
+        std::string_view rest = a.text;
+        detail::next_field(rest);
+        detail::next_field(rest);
+        pending.emplace_back(detail::next_field(rest));
+        continue;
+      }
+      flush();
       rank.add_line(a.text);
+    }
+    flush();
     parts.push_back(stats ? cformat::fold_gaps(rank.finish(), n) : rank.finish());
   }
   for (int mask = 1; mask < n; mask <<= 1)
@@ -1994,6 +2041,71 @@ TEST(CompressedOnline, ValueRunsGroupIntoTheRepeatsOfFindRepeats)
     ASSERT_EQ(cformat::encode_streams({flat}), cformat::encode_streams({streams[0]})) << "trial " << trial;
     EXPECT_GT(expanded, streams[0].runs.size()) << "trial " << trial; // some repeats were found
   }
+}
+
+
+TEST(CompressedTrace, BinnedConsecutiveComputesAreSummedThenBinned)
+{
+  // computes in half the iterations; in some of them two or three in a row (as SMPI writes several between two calls):
+  // each run of computes reads back as one compute within R of its sum, the other actions as binned:R gives them
+  std::mt19937_64 rng(11);
+  std::string t;
+  std::vector<std::vector<double>> sums(2);
+  for (int r = 0; r < 2; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int i = 0; i < 300; ++i) {
+      double sum = 0;
+      std::uint64_t draw = rng() % 20; // no compute (half the iterations), one, two or three
+      for (int k = draw < 10 ? 0 : draw < 16 ? 1 : draw < 19 ? 2 : 3; k > 0; --k) {
+        std::uint64_t v = 1000000 + rng() % 1000000;
+        sum += static_cast<double>(v);
+        t += k == 2 ? fmt::format("{} compute {}.5\n", r, v) : fmt::format("{} compute {}\n", r, v);
+        sum += k == 2 ? 0.5 : 0;
+      }
+      if (sum > 0)
+        sums[static_cast<std::size_t>(r)].push_back(sum);
+      t += fmt::format("{} send {} 0 1000\n{} recv {} 0 1000\n", r, 1 - r, r, 1 - r);
+    }
+    t += fmt::format("{} compute 5000\n{} compute 7000\n{} finalize\n", r, r, r); // two before the last action
+    sums[static_cast<std::size_t>(r)].push_back(12000);
+  }
+  fs::path plain = write_file(scratch_dir() / "joined.txt", t);
+  fs::path b = scratch_dir() / "joined.tit";
+  ValueMode mode = parse_value_mode("binned:0.01");
+  CompressStats stats = compress(*TraceSet::open(plain, std::nullopt), b, mode);
+  std::string unjoined = folded_as_read(plain, mode, scratch_dir() / "unjoined.tit");
+  EXPECT_LT(stats.bytes, unjoined.size());
+  auto p = TraceSet::open(plain, std::nullopt);
+  auto c = TraceSet::open(b, std::nullopt);
+  for (int r = 0; r < 2; ++r) {
+    auto pr = p->reader(r), cr = c->reader(r);
+    Action x, y;
+    std::size_t i = 0;
+    const std::vector<double>& expected = sums[static_cast<std::size_t>(r)];
+    while (cr->next(y)) {
+      if (y.kind == Kind::Compute) {
+        ASSERT_LT(i, expected.size()) << "rank " << r;
+        EXPECT_NEAR(y.amount / expected[i++], 1, 0.01) << "rank " << r << ": " << y.text;
+        continue;
+      }
+      do
+        ASSERT_TRUE(pr->next(x)) << "rank " << r;
+      while (x.kind == Kind::Compute);
+      EXPECT_EQ(x.kind, y.kind) << "rank " << r;
+      EXPECT_NEAR(y.bytes, x.bytes, 0.01 * x.bytes) << "rank " << r << ": " << y.text;
+    }
+    EXPECT_EQ(i, expected.size()) << "rank " << r;
+  }
+}
+
+TEST(CompressedTrace, BinnedTracesWithoutConsecutiveComputesKeepTheirBytes)
+{
+  // one compute at most between two other actions: the file is the one of the actions folded as they come
+  ValueMode mode = parse_value_mode("binned:0.01");
+  fs::path plain = write_file(scratch_dir() / "sporadic-keep.txt", sporadic_trace(200, 4));
+  fs::path b = scratch_dir() / "sporadic-keep.tit";
+  compress(*TraceSet::open(plain, std::nullopt), b, mode);
+  EXPECT_EQ(file_bytes(b), folded_as_read(plain, mode, scratch_dir() / "sporadic-keep-plain.tit"));
 }
 
 } // namespace

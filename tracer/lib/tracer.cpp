@@ -89,6 +89,14 @@ void Tracer::write_line(int comm_handle)
 void Tracer::compress_line(int comm_handle)
 {
   try {
+    if (join_computes_) {
+      if (action_ == name_of(Kind::Compute)) { // held until the next action: consecutive ones are summed
+        compute_sum_ = (compute_pending_ ? compute_sum_ : 0) + line_.first();
+        compute_pending_ = true;
+        return;
+      }
+      flush_compute();
+    }
     std::span<const std::uint64_t> record = line_.record(comm_handle);
     // an action seen before is folded from its record alone; a compute from its volume
     bool folded = action_ == name_of(Kind::Compute) ? compressor_->add_compute(line_.first())
@@ -104,6 +112,16 @@ void Tracer::compress_line(int comm_handle)
   } catch (const std::bad_alloc&) {
     fatal("cannot compress the trace: out of memory (TIT_TRACE_FORMAT=text writes per-rank files as it goes)");
   }
+}
+
+void Tracer::flush_compute()
+{
+  if (!compute_pending_)
+    return;
+  compute_pending_ = false;
+  char text[64];
+  int n = std::snprintf(text, sizeof text, "%d compute %lld", rank, compute_sum_);
+  compressor_->add_line(std::string_view(text, static_cast<std::size_t>(n)));
 }
 
 void Tracer::timing_row(long long line, const char* action, double start, double end)
@@ -583,6 +601,7 @@ void Tracer::start_compressed()
   trace::ValueMode values = trace::parse_value_mode(config.values);
   if (values.kind == trace::ValueMode::Kind::Stats)
     values = trace::ValueMode{};
+  join_computes_ = values.kind == trace::ValueMode::Kind::Binned;
   compressor_ = std::make_unique<trace::cformat::RankCompressor>(rank, size, values);
   PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm_);
   // the unit the text header gives (its `# compute:` mode and `# rate:`), as the trace reader derives it
@@ -603,6 +622,7 @@ void Tracer::merge_compressed()
   namespace cf = trace::cformat;
   cf::Part mine;
   try {
+    flush_compute(); // a compute that no action followed
     mine = compressor_->finish();
     compressor_.reset();
     if (trace::parse_value_mode(config.values).kind == trace::ValueMode::Kind::Stats)

@@ -267,6 +267,13 @@ private:
   MPI_Comm merge_comm_ = MPI_COMM_NULL; ///< a duplicate of MPI_COMM_WORLD for the merge at MPI_Finalize
   std::string compute_unit_;            ///< what the compute volumes count, for the compressed file
   std::string lost_note_;               ///< what emergency_flush says of the compressed trace (preformatted)
+  /// `binned:R`: consecutive computes are summed before they are binned, as `tit-trace compress` sums them
+  /// (GapNormaliser without zeros): the sum of the computes not yet handed to the compressor, and whether there is one
+  bool join_computes_ = false;
+  bool compute_pending_ = false;
+  long long compute_sum_ = 0;
+  /// Hands the pending compute sum to the compressor as one `compute` line.
+  void flush_compute();
 
   /// Hands the action being written to the compressor: its record, and its text when the compressor does not know the
   /// record.
