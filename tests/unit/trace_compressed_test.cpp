@@ -41,6 +41,13 @@ std::string fields(const Action& a)
                      kind_name(a.blocking), a.comm, a.new_comm, a.comm_args, a.color, a.key, fmt::join(a.group, " "), a.new_size);
 }
 
+/// The bytes of file `p`.
+std::string file_bytes(const fs::path& p)
+{
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
 /// Every rank's actions (as fields()), rank by rank.
 std::vector<std::vector<std::string>> read_all(const fs::path& traces, std::set<Kind>* kinds = nullptr)
 {
@@ -478,11 +485,7 @@ TEST(CompressedTrace, StatsSizeStopsGrowingWithIterationsAndVolumesKeepTheirTota
   // deterministic: the same file, and the same draws, every time
   fs::path again = scratch_dir() / "again.tit";
   compress(*TraceSet::open(p4, std::nullopt), again, stats);
-  auto bytes = [](const fs::path& f) {
-    std::ifstream in(f, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  EXPECT_EQ(bytes(again), bytes(s4));
+  EXPECT_EQ(file_bytes(again), file_bytes(s4));
   EXPECT_EQ(read_all(s4), read_all(again));
   // only volumes change; per rank, their totals stay within 0.5 %, each within the range of the traced ones
   auto p = TraceSet::open(p4, std::nullopt);
@@ -793,11 +796,7 @@ TEST(CompressedTrace, StatsSporadicComputesAreValuesNotStructure)
   // deterministic: the same file, and the same actions, every time
   fs::path again = scratch_dir() / "sporadic-again.tit";
   compress(*TraceSet::open(plain, std::nullopt), again, parse_value_mode("stats"));
-  auto bytes = [](const fs::path& f) {
-    std::ifstream in(f, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  EXPECT_EQ(bytes(again), bytes(s));
+  EXPECT_EQ(file_bytes(again), file_bytes(s));
   EXPECT_EQ(read_all(again), read_all(s));
 }
 
@@ -915,11 +914,7 @@ TEST(CompressedTrace, StatsPoolsTheComputesOfRankStructuresOfOneShape)
   // deterministic: the same bytes every time
   fs::path again = scratch_dir() / "pairs-again.tit";
   compress(*TraceSet::open(plain, std::nullopt), again, parse_value_mode("stats"));
-  auto bytes = [](const fs::path& f) {
-    std::ifstream in(f, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  EXPECT_EQ(bytes(again), bytes(s));
+  EXPECT_EQ(file_bytes(again), file_bytes(s));
 }
 
 TEST(CompressedTrace, StatsRanksWhoseVolumesRiseAndFallTogetherDrawInOneOrder)
@@ -1259,8 +1254,6 @@ std::string binned_trace()
   }
   return t;
 }
-
-std::string file_bytes(const fs::path& p);
 
 /// The file of `traces` with `mode`, every rank's actions folded as they come (RankCompressor::add, no computes
 /// joined), merged and written: what `compress` wrote before it summed consecutive computes for `binned:R`.
@@ -1631,12 +1624,6 @@ TEST(CompressedTrace, UnknownValueModeListsTheAccepted)
 
 // ---- the tracer's path (trace/compressed_build.hpp): lines folded online, parts merged along a tree ---------------
 
-std::string file_bytes(const fs::path& p)
-{
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 /// Each rank of `traces` folded from its action lines (RankCompressor::add_line, as the tracer feeds it; `stats`: with
 /// exact values, then fold_gaps, as the tracer does at MPI_Finalize; `binned:R`: consecutive computes summed into one
 /// line first, as the tracer sums them), the parts merged along a binomial tree through their byte form (as the ranks
@@ -1727,19 +1714,24 @@ TEST(CompressedOnline, LinesFoldedPerRankAndMergedAlongATreeGiveTheFileOfCompres
   EXPECT_GE(compared, 40);
 }
 
+/// Rank `rank` of `set` (of `ranks` ranks) folded from its action lines, as the tracer feeds them (exact values).
+cformat::Part fold_lines(TraceSet& set, int rank, int ranks)
+{
+  cformat::RankCompressor out(rank, ranks, ValueMode{});
+  std::unique_ptr<RankReader> reader = set.reader(rank);
+  Action a;
+  while (reader->next(a))
+    out.add_line(a.text);
+  return out.finish();
+}
+
 TEST(CompressedOnline, ReadPartGivesBackTheActionsOfEachRank)
 {
   fs::path plain = write_file(scratch_dir() / "sporadic-read.txt", sporadic_trace(50, 5));
   std::unique_ptr<TraceSet> set = TraceSet::open(plain, std::nullopt);
   std::vector<cformat::Part> parts;
-  for (int r : {3, 1, 4}) { // some ranks of five, not in order
-    cformat::RankCompressor rank(r, 5, ValueMode{});
-    std::unique_ptr<RankReader> reader = set->reader(r);
-    Action a;
-    while (reader->next(a))
-      rank.add_line(a.text);
-    parts.push_back(rank.finish());
-  }
+  for (int r : {3, 1, 4}) // some ranks of five, not in order
+    parts.push_back(fold_lines(*set, r, 5));
   std::vector<std::vector<std::string>> expected = read_all(plain);
   std::vector<std::unique_ptr<RankReader>> readers =
       cformat::read_part(cformat::merge_parts(std::move(parts)), 5, "held");
@@ -1875,14 +1867,8 @@ TEST(CompressedOnline, MergeOrderAndGroupingDoNotChangeThePart)
   auto parts = [&] {
     std::unique_ptr<TraceSet> set = TraceSet::open(merged, std::nullopt);
     std::vector<cformat::Part> out;
-    for (int r = 0; r < 6; ++r) {
-      cformat::RankCompressor rank(r, 6, ValueMode{});
-      std::unique_ptr<RankReader> reader = set->reader(r);
-      Action a;
-      while (reader->next(a))
-        rank.add_line(a.text);
-      out.push_back(rank.finish());
-    }
+    for (int r = 0; r < 6; ++r)
+      out.push_back(fold_lines(*set, r, 6));
     return out;
   };
   std::string at_once = cformat::encode_part(cformat::merge_parts(parts()));
