@@ -110,9 +110,9 @@ void pool_stats(Part& all, bool draw = true);
 /// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. `stats`: `all` folded as
 /// fold_parts() folds for it (exact values, one compute per gap), pooled here both ways (pool_stats with and without
 /// draws), the smaller file written. Throws TraceError when a rank is missing or the file cannot be written (naming
-/// the file and the system's reason).
+/// the file and the system's reason). `all` is taken (pooled in place for the second file).
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
-                               const std::string& compute_unit, const Part& all);
+                               const std::string& compute_unit, Part all);
 
 /// One rank's actions folded as they arrive: after each action, a tail that repeats the body of the loop before it
 /// extends that loop, a tail that repeats the items before it becomes a loop of 2 (greedy, nesting). Its numbers go

@@ -1261,7 +1261,7 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
 } // namespace
 
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
-                               const std::string& compute_unit, const Part& all)
+                               const std::string& compute_unit, Part all)
 {
   EncodedFile file;
   if (mode.kind == ValueMode::Kind::Stats) {
@@ -1270,9 +1270,8 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
     Part pooled = all;
     pool_stats(pooled);
     EncodedFile drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
-    pooled = all;
-    pool_stats(pooled, false);
-    EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, pooled);
+    pool_stats(all, false);
+    EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all);
     file = std::move(drawn.size() < kept.size() ? drawn : kept);
   } else {
     file = encode_file(out, rank_count, mode, compute_unit, all);
@@ -1430,7 +1429,7 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
 {
   std::uint64_t actions = 0;
   cformat::Part all = cformat::fold_parts(in, values, actions);
-  CompressStats stats = cformat::write_compressed(out, in.rank_count(), values, in.compute_unit(), all);
+  CompressStats stats = cformat::write_compressed(out, in.rank_count(), values, in.compute_unit(), std::move(all));
   stats.actions = actions;
   return stats;
 }

@@ -658,7 +658,7 @@ void Tracer::merge_compressed()
   }
   std::string path = config.dir + "/" + kCompressedFile;
   try {
-    cf::write_compressed(path, size, trace::parse_value_mode(config.values), compute_unit_, mine);
+    cf::write_compressed(path, size, trace::parse_value_mode(config.values), compute_unit_, std::move(mine));
   } catch (const trace::TraceError& e) {
     std::string what = e.what();
     if (what.starts_with("error: "))
