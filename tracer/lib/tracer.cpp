@@ -119,6 +119,8 @@ void Tracer::flush_compute()
   if (!compute_pending_)
     return;
   compute_pending_ = false;
+  if (compressor_->add_compute(compute_sum_)) // as compress_line folds a compute: by its volume when it can
+    return;
   char text[64];
   int n = std::snprintf(text, sizeof text, "%d compute %lld", rank, compute_sum_);
   compressor_->add_line(std::string_view(text, static_cast<std::size_t>(n)));
