@@ -9,12 +9,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <tuple>
+#include <vector>
 
 namespace tit::trace::cformat {
 
@@ -946,6 +949,74 @@ std::string inflate(std::string_view stored, std::uint64_t raw_size, const std::
   return out;
 }
 
+/// liblzma allocates its match finder's tables for every record it packs (half a megabyte at the smallest
+/// dictionary, zeroed); glibc serves blocks that large as fresh mappings, so every record cost ~150 us of page faults,
+/// more than packing a small record (and a record shorter than kLzmaSample is packed once per tried property). These
+/// blocks are kept by the thread for its next record instead; blocks above kKeptBlock (large records, whose packing
+/// dwarfs a mapping) are returned at once, and at most kKeptBlocks are kept.
+class LzmaBlocks {
+ public:
+  static const lzma_allocator* allocator()
+  {
+    static const lzma_allocator a{&LzmaBlocks::alloc, &LzmaBlocks::free, nullptr};
+    return &a;
+  }
+
+ private:
+  static constexpr std::size_t kKeptBlock = std::size_t{4} << 20;
+  static constexpr std::size_t kKeptBlocks = 8;
+  // each block starts with its size, at an offset that keeps the caller's part aligned for any type
+  static constexpr std::size_t kHeader = alignof(std::max_align_t);
+
+  struct Kept {
+    std::vector<void*> blocks;
+    ~Kept()
+    {
+      for (void* b : blocks)
+        std::free(b);
+    }
+  };
+  static Kept& kept()
+  {
+    thread_local Kept k;
+    return k;
+  }
+  static std::size_t size_of(void* block) { return *static_cast<std::size_t*>(block); }
+
+  static void* alloc(void*, std::size_t count, std::size_t size)
+  {
+    if (size != 0 && count > (std::numeric_limits<std::size_t>::max() - kHeader) / size)
+      return nullptr;
+    std::size_t n = count * size;
+    auto& blocks = kept().blocks;
+    auto found = std::find_if(blocks.begin(), blocks.end(), [n](void* b) { return size_of(b) == n; });
+    void* block = nullptr;
+    if (found != blocks.end()) {
+      block = *found;
+      blocks.erase(found);
+    } else {
+      block = std::malloc(n + kHeader);
+      if (block == nullptr)
+        return nullptr;
+      *static_cast<std::size_t*>(block) = n;
+    }
+    return static_cast<char*>(block) + kHeader;
+  }
+
+  static void free(void*, void* p)
+  {
+    if (p == nullptr)
+      return;
+    void* block = static_cast<char*>(p) - kHeader;
+    auto& blocks = kept().blocks;
+    if (size_of(block) > kKeptBlock || blocks.size() >= kKeptBlocks) {
+      std::free(block);
+      return;
+    }
+    blocks.push_back(block);
+  }
+};
+
 /// LZMA2 at preset 6 with a dictionary the size of the record (and the preset dictionary) rounded up to a power of 2:
 /// the writer and the reader derive the same options from the raw size.
 lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictionary, std::uint8_t props)
@@ -973,7 +1044,7 @@ std::string lzma_pack(std::string_view raw, std::string_view dictionary, std::ui
   lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
   std::string out(raw.size() + raw.size() / 16 + 256, '\0');
   std::size_t pos = 0;
-  lzma_ret rc = lzma_raw_buffer_encode(filters, nullptr, reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size(),
+  lzma_ret rc = lzma_raw_buffer_encode(filters, LzmaBlocks::allocator(), reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size(),
                                        reinterpret_cast<std::uint8_t*>(out.data()), &pos, out.size());
   if (rc == LZMA_BUF_ERROR) // it does not shrink
     return std::string(raw);
@@ -996,7 +1067,7 @@ std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const s
   std::string out(raw_size, '\0');
   std::size_t in_pos = 0;
   std::size_t out_pos = 0;
-  lzma_ret rc = lzma_raw_buffer_decode(filters, nullptr, reinterpret_cast<const std::uint8_t*>(stored.data()), &in_pos,
+  lzma_ret rc = lzma_raw_buffer_decode(filters, LzmaBlocks::allocator(), reinterpret_cast<const std::uint8_t*>(stored.data()), &in_pos,
                                        stored.size(), reinterpret_cast<std::uint8_t*>(out.data()), &out_pos, out.size());
   if (rc != LZMA_OK || in_pos != stored.size() || out_pos != raw_size)
     throw TraceError(fmt::format("{}: error: {}: cannot decompress it ({}; expected {} bytes) (corrupt compressed trace)",
