@@ -1,9 +1,10 @@
 // Compressed traces (docs/compressed-format.md). The first byte chooses what the rest is:
 //  - even: a whole file (the magic and version 1 are put first when the input lacks them), so that the header,
 //    the CRC checks and the sizes are fuzzed;
-//  - odd: the raw structure record, a NUL, then the raw value area; the target wraps them into a valid file
-//    (deflated structure, CRC-32s, the block table rewritten to cut the value area into as many blocks as
-//    the record names, in one stored chunk), so that the decoders and each rank's walk are fuzzed past the CRC checks.
+//  - odd: the structure record's length as a varint, the raw structure record, then the raw value area (a length,
+//    not a separator: structure records hold zero bytes, so a NUL would cut real seeds short); the target wraps them
+//    into a valid file (CRC-32s, the block table rewritten to cut the value area into as many blocks as the record
+//    names, in one stored chunk), so that the decoders and each rank's walk are fuzzed past the CRC checks.
 // Every rank is read (at most 100000 actions in all: loop trip counts may be huge); the reader must return actions
 // or throw a TraceError.
 #include "fuzz_files.hpp"
@@ -11,6 +12,7 @@
 #include "trace/compressed_format.hpp"
 #include "trace/reader.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace {
@@ -47,8 +49,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string_view magic(cf::kMagic.data(), cf::kMagic.size());
     file = rest.starts_with(magic) ? std::string(rest) : std::string(magic) + '\x01' + std::string(rest);
   } else {
-    auto nul = rest.find('\0');
-    file = wrap(rest.substr(0, nul), nul == std::string_view::npos ? std::string_view() : rest.substr(nul + 1));
+    std::size_t length = 0;
+    std::size_t at = 0;
+    for (int shift = 0; at < rest.size() && shift < 28; shift += 7) {
+      auto b = static_cast<unsigned char>(rest[at++]);
+      length |= std::size_t{b & 0x7fu} << shift;
+      if (b < 0x80)
+        break;
+    }
+    rest.remove_prefix(at);
+    length = std::min(length, rest.size());
+    file = wrap(rest.substr(0, length), rest.substr(length));
     if (file.empty())
       return 0;
   }

@@ -55,9 +55,10 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
   done
   # a pooled stats file (schedules and levels in the structure record) and a binned one (bin runs in the value
-  # blocks; the trace of tests/data/compressed/binned-v3.tit), whole and as raw records (first byte
-  # odd: the structure record, a NUL, the value area; the stats file's ranks share one value block, so the target's even
-  # cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed past the CRC checks too
+  # blocks; the trace of tests/data/compressed/binned-v3.tit), whole and as raw records (first byte odd: the
+  # structure record's length as a varint, the record, the value area; the stats file's ranks share one value block,
+  # so the target's even cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed
+  # past the CRC checks too
   "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.tit" "$seeds/binned" >/dev/null
   for mode in stats binned:0.01; do
   if [[ $mode == stats ]]; then
@@ -100,7 +101,13 @@ def unpack(record, codecs):  # the raw bytes of a record, by the first packing t
     return record
 meta = unpack(data[pos:pos + stored], [codec] if codec else [])
 values = unpack(data[pos + stored:], [2, 1])  # one chunk
-open(sys.argv[2], "wb").write(b"\x01" + meta + b"\x00" + values)
+length, n = b"", len(meta)
+while True:
+    length += bytes([(n & 0x7f) | (0x80 if n >= 0x80 else 0)])
+    n >>= 7
+    if not n:
+        break
+open(sys.argv[2], "wb").write(b"\x01" + length + meta + values)
 PY
   done
   rm -rf "$seeds/compressed.tit" "$seeds/binned"
