@@ -317,7 +317,7 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
 
 /// Compresses a record as a file of `version` packs it: from version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
 /// of the record's size rounded up to a power of 2; from version 5 with the one of kLzmaTried's properties that packs
-/// its first kLzmaSample bytes smallest, or each when it is no longer, keeping the smallest) or
+/// its first kLzmaSample bytes smallest in liblzma's fast mode) or
 /// raw deflate, whichever is smaller (tiny records pack better with deflate); in versions 1 and 2 with raw deflate
 /// (zlib, no header); with an optional preset dictionary (value chunks after the first use the first one's last
 /// 32 KiB: ranks repeat each other's numbers). A record that does not shrink is stored as it is. `codec` receives how it
@@ -336,7 +336,7 @@ std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned ver
 /// records of SMPI and tracer traces of the mini-applications: within 0.4 % of the best of all 36 properties with
 /// lc, lp, pb <= 2 or 4 (3 % below the preset alone).
 inline constexpr std::array<std::uint8_t, 6> kLzmaTried = {93, 0, 2, 4, 64, 108};
-/// The bytes of a record on which kLzmaTried's properties are compared, when it is longer (pack).
+/// The bytes of a record (at most) on which kLzmaTried's properties are compared (pack).
 inline constexpr std::size_t kLzmaSample = 8 * 1024;
 /// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
 std::string_view chunk_dictionary(std::string_view chunk0);
