@@ -2,6 +2,8 @@
 
 #include "trace/compressed_build.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -91,7 +93,10 @@ void Tracer::compress_line(int comm_handle)
   try {
     if (join_computes_) {
       if (action_ == name_of(Kind::Compute)) { // held until the next action: consecutive ones are summed
-        compute_sum_ = (compute_pending_ ? compute_sum_ : 0) + line_.first();
+        long long volume = line_.first();
+        compute_sum_integer_ = (compute_pending_ ? compute_sum_integer_ : true) &&
+                               !__builtin_add_overflow(compute_pending_ ? compute_sum_ : 0, volume, &compute_sum_);
+        compute_sum_real_ = (compute_pending_ ? compute_sum_real_ : 0) + static_cast<double>(volume);
         compute_pending_ = true;
         return;
       }
@@ -119,6 +124,10 @@ void Tracer::flush_compute()
   if (!compute_pending_)
     return;
   compute_pending_ = false;
+  if (!compute_sum_integer_) { // formatted as tit-trace compress formats such a sum
+    compressor_->add_line(fmt::format("{} compute {}", rank, compute_sum_real_));
+    return;
+  }
   if (compressor_->add_compute(compute_sum_)) // as compress_line folds a compute: by its volume when it can
     return;
   char text[64];

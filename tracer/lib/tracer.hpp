@@ -268,10 +268,13 @@ private:
   std::string compute_unit_;            ///< what the compute volumes count, for the compressed file
   std::string lost_note_;               ///< what emergency_flush says of the compressed trace (preformatted)
   /// `binned:R`: consecutive computes are summed before they are binned, as `tit-trace compress` sums them
-  /// (GapNormaliser without zeros): the sum of the computes not yet handed to the compressor, and whether there is one
+  /// (GapNormaliser without zeros): the sum of the computes not yet handed to the compressor, and whether there is one;
+  /// as there, a sum past the range of long long is the sum of the volumes as doubles
   bool join_computes_ = false;
   bool compute_pending_ = false;
+  bool compute_sum_integer_ = true;
   long long compute_sum_ = 0;
+  double compute_sum_real_ = 0;
   /// Hands the pending compute sum to the compressor as one `compute` line.
   void flush_compute();
 
