@@ -888,6 +888,54 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
   return streams;
 }
 
+std::string renumber_streams(std::string_view bytes, const Meta& meta, const std::vector<std::int64_t>& signatures,
+                             const std::string& what, std::uint32_t block)
+{
+  ByteReader r(bytes, what, fmt::format("value block {}", block));
+  struct Span {
+    std::uint32_t signature; // renumbered
+    std::uint32_t slot;
+    std::size_t from, to; // its repeats' bytes, after its repeat count
+    std::uint64_t repeats;
+  };
+  std::vector<Span> spans(table_size(r, "the number of value streams", bytes.size()));
+  for (Span& s : spans) {
+    auto signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
+    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[signature]), "a stream's value slot"));
+    if (signature >= signatures.size() || signatures[signature] < 0)
+      r.fail(fmt::format("expected values of its ranks' signatures, found a stream of signature {}, which no action "
+                         "of its ranks has", signature));
+    s.signature = static_cast<std::uint32_t>(signatures[signature]);
+    s.repeats = table_size(r, "a stream's number of repeats", bytes.size());
+    s.from = r.pos();
+    for (std::uint64_t i = 0; i < s.repeats; ++i) {
+      std::uint64_t count = r.varint("a repeat count");
+      if (count == 1)
+        r.fail("expected a repeat count of 0 (one run) or at least 2, found 1");
+      std::uint64_t length = count == 0 ? 1 : r.below(bytes.size() + 1, "a repeat length");
+      if (length == 0)
+        r.fail("expected a repeat length of at least 1, found 0");
+      for (std::uint64_t k = 0; k < length; ++k)
+        decode_run(r, bytes.size());
+    }
+    s.to = r.pos();
+  }
+  if (!r.at_end())
+    r.fail("expected the end of the value block, found more bytes");
+  std::sort(spans.begin(), spans.end(),
+            [](const Span& a, const Span& b) { return std::pair(a.signature, a.slot) < std::pair(b.signature, b.slot); });
+  ByteWriter w;
+  w.out().reserve(bytes.size() + 16);
+  w.varint(spans.size());
+  for (const Span& s : spans) {
+    w.varint(s.signature);
+    w.varint(s.slot);
+    w.varint(s.repeats);
+    w.bytes(bytes.substr(s.from, s.to - s.from));
+  }
+  return std::move(w.out());
+}
+
 // ---- deflate -------------------------------------------------------------------------------------------
 
 std::string_view chunk_dictionary(std::string_view chunk0)

@@ -310,6 +310,13 @@ void bin_indices(const std::vector<Stream>& streams, const Bins& bins,
 std::int64_t bin_base(std::vector<std::int64_t> indices);
 /// One run of a value stream (not a bin run), as encode_streams writes it.
 void encode_run(ByteWriter& w, const ValueRun& run);
+/// A value block without bin indices (a Part's) whose streams' signatures are renumbered, `signatures[s]` for s (an
+/// error naming the block when that is negative: no action of its ranks has it), the streams then ordered by
+/// (signature, slot): the bytes encode_streams writes of its decoded, renumbered and sorted streams, made by copying
+/// each stream's repeats as they are, each run read (and checked, as decode_streams checks it) but not kept
+/// (merge_parts: a rank's decoded runs take tens of bytes each where their bytes take a few).
+std::string renumber_streams(std::string_view bytes, const Meta& meta, const std::vector<std::int64_t>& signatures,
+                             const std::string& what, std::uint32_t block);
 /// Checks each stream against the signatures; bin runs are read (as the runs of their representatives) when
 /// `meta.bin_runs` says the file may hold them, refused otherwise; throws TraceError naming the block.
 std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,

@@ -99,7 +99,7 @@ namespace {
 /// merge_parts' walk of one source part: its ids mapped to the merged ones as they are met.
 struct Source {
   Part* part;
-  Meta meta; // the part's signatures, for decode_streams
+  Meta meta; // the part's signatures, for renumber_streams
   std::vector<std::int64_t> body_map, sig_map, block_map;
 };
 
@@ -125,17 +125,7 @@ public:
   {
     if (s.block_map[b] >= 0)
       return static_cast<std::uint32_t>(s.block_map[b]);
-    std::vector<Stream> streams = decode_streams(s.part->blocks[b], s.meta, what, b);
-    for (Stream& st : streams) {
-      if (s.sig_map[st.signature] < 0)
-        throw TraceError(fmt::format("{}: error: value block {} holds values of signature {}, which no action of its "
-                                     "ranks has", what, b, st.signature));
-      st.signature = static_cast<std::uint32_t>(s.sig_map[st.signature]);
-    }
-    std::sort(streams.begin(), streams.end(), [](const Stream& x, const Stream& y) {
-      return std::pair(x.signature, x.slot) < std::pair(y.signature, y.slot);
-    });
-    std::string raw = encode_streams(streams);
+    std::string raw = renumber_streams(s.part->blocks[b], s.meta, s.sig_map, what, b);
     auto [it, added] = block_ids_.try_emplace(raw, static_cast<std::uint32_t>(blocks_.size()));
     if (added)
       blocks_.push_back(std::move(raw));

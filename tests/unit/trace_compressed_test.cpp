@@ -1891,6 +1891,53 @@ TEST(CompressedOnline, MergeOrderAndGroupingDoNotChangeThePart)
   EXPECT_EQ(joined.blocks.size(), 6u); // compute volumes differ with r % 3, sizes with r % 2
 }
 
+TEST(CompressedOnline, RenumberedBlocksAreTheirDecodedStreamsRenumbered)
+{
+  // one rank with integer and token values, runs, repeats and several signatures, its signature ids then reversed
+  std::string text = "0 init\n";
+  for (int it = 0; it < 300; ++it)
+    text += fmt::format("0 compute {}\n0 send 1 {} {} 0\n0 recv 1 0 64 0\n0 compute {}\n0 sleep {}\n",
+                        it % 5 == 0 ? 100 : 1000 + it * 37 % 101, it % 3, 8 << (it % 2), 5 + it, 0.25 * (it % 4 + 1));
+  text += "0 finalize\n1 init\n";
+  for (int it = 0; it < 300; ++it)
+    text += fmt::format("1 recv 0 {} {} 0\n1 send 0 0 64 0\n", it % 3, 8 << (it % 2));
+  text += "1 finalize\n";
+  fs::path file = write_file(scratch_dir() / "renumber.txt", text);
+  std::unique_ptr<TraceSet> set = TraceSet::open(file, std::nullopt);
+  cformat::Part part = fold_lines(*set, 0, 2);
+  ASSERT_EQ(part.blocks.size(), 1u);
+  cformat::Meta meta;
+  meta.signatures = part.signatures;
+  std::size_t n = meta.signatures.size();
+  ASSERT_GE(n, 4u);
+  std::vector<std::int64_t> reversed(n);
+  for (std::size_t i = 0; i < n; ++i)
+    reversed[i] = static_cast<std::int64_t>(n - 1 - i);
+  std::vector<cformat::Stream> streams = cformat::decode_streams(part.blocks[0], meta, "renumber", 0);
+  ASSERT_GE(streams.size(), 4u);
+  for (cformat::Stream& st : streams)
+    st.signature = static_cast<std::uint32_t>(reversed[st.signature]);
+  std::sort(streams.begin(), streams.end(), [](const cformat::Stream& a, const cformat::Stream& b) {
+    return std::pair(a.signature, a.slot) < std::pair(b.signature, b.slot);
+  });
+  std::string renumbered = cformat::renumber_streams(part.blocks[0], meta, reversed, "renumber", 0);
+  EXPECT_EQ(renumbered, cformat::encode_streams(streams));
+  EXPECT_NE(renumbered, part.blocks[0]);
+
+  // a stream of a signature the merge did not meet in the ranks' structures, and a cut block: errors naming the block
+  std::vector<std::int64_t> missing = reversed;
+  missing[cformat::decode_streams(part.blocks[0], meta, "renumber", 0).front().signature] = -1;
+  try {
+    cformat::renumber_streams(part.blocks[0], meta, missing, "rank 0's part", 0);
+    ADD_FAILURE() << "a stream of a signature no action has was renumbered";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 0's part: error: value block 0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("which no action of its ranks has"), std::string::npos) << e.what();
+  }
+  std::string cut = part.blocks[0].substr(0, part.blocks[0].size() - 1);
+  EXPECT_THROW(cformat::renumber_streams(cut, meta, reversed, "rank 0's part", 0), TraceError);
+}
+
 TEST(CompressedOnline, StructureDoesNotGrowWithIterations)
 {
   auto items_after = [](int iterations) {
