@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
@@ -306,7 +307,7 @@ std::uint64_t table_size(ByteReader& r, std::string_view what, std::size_t bytes
 /// The bin indices of a binned value block (versions 4 and 5), read before its streams; each bin run takes the next.
 struct BinIndices {
   Bins bins;
-  std::vector<std::int64_t> indices; ///< per bin run, in order (version 5: less the base of the run's stream)
+  std::span<const std::int64_t> indices; ///< per bin run, in order (version 5: less the base of the run's stream)
   std::size_t used = 0;
   const std::int64_t* base = nullptr; ///< version 5: the base of the stream being read (none: it has no bin runs)
   std::uint32_t signature = 0, slot = 0; ///< that stream's
@@ -823,16 +824,24 @@ std::int64_t bin_base(std::vector<std::int64_t> indices)
   return indices[best];
 }
 
-std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
-                                   std::uint32_t block)
+namespace {
+
+/// The walk of a value block that decode_streams, block_in_place and renumber_streams share, checking every field:
+/// `indices` receives the block's bin indices; on_stream(signature, slot, repeats, offset of its first byte, of its
+/// first repeat, its first bin index, its bin base) at each stream, on_repeat(count, length) at each repeat,
+/// on_run(run) at each run.
+template <typename OnStream, typename OnRepeat, typename OnRun>
+void walk_block(std::string_view bytes, const Meta& meta, const std::string& file, std::uint32_t block,
+                std::vector<std::int64_t>& indices, const OnStream& on_stream, const OnRepeat& on_repeat,
+                const OnRun& on_run)
 {
   ByteReader r(bytes, file, fmt::format("value block {}", block));
   std::optional<BinIndices> bins;
   if (meta.bin_runs > 0) {
     bins.emplace(BinIndices{Bins(meta.bin_runs), {}, 0});
-    bins->indices.resize(table_size(r, "the number of bin runs", bytes.size()));
+    indices.resize(table_size(r, "the number of bin runs", bytes.size()));
     if (meta.stream_bases) { // version 5: each index less its stream's base (applied as the bin run is read)
-      for (std::int64_t& d : bins->indices) {
+      for (std::int64_t& d : indices) {
         d = r.byte("a bin index");
         if (d == 255) {
           d = r.zigzag("a bin index less its stream's base");
@@ -840,11 +849,11 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
             r.fail(fmt::format("expected a bin index less its stream's base within +-2^41, found {}", d));
         }
       }
-    } else if (!bins->indices.empty()) {
+    } else if (!indices.empty()) {
       std::int64_t low = r.zigzag("the base of the bin indices");
       if (low > Bins::kMaxIndex || low < -Bins::kMaxIndex)
         r.fail(fmt::format("expected a bin index within +-2^40, found {}", low));
-      for (std::int64_t& k : bins->indices) {
+      for (std::int64_t& k : indices) {
         std::int64_t d = r.byte("a bin index");
         if (d == 255) {
           d = r.zigzag("a bin index less the base");
@@ -856,72 +865,104 @@ std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, con
           r.fail(fmt::format("expected a bin index within +-2^40, found {}", k));
       }
     }
+    bins->indices = indices;
   }
-  std::vector<Stream> streams(table_size(r, "the number of value streams", bytes.size()));
-  for (Stream& s : streams) {
-    s.signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
-    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[s.signature]), "a stream's value slot"));
-    s.repeats.resize(table_size(r, "a stream's number of repeats", bytes.size()));
-    if (bins && meta.stream_bases) {
-      auto it = meta.bin_bases.find({s.signature, s.slot});
-      bins->base = it == meta.bin_bases.end() ? nullptr : &it->second;
-      bins->signature = s.signature;
-      bins->slot = s.slot;
-    }
-    for (Repeat& rep : s.repeats) {
-      std::uint64_t count = r.varint("a repeat count");
-      if (count == 1)
-        r.fail("expected a repeat count of 0 (one run) or at least 2, found 1");
-      rep.count = count == 0 ? 1 : count;
-      rep.length = count == 0 ? 1 : static_cast<std::uint32_t>(r.below(bytes.size() + 1, "a repeat length"));
-      if (rep.length == 0)
-        r.fail("expected a repeat length of at least 1, found 0");
-      rep.first = static_cast<std::uint32_t>(s.runs.size());
-      for (std::uint32_t i = 0; i < rep.length; ++i)
-        s.runs.push_back(decode_run(r, bytes.size(), bins ? &*bins : nullptr, meta.stream_bases));
-    }
-  }
-  if (bins && bins->used != bins->indices.size())
-    r.fail(fmt::format("expected {} bin runs (the block's bin indices), found {}", bins->indices.size(), bins->used));
-  if (!r.at_end())
-    r.fail("expected the end of the value block, found more bytes");
-  return streams;
-}
-
-std::string renumber_streams(std::string_view bytes, const Meta& meta, const std::vector<std::int64_t>& signatures,
-                             const std::string& what, std::uint32_t block)
-{
-  ByteReader r(bytes, what, fmt::format("value block {}", block));
-  struct Span {
-    std::uint32_t signature; // renumbered
-    std::uint32_t slot;
-    std::size_t from, to; // its repeats' bytes, after its repeat count
-    std::uint64_t repeats;
-  };
-  std::vector<Span> spans(table_size(r, "the number of value streams", bytes.size()));
-  for (Span& s : spans) {
+  std::uint64_t streams = table_size(r, "the number of value streams", bytes.size());
+  for (std::uint64_t i = 0; i < streams; ++i) {
+    std::size_t header = r.pos();
     auto signature = static_cast<std::uint32_t>(r.below(meta.signatures.size(), "a stream's signature id"));
-    s.slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[signature]), "a stream's value slot"));
-    if (signature >= signatures.size() || signatures[signature] < 0)
-      r.fail(fmt::format("expected values of its ranks' signatures, found a stream of signature {}, which no action "
-                         "of its ranks has", signature));
-    s.signature = static_cast<std::uint32_t>(signatures[signature]);
-    s.repeats = table_size(r, "a stream's number of repeats", bytes.size());
-    s.from = r.pos();
-    for (std::uint64_t i = 0; i < s.repeats; ++i) {
+    auto slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[signature]), "a stream's value slot"));
+    std::uint64_t repeats = table_size(r, "a stream's number of repeats", bytes.size());
+    const std::int64_t* base = nullptr;
+    if (bins && meta.stream_bases) {
+      auto it = meta.bin_bases.find({signature, slot});
+      base = it == meta.bin_bases.end() ? nullptr : &it->second;
+      bins->base = base;
+      bins->signature = signature;
+      bins->slot = slot;
+    }
+    on_stream(signature, slot, repeats, header, r.pos(), bins ? bins->used : 0, base);
+    for (std::uint64_t k = 0; k < repeats; ++k) {
       std::uint64_t count = r.varint("a repeat count");
       if (count == 1)
         r.fail("expected a repeat count of 0 (one run) or at least 2, found 1");
       std::uint64_t length = count == 0 ? 1 : r.below(bytes.size() + 1, "a repeat length");
       if (length == 0)
         r.fail("expected a repeat length of at least 1, found 0");
-      for (std::uint64_t k = 0; k < length; ++k)
-        decode_run(r, bytes.size());
+      on_repeat(count == 0 ? 1 : count, static_cast<std::uint32_t>(length));
+      for (std::uint64_t j = 0; j < length; ++j)
+        on_run(decode_run(r, bytes.size(), bins ? &*bins : nullptr, meta.stream_bases));
     }
-    s.to = r.pos();
   }
+  if (bins && bins->used != indices.size())
+    r.fail(fmt::format("expected {} bin runs (the block's bin indices), found {}", indices.size(), bins->used));
   if (!r.at_end())
     r.fail("expected the end of the value block, found more bytes");
+}
+
+} // namespace
+
+std::vector<Stream> decode_streams(std::string_view bytes, const Meta& meta, const std::string& file,
+                                   std::uint32_t block)
+{
+  std::vector<Stream> streams;
+  std::vector<std::int64_t> indices;
+  walk_block(
+      bytes, meta, file, block, indices,
+      [&](std::uint32_t signature, std::uint32_t slot, std::uint64_t repeats, std::size_t, std::size_t, std::size_t,
+          const std::int64_t*) {
+        Stream& s = streams.emplace_back();
+        s.signature = signature;
+        s.slot = slot;
+        s.repeats.reserve(repeats);
+      },
+      [&](std::uint64_t count, std::uint32_t length) {
+        Stream& s = streams.back();
+        s.repeats.push_back(Repeat{count, static_cast<std::uint32_t>(s.runs.size()), length});
+      },
+      [&](ValueRun&& run) { streams.back().runs.push_back(std::move(run)); });
+  return streams;
+}
+
+BlockInPlace block_in_place(std::string bytes, const Meta& meta, const std::string& file, std::uint32_t block)
+{
+  BlockInPlace b;
+  b.meta = &meta;
+  walk_block(
+      bytes, meta, file, block, b.bin_indices,
+      [&](std::uint32_t signature, std::uint32_t slot, std::uint64_t repeats, std::size_t, std::size_t offset,
+          std::size_t first_bin, const std::int64_t* base) {
+        b.streams.push_back(BlockInPlace::StreamAt{signature, slot, repeats, offset, first_bin, base});
+      },
+      [](std::uint64_t, std::uint32_t) {}, [](ValueRun&&) {});
+  b.bytes = std::move(bytes);
+  return b;
+}
+
+std::string renumber_streams(std::string_view bytes, const Meta& meta, const std::vector<std::int64_t>& signatures,
+                             const std::string& what, std::uint32_t block)
+{
+  struct Span {
+    std::uint32_t signature; // renumbered
+    std::uint32_t slot;
+    std::uint64_t repeats;
+    std::size_t from, to; // its repeats' bytes
+  };
+  std::vector<Span> spans;
+  std::vector<std::int64_t> indices; // none: a part's blocks have no bins
+  walk_block(
+      bytes, meta, what, block, indices,
+      [&](std::uint32_t signature, std::uint32_t slot, std::uint64_t repeats, std::size_t header, std::size_t offset,
+          std::size_t, const std::int64_t*) {
+        if (signature >= signatures.size() || signatures[signature] < 0)
+          throw TraceError(fmt::format("{}: error: value block {}: expected values of its ranks' signatures, found a "
+                                       "stream of signature {}, which no action of its ranks has",
+                                       what, block, signature));
+        if (!spans.empty())
+          spans.back().to = header;
+        spans.push_back(Span{static_cast<std::uint32_t>(signatures[signature]), slot, repeats, offset, bytes.size()});
+      },
+      [](std::uint64_t, std::uint32_t) {}, [](ValueRun&&) {});
   std::sort(spans.begin(), spans.end(),
             [](const Span& a, const Span& b) { return std::pair(a.signature, a.slot) < std::pair(b.signature, b.slot); });
   ByteWriter w;
@@ -934,6 +975,67 @@ std::string renumber_streams(std::string_view bytes, const Meta& meta, const std
     w.bytes(bytes.substr(s.from, s.to - s.from));
   }
   return std::move(w.out());
+}
+
+void InPlaceCursor::start(const BlockInPlace& b, std::size_t stream)
+{
+  block = &b;
+  stream_ = stream;
+  const BlockInPlace::StreamAt& at = b.streams[stream];
+  at_ = at.offset;
+  bin_ = at.first_bin;
+  repeats_ = at.repeats;
+  passes_ = 0;
+  runs_left_ = 0;
+  load();
+}
+
+void InPlaceCursor::load()
+{
+  // checked by block_in_place: a failure here is a bug (the messages name no record)
+  static const std::string kChecked = "(value block, checked)";
+  std::string_view bytes = block->bytes;
+  if (runs_left_ == 0) {
+    if (passes_ > 0) { // the repeat's runs once more
+      --passes_;
+      at_ = repeat_at_;
+      bin_ = repeat_bin_;
+    } else if (repeats_ > 0) {
+      --repeats_;
+      ByteReader r(bytes.substr(at_), kChecked, {});
+      std::uint64_t count = r.varint("a repeat count");
+      length_ = count == 0 ? 1 : r.varint("a repeat length");
+      passes_ = count == 0 ? 0 : count - 1;
+      at_ += r.pos();
+      repeat_at_ = at_;
+      repeat_bin_ = bin_;
+    } else {
+      left = 0;
+      return;
+    }
+    runs_left_ = length_;
+  }
+  --runs_left_;
+  ByteReader r(bytes.substr(at_), kChecked, {});
+  ValueRun run;
+  if (block->meta->bin_runs > 0) {
+    const BlockInPlace::StreamAt& at = block->streams[stream_];
+    BinIndices bins{Bins(block->meta->bin_runs), block->bin_indices, bin_, at.base, at.signature, at.slot};
+    run = decode_run(r, bytes.size(), &bins, block->meta->stream_bases);
+    bin_ = bins.used;
+  } else {
+    run = decode_run(r, bytes.size());
+  }
+  at_ += r.pos();
+  value = run.first;
+  step = run.is_int ? run.step : 0;
+  left = run.count;
+  if (run.is_int) {
+    text = nullptr;
+  } else {
+    token_ = std::move(run.text);
+    text = &token_;
+  }
 }
 
 // ---- deflate -------------------------------------------------------------------------------------------

@@ -164,6 +164,60 @@ private:
   }
 };
 
+struct Meta;
+/// A value block read in place (the replay's readers): its bytes checked once as decode_streams checks them, and where
+/// each stream starts; InPlaceCursor then decodes a stream's runs one at a time as its values are read. A reader holds
+/// the block's bytes (a few per run) instead of its decoded runs (tens of bytes each: a rank with measured
+/// computations has a run per value).
+struct BlockInPlace {
+  struct StreamAt {
+    std::uint32_t signature = 0;
+    std::uint32_t slot = 0;
+    std::uint64_t repeats = 0;
+    std::size_t offset = 0;             ///< of its first repeat count in `bytes`
+    std::size_t first_bin = 0;          ///< the index in `bin_indices` of its first bin run
+    const std::int64_t* base = nullptr; ///< version 5: its bin base (none: it has no bin runs)
+  };
+  std::string bytes;
+  const Meta* meta = nullptr;
+  std::vector<StreamAt> streams;
+  std::vector<std::int64_t> bin_indices; ///< per bin run, in block order, as stored
+};
+/// The block checked and its streams found (TraceError naming the block, as decode_streams); `meta` must outlive it.
+BlockInPlace block_in_place(std::string bytes, const Meta& meta, const std::string& file, std::uint32_t block);
+
+/// A stream of a BlockInPlace read value by value: StreamCursor's fields and calls, its runs decoded from the bytes one
+/// at a time (a repeat read c times is decoded c times). `block` must outlive the cursor.
+struct InPlaceCursor {
+  const BlockInPlace* block = nullptr;
+  std::int64_t value = 0;            ///< the next integer value (integer runs)
+  std::int64_t step = 0;
+  const std::string* text = nullptr; ///< the token (token runs); nullptr for integer runs
+  std::uint64_t left = 0;            ///< values left in the current run; 0 once the stream has ended
+
+  void start(const BlockInPlace& b, std::size_t stream);
+  bool ended() const { return left == 0; }
+  void advance()
+  {
+    value += step;
+    if (--left == 0)
+      load();
+  }
+
+private:
+  void load();
+  std::size_t stream_ = 0;
+  std::size_t at_ = 0;           ///< the next byte to read
+  std::size_t bin_ = 0;          ///< the next bin index to use
+  std::uint64_t repeats_ = 0;    ///< repeats of the stream not yet begun
+  std::size_t repeat_at_ = 0;    ///< the current repeat's first run, its first bin index
+  std::size_t repeat_bin_ = 0;
+  std::uint64_t passes_ = 0;     ///< passes over the current repeat's runs left after this one
+  std::uint64_t length_ = 0;     ///< runs in a pass
+  std::uint64_t runs_left_ = 0;  ///< runs of this pass not yet read
+  std::string token_;
+};
+
 /// Pooled `stats` (version 3): the kStatsSlots draws that stand for the volumes of one value slot of the action at
 /// `position` of body `body`, for every rank whose structure holds that body. Occurrence i of that action in rank r reads
 /// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times

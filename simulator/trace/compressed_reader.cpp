@@ -34,8 +34,8 @@ struct Opened {
   mutable std::shared_ptr<const std::string> chunk0;   ///< chunk 0's raw bytes: the dictionary of the others
   mutable std::uint32_t last_chunk = 0;
   mutable std::shared_ptr<const std::string> last_raw; ///< the raw bytes of chunk last_chunk
-  /// decoded value blocks, shared by the ranks that have the same numbers while any of them reads
-  mutable std::vector<std::weak_ptr<const std::vector<cformat::Stream>>> decoded;
+  /// checked value blocks, shared by the ranks that have the same numbers while any of them reads
+  mutable std::vector<std::weak_ptr<const cformat::BlockInPlace>> decoded;
   /// pooled stats: per body, per position, the index of the first schedule of that action or -1 (empty without)
   std::vector<std::vector<std::int32_t>> first_schedule;
   /// a part read from memory (read_part): its encoded value blocks, by block id (no file, no chunks)
@@ -149,8 +149,9 @@ std::string read_block(const Opened& o, std::uint32_t block)
   return raw->substr(b.offset, b.raw_size); // within the chunk: decode_meta checked it
 }
 
-/// The streams of value block `block`, decoded once for all the ranks that read it at the same time.
-std::shared_ptr<const std::vector<cformat::Stream>> block_streams(const Opened& o, std::uint32_t block)
+/// Value block `block`, checked once for all the ranks that read it at the same time, read in place (its runs decoded
+/// as they are read: the block's bytes take a few per run, its decoded runs tens).
+std::shared_ptr<const cformat::BlockInPlace> block_streams(const Opened& o, std::uint32_t block)
 {
   {
     std::lock_guard<std::mutex> lock(o.chunks_mutex);
@@ -159,8 +160,8 @@ std::shared_ptr<const std::vector<cformat::Stream>> block_streams(const Opened& 
     if (auto shared = o.decoded[block].lock())
       return shared;
   }
-  auto streams = std::make_shared<const std::vector<cformat::Stream>>(
-      cformat::decode_streams(read_block(o, block), o.meta, o.path, block));
+  auto streams = std::make_shared<const cformat::BlockInPlace>(
+      cformat::block_in_place(read_block(o, block), o.meta, o.path, block));
   std::lock_guard<std::mutex> lock(o.chunks_mutex);
   o.decoded[block] = streams;
   return streams;
@@ -248,13 +249,14 @@ private:
         values += slot.kind == Slot::Kind::Value ? 1 : 0;
       first_cursor_[s + 1] = first_cursor_[s] + values;
     }
-    cursors_.assign(first_cursor_.back(), cformat::StreamCursor{});
-    for (const cformat::Stream& st : *streams_) {
-      cformat::StreamCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
-      if (c.stream != nullptr)
+    cursors_.assign(first_cursor_.back(), cformat::InPlaceCursor{});
+    for (std::size_t i = 0; i < streams_->streams.size(); ++i) {
+      const cformat::BlockInPlace::StreamAt& st = streams_->streams[i];
+      cformat::InPlaceCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
+      if (c.block != nullptr)
         fail_file(file_->path, fmt::format("{}: two value streams for argument slot {} of signature {} (corrupt "
                                            "compressed trace)", record, st.slot, st.signature));
-      c.start(st);
+      c.start(*streams_, i);
     }
   }
 
@@ -266,10 +268,10 @@ private:
 
   void append_value(std::uint32_t sig, std::uint32_t slot)
   {
-    cformat::StreamCursor& c = cursors_[first_cursor_[sig] + slot];
-    if (c.stream == nullptr || c.ended())
+    cformat::InPlaceCursor& c = cursors_[first_cursor_[sig] + slot];
+    if (c.block == nullptr || c.ended())
       fail_action(fmt::format("expected value {} of signature {} ('{}'), but its value stream {}", slot + 1, sig,
-                              file_->meta.signatures[sig].name, c.stream == nullptr ? "is missing" : "has ended"));
+                              file_->meta.signatures[sig].name, c.block == nullptr ? "is missing" : "has ended"));
     if (c.text == nullptr) {
       append_integer(c.value);
     } else {
@@ -351,8 +353,8 @@ private:
 
   void check_values_used() const
   {
-    for (const cformat::Stream& st : *streams_) {
-      const cformat::StreamCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
+    for (const cformat::BlockInPlace::StreamAt& st : streams_->streams) {
+      const cformat::InPlaceCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (!c.ended())
         fail_action(fmt::format("rank {} ended, but value stream of slot {} of signature {} ('{}') has values left",
                                 rank_, st.slot + 1, st.signature, file_->meta.signatures[st.signature].name));
@@ -364,7 +366,7 @@ private:
   std::size_t entry_; // of rank_ in file_->meta.ranks
   std::string label_; // the Action::file of this rank's actions: "<path> (rank <r>)", line = action number
   detail::ActionParser parser_;
-  std::shared_ptr<const std::vector<cformat::Stream>> streams_; // shared with the ranks of the same block
+  std::shared_ptr<const cformat::BlockInPlace> streams_; // shared with the ranks of the same block
   double level_ = 1;                   // pooled stats: the rank's level, and whether it is exactly 1
   bool unit_level_ = true;
   struct Order { // pooled stats: the order of one cycle of draws
@@ -374,7 +376,7 @@ private:
   Order orders_[2]; // the rank's own (0) and the shared one (1)
   std::vector<std::uint64_t> drawn_;   // pooled stats: per schedule, the draws made
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
-  std::vector<cformat::StreamCursor> cursors_;
+  std::vector<cformat::InPlaceCursor> cursors_;
   std::vector<Frame> stack_;
   std::string line_;
   std::string prefix_; // "<rank> ", the start of every line
@@ -466,7 +468,7 @@ cformat::Loaded cformat::load_compressed(const std::string& path)
     return out;
   }
   for (std::uint32_t b = 0; b < o->meta.blocks.size(); ++b)
-    out.blocks.push_back(*block_streams(*o, b));
+    out.blocks.push_back(cformat::decode_streams(read_block(*o, b), o->meta, o->path, b));
   out.meta = o->meta;
   return out;
 }

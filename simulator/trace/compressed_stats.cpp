@@ -44,11 +44,11 @@ std::vector<SlotRole> slot_roles(const Signature& s, Dialect dialect)
   return out;
 }
 
-/// A rank's value streams read token by token in order, by (signature, value slot): the decoded runs are walked, not
-/// expanded (memory follows the runs, not the values).
+/// A rank's value streams read token by token in order, by (signature, value slot): read in place (memory follows the
+/// block's bytes, not its decoded runs nor its values).
 class RankTokens {
 public:
-  RankTokens(const std::string& block, const Meta& meta) : streams_(decode_streams(block, meta, "(stats)", 0))
+  RankTokens(const std::string& block, const Meta& meta) : block_(block_in_place(block, meta, "(stats)", 0))
   {
     first_.assign(meta.signatures.size() + 1, 0);
     for (std::size_t s = 0; s < meta.signatures.size(); ++s) {
@@ -57,33 +57,32 @@ public:
         values += slot.kind == Slot::Kind::Value ? 1 : 0;
       first_[s + 1] = first_[s] + values;
     }
-    cursors_.assign(first_.back(), StreamCursor{});
+    cursors_.assign(first_.back(), InPlaceCursor{});
     tokens_.resize(first_.back());
-    for (const Stream& st : streams_)
-      cursors_[first_[st.signature] + st.slot].start(st);
+    for (std::size_t i = 0; i < block_.streams.size(); ++i)
+      cursors_[first_[block_.streams[i].signature] + block_.streams[i].slot].start(block_, i);
   }
 
   /// The next token of the stream; valid until the next call for the same (signature, slot).
   const std::string& next(std::uint32_t signature, std::uint32_t slot)
   {
     std::size_t i = first_[signature] + slot;
-    StreamCursor& c = cursors_[i];
-    if (c.stream == nullptr || c.ended())
+    InPlaceCursor& c = cursors_[i];
+    if (c.block == nullptr || c.ended())
       throw std::logic_error(fmt::format("pool_stats: value stream of signature {} slot {} ended", signature, slot));
-    const std::string* token = c.text;
-    if (token == nullptr) {
+    if (c.text == nullptr)
       tokens_[i] = fmt::format_int(c.value).str();
-      token = &tokens_[i];
-    }
+    else
+      tokens_[i] = *c.text; // the cursor's token changes with its run
     c.advance();
-    return *token;
+    return tokens_[i];
   }
 
 private:
-  std::vector<Stream> streams_;
+  BlockInPlace block_;
   std::vector<std::size_t> first_;
-  std::vector<StreamCursor> cursors_;
-  std::vector<std::string> tokens_; // per stream, its last integer token
+  std::vector<InPlaceCursor> cursors_;
+  std::vector<std::string> tokens_; // per stream, its last token
 };
 
 /// Calls visit(body, position, signature) for each action of body `body`'s depth-first walk.

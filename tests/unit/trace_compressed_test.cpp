@@ -15,6 +15,7 @@
 #include <fstream>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -1936,6 +1937,77 @@ TEST(CompressedOnline, RenumberedBlocksAreTheirDecodedStreamsRenumbered)
   }
   std::string cut = part.blocks[0].substr(0, part.blocks[0].size() - 1);
   EXPECT_THROW(cformat::renumber_streams(cut, meta, reversed, "rank 0's part", 0), TraceError);
+}
+
+/// Every value of every stream of `bytes`, read in place (InPlaceCursor) and from decode_streams (StreamCursor): equal.
+void expect_read_in_place_as_decoded(const std::string& bytes, const cformat::Meta& meta, std::size_t at_least)
+{
+  std::vector<cformat::Stream> decoded = cformat::decode_streams(bytes, meta, "f.tit", 0);
+  cformat::BlockInPlace block = cformat::block_in_place(bytes, meta, "f.tit", 0);
+  ASSERT_EQ(block.streams.size(), decoded.size());
+  std::size_t values = 0;
+  for (std::size_t i = 0; i < decoded.size(); ++i) {
+    EXPECT_EQ(block.streams[i].signature, decoded[i].signature);
+    EXPECT_EQ(block.streams[i].slot, decoded[i].slot);
+    cformat::StreamCursor a;
+    cformat::InPlaceCursor b;
+    a.start(decoded[i]);
+    b.start(block, i);
+    for (; !a.ended(); a.advance(), b.advance(), ++values) {
+      ASSERT_FALSE(b.ended()) << "stream " << i << " value " << values;
+      ASSERT_EQ(a.text == nullptr, b.text == nullptr) << "stream " << i << " value " << values;
+      if (a.text == nullptr)
+        ASSERT_EQ(a.value, b.value) << "stream " << i << " value " << values;
+      else
+        ASSERT_EQ(*a.text, *b.text) << "stream " << i << " value " << values;
+    }
+    EXPECT_TRUE(b.ended()) << "stream " << i;
+  }
+  EXPECT_GE(values, at_least);
+}
+
+TEST(CompressedOnline, BlocksReadInPlaceGiveTheirDecodedValues)
+{
+  // integer runs with steps, tokens, repeats of several runs read many times, nested in loops; several signatures
+  std::string text = "0 init\n";
+  std::mt19937 random(7);
+  for (int it = 0; it < 400; ++it)
+    text += fmt::format("0 compute {}\n0 send 1 {} {} 0\n0 recv 1 0 64 0\n0 sleep {}\n0 compute {}\n",
+                        it % 7 < 3 ? 1000 : 2000 + random() % 5000, it % 3, 8 << (it % 2), 0.25 * (it % 4 + 1),
+                        100 + it);
+  text += "0 finalize\n1 init\n";
+  for (int it = 0; it < 400; ++it)
+    text += fmt::format("1 recv 0 {} {} 0\n1 send 0 0 64 0\n", it % 3, 8 << (it % 2));
+  text += "1 finalize\n";
+  fs::path file = write_file(scratch_dir() / "in-place.txt", text);
+  std::unique_ptr<TraceSet> set = TraceSet::open(file, std::nullopt);
+  cformat::Part part = fold_lines(*set, 0, 2);
+  cformat::Meta meta;
+  meta.signatures = part.signatures;
+  ASSERT_EQ(part.blocks.size(), 1u);
+  expect_read_in_place_as_decoded(part.blocks[0], meta, 2000);
+
+  // the values binned (version 5: bin indices first, each less its stream's base)
+  cformat::RankCompressor folder(0, 2, parse_value_mode("binned:0.01"));
+  std::unique_ptr<TraceSet> again = TraceSet::open(file, std::nullopt);
+  std::unique_ptr<RankReader> reader = again->reader(0);
+  for (Action a; reader->next(a);)
+    folder.add_line(a.text);
+  part = folder.finish();
+  meta.signatures = part.signatures;
+  std::vector<cformat::Stream> streams = cformat::decode_streams(part.blocks[0], meta, "f.tit", 0);
+  cformat::Bins bins(0.01);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>> indices;
+  cformat::bin_indices(streams, bins, indices);
+  ASSERT_FALSE(indices.empty());
+  cformat::Meta binned = meta;
+  binned.bin_runs = 0.01;
+  binned.stream_bases = true;
+  for (const auto& [stream, of] : indices)
+    binned.bin_bases[stream] = cformat::bin_base(of);
+  std::string bytes = cformat::encode_streams(streams, &bins, &binned.bin_bases);
+  EXPECT_GE(cformat::block_in_place(bytes, binned, "f.tit", 0).bin_indices.size(), 200u);
+  expect_read_in_place_as_decoded(bytes, binned, 2000);
 }
 
 TEST(CompressedOnline, StructureDoesNotGrowWithIterations)
