@@ -288,15 +288,28 @@ private:
   void append_draw(std::size_t i)
   {
     const cformat::Schedule& s = file_->meta.schedules[i];
-    std::uint64_t cycle = drawn_[i] / cformat::kStatsSlots;
-    std::uint64_t occurrence = drawn_[i]++ % cformat::kStatsSlots;
-    Order& o = orders_[s.shared_order ? 1 : 0];
-    if (s.rank_order && cycle != o.cycle) { // this cycle's order (most draws reuse the last one)
-      o.of = cformat::stats_order(s.shared_order ? cformat::kSharedOrder : rank_, cycle);
-      o.cycle = cycle;
+    std::uint64_t drawn = drawn_[i]++;
+    const cformat::ValueRun* d = nullptr;
+    if (drawn < s.head.size()) { // the warm-up, in order
+      d = &s.head[drawn];
+    } else {
+      drawn -= s.head.size();
+      std::uint64_t cycle = drawn / cformat::kStatsSlots;
+      std::uint64_t occurrence = drawn % cformat::kStatsSlots;
+      Order& o = orders_[s.shared_order ? 1 : 0];
+      if (s.rank_order && cycle != o.cycle) { // this cycle's order (most draws reuse the last one)
+        o.of = cformat::stats_order(s.shared_order ? cformat::kSharedOrder : rank_, cycle);
+        o.cycle = cycle;
+      }
+      d = &s.draws[s.rank_order ? o.of[occurrence] : occurrence];
     }
-    const cformat::ValueRun& d = s.draws[s.rank_order ? o.of[occurrence] : occurrence];
-    if (!s.rank_order || unit_level_) {
+    append_value(*d, s.rank_order);
+  }
+
+  /// A draw `d`, times the rank's level when `scaled`.
+  void append_value(const cformat::ValueRun& d, bool scaled)
+  {
+    if (!scaled || unit_level_) {
       if (d.is_int)
         append_integer(d.first);
       else

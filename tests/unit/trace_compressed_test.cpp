@@ -982,6 +982,90 @@ TEST(CompressedTrace, StatsRanksWhoseVolumesRiseAndFallTogetherDrawInOneOrder)
   }
 }
 
+TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
+{
+  // 4 ranks, 64 iterations of a compute then an allreduce, each rank at its own level with 5 % of noise of its own;
+  // with `warm`, the first 3 iterations are 5, 3 and 2 times slower on every rank. The warm-up is the schedule's head:
+  // every rank computes it first, in order, at its level (drawn among the others, it fell on other iterations on each
+  // rank); without one, no head
+  constexpr int kRanks = 4, kIterations = 64;
+  auto trace = [&](bool warm, int ranks, int iterations) {
+    std::string t;
+    for (int r = 0; r < ranks; ++r) {
+      t += fmt::format("{} init\n", r);
+      for (int it = 0; it < iterations; ++it) {
+        std::uint64_t x = static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5;
+        x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
+        double own = static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
+        double slow = warm && it < 3 ? std::array<double, 3>{5, 3, 2}[static_cast<std::size_t>(it)] : 1;
+        t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r,
+                         std::llround(1e6 * slow * (1 + 0.1 * r) * (0.95 + 0.1 * own)), r);
+      }
+      t += fmt::format("{} finalize\n", r);
+    }
+    return t;
+  };
+  for (bool warm : {true, false}) {
+    fs::path plain = write_file(scratch_dir() / "warm.txt", trace(warm, kRanks, kIterations));
+    std::uint64_t actions = 0;
+    cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+    cformat::pool_stats(part);
+    const cformat::Schedule* compute = nullptr;
+    for (const cformat::Schedule& s : part.schedules)
+      if (s.rank_order)
+        compute = &s;
+    ASSERT_NE(compute, nullptr) << warm;
+    if (!warm) {
+      EXPECT_EQ(compute->head.size(), 0u);
+      continue;
+    }
+    // the warm-up, and here one iteration more: the ranks' mean happens to be larger there than at any later one
+    EXPECT_EQ(compute->head.size(), 4u);
+    fs::path s = scratch_dir() / "warm.tit";
+    compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+    auto ct = TraceSet::open(s, std::nullopt);
+    std::vector<std::vector<double>> volumes(kRanks);
+    for (int r = 0; r < kRanks; ++r) {
+      auto reader = ct->reader(r);
+      Action a;
+      while (reader->next(a))
+        if (a.kind == Kind::Compute)
+          volumes[static_cast<std::size_t>(r)].push_back(a.amount);
+      const std::vector<double>& v = volumes[static_cast<std::size_t>(r)];
+      ASSERT_EQ(v.size(), static_cast<std::size_t>(kIterations));
+      // the warm-up first, slower and slower back to the rest, each above every later volume
+      EXPECT_GT(v[0], v[1]) << "rank " << r;
+      EXPECT_GT(v[1], v[2]) << "rank " << r;
+      EXPECT_GT(v[2], *std::max_element(v.begin() + 3, v.end())) << "rank " << r;
+      EXPECT_NEAR(v[0] / *std::max_element(v.begin() + 3, v.end()), 5 / 1.05, 0.5) << "rank " << r;
+      // at the rank's level, as every draw
+      double levels = std::stod(part.ranks[static_cast<std::size_t>(r)].level) / std::stod(part.ranks[0].level);
+      for (std::size_t it = 0; it < 3; ++it)
+        EXPECT_NEAR(v[it] / volumes[0][it] / levels, 1, 1e-3) << "rank " << r << " iteration " << it;
+    }
+  }
+  // 2 ranks of 17 iterations: a head of 1 at most, which leaves the 32 values the draws' 16 groups are made of
+  fs::path plain = write_file(scratch_dir() / "warm-short.txt", trace(true, 2, 17));
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  auto compute = std::find_if(part.schedules.begin(), part.schedules.end(), [](const auto& s) { return s.rank_order; });
+  ASSERT_NE(compute, part.schedules.end());
+  EXPECT_EQ(compute->head.size(), 1u);
+  EXPECT_EQ(compute->draws.size(), 16u);
+  fs::path s = scratch_dir() / "warm-short.tit";
+  compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  auto ct = TraceSet::open(s, std::nullopt);
+  for (int r = 0; r < 2; ++r) {
+    auto reader = ct->reader(r);
+    Action a;
+    int computes = 0;
+    while (reader->next(a))
+      computes += a.kind == Kind::Compute ? 1 : 0;
+    EXPECT_EQ(computes, 17) << "rank " << r;
+  }
+}
+
 TEST(CompressedTrace, StatsPoolsLoopsOfOneShapeAtTheirOwnPlacesOnly)
 {
   // each iteration: a large compute, an isend to r + 1, a small compute, an isend to r + 1 (a loop of 2), then two
@@ -1033,7 +1117,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   meta.chunks = {cformat::ChunkRef{}};
   meta.blocks = {cformat::BlockRef{}};
   meta.ranks = {cformat::RankEntry{1, Dialect::SimGrid, 0, "0.5"}};
-  cformat::Schedule good{0, 0, 0, true, false, {}};
+  cformat::Schedule good{0, 0, 0, true, false, {}, {}};
   for (int i = 0; i < 16; ++i)
     good.draws.push_back(cformat::ValueRun{true, 1000 + i, 0, "", 1});
   auto error = [&](const std::vector<cformat::Schedule>& schedules, std::string level = "0.5") {
@@ -1097,11 +1181,35 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   EXPECT_TRUE(shared.schedules.at(0).shared_order);
   m.schedules[0].shared_order = true;
   EXPECT_EQ(cformat::encode_meta(m), bytes);
-  bytes[order_at] = 3;
-  EXPECT_NE(trace_error([&] { cformat::decode_meta(bytes, "f.tit"); })
-                .find("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank), "
-                      "found 3"),
+  auto order_error = [&](int order) {
+    std::string b = bytes;
+    b[order_at] = static_cast<char>(order);
+    return trace_error([&] { cformat::decode_meta(b, "f.tit"); });
+  };
+  for (int order : {3, 4, 7}) // 4: a head without the rank's order
+    EXPECT_NE(order_error(order).find(fmt::format("expected a schedule's order (0 in order, 1 the rank's order, 2 one "
+                                                  "order for every rank; 1 or 2 plus 4 with a head), found {}",
+                                                  order)),
+              std::string::npos)
+        << order_error(order);
+  // a head (order byte plus 4, then its length and values after the draws): read back, each value checked as a draw
+  for (std::size_t length : {1u, 16u}) {
+    cformat::Schedule head = good;
+    for (std::size_t i = 0; i < length; ++i)
+      head.head.push_back(cformat::ValueRun{true, static_cast<std::int64_t>(9000 - i), 0, "", 1});
+    EXPECT_EQ(error({head}), "<no error>") << length;
+    m.schedules = {head};
+    EXPECT_EQ(static_cast<int>(cformat::encode_meta(m)[order_at]), 1 + cformat::kScheduleHead);
+  }
+  cformat::Schedule head = good;
+  head.head = {cformat::ValueRun{true, 0, 0, "", 1}};
+  EXPECT_NE(error({head}).find("expected a schedule's head value (a positive number), found '0'"), std::string::npos)
+      << error({head});
+  head.head[0].count = 3;
+  EXPECT_NE(error({head}).find("expected a schedule's head value (a run of 1 value), found a run of 3"),
             std::string::npos);
+  head.head.assign(17, good.draws[0]);
+  EXPECT_NE(error({head}).find("expected a schedule's head length (1 to 16), found 17"), std::string::npos);
 }
 
 TEST(CompressedTrace, FieldsWithBlanksAreErrors)
@@ -1137,7 +1245,7 @@ TEST(CompressedTrace, FieldsWithBlanksAreErrors)
   m.value_mode = "stats";
   m.pooled = true;
   m.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
-  cformat::Schedule s{0, 0, 0, false, false, {}};
+  cformat::Schedule s{0, 0, 0, false, false, {}, {}};
   for (int i = 0; i < 16; ++i)
     s.draws.push_back(cformat::ValueRun{false, 0, 0, i == 7 ? "1 2" : "1.5", 1});
   m.schedules = {s};
