@@ -109,8 +109,8 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
 /// V the ranks' mean variance and C the variance of their mean at each occurrence, two ranks' mean correlation is
 /// (R C / V - 1) / (R - 1) for R ranks, and shared above 1/2 (nearer to 1 than to the 0 of one order per rank). The
 /// occurrences of the largest kStatsSlots-th by their mean over the ranks are left out: a step slow on every rank
-/// (the first, cold one) is one group of the schedule whatever the order, and alone it would make the rest, noise of
-/// each rank's own, look correlated.
+/// (such as the first, cold one) alone would make the rest, noise of each rank's own, look correlated (a warm-up at
+/// the start is kept in order by the schedule's head: warm_up).
 bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& values)
 {
   std::size_t n = ~std::size_t{0};
