@@ -225,6 +225,10 @@ struct SiteValues {
   std::map<std::size_t, std::vector<double>> values;
   std::map<std::size_t, std::size_t> same_count;
   std::set<SiteKey> members; ///< the actions' value slots pooled into this site (site_of)
+  std::map<std::size_t, SiteKey> member_of; ///< per rank, the member its first value came from
+  /// some rank's values come from two members or more: its values' order is not the order of each member's draws
+  /// (the reader counts the draws per member), so the site has no head
+  bool interleaved = false;
   bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
   /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
   /// rank's stream of `compute` volumes, where they would break its runs.
@@ -433,6 +437,8 @@ void pool_stats(Part& all, bool draw)
           continue;
         SiteValues& site = sites[site_of(role[sig][j], body, pos, j)];
         site.members.insert({body, pos, j});
+        auto [member, added] = site.member_of.try_emplace(i, SiteKey{body, pos, j});
+        site.interleaved = site.interleaved || (!added && member->second != SiteKey{body, pos, j});
         if (site.count == 0) {
           site.first = token;
           site.local = role[sig][j].local;
@@ -496,8 +502,9 @@ void pool_stats(Part& all, bool draw)
       s.draws.assign(kStatsSlots, draw_run("0"));
     } else if (site.drawn) {
       // the head, at most as long as leaves 2 * kStatsSlots values to draw the others from (the draws' 16 groups)
-      std::size_t head = site.local ? std::min(warm_up(site.values), (site.count - 2 * kStatsSlots) / site.values.size())
-                                    : 0;
+      std::size_t head = site.local && !site.interleaved
+                             ? std::min(warm_up(site.values), (site.count - 2 * kStatsSlots) / site.values.size())
+                             : 0;
       std::vector<double> pooled, first(head, 0); // first: the head, the ranks' mean over their level
       std::size_t leveled = 0;
       pooled.reserve(site.count);

@@ -1066,6 +1066,39 @@ TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
   }
 }
 
+TEST(CompressedTrace, StatsHasNoHeadWhereARankDrawsFromTwoMembersOfASite)
+{
+  // two loops of 40 {compute, isend}, the first starting with a warm-up (5, 3, 2 times slower). Ranks 0 and 1 send to
+  // r + 1 in both: one body, at both places. Ranks 2 and 3 send to r + 1 in the first (that body), r + 2 in the second
+  // (another): the two bodies join one group, and ranks 2 and 3 draw the site's values from two schedules, each
+  // counting its own draws: a head would be drawn at the start of each, a second warm-up
+  std::string t;
+  for (int r = 0; r < 4; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int loop = 0; loop < 2; ++loop)
+      for (int it = 0; it < 40; ++it) {
+        double slow = loop == 0 && it < 3 ? std::array<double, 3>{5, 3, 2}[static_cast<std::size_t>(it)] : 1;
+        int to = (r + 1 + (r >= 2 ? loop : 0)) % 4;
+        t += fmt::format("{} compute {}\n{} isend {} 5 1000 0\n", r,
+                         std::llround(1e6 * slow * (1 + 0.01 * ((it * 7 + r * 3) % 11))), r, to);
+        if (it == 39)
+          t += fmt::format("{} {}\n", r, loop == 0 ? "barrier" : "waitall"); // not one loop of 80 on ranks 0 and 1
+      }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "two-members.txt", t);
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  std::set<std::uint32_t> bodies;
+  for (const cformat::Schedule& s : part.schedules)
+    if (s.rank_order) {
+      bodies.insert(s.body);
+      EXPECT_TRUE(s.head.empty()) << "body " << s.body;
+    }
+  EXPECT_EQ(bodies.size(), 2u); // one site, pooled from the two loop bodies
+}
+
 TEST(CompressedTrace, StatsPoolsLoopsOfOneShapeAtTheirOwnPlacesOnly)
 {
   // each iteration: a large compute, an isend to r + 1, a small compute, an isend to r + 1 (a loop of 2), then two
