@@ -239,6 +239,7 @@ private:
     level_ = detail::parse_double(e.level).value_or(1); // decode_meta checked it
     unit_level_ = e.level == "1";
     drawn_.assign(file_->meta.schedules.size(), 0);
+    rare_.assign(file_->meta.schedules.size(), 0);
     std::string record = fmt::format("value block {}", block);
     const auto& sigs = file_->meta.signatures;
     first_cursor_.assign(sigs.size() + 1, 0);
@@ -290,6 +291,16 @@ private:
     const cformat::Schedule& s = file_->meta.schedules[i];
     std::uint64_t drawn = drawn_[i]++;
     const cformat::ValueRun* d = nullptr;
+    if (!s.rare.empty()) { // this rank's next rare value, if it is this occurrence's: as traced
+      std::size_t& next = rare_[i];
+      while (next < s.rare.size() && (s.rare[next].rank < rank_ ||
+                                      (s.rare[next].rank == rank_ && s.rare[next].occurrence < drawn)))
+        ++next;
+      if (next < s.rare.size() && s.rare[next].rank == rank_ && s.rare[next].occurrence == drawn) {
+        append_value(s.rare[next].value, false);
+        return;
+      }
+    }
     if (drawn < s.head.size()) { // the warm-up, in order
       d = &s.head[drawn];
     } else {
@@ -386,6 +397,7 @@ private:
   };
   Order orders_[2]; // the rank's own (0) and the shared one (1)
   std::vector<std::uint64_t> drawn_;   // pooled stats: per schedule, the draws made
+  std::vector<std::size_t> rare_;      // pooled stats: per schedule, its first rare value not before this draw
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
   std::vector<cformat::StreamCursor> cursors_;
   std::vector<Frame> stack_;

@@ -161,46 +161,95 @@ bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& va
   return within > 0 && (r * common / within - 1) / (r - 1) > 0.5;
 }
 
-/// How many of a site's first occurrences are a warm-up every rank goes through (a first, cold step; a solver's first
-/// iterations, slower and slower ones): the longest run of first occurrences, at most kStatsSlots and half of them,
-/// each larger than every later one in the ranks' mean of their values over their own mean (on the first n
-/// occurrences, n the fewest of any rank's, at least kStatsSlots). Drawn among the others in each rank's own order,
-/// such values would land on different steps on different ranks: ranks that were slow together, and whose messages
-/// then crossed a shared network together, would no longer be (SMPI's halo2d at 16 ranks: its messages took 6 % less
-/// time, the prediction 3 % less). Kept in order at the start instead (Schedule::head), one value for every rank, at
-/// the rank's level. 0: no warm-up.
-std::size_t warm_up(const std::map<std::size_t, std::vector<double>>& values)
+/// A site's typical shape in time: at each of its first n occurrences (n the fewest of any rank's, at least
+/// kStatsSlots; else none), the ranks' median of their value over their own mean of those n (a median, so that one
+/// rank's slow occurrence is a rare value, not a shape every rank shares).
+std::vector<double> typical(const std::map<std::size_t, std::vector<double>>& values)
 {
   std::size_t n = ~std::size_t{0};
   for (const auto& [i, v] : values)
     n = std::min(n, v.size());
   if (values.empty() || n < kStatsSlots)
-    return 0;
-  std::vector<double> at(n, 0); // the ranks' mean, each rank's values over their mean
-  std::size_t ranks = 0;
+    return {};
+  std::vector<std::vector<double>> of(n); // at each occurrence, each rank's value over its mean
   for (const auto& [i, v] : values) {
     double sum = 0;
     for (std::size_t j = 0; j < n; ++j)
       sum += v[j];
     if (!(sum > 0))
       continue;
-    ++ranks;
     for (std::size_t j = 0; j < n; ++j)
-      at[j] += v[j] / sum;
+      of[j].push_back(v[j] / sum * static_cast<double>(n));
   }
-  if (ranks == 0)
-    return 0;
+  if (of[0].empty())
+    return {};
+  std::vector<double> at(n, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<double>& u = of[j];
+    std::size_t mid = u.size() / 2;
+    std::nth_element(u.begin(), u.begin() + static_cast<std::ptrdiff_t>(mid), u.end());
+    at[j] = u[mid];
+    if (u.size() % 2 == 0)
+      at[j] = (at[j] + *std::max_element(u.begin(), u.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+  }
+  return at;
+}
+
+/// How many of a site's first occurrences are a warm-up every rank goes through (a first, cold step; a solver's first
+/// iterations, slower and slower ones): the longest run of first occurrences, at most kStatsSlots and half of those
+/// in `at` (typical()), each larger there than every later one. Drawn among the others in each rank's own order, such
+/// values would land on different steps on different ranks: ranks that were slow together, and whose messages then
+/// crossed a shared network together, would no longer be (SMPI's halo2d at 16 ranks: its messages took 6 % less
+/// time, the prediction 3 % less). Kept in order at the start instead (Schedule::head), one value for every rank, at
+/// the rank's level. 0: no warm-up.
+std::size_t warm_up(const std::vector<double>& at)
+{
+  std::size_t n = at.size();
   std::vector<double> later(n + 1, 0); // later[j]: the largest of at[j..n)
   for (std::size_t j = n; j-- > 0;)
     later[j] = std::max(later[j + 1], at[j]);
   std::size_t head = 0;
-  double least = at[0];
+  double least = n > 0 ? at[0] : 0;
   for (std::size_t h = 1; h <= std::min(kStatsSlots, n / 2); ++h) {
     least = std::min(least, at[h - 1]);
     if (least > later[h])
       head = h;
   }
   return head;
+}
+
+/// A site's rare values: those at least kRare times their rank's mean of the site's non-zero values, and kRare times
+/// the typical value of their occurrence (`at`, typical(); 1 past its end), the kStatsSlots largest by the first
+/// ratio at most, and at most `most`. The 16 groups of the draws average such a value with the many others of the
+/// largest group, and drawn it would land on another occurrence; kept exact at its rank and occurrence instead
+/// (Schedule::rare): one rank's slow iteration in a pipeline delays every rank after it (SMPI's wavefront at 64
+/// ranks: one such iteration, 160 k flops against 6 k, is 6 % of the predicted time). Sorted by (rank, occurrence).
+constexpr double kRare = 4;
+std::vector<std::pair<std::size_t, std::size_t>> rare_values(const std::map<std::size_t, std::vector<double>>& values,
+                                                             const std::vector<double>& at, std::size_t most)
+{
+  std::vector<std::tuple<double, std::size_t, std::size_t>> found; // ratio, rank, occurrence
+  for (const auto& [i, v] : values) {
+    double sum = 0;
+    std::size_t nonzero = 0;
+    for (double x : v) {
+      sum += x;
+      nonzero += x > 0 ? 1 : 0;
+    }
+    if (nonzero == 0)
+      continue;
+    double mean = sum / static_cast<double>(nonzero);
+    for (std::size_t j = 0; j < v.size(); ++j)
+      if (v[j] >= kRare * mean * std::max(1.0, j < at.size() ? at[j] : 1.0))
+        found.emplace_back(v[j] / mean, i, j);
+  }
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+  found.resize(std::min({found.size(), kStatsSlots, most}));
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (const auto& [ratio, i, j] : found)
+    out.emplace_back(i, j);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
@@ -229,6 +278,9 @@ struct SiteValues {
   /// some rank's values come from two members or more: its values' order is not the order of each member's draws
   /// (the reader counts the draws per member), so the site has no head
   bool interleaved = false;
+  std::size_t head = 0; ///< drawn: its first occurrences kept in order on every rank (warm_up)
+  /// drawn: its rare values, each (rank index in the part, occurrence): kept exact there (rare_values)
+  std::vector<std::pair<std::size_t, std::size_t>> rare;
   bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
   /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
   /// rank's stream of `compute` volumes, where they would break its runs.
@@ -477,16 +529,37 @@ void pool_stats(Part& all, bool draw)
     for (const auto& [i, values] : site.values)
       site.periodic = site.periodic && exactly_periodic(values);
     site.drawn = draw && site.drawable();
+    if (site.drawn && site.local && !site.interleaved) {
+      // the head and the rare values, leaving at least 2 * kStatsSlots values to cut into the draws' 16 groups
+      std::size_t spare = site.count - 2 * kStatsSlots;
+      std::vector<double> at = typical(site.values);
+      site.head = std::min(warm_up(at), spare / site.values.size());
+      site.rare = rare_values(site.values, at, spare - site.head * site.values.size());
+    }
   }
   // each rank's level: its compute and sleep volumes over what the sites' means would give it
   std::vector<double> total(all.ranks.size(), 0), expected(all.ranks.size(), 0);
   for (const auto& [k, site] : sites)
-    if (site.local && site.drawn)
-      for (const auto& [i, values] : site.values) {
-        for (double v : values)
-          total[i] += v;
-        expected[i] += static_cast<double>(values.size()) * site.sum / static_cast<double>(site.count);
+    if (site.local && site.drawn) {
+      // the rare values kept exact: neither in the ranks' totals nor in the site's mean
+      double rare_sum = 0;
+      std::vector<std::size_t> rare_of(all.ranks.size(), 0);
+      for (const auto& [i, j] : site.rare) {
+        rare_sum += site.values.at(i)[j];
+        ++rare_of[i];
       }
+      double mean = (site.sum - rare_sum) / static_cast<double>(site.count - site.rare.size());
+      auto next = site.rare.begin();
+      for (const auto& [i, values] : site.values) {
+        for (std::size_t j = 0; j < values.size(); ++j) {
+          if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j))
+            ++next;
+          else
+            total[i] += values[j];
+        }
+        expected[i] += static_cast<double>(values.size() - rare_of[i]) * mean;
+      }
+    }
   std::vector<double> levels(all.ranks.size(), 1);
   for (std::size_t i = 0; i < all.ranks.size(); ++i) {
     std::string level = expected[i] > 0 ? fmt::format("{:.4g}", total[i] / expected[i]) : "1";
@@ -502,29 +575,33 @@ void pool_stats(Part& all, bool draw)
       s.draws.assign(kStatsSlots, draw_run("0"));
     } else if (site.drawn) {
       // the head, at most as long as leaves 2 * kStatsSlots values to draw the others from (the draws' 16 groups)
-      std::size_t head = site.local && !site.interleaved
-                             ? std::min(warm_up(site.values), (site.count - 2 * kStatsSlots) / site.values.size())
-                             : 0;
+      std::size_t head = site.head;
       std::vector<double> pooled, first(head, 0); // first: the head, the ranks' mean over their level
-      std::size_t leveled = 0;
+      std::vector<std::size_t> leveled(head, 0);  // how many ranks' values each head value is the mean of
       pooled.reserve(site.count);
+      auto next = site.rare.begin();
       for (const auto& [i, values] : site.values) {
         double level = site.local && levels[i] > 0 ? levels[i] : 1; // level 0: every value of the rank 0
-        for (std::size_t j = head; j < values.size(); ++j)
-          pooled.push_back(values[j] / level);
-        if (head > 0 && levels[i] > 0) {
-          ++leveled;
-          for (std::size_t j = 0; j < head; ++j)
+        for (std::size_t j = 0; j < values.size(); ++j) {
+          if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j)) {
+            for (const std::string& token : stats_schedule({values[j]}, site.integers)) // as traced
+              s.rare.push_back(RareValue{all.ranks[i].rank, j, draw_run(token)});
+            ++next;
+          } else if (j >= head) {
+            pooled.push_back(values[j] / level);
+          } else if (levels[i] > 0) {
+            ++leveled[j];
             first[j] += values[j] / level;
+          }
         }
       }
       s.rank_order = site.local;
       s.shared_order = site.local && rise_and_fall_together(site.values);
       for (const std::string& token : stats_schedule(pooled, site.integers))
         s.draws.push_back(draw_run(token));
-      if (leveled > 0) {
-        for (double& v : first)
-          v /= static_cast<double>(leveled);
+      if (head > 0 && std::find(leveled.begin(), leveled.end(), 0) == leveled.end()) {
+        for (std::size_t j = 0; j < head; ++j)
+          first[j] /= static_cast<double>(leveled[j]);
         for (const std::string& token : stats_schedule(first, site.integers)) // fewer than 2 * kStatsSlots: as they are
           s.head.push_back(draw_run(token));
       }

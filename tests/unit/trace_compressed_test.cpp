@@ -15,6 +15,7 @@
 #include <fstream>
 #include <cmath>
 #include <functional>
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
@@ -1019,8 +1020,8 @@ TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
       EXPECT_EQ(compute->head.size(), 0u);
       continue;
     }
-    // the warm-up, and here one iteration more: the ranks' mean happens to be larger there than at any later one
-    EXPECT_EQ(compute->head.size(), 4u);
+    EXPECT_EQ(compute->head.size(), 3u);
+    EXPECT_TRUE(compute->rare.empty()) << "a warm-up every rank goes through is no rank's rare value";
     fs::path s = scratch_dir() / "warm.tit";
     compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
     auto ct = TraceSet::open(s, std::nullopt);
@@ -1063,6 +1064,63 @@ TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
     while (reader->next(a))
       computes += a.kind == Kind::Compute ? 1 : 0;
     EXPECT_EQ(computes, 17) << "rank " << r;
+  }
+}
+
+TEST(CompressedTrace, StatsKeepsARankRareSlowOccurrenceExactWhereItWas)
+{
+  // 8 ranks, 64 iterations of a compute then an allreduce with 5 % of noise; rank 5 is 30 times slower at iteration
+  // 0 and rank 2 at iteration 40: each stays there, as traced, on that rank only (drawn, it was averaged into the
+  // largest of the 16 groups, at another iteration). The ranks' levels leave it out: rank 5 keeps its other volumes
+  constexpr int kRanks = 8, kIterations = 64;
+  std::string t;
+  std::vector<std::vector<double>> traced(kRanks);
+  for (int r = 0; r < kRanks; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int it = 0; it < kIterations; ++it) {
+      std::uint64_t x = static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5;
+      x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
+      double own = static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
+      double slow = (r == 5 && it == 0) || (r == 2 && it == 40) ? 30 : 1;
+      traced[static_cast<std::size_t>(r)].push_back(static_cast<double>(std::llround(1e5 * slow * (0.95 + 0.1 * own))));
+      t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r, traced[static_cast<std::size_t>(r)].back(), r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "rare.txt", t);
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  auto compute = std::find_if(part.schedules.begin(), part.schedules.end(), [](const auto& s) { return s.rank_order; });
+  ASSERT_NE(compute, part.schedules.end());
+  ASSERT_EQ(compute->rare.size(), 2u);
+  EXPECT_EQ(compute->rare[0].rank, 2);
+  EXPECT_EQ(compute->rare[0].occurrence, 40u);
+  EXPECT_EQ(compute->rare[1].rank, 5);
+  EXPECT_EQ(compute->rare[1].occurrence, 0u);
+  EXPECT_TRUE(compute->head.empty()) << "one rank's slow first iteration is no warm-up";
+  fs::path s = scratch_dir() / "rare.tit";
+  compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  auto ct = TraceSet::open(s, std::nullopt);
+  for (int r = 0; r < kRanks; ++r) {
+    auto reader = ct->reader(r);
+    Action a;
+    std::vector<double> v;
+    while (reader->next(a))
+      if (a.kind == Kind::Compute)
+        v.push_back(a.amount);
+    ASSERT_EQ(v.size(), static_cast<std::size_t>(kIterations));
+    const std::vector<double>& u = traced[static_cast<std::size_t>(r)];
+    for (int it = 0; it < kIterations; ++it) {
+      bool slow = (r == 5 && it == 0) || (r == 2 && it == 40);
+      if (slow)
+        EXPECT_EQ(v[static_cast<std::size_t>(it)], u[static_cast<std::size_t>(it)]) << "rank " << r << " it " << it;
+      else
+        EXPECT_LT(v[static_cast<std::size_t>(it)], 1.2e5) << "rank " << r << " iteration " << it;
+    }
+    // each rank's total, the rare value's included
+    double drawn = std::accumulate(v.begin(), v.end(), 0.0), was = std::accumulate(u.begin(), u.end(), 0.0);
+    EXPECT_NEAR(drawn / was, 1, 0.02) << "rank " << r;
   }
 }
 
@@ -1150,7 +1208,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   meta.chunks = {cformat::ChunkRef{}};
   meta.blocks = {cformat::BlockRef{}};
   meta.ranks = {cformat::RankEntry{1, Dialect::SimGrid, 0, "0.5"}};
-  cformat::Schedule good{0, 0, 0, true, false, {}, {}};
+  cformat::Schedule good{0, 0, 0, true, false, {}, {}, {}};
   for (int i = 0; i < 16; ++i)
     good.draws.push_back(cformat::ValueRun{true, 1000 + i, 0, "", 1});
   auto error = [&](const std::vector<cformat::Schedule>& schedules, std::string level = "0.5") {
@@ -1219,9 +1277,10 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
     b[order_at] = static_cast<char>(order);
     return trace_error([&] { cformat::decode_meta(b, "f.tit"); });
   };
-  for (int order : {3, 4, 7}) // 4: a head without the rank's order
+  for (int order : {3, 4, 7, 8, 12}) // 4, 8, 12: a head or rare values without the rank's order
     EXPECT_NE(order_error(order).find(fmt::format("expected a schedule's order (0 in order, 1 the rank's order, 2 one "
-                                                  "order for every rank; 1 or 2 plus 4 with a head), found {}",
+                                                  "order for every rank; 1 or 2 plus 4 with a head, plus 8 with rare "
+                                                  "values), found {}",
                                                   order)),
               std::string::npos)
         << order_error(order);
@@ -1243,6 +1302,32 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
             std::string::npos);
   head.head.assign(17, good.draws[0]);
   EXPECT_NE(error({head}).find("expected a schedule's head length (1 to 16), found 17"), std::string::npos);
+  // rare values (order byte plus 8, after the draws and the head): (rank, occurrence, value), ascending
+  cformat::Schedule rare = good;
+  rare.rare = {cformat::RareValue{0, 3, cformat::ValueRun{true, 50000, 0, "", 1}},
+               cformat::RareValue{0, 70, cformat::ValueRun{false, 0, 0, "61234.5", 1}}};
+  EXPECT_EQ(error({rare}), "<no error>");
+  m.schedules = {rare};
+  EXPECT_EQ(static_cast<int>(cformat::encode_meta(m)[order_at]), 1 + cformat::kScheduleRare);
+  rare.head = {good.draws[0]};
+  EXPECT_EQ(error({rare}), "<no error>");
+  m.schedules = {rare};
+  EXPECT_EQ(static_cast<int>(cformat::encode_meta(m)[order_at]), 1 + cformat::kScheduleHead + cformat::kScheduleRare);
+  cformat::Schedule bad_rare = rare;
+  std::swap(bad_rare.rare[0], bad_rare.rare[1]);
+  EXPECT_NE(error({bad_rare}).find("expected a schedule's rare values in ascending (rank, occurrence) order"),
+            std::string::npos);
+  bad_rare = rare;
+  bad_rare.rare[1].rank = 1; // the file has one rank
+  EXPECT_NE(error({bad_rare}).find("expected a rare value's rank below 1, found 1"), std::string::npos)
+      << error({bad_rare});
+  bad_rare = rare;
+  bad_rare.rare[0].value = cformat::ValueRun{false, 0, 0, "-2", 1};
+  EXPECT_NE(error({bad_rare}).find("expected a schedule's rare value (a positive number), found '-2'"),
+            std::string::npos);
+  bad_rare.rare.assign(17, rare.rare[0]);
+  EXPECT_NE(error({bad_rare}).find("expected a schedule's count of rare values (1 to 16), found 17"),
+            std::string::npos);
 }
 
 TEST(CompressedTrace, FieldsWithBlanksAreErrors)
@@ -1278,7 +1363,7 @@ TEST(CompressedTrace, FieldsWithBlanksAreErrors)
   m.value_mode = "stats";
   m.pooled = true;
   m.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
-  cformat::Schedule s{0, 0, 0, false, false, {}, {}};
+  cformat::Schedule s{0, 0, 0, false, false, {}, {}, {}};
   for (int i = 0; i < 16; ++i)
     s.draws.push_back(cformat::ValueRun{false, 0, 0, i == 7 ? "1 2" : "1.5", 1});
   m.schedules = {s};
