@@ -276,7 +276,7 @@ struct SiteValues {
   std::set<SiteKey> members; ///< the actions' value slots pooled into this site (site_of)
   std::map<std::size_t, SiteKey> member_of; ///< per rank, the member its first value came from
   /// some rank's values come from two members or more: its values' order is not the order of each member's draws
-  /// (the reader counts the draws per member), so the site has no head
+  /// (the reader counts the draws per member), so the site has no head and no rare values
   bool interleaved = false;
   std::size_t head = 0; ///< drawn: its first occurrences kept in order on every rank (warm_up)
   /// drawn: its rare values, each (rank index in the part, occurrence): kept exact there (rare_values)
@@ -548,7 +548,6 @@ void pool_stats(Part& all, bool draw)
         rare_sum += site.values.at(i)[j];
         ++rare_of[i];
       }
-      double mean = (site.sum - rare_sum) / static_cast<double>(site.count - site.rare.size());
       auto next = site.rare.begin();
       for (const auto& [i, values] : site.values) {
         for (std::size_t j = 0; j < values.size(); ++j) {
@@ -557,7 +556,8 @@ void pool_stats(Part& all, bool draw)
           else
             total[i] += values[j];
         }
-        expected[i] += static_cast<double>(values.size() - rare_of[i]) * mean;
+        expected[i] += static_cast<double>(values.size() - rare_of[i]) * (site.sum - rare_sum) /
+                       static_cast<double>(site.count - site.rare.size());
       }
     }
   std::vector<double> levels(all.ranks.size(), 1);
@@ -574,7 +574,6 @@ void pool_stats(Part& all, bool draw)
     if (site.empty_gap() && !site.drawn) {
       s.draws.assign(kStatsSlots, draw_run("0"));
     } else if (site.drawn) {
-      // the head, at most as long as leaves 2 * kStatsSlots values to draw the others from (the draws' 16 groups)
       std::size_t head = site.head;
       std::vector<double> pooled, first(head, 0); // first: the head, the ranks' mean over their level
       std::vector<std::size_t> leveled(head, 0);  // how many ranks' values each head value is the mean of
