@@ -251,7 +251,10 @@ std::string encode_meta(const Meta& m)
     }
   }
   // pooled stats: the schedules, each: body id | position | value-slot ordinal | order byte (0 in order, 1 the rank's
-  // order and level, 2 the order every rank shares and the rank's level) | kStatsSlots runs of one value
+  // order and level, 2 the order every rank shares and the rank's level; plus 4: a head follows the draws; plus 8:
+  // rare values follow) | kStatsSlots runs of one value | (plus 4) the head's length, 1 to kStatsSlots, then that many
+  // runs of one value | (plus 8) the rare values' count, 1 to kStatsSlots, then each: rank | occurrence | a run of one
+  // value; ascending by (rank, occurrence)
   if (m.pooled) {
     std::vector<Schedule> schedules = m.schedules;
     for (Schedule& s : schedules)
@@ -264,9 +267,23 @@ std::string encode_meta(const Meta& m)
       w.varint(s.body);
       w.varint(s.position);
       w.varint(s.slot);
-      w.byte(s.rank_order ? (s.shared_order ? 2 : 1) : 0);
+      w.byte((s.rank_order ? (s.shared_order ? 2 : 1) : 0) | (s.head.empty() ? 0 : kScheduleHead) |
+             (s.rare.empty() ? 0 : kScheduleRare));
       for (const ValueRun& run : s.draws)
         encode_run(w, run);
+      if (!s.head.empty()) {
+        w.varint(s.head.size());
+        for (const ValueRun& run : s.head)
+          encode_run(w, run);
+      }
+      if (!s.rare.empty()) {
+        w.varint(s.rare.size());
+        for (const RareValue& v : s.rare) {
+          w.varint(static_cast<std::uint64_t>(v.rank));
+          w.varint(v.occurrence);
+          encode_run(w, v.value);
+        }
+      }
     }
   }
   return std::move(w.out());
@@ -354,24 +371,52 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
     if (before != nullptr && std::tie(before->body, before->position, before->slot) >= std::tie(s.body, s.position, s.slot))
       r.fail("expected schedules in ascending (body, position, slot) order");
     std::uint8_t order = r.byte("a schedule's order");
-    if (order > 2)
-      r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank), "
-                         "found {}", order));
+    std::uint8_t read = order;
+    bool head = (order & kScheduleHead) != 0;
+    bool rare = (order & kScheduleRare) != 0;
+    order &= static_cast<std::uint8_t>(~(kScheduleHead | kScheduleRare));
+    if (order > 2 || ((head || rare) && order == 0))
+      r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank; "
+                         "1 or 2 plus 4 with a head, plus 8 with rare values), found {}",
+                         read));
     s.rank_order = order >= 1;
     s.shared_order = order == 2;
-    for (std::size_t i = 0; i < kStatsSlots; ++i) {
+    auto draw = [&](const char* what) {
       ValueRun run = decode_run(r, bytes_size);
       if (run.count != 1)
-        r.fail(fmt::format("expected a schedule's draw (a run of 1 value), found a run of {}", run.count));
+        r.fail(fmt::format("expected a schedule's {} (a run of 1 value), found a run of {}", what, run.count));
       if (s.rank_order) { // the reader scales these: they must be positive numbers (or 0: no compute, mode 4)
         std::optional<double> v = run.is_int ? std::optional<double>(static_cast<double>(run.first))
                                              : detail::parse_double(run.text);
         if (!v || !(*v > 0 || (meta.gaps && *v == 0)) || !std::isfinite(*v))
-          r.fail(fmt::format("expected a schedule's draw (a {} number), found '{}'",
+          r.fail(fmt::format("expected a schedule's {} (a {} number), found '{}'", what,
                              meta.gaps ? "non-negative" : "positive",
                              run.is_int ? std::to_string(run.first) : run.text));
       }
-      s.draws.push_back(std::move(run));
+      return run;
+    };
+    for (std::size_t i = 0; i < kStatsSlots; ++i)
+      s.draws.push_back(draw("draw"));
+    if (head) {
+      std::uint64_t length = r.varint("a schedule's head length");
+      if (length < 1 || length > kStatsSlots)
+        r.fail(fmt::format("expected a schedule's head length (1 to {}), found {}", kStatsSlots, length));
+      for (std::uint64_t i = 0; i < length; ++i)
+        s.head.push_back(draw("head value"));
+    }
+    if (rare) {
+      std::uint64_t count = r.varint("a schedule's count of rare values");
+      if (count < 1 || count > kStatsSlots)
+        r.fail(fmt::format("expected a schedule's count of rare values (1 to {}), found {}", kStatsSlots, count));
+      for (std::uint64_t i = 0; i < count; ++i) {
+        RareValue v;
+        v.rank = static_cast<int>(r.below(meta.ranks.size(), "a rare value's rank"));
+        v.occurrence = r.varint("a rare value's occurrence");
+        if (!s.rare.empty() && std::tie(s.rare.back().rank, s.rare.back().occurrence) >= std::tie(v.rank, v.occurrence))
+          r.fail("expected a schedule's rare values in ascending (rank, occurrence) order");
+        v.value = draw("rare value");
+        s.rare.push_back(std::move(v));
+      }
     }
     before = &s;
   }

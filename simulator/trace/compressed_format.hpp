@@ -223,7 +223,16 @@ private:
 /// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times
 /// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots), or, with
 /// `shared_order`, stats_order(kSharedOrder, i / kStatsSlots) on every rank: volumes that rise and fall together on
-/// every rank).
+/// every rank). With a `head` (rank_order only: a warm-up every rank goes through), occurrence i < head.size() reads
+/// head[i] times the rank's level, and the occurrences after it read the draws as above, i counted from the head's end.
+/// Pooled `stats`: a value kept exact at one rank's occurrence of a schedule's site (Schedule::rare).
+struct RareValue {
+  int rank = 0;
+  std::uint64_t occurrence = 0; ///< counted from the rank's first draw of the schedule, the head's included
+  ValueRun value;               ///< as traced, not scaled by the rank's level; a run of 1
+  bool operator==(const RareValue&) const = default;
+};
+
 struct Schedule {
   std::uint32_t body = 0;
   std::uint32_t position = 0;
@@ -231,6 +240,8 @@ struct Schedule {
   bool rank_order = false;
   bool shared_order = false; ///< with rank_order: every rank draws in one order (stats_order(kSharedOrder, cycle))
   std::vector<ValueRun> draws; ///< kStatsSlots values, each a run of count 1
+  std::vector<ValueRun> head;  ///< with rank_order: at most kStatsSlots values drawn first, in order, each a run of 1
+  std::vector<RareValue> rare; ///< with rank_order: at most kStatsSlots values kept exact, by (rank, occurrence)
   bool operator==(const Schedule&) const = default;
 };
 
@@ -458,6 +469,11 @@ inline constexpr std::size_t kStatsSlots = 16;
 /// still do. `rank` kSharedOrder: the order every rank shares in a schedule with `shared_order`.
 std::array<std::uint8_t, 16> stats_order(int rank, std::uint64_t cycle);
 inline constexpr int kSharedOrder = -1;
+/// `stats`: added to a schedule's order byte (1 or 2) when a head follows its draws (Schedule::head).
+inline constexpr std::uint8_t kScheduleHead = 4;
+/// `stats`: added to a schedule's order byte (1 or 2, or either plus kScheduleHead) when rare values follow its draws
+/// and head (Schedule::rare).
+inline constexpr std::uint8_t kScheduleRare = 8;
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);

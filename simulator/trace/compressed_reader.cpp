@@ -240,6 +240,7 @@ private:
     level_ = detail::parse_double(e.level).value_or(1); // decode_meta checked it
     unit_level_ = e.level == "1";
     drawn_.assign(file_->meta.schedules.size(), 0);
+    rare_.assign(file_->meta.schedules.size(), 0);
     std::string record = fmt::format("value block {}", block);
     const auto& sigs = file_->meta.signatures;
     first_cursor_.assign(sigs.size() + 1, 0);
@@ -290,15 +291,38 @@ private:
   void append_draw(std::size_t i)
   {
     const cformat::Schedule& s = file_->meta.schedules[i];
-    std::uint64_t cycle = drawn_[i] / cformat::kStatsSlots;
-    std::uint64_t occurrence = drawn_[i]++ % cformat::kStatsSlots;
-    Order& o = orders_[s.shared_order ? 1 : 0];
-    if (s.rank_order && cycle != o.cycle) { // this cycle's order (most draws reuse the last one)
-      o.of = cformat::stats_order(s.shared_order ? cformat::kSharedOrder : rank_, cycle);
-      o.cycle = cycle;
+    std::uint64_t drawn = drawn_[i]++;
+    const cformat::ValueRun* d = nullptr;
+    if (!s.rare.empty()) { // this rank's next rare value, if it is this occurrence's: as traced
+      std::size_t& next = rare_[i];
+      while (next < s.rare.size() && (s.rare[next].rank < rank_ ||
+                                      (s.rare[next].rank == rank_ && s.rare[next].occurrence < drawn)))
+        ++next;
+      if (next < s.rare.size() && s.rare[next].rank == rank_ && s.rare[next].occurrence == drawn) {
+        append_value(s.rare[next].value, false);
+        return;
+      }
     }
-    const cformat::ValueRun& d = s.draws[s.rank_order ? o.of[occurrence] : occurrence];
-    if (!s.rank_order || unit_level_) {
+    if (drawn < s.head.size()) { // the warm-up, in order
+      d = &s.head[drawn];
+    } else {
+      drawn -= s.head.size();
+      std::uint64_t cycle = drawn / cformat::kStatsSlots;
+      std::uint64_t occurrence = drawn % cformat::kStatsSlots;
+      Order& o = orders_[s.shared_order ? 1 : 0];
+      if (s.rank_order && cycle != o.cycle) { // this cycle's order (most draws reuse the last one)
+        o.of = cformat::stats_order(s.shared_order ? cformat::kSharedOrder : rank_, cycle);
+        o.cycle = cycle;
+      }
+      d = &s.draws[s.rank_order ? o.of[occurrence] : occurrence];
+    }
+    append_value(*d, s.rank_order);
+  }
+
+  /// A draw `d`, times the rank's level when `scaled`.
+  void append_value(const cformat::ValueRun& d, bool scaled)
+  {
+    if (!scaled || unit_level_) {
       if (d.is_int)
         append_integer(d.first);
       else
@@ -375,6 +399,7 @@ private:
   };
   Order orders_[2]; // the rank's own (0) and the shared one (1)
   std::vector<std::uint64_t> drawn_;   // pooled stats: per schedule, the draws made
+  std::vector<std::size_t> rare_;      // pooled stats: per schedule, its first rare value not before this draw
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
   std::vector<cformat::InPlaceCursor> cursors_;
   std::vector<Frame> stack_;

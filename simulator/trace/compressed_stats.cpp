@@ -108,8 +108,8 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
 /// V the ranks' mean variance and C the variance of their mean at each occurrence, two ranks' mean correlation is
 /// (R C / V - 1) / (R - 1) for R ranks, and shared above 1/2 (nearer to 1 than to the 0 of one order per rank). The
 /// occurrences of the largest kStatsSlots-th by their mean over the ranks are left out: a step slow on every rank
-/// (the first, cold one) is one group of the schedule whatever the order, and alone it would make the rest, noise of
-/// each rank's own, look correlated.
+/// (such as the first, cold one) alone would make the rest, noise of each rank's own, look correlated (a warm-up at
+/// the start is kept in order by the schedule's head: warm_up).
 bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& values)
 {
   std::size_t n = ~std::size_t{0};
@@ -160,6 +160,97 @@ bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& va
   return within > 0 && (r * common / within - 1) / (r - 1) > 0.5;
 }
 
+/// A site's typical shape in time: at each of its first n occurrences (n the fewest of any rank's, at least
+/// kStatsSlots; else none), the ranks' median of their value over their own mean of those n (a median, so that one
+/// rank's slow occurrence is a rare value, not a shape every rank shares).
+std::vector<double> typical(const std::map<std::size_t, std::vector<double>>& values)
+{
+  std::size_t n = ~std::size_t{0};
+  for (const auto& [i, v] : values)
+    n = std::min(n, v.size());
+  if (values.empty() || n < kStatsSlots)
+    return {};
+  std::vector<std::vector<double>> of(n); // at each occurrence, each rank's value over its mean
+  for (const auto& [i, v] : values) {
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      sum += v[j];
+    if (!(sum > 0))
+      continue;
+    for (std::size_t j = 0; j < n; ++j)
+      of[j].push_back(v[j] / sum * static_cast<double>(n));
+  }
+  if (of[0].empty())
+    return {};
+  std::vector<double> at(n, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<double>& u = of[j];
+    std::size_t mid = u.size() / 2;
+    std::nth_element(u.begin(), u.begin() + static_cast<std::ptrdiff_t>(mid), u.end());
+    at[j] = u[mid];
+    if (u.size() % 2 == 0)
+      at[j] = (at[j] + *std::max_element(u.begin(), u.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+  }
+  return at;
+}
+
+/// How many of a site's first occurrences are a warm-up every rank goes through (a first, cold step; a solver's first
+/// iterations, slower and slower ones): the longest run of first occurrences, at most kStatsSlots and half of those
+/// in `at` (typical()), each larger there than every later one. Drawn among the others in each rank's own order, such
+/// values would land on different steps on different ranks: ranks that were slow together, and whose messages then
+/// crossed a shared network together, would no longer be (SMPI's halo2d at 16 ranks: its messages took 6 % less
+/// time, the prediction 3 % less). Kept in order at the start instead (Schedule::head), one value for every rank, at
+/// the rank's level. 0: no warm-up.
+std::size_t warm_up(const std::vector<double>& at)
+{
+  std::size_t n = at.size();
+  std::vector<double> later(n + 1, 0); // later[j]: the largest of at[j..n)
+  for (std::size_t j = n; j-- > 0;)
+    later[j] = std::max(later[j + 1], at[j]);
+  std::size_t head = 0;
+  double least = n > 0 ? at[0] : 0;
+  for (std::size_t h = 1; h <= std::min(kStatsSlots, n / 2); ++h) {
+    least = std::min(least, at[h - 1]);
+    if (least > later[h])
+      head = h;
+  }
+  return head;
+}
+
+/// A site's rare values: those at least kRare times their rank's mean of the site's non-zero values, and kRare times
+/// the typical value of their occurrence (`at`, typical(); 1 past its end), the kStatsSlots largest by the first
+/// ratio at most, and at most `most`. The 16 groups of the draws average such a value with the many others of the
+/// largest group, and drawn it would land on another occurrence; kept exact at its rank and occurrence instead
+/// (Schedule::rare): one rank's slow iteration in a pipeline delays every rank after it (SMPI's wavefront at 64
+/// ranks: one such iteration, 160 k flops against 6 k, is 6 % of the predicted time). Sorted by (rank, occurrence).
+constexpr double kRare = 4;
+std::vector<std::pair<std::size_t, std::size_t>> rare_values(const std::map<std::size_t, std::vector<double>>& values,
+                                                             const std::vector<double>& at, std::size_t most)
+{
+  std::vector<std::tuple<double, std::size_t, std::size_t>> found; // ratio, rank, occurrence
+  for (const auto& [i, v] : values) {
+    double sum = 0;
+    std::size_t nonzero = 0;
+    for (double x : v) {
+      sum += x;
+      nonzero += x > 0 ? 1 : 0;
+    }
+    if (nonzero == 0)
+      continue;
+    double mean = sum / static_cast<double>(nonzero);
+    for (std::size_t j = 0; j < v.size(); ++j)
+      if (v[j] >= kRare * mean * std::max(1.0, j < at.size() ? at[j] : 1.0))
+        found.emplace_back(v[j] / mean, i, j);
+  }
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+  found.resize(std::min({found.size(), kStatsSlots, most}));
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (const auto& [ratio, i, j] : found)
+    out.emplace_back(i, j);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 using SiteKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // body, position, value slot
 /// A site values are pooled by: a compute or sleep volume by its body's group (BodyGroups; 1), any other volume by its
 /// body (0), then the position and the value slot.
@@ -182,6 +273,13 @@ struct SiteValues {
   std::map<std::size_t, std::vector<double>> values;
   std::map<std::size_t, std::size_t> same_count;
   std::set<SiteKey> members; ///< the actions' value slots pooled into this site (site_of)
+  std::map<std::size_t, SiteKey> member_of; ///< per rank, the member its first value came from
+  /// some rank's values come from two members or more: its values' order is not the order of each member's draws
+  /// (the reader counts the draws per member), so the site has no head and no rare values
+  bool interleaved = false;
+  std::size_t head = 0; ///< drawn: its first occurrences kept in order on every rank (warm_up)
+  /// drawn: its rare values, each (rank index in the part, occurrence): kept exact there (rare_values)
+  std::vector<std::pair<std::size_t, std::size_t>> rare;
   bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
   /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
   /// rank's stream of `compute` volumes, where they would break its runs.
@@ -390,6 +488,8 @@ void pool_stats(Part& all, bool draw)
           continue;
         SiteValues& site = sites[site_of(role[sig][j], body, pos, j)];
         site.members.insert({body, pos, j});
+        auto [member, added] = site.member_of.try_emplace(i, SiteKey{body, pos, j});
+        site.interleaved = site.interleaved || (!added && member->second != SiteKey{body, pos, j});
         if (site.count == 0) {
           site.first = token;
           site.local = role[sig][j].local;
@@ -428,16 +528,37 @@ void pool_stats(Part& all, bool draw)
     for (const auto& [i, values] : site.values)
       site.periodic = site.periodic && exactly_periodic(values);
     site.drawn = draw && site.drawable();
+    if (site.drawn && site.local && !site.interleaved) {
+      // the head and the rare values, leaving at least 2 * kStatsSlots values to cut into the draws' 16 groups
+      std::size_t spare = site.count - 2 * kStatsSlots;
+      std::vector<double> at = typical(site.values);
+      site.head = std::min(warm_up(at), spare / site.values.size());
+      site.rare = rare_values(site.values, at, spare - site.head * site.values.size());
+    }
   }
   // each rank's level: its compute and sleep volumes over what the sites' means would give it
   std::vector<double> total(all.ranks.size(), 0), expected(all.ranks.size(), 0);
   for (const auto& [k, site] : sites)
-    if (site.local && site.drawn)
-      for (const auto& [i, values] : site.values) {
-        for (double v : values)
-          total[i] += v;
-        expected[i] += static_cast<double>(values.size()) * site.sum / static_cast<double>(site.count);
+    if (site.local && site.drawn) {
+      // the rare values kept exact: neither in the ranks' totals nor in the site's mean
+      double rare_sum = 0;
+      std::vector<std::size_t> rare_of(all.ranks.size(), 0);
+      for (const auto& [i, j] : site.rare) {
+        rare_sum += site.values.at(i)[j];
+        ++rare_of[i];
       }
+      auto next = site.rare.begin();
+      for (const auto& [i, values] : site.values) {
+        for (std::size_t j = 0; j < values.size(); ++j) {
+          if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j))
+            ++next;
+          else
+            total[i] += values[j];
+        }
+        expected[i] += static_cast<double>(values.size() - rare_of[i]) * (site.sum - rare_sum) /
+                       static_cast<double>(site.count - site.rare.size());
+      }
+    }
   std::vector<double> levels(all.ranks.size(), 1);
   for (std::size_t i = 0; i < all.ranks.size(); ++i) {
     std::string level = expected[i] > 0 ? fmt::format("{:.4g}", total[i] / expected[i]) : "1";
@@ -452,15 +573,36 @@ void pool_stats(Part& all, bool draw)
     if (site.empty_gap() && !site.drawn) {
       s.draws.assign(kStatsSlots, draw_run("0"));
     } else if (site.drawn) {
-      std::vector<double> pooled;
+      std::size_t head = site.head;
+      std::vector<double> pooled, first(head, 0); // first: the head, the ranks' mean over their level
+      std::vector<std::size_t> leveled(head, 0);  // how many ranks' values each head value is the mean of
       pooled.reserve(site.count);
-      for (const auto& [i, values] : site.values)
-        for (double v : values)
-          pooled.push_back(site.local && levels[i] > 0 ? v / levels[i] : v); // level 0: every value of the rank 0
+      auto next = site.rare.begin();
+      for (const auto& [i, values] : site.values) {
+        double level = site.local && levels[i] > 0 ? levels[i] : 1; // level 0: every value of the rank 0
+        for (std::size_t j = 0; j < values.size(); ++j) {
+          if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j)) {
+            for (const std::string& token : stats_schedule({values[j]}, site.integers)) // as traced
+              s.rare.push_back(RareValue{all.ranks[i].rank, j, draw_run(token)});
+            ++next;
+          } else if (j >= head) {
+            pooled.push_back(values[j] / level);
+          } else if (levels[i] > 0) {
+            ++leveled[j];
+            first[j] += values[j] / level;
+          }
+        }
+      }
       s.rank_order = site.local;
       s.shared_order = site.local && rise_and_fall_together(site.values);
       for (const std::string& token : stats_schedule(pooled, site.integers))
         s.draws.push_back(draw_run(token));
+      if (head > 0 && std::find(leveled.begin(), leveled.end(), 0) == leveled.end()) {
+        for (std::size_t j = 0; j < head; ++j)
+          first[j] /= static_cast<double>(leveled[j]);
+        for (const std::string& token : stats_schedule(first, site.integers)) // fewer than 2 * kStatsSlots: as they are
+          s.head.push_back(draw_run(token));
+      }
     } else {
       continue;
     }

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
@@ -983,6 +984,180 @@ TEST(CompressedTrace, StatsRanksWhoseVolumesRiseAndFallTogetherDrawInOneOrder)
   }
 }
 
+TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
+{
+  // 4 ranks, 64 iterations of a compute then an allreduce, each rank at its own level with 5 % of noise of its own;
+  // with `warm`, the first 3 iterations are 5, 3 and 2 times slower on every rank. The warm-up is the schedule's head:
+  // every rank computes it first, in order, at its level (drawn among the others, it fell on other iterations on each
+  // rank); without one, no head
+  constexpr int kRanks = 4, kIterations = 64;
+  auto trace = [&](bool warm, int ranks, int iterations) {
+    std::string t;
+    for (int r = 0; r < ranks; ++r) {
+      t += fmt::format("{} init\n", r);
+      for (int it = 0; it < iterations; ++it) {
+        std::uint64_t x = static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5;
+        x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
+        double own = static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
+        double slow = warm && it < 3 ? std::array<double, 3>{5, 3, 2}[static_cast<std::size_t>(it)] : 1;
+        t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r,
+                         std::llround(1e6 * slow * (1 + 0.1 * r) * (0.95 + 0.1 * own)), r);
+      }
+      t += fmt::format("{} finalize\n", r);
+    }
+    return t;
+  };
+  for (bool warm : {true, false}) {
+    fs::path plain = write_file(scratch_dir() / "warm.txt", trace(warm, kRanks, kIterations));
+    std::uint64_t actions = 0;
+    cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+    cformat::pool_stats(part);
+    const cformat::Schedule* compute = nullptr;
+    for (const cformat::Schedule& s : part.schedules)
+      if (s.rank_order)
+        compute = &s;
+    ASSERT_NE(compute, nullptr) << warm;
+    if (!warm) {
+      EXPECT_EQ(compute->head.size(), 0u);
+      continue;
+    }
+    EXPECT_EQ(compute->head.size(), 3u);
+    EXPECT_TRUE(compute->rare.empty()) << "a warm-up every rank goes through is no rank's rare value";
+    fs::path s = scratch_dir() / "warm.tit";
+    compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+    auto ct = TraceSet::open(s, std::nullopt);
+    std::vector<std::vector<double>> volumes(kRanks);
+    for (int r = 0; r < kRanks; ++r) {
+      auto reader = ct->reader(r);
+      Action a;
+      while (reader->next(a))
+        if (a.kind == Kind::Compute)
+          volumes[static_cast<std::size_t>(r)].push_back(a.amount);
+      const std::vector<double>& v = volumes[static_cast<std::size_t>(r)];
+      ASSERT_EQ(v.size(), static_cast<std::size_t>(kIterations));
+      // the warm-up first, slower and slower back to the rest, each above every later volume
+      EXPECT_GT(v[0], v[1]) << "rank " << r;
+      EXPECT_GT(v[1], v[2]) << "rank " << r;
+      EXPECT_GT(v[2], *std::max_element(v.begin() + 3, v.end())) << "rank " << r;
+      EXPECT_NEAR(v[0] / *std::max_element(v.begin() + 3, v.end()), 5 / 1.05, 0.5) << "rank " << r;
+      // at the rank's level, as every draw
+      double levels = std::stod(part.ranks[static_cast<std::size_t>(r)].level) / std::stod(part.ranks[0].level);
+      for (std::size_t it = 0; it < 3; ++it)
+        EXPECT_NEAR(v[it] / volumes[0][it] / levels, 1, 1e-3) << "rank " << r << " iteration " << it;
+    }
+  }
+  // 2 ranks of 17 iterations: a head of 1 at most, which leaves the 32 values the draws' 16 groups are made of
+  fs::path plain = write_file(scratch_dir() / "warm-short.txt", trace(true, 2, 17));
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  auto compute = std::find_if(part.schedules.begin(), part.schedules.end(), [](const auto& s) { return s.rank_order; });
+  ASSERT_NE(compute, part.schedules.end());
+  EXPECT_EQ(compute->head.size(), 1u);
+  EXPECT_EQ(compute->draws.size(), 16u);
+  fs::path s = scratch_dir() / "warm-short.tit";
+  compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  auto ct = TraceSet::open(s, std::nullopt);
+  for (int r = 0; r < 2; ++r) {
+    auto reader = ct->reader(r);
+    Action a;
+    int computes = 0;
+    while (reader->next(a))
+      computes += a.kind == Kind::Compute ? 1 : 0;
+    EXPECT_EQ(computes, 17) << "rank " << r;
+  }
+}
+
+TEST(CompressedTrace, StatsKeepsARankRareSlowOccurrenceExactWhereItWas)
+{
+  // 8 ranks, 64 iterations of a compute then an allreduce with 5 % of noise; rank 5 is 30 times slower at iteration
+  // 0 and rank 2 at iteration 40: each stays there, as traced, on that rank only (drawn, it was averaged into the
+  // largest of the 16 groups, at another iteration). The ranks' levels leave it out: rank 5 keeps its other volumes
+  constexpr int kRanks = 8, kIterations = 64;
+  std::string t;
+  std::vector<std::vector<double>> traced(kRanks);
+  for (int r = 0; r < kRanks; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int it = 0; it < kIterations; ++it) {
+      std::uint64_t x = static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5;
+      x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
+      double own = static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
+      double slow = (r == 5 && it == 0) || (r == 2 && it == 40) ? 30 : 1;
+      traced[static_cast<std::size_t>(r)].push_back(static_cast<double>(std::llround(1e5 * slow * (0.95 + 0.1 * own))));
+      t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r, traced[static_cast<std::size_t>(r)].back(), r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "rare.txt", t);
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  auto compute = std::find_if(part.schedules.begin(), part.schedules.end(), [](const auto& s) { return s.rank_order; });
+  ASSERT_NE(compute, part.schedules.end());
+  ASSERT_EQ(compute->rare.size(), 2u);
+  EXPECT_EQ(compute->rare[0].rank, 2);
+  EXPECT_EQ(compute->rare[0].occurrence, 40u);
+  EXPECT_EQ(compute->rare[1].rank, 5);
+  EXPECT_EQ(compute->rare[1].occurrence, 0u);
+  EXPECT_TRUE(compute->head.empty()) << "one rank's slow first iteration is no warm-up";
+  fs::path s = scratch_dir() / "rare.tit";
+  compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  auto ct = TraceSet::open(s, std::nullopt);
+  for (int r = 0; r < kRanks; ++r) {
+    auto reader = ct->reader(r);
+    Action a;
+    std::vector<double> v;
+    while (reader->next(a))
+      if (a.kind == Kind::Compute)
+        v.push_back(a.amount);
+    ASSERT_EQ(v.size(), static_cast<std::size_t>(kIterations));
+    const std::vector<double>& u = traced[static_cast<std::size_t>(r)];
+    for (int it = 0; it < kIterations; ++it) {
+      bool slow = (r == 5 && it == 0) || (r == 2 && it == 40);
+      if (slow)
+        EXPECT_EQ(v[static_cast<std::size_t>(it)], u[static_cast<std::size_t>(it)]) << "rank " << r << " it " << it;
+      else
+        EXPECT_LT(v[static_cast<std::size_t>(it)], 1.2e5) << "rank " << r << " iteration " << it;
+    }
+    // each rank's total, the rare value's included
+    double drawn = std::accumulate(v.begin(), v.end(), 0.0), was = std::accumulate(u.begin(), u.end(), 0.0);
+    EXPECT_NEAR(drawn / was, 1, 0.02) << "rank " << r;
+  }
+}
+
+TEST(CompressedTrace, StatsHasNoHeadWhereARankDrawsFromTwoMembersOfASite)
+{
+  // two loops of 40 {compute, isend}, the first starting with a warm-up (5, 3, 2 times slower). Ranks 0 and 1 send to
+  // r + 1 in both: one body, at both places. Ranks 2 and 3 send to r + 1 in the first (that body), r + 2 in the second
+  // (another): the two bodies join one group, and ranks 2 and 3 draw the site's values from two schedules, each
+  // counting its own draws: a head would be drawn at the start of each, a second warm-up
+  std::string t;
+  for (int r = 0; r < 4; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int loop = 0; loop < 2; ++loop)
+      for (int it = 0; it < 40; ++it) {
+        double slow = loop == 0 && it < 3 ? std::array<double, 3>{5, 3, 2}[static_cast<std::size_t>(it)] : 1;
+        int to = (r + 1 + (r >= 2 ? loop : 0)) % 4;
+        t += fmt::format("{} compute {}\n{} isend {} 5 1000 0\n", r,
+                         std::llround(1e6 * slow * (1 + 0.01 * ((it * 7 + r * 3) % 11))), r, to);
+        if (it == 39)
+          t += fmt::format("{} {}\n", r, loop == 0 ? "barrier" : "waitall"); // not one loop of 80 on ranks 0 and 1
+      }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "two-members.txt", t);
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  std::set<std::uint32_t> bodies;
+  for (const cformat::Schedule& s : part.schedules)
+    if (s.rank_order) {
+      bodies.insert(s.body);
+      EXPECT_TRUE(s.head.empty()) << "body " << s.body;
+    }
+  EXPECT_EQ(bodies.size(), 2u); // one site, pooled from the two loop bodies
+}
+
 TEST(CompressedTrace, StatsPoolsLoopsOfOneShapeAtTheirOwnPlacesOnly)
 {
   // each iteration: a large compute, an isend to r + 1, a small compute, an isend to r + 1 (a loop of 2), then two
@@ -1034,7 +1209,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   meta.chunks = {cformat::ChunkRef{}};
   meta.blocks = {cformat::BlockRef{}};
   meta.ranks = {cformat::RankEntry{1, Dialect::SimGrid, 0, "0.5"}};
-  cformat::Schedule good{0, 0, 0, true, false, {}};
+  cformat::Schedule good{0, 0, 0, true, false, {}, {}, {}};
   for (int i = 0; i < 16; ++i)
     good.draws.push_back(cformat::ValueRun{true, 1000 + i, 0, "", 1});
   auto error = [&](const std::vector<cformat::Schedule>& schedules, std::string level = "0.5") {
@@ -1098,10 +1273,61 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   EXPECT_TRUE(shared.schedules.at(0).shared_order);
   m.schedules[0].shared_order = true;
   EXPECT_EQ(cformat::encode_meta(m), bytes);
-  bytes[order_at] = 3;
-  EXPECT_NE(trace_error([&] { cformat::decode_meta(bytes, "f.tit"); })
-                .find("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank), "
-                      "found 3"),
+  auto order_error = [&](int order) {
+    std::string b = bytes;
+    b[order_at] = static_cast<char>(order);
+    return trace_error([&] { cformat::decode_meta(b, "f.tit"); });
+  };
+  for (int order : {3, 4, 7, 8, 12}) // 4, 8, 12: a head or rare values without the rank's order
+    EXPECT_NE(order_error(order).find(fmt::format("expected a schedule's order (0 in order, 1 the rank's order, 2 one "
+                                                  "order for every rank; 1 or 2 plus 4 with a head, plus 8 with rare "
+                                                  "values), found {}",
+                                                  order)),
+              std::string::npos)
+        << order_error(order);
+  // a head (order byte plus 4, then its length and values after the draws): read back, each value checked as a draw
+  for (std::size_t length : {1u, 16u}) {
+    cformat::Schedule head = good;
+    for (std::size_t i = 0; i < length; ++i)
+      head.head.push_back(cformat::ValueRun{true, static_cast<std::int64_t>(9000 - i), 0, "", 1});
+    EXPECT_EQ(error({head}), "<no error>") << length;
+    m.schedules = {head};
+    EXPECT_EQ(static_cast<int>(cformat::encode_meta(m)[order_at]), 1 + cformat::kScheduleHead);
+  }
+  cformat::Schedule head = good;
+  head.head = {cformat::ValueRun{true, 0, 0, "", 1}};
+  EXPECT_NE(error({head}).find("expected a schedule's head value (a positive number), found '0'"), std::string::npos)
+      << error({head});
+  head.head[0].count = 3;
+  EXPECT_NE(error({head}).find("expected a schedule's head value (a run of 1 value), found a run of 3"),
+            std::string::npos);
+  head.head.assign(17, good.draws[0]);
+  EXPECT_NE(error({head}).find("expected a schedule's head length (1 to 16), found 17"), std::string::npos);
+  // rare values (order byte plus 8, after the draws and the head): (rank, occurrence, value), ascending
+  cformat::Schedule rare = good;
+  rare.rare = {cformat::RareValue{0, 3, cformat::ValueRun{true, 50000, 0, "", 1}},
+               cformat::RareValue{0, 70, cformat::ValueRun{false, 0, 0, "61234.5", 1}}};
+  EXPECT_EQ(error({rare}), "<no error>");
+  m.schedules = {rare};
+  EXPECT_EQ(static_cast<int>(cformat::encode_meta(m)[order_at]), 1 + cformat::kScheduleRare);
+  rare.head = {good.draws[0]};
+  EXPECT_EQ(error({rare}), "<no error>");
+  m.schedules = {rare};
+  EXPECT_EQ(static_cast<int>(cformat::encode_meta(m)[order_at]), 1 + cformat::kScheduleHead + cformat::kScheduleRare);
+  cformat::Schedule bad_rare = rare;
+  std::swap(bad_rare.rare[0], bad_rare.rare[1]);
+  EXPECT_NE(error({bad_rare}).find("expected a schedule's rare values in ascending (rank, occurrence) order"),
+            std::string::npos);
+  bad_rare = rare;
+  bad_rare.rare[1].rank = 1; // the file has one rank
+  EXPECT_NE(error({bad_rare}).find("expected a rare value's rank below 1, found 1"), std::string::npos)
+      << error({bad_rare});
+  bad_rare = rare;
+  bad_rare.rare[0].value = cformat::ValueRun{false, 0, 0, "-2", 1};
+  EXPECT_NE(error({bad_rare}).find("expected a schedule's rare value (a positive number), found '-2'"),
+            std::string::npos);
+  bad_rare.rare.assign(17, rare.rare[0]);
+  EXPECT_NE(error({bad_rare}).find("expected a schedule's count of rare values (1 to 16), found 17"),
             std::string::npos);
 }
 
@@ -1138,7 +1364,7 @@ TEST(CompressedTrace, FieldsWithBlanksAreErrors)
   m.value_mode = "stats";
   m.pooled = true;
   m.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
-  cformat::Schedule s{0, 0, 0, false, false, {}};
+  cformat::Schedule s{0, 0, 0, false, false, {}, {}, {}};
   for (int i = 0; i < 16; ++i)
     s.draws.push_back(cformat::ValueRun{false, 0, 0, i == 7 ? "1 2" : "1.5", 1});
   m.schedules = {s};
