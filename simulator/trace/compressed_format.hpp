@@ -114,56 +114,6 @@ struct Stream {
   std::vector<Repeat> repeats;
 };
 
-/// A value stream being read (the reader's, pool_stats'): the repeat, its iteration, the run within it, and the value within the run. The
-/// current run is copied into the cursor (value, step, values left), so that the common case (the next value of
-/// the same run) touches only the cursors of the rank, which lie together.
-struct StreamCursor {
-  const Stream* stream = nullptr;
-  std::int64_t value = 0;              ///< the next integer value (integer runs)
-  std::int64_t step = 0;
-  const std::string* text = nullptr;   ///< the token (token runs); nullptr for integer runs
-  std::uint64_t left = 0;              ///< values left in the current run; 0 once the stream has ended
-  std::size_t repeat = 0;
-  std::uint64_t iteration = 0;
-  std::uint32_t run = 0;
-
-  void start(const Stream& s)
-  {
-    stream = &s;
-    load();
-  }
-  bool ended() const { return left == 0; }
-  void advance()
-  {
-    value += step;
-    if (--left > 0)
-      return;
-    const Repeat& rep = stream->repeats[repeat];
-    if (++run == rep.length) {
-      run = 0;
-      if (++iteration == rep.count) {
-        iteration = 0;
-        ++repeat;
-      }
-    }
-    load();
-  }
-
-private:
-  void load()
-  {
-    if (repeat == stream->repeats.size()) {
-      left = 0;
-      return;
-    }
-    const ValueRun& r = stream->runs[stream->repeats[repeat].first + run];
-    value = r.first;
-    step = r.is_int ? r.step : 0;
-    text = r.is_int ? nullptr : &r.text;
-    left = r.count;
-  }
-};
-
 struct Meta;
 /// A value block read in place (the replay's readers): its bytes checked once as decode_streams checks them, and where
 /// each stream starts; InPlaceCursor then decodes a stream's runs one at a time as its values are read. A reader holds
@@ -186,8 +136,10 @@ struct BlockInPlace {
 /// The block checked and its streams found (TraceError naming the block, as decode_streams); `meta` must outlive it.
 BlockInPlace block_in_place(std::string bytes, const Meta& meta, const std::string& file, std::uint32_t block);
 
-/// A stream of a BlockInPlace read value by value: StreamCursor's fields and calls, its runs decoded from the bytes one
-/// at a time (a repeat read c times is decoded c times). `block` must outlive the cursor.
+/// A stream of a BlockInPlace read value by value (the replay's readers, pool_stats): the current run is copied into
+/// the cursor (value, step, values left), so that the common case (the next value of the same run) touches only the
+/// cursors of the rank, which lie together; the runs are decoded from the bytes one at a time (a repeat read c times
+/// is decoded c times). `block` must outlive the cursor.
 struct InPlaceCursor {
   const BlockInPlace* block = nullptr;
   std::int64_t value = 0;            ///< the next integer value (integer runs)
@@ -218,13 +170,6 @@ private:
   std::string token_;
 };
 
-/// Pooled `stats` (version 3): the kStatsSlots draws that stand for the volumes of one value slot of the action at
-/// `position` of body `body`, for every rank whose structure holds that body. Occurrence i of that action in rank r reads
-/// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times
-/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots), or, with
-/// `shared_order`, stats_order(kSharedOrder, i / kStatsSlots) on every rank: volumes that rise and fall together on
-/// every rank). With a `head` (rank_order only: a warm-up every rank goes through), occurrence i < head.size() reads
-/// head[i] times the rank's level, and the occurrences after it read the draws as above, i counted from the head's end.
 /// Pooled `stats`: a value kept exact at one rank's occurrence of a schedule's site (Schedule::rare).
 struct RareValue {
   int rank = 0;
@@ -233,6 +178,13 @@ struct RareValue {
   bool operator==(const RareValue&) const = default;
 };
 
+/// Pooled `stats` (version 3): the kStatsSlots draws that stand for the volumes of one value slot of the action at
+/// `position` of body `body`, for every rank whose structure holds that body. Occurrence i of that action in rank r reads
+/// draws[i % kStatsSlots] (`rank_order` false: message and collective sizes), or draws[order_r[i % kStatsSlots]] times
+/// the rank's level (`rank_order` true: compute and sleep volumes; order_r = stats_order(r, i / kStatsSlots), or, with
+/// `shared_order`, stats_order(kSharedOrder, i / kStatsSlots) on every rank: volumes that rise and fall together on
+/// every rank). With a `head` (rank_order only: a warm-up every rank goes through), occurrence i < head.size() reads
+/// head[i] times the rank's level, and the occurrences after it read the draws as above, i counted from the head's end.
 struct Schedule {
   std::uint32_t body = 0;
   std::uint32_t position = 0;

@@ -2165,7 +2165,7 @@ TEST(CompressedOnline, RenumberedBlocksAreTheirDecodedStreamsRenumbered)
   EXPECT_THROW(cformat::renumber_streams(cut, meta, reversed, "rank 0's part", 0), TraceError);
 }
 
-/// Every value of every stream of `bytes`, read in place (InPlaceCursor) and from decode_streams (StreamCursor): equal.
+/// Every value of every stream of `bytes`, read in place (InPlaceCursor), and expanded from decode_streams: equal.
 void expect_read_in_place_as_decoded(const std::string& bytes, const cformat::Meta& meta, std::size_t at_least)
 {
   std::vector<cformat::Stream> decoded = cformat::decode_streams(bytes, meta, "f.tit", 0);
@@ -2173,21 +2173,25 @@ void expect_read_in_place_as_decoded(const std::string& bytes, const cformat::Me
   ASSERT_EQ(block.streams.size(), decoded.size());
   std::size_t values = 0;
   for (std::size_t i = 0; i < decoded.size(); ++i) {
-    EXPECT_EQ(block.streams[i].signature, decoded[i].signature);
-    EXPECT_EQ(block.streams[i].slot, decoded[i].slot);
-    cformat::StreamCursor a;
-    cformat::InPlaceCursor b;
-    a.start(decoded[i]);
-    b.start(block, i);
-    for (; !a.ended(); a.advance(), b.advance(), ++values) {
-      ASSERT_FALSE(b.ended()) << "stream " << i << " value " << values;
-      ASSERT_EQ(a.text == nullptr, b.text == nullptr) << "stream " << i << " value " << values;
-      if (a.text == nullptr)
-        ASSERT_EQ(a.value, b.value) << "stream " << i << " value " << values;
-      else
-        ASSERT_EQ(*a.text, *b.text) << "stream " << i << " value " << values;
-    }
-    EXPECT_TRUE(b.ended()) << "stream " << i;
+    const cformat::Stream& st = decoded[i];
+    EXPECT_EQ(block.streams[i].signature, st.signature);
+    EXPECT_EQ(block.streams[i].slot, st.slot);
+    cformat::InPlaceCursor c;
+    c.start(block, i);
+    for (const cformat::Repeat& rep : st.repeats)
+      for (std::uint64_t pass = 0; pass < rep.count; ++pass)
+        for (std::uint32_t k = 0; k < rep.length; ++k) {
+          const cformat::ValueRun& run = st.runs[rep.first + k];
+          for (std::uint64_t j = 0; j < run.count; ++j, ++values, c.advance()) {
+            ASSERT_FALSE(c.ended()) << "stream " << i << " value " << values;
+            ASSERT_EQ(c.text == nullptr, run.is_int) << "stream " << i << " value " << values;
+            if (run.is_int)
+              ASSERT_EQ(c.value, run.first + static_cast<std::int64_t>(j) * run.step) << "stream " << i;
+            else
+              ASSERT_EQ(*c.text, run.text) << "stream " << i << " value " << values;
+          }
+        }
+    EXPECT_TRUE(c.ended()) << "stream " << i;
   }
   EXPECT_GE(values, at_least);
 }
