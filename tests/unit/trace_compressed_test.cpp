@@ -651,6 +651,17 @@ TEST(CompressedTrace, Version3And4FilesAreStillRead)
   EXPECT_EQ(read_all(binned), read_all(mine));
 }
 
+TEST(CompressedTrace, Version5FilesAreStillRead)
+{
+  // the last binned file of version 5, before version 6's gaps: 4 ranks of a 1-D halo of 40 iterations whose
+  // computes between the receives and between the sends come in some iterations only (tests/compressed/README.md),
+  // binned:0.01, its expansion by that version beside it
+  fs::path binned = kData / "compressed" / "binned-v5.tit";
+  EXPECT_EQ(compressed_info(binned).version, 5u);
+  EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
+  EXPECT_EQ(read_all(binned), read_all(kData / "compressed" / "binned-v5.expanded.txt"));
+}
+
 TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
 {
   // 16 ranks of a ring: one structure, so one value block, whose size does not follow the ranks
