@@ -1274,6 +1274,8 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
     EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all);
     file = std::move(drawn.size() < kept.size() ? drawn : kept);
   } else {
+    if (mode.kind == ValueMode::Kind::Binned) // what every block repeats, in the structure instead
+      hoist_constants(all);
     file = encode_file(out, rank_count, mode, compute_unit, all);
   }
   write_file(out, file.version, file.meta, file.chunks);
