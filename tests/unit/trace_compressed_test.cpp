@@ -653,9 +653,9 @@ TEST(CompressedTrace, Version3And4FilesAreStillRead)
 
 TEST(CompressedTrace, Version5FilesAreStillRead)
 {
-  // the last binned file of version 5, before version 6's gaps: 4 ranks of a 1-D halo of 40 iterations whose
-  // computes between the receives and between the sends come in some iterations only (tests/compressed/README.md),
-  // binned:0.01, its expansion by that version beside it
+  // a binned file of version 5 as written before the value slots of one token became literals: 4 ranks of a 1-D halo
+  // of 40 iterations whose computes between the receives and between the sends come in some iterations only
+  // (tests/compressed/README.md), binned:0.01, its expansion by that writer and reader beside it
   fs::path binned = kData / "compressed" / "binned-v5.tit";
   EXPECT_EQ(compressed_info(binned).version, 5u);
   EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
@@ -2103,6 +2103,67 @@ TEST(CompressedTrace, BinnedTracesWithoutConsecutiveComputesKeepTheirBytes)
   fs::path b = scratch_dir() / "sporadic-keep.tit";
   compress(*TraceSet::open(plain, std::nullopt), b, mode);
   EXPECT_EQ(file_bytes(b), folded_as_read(plain, mode, scratch_dir() / "sporadic-keep-plain.tit"));
+}
+
+TEST(CompressedTrace, BinnedSlotsOfOneTokenInEveryBlockBecomeLiterals)
+{
+  // 4 ranks of a ring, jittered computes, tags 0 to 2, messages of 8192 bytes; in the second trace rank 2's of 4096
+  auto ring = [](int odd_rank) {
+    std::mt19937_64 rng(5);
+    std::string t;
+    for (int r = 0; r < 4; ++r) {
+      int size = r == odd_rank ? 4096 : 8192;
+      t += fmt::format("{} init\n", r);
+      for (int i = 0; i < 100; ++i)
+        t += fmt::format("{} compute {}\n{} isend {} {} {}\n{} irecv {} {} {}\n{} waitall\n", r, 1000000 + rng() % 1000000,
+                         r, (r + 1) % 4, i % 3, size, r, (r + 3) % 4, i % 3, size, r);
+      t += fmt::format("{} finalize\n", r);
+    }
+    return t;
+  };
+  for (int odd_rank : {-1, 2}) {
+    fs::path plain = write_file(scratch_dir() / fmt::format("literal{}.txt", odd_rank), ring(odd_rank));
+    fs::path b = scratch_dir() / fmt::format("literal{}.tit", odd_rank);
+    compress(*TraceSet::open(plain, std::nullopt), b, parse_value_mode("binned:0.01"));
+    EXPECT_EQ(compressed_info(b).version, 5u);
+    cformat::Loaded loaded = cformat::load_compressed(b.string());
+    int sends = 0;
+    for (const cformat::Signature& s : loaded.meta.signatures) {
+      if (s.name == "compute") { // its volumes vary
+        ASSERT_EQ(s.slots.size(), 1u);
+        EXPECT_EQ(s.slots[0].kind, cformat::Slot::Kind::Value);
+      }
+      if (s.name != "isend" && s.name != "irecv")
+        continue;
+      ++sends;
+      ASSERT_EQ(s.slots.size(), 3u) << s.name;
+      EXPECT_EQ(s.slots[0].kind, cformat::Slot::Kind::Relative) << s.name;
+      EXPECT_EQ(s.slots[1].kind, cformat::Slot::Kind::Value) << s.name; // the tags vary
+      if (odd_rank < 0) { // the size: one token in every block, the representative of 8192
+        ASSERT_EQ(s.slots[2].kind, cformat::Slot::Kind::Literal) << s.name;
+        EXPECT_NEAR(std::stod(s.slots[2].literal), 8192, 0.01 * 8192) << s.name;
+      } else { // rank 2's block holds 4096
+        EXPECT_EQ(s.slots[2].kind, cformat::Slot::Kind::Value) << s.name;
+      }
+    }
+    EXPECT_EQ(sends, 2);
+    // and every action reads as binned:R gives it
+    auto p = TraceSet::open(plain, std::nullopt);
+    auto c = TraceSet::open(b, std::nullopt);
+    for (int r = 0; r < 4; ++r) {
+      auto pr = p->reader(r), cr = c->reader(r);
+      Action x, y;
+      while (pr->next(x)) {
+        ASSERT_TRUE(cr->next(y)) << "rank " << r;
+        ASSERT_EQ(x.kind, y.kind) << "rank " << r << ": " << y.text;
+        EXPECT_EQ(x.partner, y.partner) << y.text;
+        EXPECT_EQ(x.tag, y.tag) << y.text;
+        EXPECT_NEAR(y.bytes, x.bytes, 0.01 * x.bytes) << y.text;
+        EXPECT_NEAR(y.amount, x.amount, 0.01 * x.amount) << y.text;
+      }
+      EXPECT_FALSE(cr->next(y)) << "rank " << r;
+    }
+  }
 }
 
 } // namespace
