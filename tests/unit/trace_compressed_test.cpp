@@ -660,6 +660,15 @@ TEST(CompressedTrace, Version5FilesAreStillRead)
   EXPECT_EQ(compressed_info(binned).version, 5u);
   EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
   EXPECT_EQ(read_all(binned), read_all(kData / "compressed" / "binned-v5.expanded.txt"));
+  // and the last exact and stats files of version 5: traces/ring4, and the same halo in stats (its rank entries with
+  // their levels), with its expansion by that version
+  fs::path exact = kData / "compressed" / "ring4-v5.tit";
+  EXPECT_EQ(compressed_info(exact).version, 5u);
+  EXPECT_EQ(read_all(exact), read_all(kData / ".." / ".." / "traces" / "ring4"));
+  fs::path stats = kData / "compressed" / "stats-v5.tit";
+  EXPECT_EQ(compressed_info(stats).version, 5u);
+  EXPECT_EQ(compressed_info(stats).value_mode, "stats");
+  EXPECT_EQ(read_all(stats), read_all(kData / "compressed" / "stats-v5.expanded.txt"));
 }
 
 TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
