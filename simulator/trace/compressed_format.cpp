@@ -225,15 +225,42 @@ std::string encode_meta(const Meta& m)
     w.u32(c.crc);
     w.byte(c.codec);
   }
+  // version 6: a block's chunk, a rank's structure and value block as differences from the previous entry's (0 for
+  // the first), and the dialect once when every rank has it (2: each rank's in its entry), so that the tables of a
+  // tiny file cost LZMA or deflate a few bytes (a rank per block: differences of 1, rank after rank)
+  bool v6 = written_version(m) >= 6;
+  auto difference = [](std::uint64_t now, std::uint64_t& before) {
+    auto d = static_cast<std::int64_t>(now - before);
+    before = now;
+    return d;
+  };
   w.varint(m.blocks.size());
+  std::uint64_t previous = 0;
   for (const BlockRef& b : m.blocks) {
-    w.varint(b.chunk);
+    if (v6)
+      w.zigzag(difference(b.chunk, previous));
+    else
+      w.varint(b.chunk);
     w.varint(b.raw_size);
   }
+  bool one_dialect = std::all_of(m.ranks.begin(), m.ranks.end(),
+                                 [&m](const RankEntry& e) { return e.dialect == m.ranks.front().dialect; });
+  if (v6) // the dialect, and 3 more when the ids are written as they are (ranks sharing blocks out of order)
+    w.byte(static_cast<std::uint8_t>((one_dialect ? static_cast<int>(m.ranks.front().dialect) : 2) +
+                                     (m.absolute_ids ? 3 : 0)));
+  bool differences = v6 && !m.absolute_ids;
+  std::uint64_t previous_root = 0, previous_block = 0;
   for (const RankEntry& r : m.ranks) {
-    w.varint(body_id[r.root]);
-    w.byte(static_cast<std::uint8_t>(r.dialect));
-    w.varint(r.block);
+    if (differences)
+      w.zigzag(difference(body_id[r.root], previous_root));
+    else
+      w.varint(body_id[r.root]);
+    if (!v6 || !one_dialect)
+      w.byte(static_cast<std::uint8_t>(r.dialect));
+    if (differences)
+      w.zigzag(difference(r.block, previous_block));
+    else
+      w.varint(r.block);
     if (m.pooled)
       w.string(r.level);
   }
@@ -534,22 +561,51 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
     }
     area += c.stored_size;
   }
+  // version 6: differences from the previous entry's, each checked once added
+  auto next_id = [&r](std::uint64_t& previous, std::uint64_t limit, std::string_view what) {
+    std::int64_t d = r.zigzag(what);
+    auto prev = static_cast<std::int64_t>(previous);
+    if (d < -prev || d >= static_cast<std::int64_t>(limit) - prev)
+      r.fail(fmt::format("expected {} that makes an id below {} (the previous one {} plus it), found {}", what, limit,
+                         previous, d));
+    previous = static_cast<std::uint64_t>(prev + d);
+    return previous;
+  };
   m.blocks.resize(table_size(r, "the number of value blocks", bytes.size()));
+  std::uint64_t previous_chunk = 0;
   for (BlockRef& b : m.blocks) {
-    b.chunk = static_cast<std::uint32_t>(r.below(m.chunks.size(), "a value block's chunk"));
+    b.chunk = static_cast<std::uint32_t>(
+        version >= 6 ? next_id(previous_chunk, m.chunks.size(), "a value block's chunk (a difference)")
+                     : r.below(m.chunks.size(), "a value block's chunk"));
     b.raw_size = r.below(std::uint64_t{1} << 48, "a value block's size");
     ChunkRef& c = m.chunks[b.chunk];
     b.offset = c.raw_size;
     c.raw_size += b.raw_size;
   }
   m.ranks.resize(static_cast<std::size_t>(m.rank_count));
+  std::uint8_t dialects = 2; // version 6: the ranks' one dialect, or 2: each rank's in its entry
+  bool differences = false;  // version 6: the ids as differences from the previous rank's
+  if (version >= 6) {
+    dialects = r.byte("the ranks' dialect");
+    if (dialects > 5)
+      r.fail(fmt::format("expected the ranks' dialect (0 thesis, 1 SimGrid, 2 each rank's own; 3 more when the ids are "
+                         "not differences), found {}", dialects));
+    m.absolute_ids = dialects >= 3;
+    differences = !m.absolute_ids;
+    dialects %= 3;
+  }
+  std::uint64_t previous_root = 0, previous_block = 0;
   for (RankEntry& e : m.ranks) {
-    e.root = static_cast<std::uint32_t>(r.below(m.bodies.size(), "a rank's structure (body id)"));
-    std::uint8_t d = r.byte("a rank's dialect");
+    e.root = static_cast<std::uint32_t>(
+        differences ? next_id(previous_root, m.bodies.size(), "a rank's structure (a body id difference)")
+                    : r.below(m.bodies.size(), "a rank's structure (body id)"));
+    std::uint8_t d = dialects < 2 ? dialects : r.byte("a rank's dialect");
     if (d > 1)
       r.fail(fmt::format("expected a dialect (0 thesis, 1 SimGrid), found {}", d));
     e.dialect = static_cast<Dialect>(d);
-    e.block = static_cast<std::uint32_t>(r.below(m.blocks.size(), "a rank's value block id"));
+    e.block = static_cast<std::uint32_t>(
+        differences ? next_id(previous_block, m.blocks.size(), "a rank's value block (an id difference)")
+                    : r.below(m.blocks.size(), "a rank's value block id"));
     if (m.pooled) {
       e.level = r.string("a rank's level (pooled stats)");
       std::optional<double> v = detail::parse_double(e.level);
