@@ -110,11 +110,18 @@ std::uint64_t ByteReader::below(std::uint64_t limit, std::string_view what)
 
 namespace {
 
-void encode_signatures(ByteWriter& w, const std::vector<Signature>& signatures)
+/// `numbered` (version 6): a name of kActionNames as an empty string, then its number (a byte).
+void encode_signatures(ByteWriter& w, const std::vector<Signature>& signatures, bool numbered = false)
 {
   w.varint(signatures.size());
   for (const Signature& s : signatures) {
-    w.string(s.name);
+    auto known = std::find(kActionNames.begin(), kActionNames.end(), s.name);
+    if (numbered && known != kActionNames.end()) {
+      w.string("");
+      w.byte(static_cast<std::uint8_t>(known - kActionNames.begin()));
+    } else {
+      w.string(s.name);
+    }
     w.varint(s.slots.size());
     for (const Slot& slot : s.slots) {
       w.byte(static_cast<std::uint8_t>(slot.kind));
@@ -131,7 +138,7 @@ void encode_signatures(ByteWriter& w, const std::vector<Signature>& signatures)
 /// a body whose id is not below its own body's (files numbered before the canonical ids): by height, then by id.
 void encode_inline_tables(ByteWriter& w, const Meta& m, std::vector<std::uint32_t>& new_id)
 {
-  encode_signatures(w, m.signatures);
+  encode_signatures(w, m.signatures, written_version(m) >= 6);
   std::size_t n = m.bodies.size();
   new_id.resize(n);
   for (std::size_t b = 0; b < n; ++b)
@@ -405,11 +412,22 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
 
 namespace {
 
-void decode_signatures(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures)
+/// `numbered` (version 6): a name may be given by its number in kActionNames (an empty string, then a byte).
+void decode_signatures(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
+                       bool numbered = false)
 {
   signatures.resize(table_size(r, "the number of signatures", bytes_size));
   for (Signature& s : signatures) {
-    s.name = field(r, "a signature's action name");
+    s.name = r.string("a signature's action name");
+    if (numbered && s.name.empty()) {
+      std::uint8_t k = r.byte("an action name's number");
+      if (k >= kActionNames.size())
+        r.fail(fmt::format("expected an action name's number below {} (a name of the format's table), found {}",
+                           kActionNames.size(), k));
+      s.name = kActionNames[k];
+    } else {
+      check_field(r, s.name, "a signature's action name");
+    }
     s.slots.resize(table_size(r, "a signature's number of arguments", bytes_size));
     for (Slot& slot : s.slots) {
       std::uint8_t kind = r.byte("an argument kind");
@@ -449,9 +467,9 @@ void check_tree(ByteReader& r, const std::vector<Node>& nodes_out, const std::ve
 /// Version 5's tables (encode_inline_tables): the nodes are numbered as their items are first met, body by body, so
 /// that a loop's body holds earlier nodes, as in the older versions' node tables.
 void decode_inline_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
-                          std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+                          std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies, bool numbered)
 {
-  decode_signatures(r, rank_count, bytes_size, signatures);
+  decode_signatures(r, rank_count, bytes_size, signatures, numbered);
   bodies.resize(table_size(r, "the number of bodies", bytes_size));
   std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> ids;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
@@ -543,7 +561,7 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
                        m.pooled ? " (pooled)" : "", version, version_for(m)));
   m.compute_unit = r.string("the compute unit");
   if (version >= 5)
-    decode_inline_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
+    decode_inline_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies, version >= 6);
   else
     decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
   m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));

@@ -1586,6 +1586,39 @@ TEST(CompressedTrace, Version6TablesHoldDifferencesAndBadOnesAreErrors)
       << error(chunk);
 }
 
+TEST(CompressedTrace, Version6NumbersTheActionNamesOfItsTable)
+{
+  // `compute` is number 5 of kActionNames: an empty name, then 5; `Isend` (dialect 1's) is no entry: its string
+  cformat::Meta meta;
+  meta.rank_count = 1;
+  meta.value_mode = "exact";
+  meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}, cformat::Signature{"Isend", {cformat::Slot{}}}};
+  meta.nodes = {cformat::Node{false, 0, 1}, cformat::Node{false, 1, 1}};
+  meta.bodies = {{0, 1}};
+  meta.chunks = {cformat::ChunkRef{0, 1, 1, 0, cformat::kStored}};
+  meta.blocks = {cformat::BlockRef{0, 0, 1}};
+  meta.ranks = {cformat::RankEntry{0, Dialect::SimGrid, 0, "1"}};
+  std::string record = cformat::encode_meta(meta);
+  std::string compute("\x02\x00\x05\x01\x02", 5); // 2 signatures; "", number 5; one value slot
+  std::size_t at = record.find(compute);
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(record.substr(at + compute.size(), 6), std::string("\x05Isend", 6));
+  cformat::Meta back = cformat::decode_meta(record, "f.tit");
+  EXPECT_EQ(back.signatures, meta.signatures);
+  std::string bad = record;
+  bad[at + 2] = static_cast<char>(cformat::kActionNames.size());
+  std::string error = trace_error([&] { cformat::decode_meta(bad, "f.tit"); });
+  EXPECT_NE(error.find(fmt::format("expected an action name's number below {} (a name of the format's table), found {}",
+                                   cformat::kActionNames.size(), cformat::kActionNames.size())),
+            std::string::npos)
+      << error;
+  // version 5 has no numbers: an empty name is an error there
+  error = trace_error([&] { cformat::decode_meta(record, "f.tit", 5); });
+  EXPECT_NE(error.find("expected a signature's action name (one field of an action line: not empty, no blank), found ''"),
+            std::string::npos)
+      << error;
+}
+
 TEST(CompressedTrace, BadBinRunsAreErrors)
 {
   // one rank, one compute stream of one run, its value block forged: the bin indices, then the stream
