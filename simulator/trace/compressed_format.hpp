@@ -20,14 +20,14 @@ inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C'
 /// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank); version 4
 /// adds bin runs to the value blocks of `binned:R` files (a bin's representative written as its bin index); version 5
 /// starts each LZMA2 record's stored bytes with its LZMA properties byte (lc, lp, pb: the writer keeps the smallest of
-/// a few) and gives every block of a `binned:R` file its bin indices (none when the plain form packs smaller); version 6
-/// writes the block table's chunks and the rank entries' structures and blocks as differences from the previous
-/// entry's, the ranks' dialect once when they share it, and a signature's action name by its number in kActionNames. Every file is written as version 6; versions 1 to 5 stay
-/// readable.
+/// a few) and gives every block of a `binned:R` file its bin indices (none when the plain form packs smaller);
+/// version 6 writes the block table's chunks and the rank entries' structures and blocks as differences from the previous
+/// entry's, the ranks' dialect once when they share it, and a signature's action name by its number in kActionNames.
+/// Every file is written as version 6; versions 1 to 5 stay readable.
 inline constexpr unsigned kVersion = 6;
 inline constexpr unsigned kOldestVersion = 1;
-/// Version 6: the action names a signature gives by their number in this table (a byte) rather than as a string. Part of
-/// the format: entries are only ever appended.
+/// Version 6: the action names a signature gives by their number in this table (a byte) rather than as a string.
+/// Part of the format: entries are only ever appended.
 inline constexpr std::array<std::string_view, 58> kActionNames = {
     "init",      "finalize",   "comm_size",  "comm_split",  "comm_dup",      "compute",    "sleep",    "location",
     "send",      "isend",      "recv",       "irecv",       "wait",          "test",       "waitall",  "sendRecv",
