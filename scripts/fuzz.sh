@@ -82,12 +82,12 @@ def varint():
             return v
 version, raw, stored = varint(), varint(), varint()
 pos += 4  # CRC-32
-codec = data[pos]; pos += 1  # versions 3 to 5: 0 stored, 1 deflate, 2 LZMA2
+codec = data[pos]; pos += 1  # versions 3 to 6: 0 stored, 1 deflate, 2 LZMA2
 def unpack(record, codecs):  # the raw bytes of a record, by the first packing that reads all of it
     for c in codecs:
         try:
             body, lc, lp, pb = record, 3, 0, 2
-            if c == 2 and version >= 5 and record:  # version 5: the LZMA properties byte first
+            if c == 2 and version >= 5 and record:  # versions 5 and 6: the LZMA properties byte first
                 props, body = record[0], record[1:]
                 lc, lp, pb = props % 9, props // 9 % 5, props // 45
             d = (lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26,
@@ -111,6 +111,10 @@ open(sys.argv[2], "wb").write(b"\x01" + length + meta + values)
 PY
   done
   rm -rf "$seeds/compressed.tit" "$seeds/binned"
+  # the files of older versions the tests keep (versions 1 to 5: their own tables and value blocks)
+  for f in "$root"/tests/data/compressed/*.tit; do
+    { printf '\000'; cat "$f"; } > "$seeds/compressed/old-$(basename "$f" .tit)"
+  done
 fi
 n=0
 for f in "$root"/traces/ring4/* "$root"/traces/halo4/* "$root"/tests/data/traces/*/* "$root"/tests/data/traces/*.txt \

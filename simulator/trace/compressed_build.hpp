@@ -239,6 +239,12 @@ std::vector<std::unique_ptr<RankReader>> read_part(Part part, int rank_count, co
 /// numbers it when it joins the others). write_compressed() with `stats` then pools it, as compress() does.
 Part fold_gaps(Part exact, int rank_count);
 
+/// `binned:R`: a value slot whose streams hold one token in every block (a message size, a datatype, a compute volume
+/// that never changes) becomes a literal slot of its signature holding that token, from which the reader builds the
+/// same line, and its streams are dropped (the signature's later value slots take lower ordinals); ranks with equal
+/// streams then share one block. Signatures stay distinct (two of them differ by more than a value slot).
+void hoist_constants(Part& part);
+
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it
 /// (RankCompressor per rank, merge_parts). `actions`, when given, receives the number of actions read. Throws
 /// TraceError on a bad trace.

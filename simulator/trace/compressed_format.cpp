@@ -114,11 +114,18 @@ std::uint64_t ByteReader::below(std::uint64_t limit, std::string_view what)
 
 namespace {
 
-void encode_signatures(ByteWriter& w, const std::vector<Signature>& signatures)
+/// `numbered` (version 6): a name of kActionNames as an empty string, then its number (a byte).
+void encode_signatures(ByteWriter& w, const std::vector<Signature>& signatures, bool numbered = false)
 {
   w.varint(signatures.size());
   for (const Signature& s : signatures) {
-    w.string(s.name);
+    auto known = std::find(kActionNames.begin(), kActionNames.end(), s.name);
+    if (numbered && known != kActionNames.end()) {
+      w.string("");
+      w.byte(static_cast<std::uint8_t>(known - kActionNames.begin()));
+    } else {
+      w.string(s.name);
+    }
     w.varint(s.slots.size());
     for (const Slot& slot : s.slots) {
       w.byte(static_cast<std::uint8_t>(slot.kind));
@@ -135,7 +142,7 @@ void encode_signatures(ByteWriter& w, const std::vector<Signature>& signatures)
 /// a body whose id is not below its own body's (files numbered before the canonical ids): by height, then by id.
 void encode_inline_tables(ByteWriter& w, const Meta& m, std::vector<std::uint32_t>& new_id)
 {
-  encode_signatures(w, m.signatures);
+  encode_signatures(w, m.signatures, written_version(m) >= 6);
   std::size_t n = m.bodies.size();
   new_id.resize(n);
   for (std::size_t b = 0; b < n; ++b)
@@ -229,15 +236,42 @@ std::string encode_meta(const Meta& m)
     w.u32(c.crc);
     w.byte(c.codec);
   }
+  // version 6: a block's chunk, a rank's structure and value block as differences from the previous entry's (0 for
+  // the first), and the dialect once when every rank has it (2: each rank's in its entry), so that the tables of a
+  // tiny file cost LZMA or deflate a few bytes (a rank per block: differences of 1, rank after rank)
+  bool v6 = written_version(m) >= 6;
+  auto difference = [](std::uint64_t now, std::uint64_t& before) {
+    auto d = static_cast<std::int64_t>(now - before);
+    before = now;
+    return d;
+  };
   w.varint(m.blocks.size());
+  std::uint64_t previous = 0;
   for (const BlockRef& b : m.blocks) {
-    w.varint(b.chunk);
+    if (v6)
+      w.zigzag(difference(b.chunk, previous));
+    else
+      w.varint(b.chunk);
     w.varint(b.raw_size);
   }
+  bool one_dialect = std::all_of(m.ranks.begin(), m.ranks.end(),
+                                 [&m](const RankEntry& e) { return e.dialect == m.ranks.front().dialect; });
+  if (v6) // the dialect, and 3 more when the ids are written as they are (ranks sharing blocks out of order)
+    w.byte(static_cast<std::uint8_t>((one_dialect ? static_cast<int>(m.ranks.front().dialect) : 2) +
+                                     (m.absolute_ids ? 3 : 0)));
+  bool differences = v6 && !m.absolute_ids;
+  std::uint64_t previous_root = 0, previous_block = 0;
   for (const RankEntry& r : m.ranks) {
-    w.varint(body_id[r.root]);
-    w.byte(static_cast<std::uint8_t>(r.dialect));
-    w.varint(r.block);
+    if (differences)
+      w.zigzag(difference(body_id[r.root], previous_root));
+    else
+      w.varint(body_id[r.root]);
+    if (!v6 || !one_dialect)
+      w.byte(static_cast<std::uint8_t>(r.dialect));
+    if (differences)
+      w.zigzag(difference(r.block, previous_block));
+    else
+      w.varint(r.block);
     if (m.pooled)
       w.string(r.level);
   }
@@ -427,11 +461,22 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
 
 namespace {
 
-void decode_signatures(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures)
+/// `numbered` (version 6): a name may be given by its number in kActionNames (an empty string, then a byte).
+void decode_signatures(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
+                       bool numbered = false)
 {
   signatures.resize(table_size(r, "the number of signatures", bytes_size));
   for (Signature& s : signatures) {
-    s.name = field(r, "a signature's action name");
+    s.name = r.string("a signature's action name");
+    if (numbered && s.name.empty()) {
+      std::uint8_t k = r.byte("an action name's number");
+      if (k >= kActionNames.size())
+        r.fail(fmt::format("expected an action name's number below {} (a name of the format's table), found {}",
+                           kActionNames.size(), k));
+      s.name = kActionNames[k];
+    } else {
+      check_field(r, s.name, "a signature's action name");
+    }
     s.slots.resize(table_size(r, "a signature's number of arguments", bytes_size));
     for (Slot& slot : s.slots) {
       std::uint8_t kind = r.byte("an argument kind");
@@ -471,9 +516,9 @@ void check_tree(ByteReader& r, const std::vector<Node>& nodes_out, const std::ve
 /// Version 5's tables (encode_inline_tables): the nodes are numbered as their items are first met, body by body, so
 /// that a loop's body holds earlier nodes, as in the older versions' node tables.
 void decode_inline_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
-                          std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
+                          std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies, bool numbered)
 {
-  decode_signatures(r, rank_count, bytes_size, signatures);
+  decode_signatures(r, rank_count, bytes_size, signatures, numbered);
   bodies.resize(table_size(r, "the number of bodies", bytes_size));
   std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> ids;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
@@ -565,7 +610,7 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
                        m.pooled ? " (pooled)" : "", version, version_for(m)));
   m.compute_unit = r.string("the compute unit");
   if (version >= 5)
-    decode_inline_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
+    decode_inline_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies, version >= 6);
   else
     decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
   m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
@@ -583,22 +628,51 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
     }
     area += c.stored_size;
   }
+  // version 6: differences from the previous entry's, each checked once added
+  auto next_id = [&r](std::uint64_t& previous, std::uint64_t limit, std::string_view what) {
+    std::int64_t d = r.zigzag(what);
+    auto prev = static_cast<std::int64_t>(previous);
+    if (d < -prev || d >= static_cast<std::int64_t>(limit) - prev)
+      r.fail(fmt::format("expected {} that makes an id below {} (the previous one {} plus it), found {}", what, limit,
+                         previous, d));
+    previous = static_cast<std::uint64_t>(prev + d);
+    return previous;
+  };
   m.blocks.resize(table_size(r, "the number of value blocks", bytes.size()));
+  std::uint64_t previous_chunk = 0;
   for (BlockRef& b : m.blocks) {
-    b.chunk = static_cast<std::uint32_t>(r.below(m.chunks.size(), "a value block's chunk"));
+    b.chunk = static_cast<std::uint32_t>(
+        version >= 6 ? next_id(previous_chunk, m.chunks.size(), "a value block's chunk (a difference)")
+                     : r.below(m.chunks.size(), "a value block's chunk"));
     b.raw_size = r.below(std::uint64_t{1} << 48, "a value block's size");
     ChunkRef& c = m.chunks[b.chunk];
     b.offset = c.raw_size;
     c.raw_size += b.raw_size;
   }
   m.ranks.resize(static_cast<std::size_t>(m.rank_count));
+  std::uint8_t dialects = 2; // version 6: the ranks' one dialect, or 2: each rank's in its entry
+  bool differences = false;  // version 6: the ids as differences from the previous rank's
+  if (version >= 6) {
+    dialects = r.byte("the ranks' dialect");
+    if (dialects > 5)
+      r.fail(fmt::format("expected the ranks' dialect (0 thesis, 1 SimGrid, 2 each rank's own; 3 more when the ids are "
+                         "not differences), found {}", dialects));
+    m.absolute_ids = dialects >= 3;
+    differences = !m.absolute_ids;
+    dialects %= 3;
+  }
+  std::uint64_t previous_root = 0, previous_block = 0;
   for (RankEntry& e : m.ranks) {
-    e.root = static_cast<std::uint32_t>(r.below(m.bodies.size(), "a rank's structure (body id)"));
-    std::uint8_t d = r.byte("a rank's dialect");
+    e.root = static_cast<std::uint32_t>(
+        differences ? next_id(previous_root, m.bodies.size(), "a rank's structure (a body id difference)")
+                    : r.below(m.bodies.size(), "a rank's structure (body id)"));
+    std::uint8_t d = dialects < 2 ? dialects : r.byte("a rank's dialect");
     if (d > 1)
       r.fail(fmt::format("expected a dialect (0 thesis, 1 SimGrid), found {}", d));
     e.dialect = static_cast<Dialect>(d);
-    e.block = static_cast<std::uint32_t>(r.below(m.blocks.size(), "a rank's value block id"));
+    e.block = static_cast<std::uint32_t>(
+        differences ? next_id(previous_block, m.blocks.size(), "a rank's value block (an id difference)")
+                    : r.below(m.blocks.size(), "a rank's value block id"));
     if (m.pooled) {
       e.level = r.string("a rank's level (pooled stats)");
       std::optional<double> v = detail::parse_double(e.level);

@@ -20,10 +20,25 @@ inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C'
 /// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank); version 4
 /// adds bin runs to the value blocks of `binned:R` files (a bin's representative written as its bin index); version 5
 /// starts each LZMA2 record's stored bytes with its LZMA properties byte (lc, lp, pb: the writer keeps the smallest of
-/// a few) and gives every block of a `binned:R` file its bin indices (none when the plain form packs smaller). Every
-/// file is written as version 5; versions 1 to 4 stay readable.
-inline constexpr unsigned kVersion = 5;
+/// a few) and gives every block of a `binned:R` file its bin indices (none when the plain form packs smaller);
+/// version 6 writes the block table's chunks and the rank entries' structures and blocks as differences from the previous
+/// entry's, the ranks' dialect once when they share it, and a signature's action name by its number in kActionNames.
+/// Every file is written as version 6; versions 1 to 5 stay readable.
+inline constexpr unsigned kVersion = 6;
 inline constexpr unsigned kOldestVersion = 1;
+/// Version 6: the action names a signature gives by their number in this table (a byte) rather than as a string.
+/// Part of the format: entries are only ever appended.
+inline constexpr std::array<std::string_view, 58> kActionNames = {
+    "init",      "finalize",   "comm_size",  "comm_split",  "comm_dup",      "compute",    "sleep",    "location",
+    "send",      "isend",      "recv",       "irecv",       "wait",          "test",       "waitall",  "sendRecv",
+    "barrier",   "bcast",      "reduce",     "allreduce",   "alltoall",      "alltoallv",  "gather",   "scatter",
+    "allgather", "gatherv",    "scatterv",   "allgatherv",  "reducescatter", "scan",       "exscan",   "Ssend",
+    "ISsend",    "bsend",      "ibsend",     "Start",       "Startall",      "waitAny",    "testany",  "testall",
+    "testsome",  "comm_create", "comm_free", "ibarrier",    "ibcast",        "ireduce",    "iallreduce", "ialltoall",
+    "ialltoallv", "igather",   "iscatter",   "iallgather",  "igatherv",      "iscatterv",  "iallgatherv",
+    "ireducescatter", "iscan", "iexscan",
+};
+
 /// Integers kept as integers in value streams: |v| < 2^61 (so that zigzag and the run header fit 64 bits).
 inline constexpr std::int64_t kIntLimit = std::int64_t{1} << 61;
 
@@ -221,6 +236,9 @@ struct Meta {
   /// same in every block (version 4 files have a base per block instead: `stream_bases` false).
   BinBases bin_bases;
   bool stream_bases = false;
+  /// Version 6: the rank entries' structure and block ids as written (the writer keeps the form that packs smaller),
+  /// else as differences from the previous rank's.
+  bool absolute_ids = false;
 };
 
 /// The oldest version that can say `meta`'s value mode: 3 for pooled `stats`, 2 for `stats` with per-rank draws, 1

@@ -735,6 +735,18 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
     throw failed();
 }
 
+/// The structure record of `meta` with the rank entries' ids as differences or as they are, whichever packs smaller
+/// (differences for a block per rank in rank order; ids as they are for ranks that share blocks out of order).
+std::string smaller_meta(Meta meta)
+{
+  meta.absolute_ids = false;
+  std::string differences = encode_meta(meta);
+  meta.absolute_ids = true;
+  std::string ids = encode_meta(meta);
+  unsigned version = written_version(meta);
+  return file_head(version, ids).size() < file_head(version, differences).size() ? ids : differences;
+}
+
 /// The bases of the bin indices of a file, per stream (signature, value slot): bin_base over the stream's indices in
 /// every block.
 BinBases bases_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
@@ -1253,7 +1265,7 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   EncodedFile file;
   file.version = written_version(meta);
   file.chunks = std::move(chunks);
-  file.meta = encode_meta(meta);
+  file.meta = smaller_meta(meta);
   file.stats = stats;
   return file;
 }
@@ -1274,6 +1286,8 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
     EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all);
     file = std::move(drawn.size() < kept.size() ? drawn : kept);
   } else {
+    if (mode.kind == ValueMode::Kind::Binned) // what every block repeats, in the structure instead
+      hoist_constants(all);
     file = encode_file(out, rank_count, mode, compute_unit, all);
   }
   write_file(out, file.version, file.meta, file.chunks);
@@ -1416,7 +1430,7 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
     meta.blocks.push_back(chunker.add(encode_streams(block, bins ? &*bins : nullptr, &meta.bin_bases)));
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, written_version(meta), encode_meta(meta), chunks);
+  write_file(out, written_version(meta), smaller_meta(meta), chunks);
   std::error_code ec;
   return std::filesystem::file_size(out, ec);
 }

@@ -63,7 +63,7 @@ case $case_name in
   info) # the same counts from the plain and the compressed trace, and the compressed file's structure
     ring; run "$tool" info "$root/traces/ring4"; sed -n '/^actions/,$p' "$out" > "$tmp/plain.info"
     run "$tool" info "$tmp/ring.tit"; [ "$status" -eq 0 ] || fail "info failed"
-    grep -qx "format: compressed, version 5, values exact" "$out" || fail "no format line"
+    grep -qx "format: compressed, version 6, values exact" "$out" || fail "no format line"
     grep -qx "rank structures: 2" "$out" || fail "ring4: even and odd ranks differ, nothing else"
     diff <(sed -n '/^actions/,$p' "$out" | grep -v -e '^format' -e '^signatures' -e '^loops' -e '^rank struct' \
            -e '^value blocks' -e '^bytes') "$tmp/plain.info" || fail "counts differ" ;;
@@ -75,9 +75,9 @@ case $case_name in
     cp "$tmp/ring.tit" "$tmp/c.tit"; printf '\xff' | dd of="$tmp/c.tit" bs=1 seek=$((size - 2)) conv=notrunc 2>/dev/null
     run "$replay" "${extra[@]}" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/c.tit"
     expect_error 2 "$tmp/c.tit: error: value chunk 0: CRC-32 mismatch (corrupt compressed trace)"
-    cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x06' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
+    cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x07' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
     run "$tool" info "$tmp/v.tit"
-    expect_error 2 "compressed trace format version 6, but this tit-replay reads versions 1 to 5 only (a newer one)" ;;
+    expect_error 2 "compressed trace format version 7, but this tit-replay reads versions 1 to 6 only (a newer one)" ;;
   deadlock) # errors of the replay name the compressed file, the rank and the action's number
     compress "$d/deadlock" "$tmp/dl.tit"; run "$replay" "${extra[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/dl.tit"
     expect_error 3 "deadlock" "rank 0 blocked in $tmp/dl.tit (rank 0):2: 0 recv 1 0 8" ;;
@@ -93,7 +93,7 @@ case $case_name in
       awk -v a="$a" -v b="$b" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(d <= 0.01) }' ||
         fail "$traces: binned predicts $b s, plain $a s: more than 1 % apart"
     done
-    run "$tool" info "$tmp/b.tit"; grep -qx "format: compressed, version 5, values binned:0.01" "$out" ||
+    run "$tool" info "$tmp/b.tit"; grep -qx "format: compressed, version 6, values binned:0.01" "$out" ||
       fail "info does not say the value mode" ;;
   binned-joined) # each compute written as two in a row (as SMPI writes several between two calls): binned sums them
     # before binning, so the file holds the generated trace's computes, and predicts within 1 % of the split trace
@@ -136,7 +136,7 @@ PY
       awk -v a="$a" -v b="$b" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(d <= 0.03) }' ||
         fail "$p: stats predicts $b s, plain $a s: more than 3 % apart"
     done
-    run "$tool" info "$tmp/s.tit"; grep -qx "format: compressed, version 5, values stats" "$out" ||
+    run "$tool" info "$tmp/s.tit"; grep -qx "format: compressed, version 6, values stats" "$out" ||
       fail "info does not say the value mode"
     # the 8 ranks of the ring have one structure: one value block, shared
     grep -qx "value blocks: 1" "$out" || fail "the ring's ranks do not share their value block"

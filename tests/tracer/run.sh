@@ -129,7 +129,7 @@ case $case_name in
     [[ $(cat "$work/trace/trace.list") == trace.tit ]] || die "trace.list does not name trace.tit alone"
     ! ls "$work/trace"/rank-*.txt 2>/dev/null || die "TIT_TRACE_FORMAT=compressed wrote per-rank text files"
     "$build/bin/tit-trace" info "$work/trace/trace.tit" >"$work/info.txt" || die "tit-trace info failed"
-    grep -q "^format: compressed, version 5, values exact$" "$work/info.txt" || die "tit-trace info does not say the value mode"
+    grep -q "^format: compressed, version 6, values exact$" "$work/info.txt" || die "tit-trace info does not say the value mode"
     "$build/bin/tit-trace" expand "$work/trace/trace.tit" "$work/expanded-alone" >/dev/null || die "expand failed"
     "${tool[@]}" actions "$work/expanded-alone/trace.list" >"$work/actions.txt"
     expect_file "$here/golden/$prog-np$np.txt" "$work/actions.txt"
@@ -140,7 +140,7 @@ case $case_name in
     TIT_TRACE_FORMAT=text,compressed TIT_TRACE_VALUES=binned:0.01 traced "$work/both" 4 "$bin/halo" 2>"$work/stderr" ||
       { cat "$work/stderr" >&2; die "traced run failed"; }
     same_as_text "$work/both" binned:0.01
-    "$build/bin/tit-trace" info "$work/both/trace.tit" | grep -q "^format: compressed, version 5, values binned:0.01$" ||
+    "$build/bin/tit-trace" info "$work/both/trace.tit" | grep -q "^format: compressed, version 6, values binned:0.01$" ||
       die "tit-trace info does not say binned:0.01"
     ;;
 
@@ -151,7 +151,7 @@ case $case_name in
       2>"$work/stderr" ||
       { cat "$work/stderr" >&2; die "traced run failed"; }
     same_as_text "$work/both" stats
-    "$build/bin/tit-trace" info "$work/both/trace.tit" | grep -q "^format: compressed, version 5, values stats$" ||
+    "$build/bin/tit-trace" info "$work/both/trace.tit" | grep -q "^format: compressed, version 6, values stats$" ||
       die "tit-trace info does not say stats"
     # the volumes were drawn, which is what the 3 % bound is about: the file that keeps every value, written when it
     # is smaller, is larger than exact's (the gaps' computes); the drawn one is smaller

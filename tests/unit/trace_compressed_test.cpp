@@ -580,8 +580,8 @@ TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
   compress(*TraceSet::open(write_file(scratch_dir() / "n.txt", noisy_trace(40)), std::nullopt), s,
            parse_value_mode("stats"));
   std::ifstream in(s, std::ios::binary);
-  std::string v3(std::istreambuf_iterator<char>(in), {}); // (now written as version 5)
-  ASSERT_EQ(v3[8], 5);
+  std::string v3(std::istreambuf_iterator<char>(in), {}); // (now written as version 6)
+  ASSERT_EQ(v3[8], 6);
   std::string v1 = with_version(v3, 1);
   EXPECT_NE(read_error(v1).find("value mode 'stats' (pooled) in a version 1 file (it needs version 3) (truncated or "
                                 "corrupt compressed trace)"),
@@ -651,6 +651,26 @@ TEST(CompressedTrace, Version3And4FilesAreStillRead)
   fs::path mine = scratch_dir() / "binned-now.tit"; // (compress sums its consecutive computes since: not those)
   folded_as_read(write_file(scratch_dir() / "binned-now.txt", binned_trace()), parse_value_mode("binned:0.01"), mine);
   EXPECT_EQ(read_all(binned), read_all(mine));
+}
+
+TEST(CompressedTrace, Version5FilesAreStillRead)
+{
+  // a binned file of version 5 as written before the value slots of one token became literals: 4 ranks of a 1-D halo
+  // of 40 iterations whose computes between the receives and between the sends come in some iterations only
+  // (tests/compressed/README.md), binned:0.01, its expansion by that writer and reader beside it
+  fs::path binned = kData / "compressed" / "binned-v5.tit";
+  EXPECT_EQ(compressed_info(binned).version, 5u);
+  EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
+  EXPECT_EQ(read_all(binned), read_all(kData / "compressed" / "binned-v5.expanded.txt"));
+  // and the last exact and stats files of version 5: traces/ring4, and the same halo in stats (its rank entries with
+  // their levels), with its expansion by that version
+  fs::path exact = kData / "compressed" / "ring4-v5.tit";
+  EXPECT_EQ(compressed_info(exact).version, 5u);
+  EXPECT_EQ(read_all(exact), read_all(kData / ".." / ".." / "traces" / "ring4"));
+  fs::path stats = kData / "compressed" / "stats-v5.tit";
+  EXPECT_EQ(compressed_info(stats).version, 5u);
+  EXPECT_EQ(compressed_info(stats).value_mode, "stats");
+  EXPECT_EQ(read_all(stats), read_all(kData / "compressed" / "stats-v5.expanded.txt"));
 }
 
 TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
@@ -1425,7 +1445,7 @@ std::string stats_file()
 TEST(CompressedTrace, EveryTruncationOfAStatsFileIsAnError)
 {
   std::string whole = stats_file();
-  ASSERT_EQ(whole[8], 5);
+  ASSERT_EQ(whole[8], 6);
   expect_every_truncation_is_an_error(whole);
   expect_every_corrupt_byte_is_an_error(whole);
 }
@@ -1452,13 +1472,13 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
 
 TEST(CompressedTrace, NewerVersionIsRefusedByName)
 {
-  std::string v6 = ring_file();
-  ASSERT_EQ(v6[8], 5); // every file is written as version 5
-  v6[8] = 6;
-  EXPECT_NE(read_error(v6).find("compressed trace format version 6, but this tit-replay reads versions 1 to 5 only "
+  std::string v7 = ring_file();
+  ASSERT_EQ(v7[8], 6); // every file is written as version 6
+  v7[8] = 7;
+  EXPECT_NE(read_error(v7).find("compressed trace format version 7, but this tit-replay reads versions 1 to 6 only "
                                 "(a newer one)"),
             std::string::npos)
-      << read_error(v6);
+      << read_error(v7);
 }
 
 /// A binned trace of 2 ranks: measured-looking compute times (5 significant digits, as SMPI writes them), integer
@@ -1511,8 +1531,8 @@ std::string binned_file()
 
 TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
 {
-  std::string v4 = binned_file(); // (written as version 5: bin runs as in version 4)
-  ASSERT_EQ(v4[8], 5);
+  std::string v4 = binned_file(); // (written as version 6: bin runs as in version 4)
+  ASSERT_EQ(v4[8], 6);
   fs::path v3 = kData / "compressed" / "binned-v3.tit";
   EXPECT_EQ(compressed_info(v3).version, 3u);
   EXPECT_EQ(compressed_info(v3).value_mode, "binned:0.01");
@@ -1595,7 +1615,7 @@ TEST(CompressedTrace, TinyBinnedFilesKeepThePlainFormWhenItIsSmaller)
 TEST(CompressedTrace, EveryTruncationAndCorruptByteOfABinnedFileIsAnError)
 {
   std::string whole = binned_file();
-  ASSERT_EQ(whole[8], 5);
+  ASSERT_EQ(whole[8], 6);
   expect_every_truncation_is_an_error(whole);
   expect_every_corrupt_byte_is_an_error(whole);
 }
@@ -1699,10 +1719,10 @@ TEST(CompressedTrace, BadBinBasesAreErrors)
   meta.ranks = {cformat::RankEntry{0, Dialect::SimGrid, 0, "1"}};
   meta.bin_bases = {{{0, 0}, 3}, {{1, 0}, 5}};
   std::string record = cformat::encode_meta(meta);
-  cformat::Meta back = cformat::decode_meta(record, "f.tit", 5);
+  cformat::Meta back = cformat::decode_meta(record, "f.tit");
   EXPECT_TRUE(back.stream_bases);
   EXPECT_EQ(back.bin_bases, meta.bin_bases);
-  auto error = [](const std::string& bytes) { return trace_error([&] { cformat::decode_meta(bytes, "f.tit", 5); }); };
+  auto error = [](const std::string& bytes) { return trace_error([&] { cformat::decode_meta(bytes, "f.tit"); }); };
   std::string swapped = record; // the two entries (3 bytes each, at the end) in the wrong order
   std::size_t n = swapped.size();
   std::rotate(swapped.begin() + static_cast<std::ptrdiff_t>(n - 6), swapped.begin() + static_cast<std::ptrdiff_t>(n - 3),
@@ -1717,6 +1737,113 @@ TEST(CompressedTrace, BadBinBasesAreErrors)
   std::string far = cformat::encode_meta(meta);
   EXPECT_NE(error(far).find("f.tit: error: structure record at byte"), std::string::npos) << error(far);
   EXPECT_NE(error(far).find("expected a bin base within +-2^40, found 2199023255552"), std::string::npos) << error(far);
+}
+
+TEST(CompressedTrace, Version6TablesHoldDifferencesAndBadOnesAreErrors)
+{
+  // two ranks of one structure, a value block each, one dialect: the record ends with the dialect byte, then per rank
+  // the differences of its structure and its block from the previous rank's (zigzag): 01 | 00 00 | 00 02
+  cformat::Meta meta;
+  meta.rank_count = 2;
+  meta.value_mode = "exact";
+  meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
+  meta.nodes = {cformat::Node{false, 0, 1}};
+  meta.bodies = {{0}};
+  meta.chunks = {cformat::ChunkRef{0, 2, 2, 0, cformat::kStored}};
+  meta.blocks = {cformat::BlockRef{0, 0, 1}, cformat::BlockRef{0, 1, 1}};
+  meta.ranks = {cformat::RankEntry{0, Dialect::SimGrid, 0, "1"}, cformat::RankEntry{0, Dialect::SimGrid, 1, "1"}};
+  std::string record = cformat::encode_meta(meta);
+  std::size_t n = record.size();
+  EXPECT_EQ(record.substr(n - 5), std::string("\x01\x00\x00\x00\x02", 5));
+  cformat::Meta back = cformat::decode_meta(record, "f.tit");
+  ASSERT_EQ(back.ranks.size(), 2u);
+  EXPECT_EQ(back.ranks[1].block, 1u);
+  EXPECT_EQ(back.ranks[1].dialect, Dialect::SimGrid);
+  EXPECT_EQ(back.blocks[1].chunk, 0u);
+  auto error = [](const std::string& bytes) { return trace_error([&] { cformat::decode_meta(bytes, "f.tit"); }); };
+  std::string dialect = record;
+  dialect[n - 5] = 3;
+  // 3: thesis, the ids as they are: the second rank's difference 2 read as block 2, of 2
+  EXPECT_NE(error(dialect).find("expected a rank's value block id below 2, found 2"), std::string::npos)
+      << error(dialect);
+  std::string root = record; // the second rank's structure one body further: body 1, of 1
+  root[n - 2] = 2;
+  EXPECT_NE(error(root).find("expected a rank's structure (a body id difference) that makes an id below 1 (the previous "
+                             "one 0 plus it), found 1"),
+            std::string::npos)
+      << error(root);
+  std::string block = record; // the second rank's block two further: block 2, of 2
+  block[n - 1] = 4;
+  EXPECT_NE(error(block).find("expected a rank's value block (an id difference) that makes an id below 2 (the previous "
+                              "one 0 plus it), found 2"),
+            std::string::npos)
+      << error(block);
+  std::string back_block = record; // a difference of -1 from block 0
+  back_block[n - 3] = 1;
+  EXPECT_NE(error(back_block).find("found -1"), std::string::npos) << error(back_block);
+  // ranks of two dialects: 2, then each rank's dialect in its entry
+  meta.ranks[0].dialect = Dialect::Thesis;
+  std::string mixed = cformat::encode_meta(meta);
+  EXPECT_EQ(mixed.substr(mixed.size() - 7), std::string("\x02\x00\x00\x00\x00\x01\x02", 7));
+  EXPECT_EQ(cformat::decode_meta(mixed, "f.tit").ranks[0].dialect, Dialect::Thesis);
+  // the ids as they are (the writer's choice when that packs smaller): the dialect byte 3 more, 4 for SimGrid
+  meta.ranks[0].dialect = Dialect::SimGrid;
+  meta.ranks[0].block = 1;
+  meta.ranks[1].block = 0;
+  meta.absolute_ids = true;
+  std::string ids = cformat::encode_meta(meta);
+  EXPECT_EQ(ids.substr(ids.size() - 5), std::string("\x04\x00\x01\x00\x00", 5));
+  cformat::Meta read_ids = cformat::decode_meta(ids, "f.tit");
+  EXPECT_TRUE(read_ids.absolute_ids);
+  EXPECT_EQ(read_ids.ranks[0].block, 1u);
+  EXPECT_EQ(read_ids.ranks[1].block, 0u);
+  std::string six = ids;
+  six[six.size() - 5] = 6;
+  EXPECT_NE(error(six).find("expected the ranks' dialect (0 thesis, 1 SimGrid, 2 each rank's own; 3 more when the ids "
+                            "are not differences), found 6"),
+            std::string::npos)
+      << error(six);
+  // a block's chunk: a difference as well (chunk 1 of 1)
+  std::string chunk = record;
+  std::size_t at = n - 5 - 4; // the block table: 02 | 00 01 | 00 01, before the ranks
+  ASSERT_EQ(chunk.substr(at - 1, 5), std::string("\x02\x00\x01\x00\x01", 5));
+  chunk[at + 2] = 2;
+  EXPECT_NE(error(chunk).find("expected a value block's chunk (a difference) that makes an id below 1"),
+            std::string::npos)
+      << error(chunk);
+}
+
+TEST(CompressedTrace, Version6NumbersTheActionNamesOfItsTable)
+{
+  // `compute` is number 5 of kActionNames: an empty name, then 5; `Isend` (dialect 1's) is no entry: its string
+  cformat::Meta meta;
+  meta.rank_count = 1;
+  meta.value_mode = "exact";
+  meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}, cformat::Signature{"Isend", {cformat::Slot{}}}};
+  meta.nodes = {cformat::Node{false, 0, 1}, cformat::Node{false, 1, 1}};
+  meta.bodies = {{0, 1}};
+  meta.chunks = {cformat::ChunkRef{0, 1, 1, 0, cformat::kStored}};
+  meta.blocks = {cformat::BlockRef{0, 0, 1}};
+  meta.ranks = {cformat::RankEntry{0, Dialect::SimGrid, 0, "1"}};
+  std::string record = cformat::encode_meta(meta);
+  std::string compute("\x02\x00\x05\x01\x02", 5); // 2 signatures; "", number 5; one value slot
+  std::size_t at = record.find(compute);
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(record.substr(at + compute.size(), 6), std::string("\x05Isend", 6));
+  cformat::Meta back = cformat::decode_meta(record, "f.tit");
+  EXPECT_EQ(back.signatures, meta.signatures);
+  std::string bad = record;
+  bad[at + 2] = static_cast<char>(cformat::kActionNames.size());
+  std::string error = trace_error([&] { cformat::decode_meta(bad, "f.tit"); });
+  EXPECT_NE(error.find(fmt::format("expected an action name's number below {} (a name of the format's table), found {}",
+                                   cformat::kActionNames.size(), cformat::kActionNames.size())),
+            std::string::npos)
+      << error;
+  // version 5 has no numbers: an empty name is an error there
+  error = trace_error([&] { cformat::decode_meta(record, "f.tit", 5); });
+  EXPECT_NE(error.find("expected a signature's action name (one field of an action line: not empty, no blank), found ''"),
+            std::string::npos)
+      << error;
 }
 
 TEST(CompressedTrace, BadBinRunsAreErrors)
@@ -2441,6 +2568,67 @@ TEST(CompressedTrace, BinnedTracesWithoutConsecutiveComputesKeepTheirBytes)
   fs::path b = scratch_dir() / "sporadic-keep.tit";
   compress(*TraceSet::open(plain, std::nullopt), b, mode);
   EXPECT_EQ(file_bytes(b), folded_as_read(plain, mode, scratch_dir() / "sporadic-keep-plain.tit"));
+}
+
+TEST(CompressedTrace, BinnedSlotsOfOneTokenInEveryBlockBecomeLiterals)
+{
+  // 4 ranks of a ring, jittered computes, tags 0 to 2, messages of 8192 bytes; in the second trace rank 2's of 4096
+  auto ring = [](int odd_rank) {
+    std::mt19937_64 rng(5);
+    std::string t;
+    for (int r = 0; r < 4; ++r) {
+      int size = r == odd_rank ? 4096 : 8192;
+      t += fmt::format("{} init\n", r);
+      for (int i = 0; i < 100; ++i)
+        t += fmt::format("{} compute {}\n{} isend {} {} {}\n{} irecv {} {} {}\n{} waitall\n", r, 1000000 + rng() % 1000000,
+                         r, (r + 1) % 4, i % 3, size, r, (r + 3) % 4, i % 3, size, r);
+      t += fmt::format("{} finalize\n", r);
+    }
+    return t;
+  };
+  for (int odd_rank : {-1, 2}) {
+    fs::path plain = write_file(scratch_dir() / fmt::format("literal{}.txt", odd_rank), ring(odd_rank));
+    fs::path b = scratch_dir() / fmt::format("literal{}.tit", odd_rank);
+    compress(*TraceSet::open(plain, std::nullopt), b, parse_value_mode("binned:0.01"));
+    EXPECT_EQ(compressed_info(b).version, cformat::kVersion);
+    cformat::Loaded loaded = cformat::load_compressed(b.string());
+    int sends = 0;
+    for (const cformat::Signature& s : loaded.meta.signatures) {
+      if (s.name == "compute") { // its volumes vary
+        ASSERT_EQ(s.slots.size(), 1u);
+        EXPECT_EQ(s.slots[0].kind, cformat::Slot::Kind::Value);
+      }
+      if (s.name != "isend" && s.name != "irecv")
+        continue;
+      ++sends;
+      ASSERT_EQ(s.slots.size(), 3u) << s.name;
+      EXPECT_EQ(s.slots[0].kind, cformat::Slot::Kind::Relative) << s.name;
+      EXPECT_EQ(s.slots[1].kind, cformat::Slot::Kind::Value) << s.name; // the tags vary
+      if (odd_rank < 0) { // the size: one token in every block, the representative of 8192
+        ASSERT_EQ(s.slots[2].kind, cformat::Slot::Kind::Literal) << s.name;
+        EXPECT_NEAR(std::stod(s.slots[2].literal), 8192, 0.01 * 8192) << s.name;
+      } else { // rank 2's block holds 4096
+        EXPECT_EQ(s.slots[2].kind, cformat::Slot::Kind::Value) << s.name;
+      }
+    }
+    EXPECT_EQ(sends, 2);
+    // and every action reads as binned:R gives it
+    auto p = TraceSet::open(plain, std::nullopt);
+    auto c = TraceSet::open(b, std::nullopt);
+    for (int r = 0; r < 4; ++r) {
+      auto pr = p->reader(r), cr = c->reader(r);
+      Action x, y;
+      while (pr->next(x)) {
+        ASSERT_TRUE(cr->next(y)) << "rank " << r;
+        ASSERT_EQ(x.kind, y.kind) << "rank " << r << ": " << y.text;
+        EXPECT_EQ(x.partner, y.partner) << y.text;
+        EXPECT_EQ(x.tag, y.tag) << y.text;
+        EXPECT_NEAR(y.bytes, x.bytes, 0.01 * x.bytes) << y.text;
+        EXPECT_NEAR(y.amount, x.amount, 0.01 * x.amount) << y.text;
+      }
+      EXPECT_FALSE(cr->next(y)) << "rank " << r;
+    }
+  }
 }
 
 } // namespace
