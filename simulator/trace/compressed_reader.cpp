@@ -35,7 +35,7 @@ struct Opened {
   mutable std::uint32_t last_chunk = 0;
   mutable std::shared_ptr<const std::string> last_raw; ///< the raw bytes of chunk last_chunk
   /// checked value blocks, shared by the ranks that have the same numbers while any of them reads
-  mutable std::vector<std::weak_ptr<const cformat::BlockInPlace>> decoded;
+  mutable std::vector<std::weak_ptr<const cformat::BlockInPlace>> checked;
   /// pooled stats: per body, per position, the index of the first schedule of that action or -1 (empty without)
   std::vector<std::vector<std::int32_t>> first_schedule;
   /// a part read from memory (read_part): its encoded value blocks, by block id (no file, no chunks)
@@ -151,20 +151,20 @@ std::string read_block(const Opened& o, std::uint32_t block)
 
 /// Value block `block`, checked once for all the ranks that read it at the same time, read in place (its runs decoded
 /// as they are read: the block's bytes take a few per run, its decoded runs tens).
-std::shared_ptr<const cformat::BlockInPlace> block_streams(const Opened& o, std::uint32_t block)
+std::shared_ptr<const cformat::BlockInPlace> shared_block(const Opened& o, std::uint32_t block)
 {
   {
     std::lock_guard<std::mutex> lock(o.chunks_mutex);
-    if (o.decoded.size() != o.meta.blocks.size())
-      o.decoded.resize(o.meta.blocks.size());
-    if (auto shared = o.decoded[block].lock())
+    if (o.checked.size() != o.meta.blocks.size())
+      o.checked.resize(o.meta.blocks.size());
+    if (auto shared = o.checked[block].lock())
       return shared;
   }
-  auto streams = std::make_shared<const cformat::BlockInPlace>(
+  auto checked = std::make_shared<const cformat::BlockInPlace>(
       cformat::block_in_place(read_block(o, block), o.meta, o.path, block));
   std::lock_guard<std::mutex> lock(o.chunks_mutex);
-  o.decoded[block] = streams;
-  return streams;
+  o.checked[block] = checked;
+  return checked;
 }
 
 /// The position of a rank's walk: a body, the next item in it, and the iterations left.
@@ -235,7 +235,7 @@ public:
 private:
   void load_values(std::uint32_t block)
   {
-    streams_ = block_streams(*file_, block);
+    block_ = shared_block(*file_, block);
     const cformat::RankEntry& e = file_->meta.ranks[entry_];
     level_ = detail::parse_double(e.level).value_or(1); // decode_meta checked it
     unit_level_ = e.level == "1";
@@ -251,13 +251,13 @@ private:
       first_cursor_[s + 1] = first_cursor_[s] + values;
     }
     cursors_.assign(first_cursor_.back(), cformat::InPlaceCursor{});
-    for (std::size_t i = 0; i < streams_->streams.size(); ++i) {
-      const cformat::BlockInPlace::StreamAt& st = streams_->streams[i];
+    for (std::size_t i = 0; i < block_->streams.size(); ++i) {
+      const cformat::BlockInPlace::StreamAt& st = block_->streams[i];
       cformat::InPlaceCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (c.block != nullptr)
         fail_file(file_->path, fmt::format("{}: two value streams for argument slot {} of signature {} (corrupt "
                                            "compressed trace)", record, st.slot, st.signature));
-      c.start(*streams_, i);
+      c.start(*block_, i);
     }
   }
 
@@ -377,7 +377,7 @@ private:
 
   void check_values_used() const
   {
-    for (const cformat::BlockInPlace::StreamAt& st : streams_->streams) {
+    for (const cformat::BlockInPlace::StreamAt& st : block_->streams) {
       const cformat::InPlaceCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
       if (!c.ended())
         fail_action(fmt::format("rank {} ended, but value stream of slot {} of signature {} ('{}') has values left",
@@ -390,7 +390,7 @@ private:
   std::size_t entry_; // of rank_ in file_->meta.ranks
   std::string label_; // the Action::file of this rank's actions: "<path> (rank <r>)", line = action number
   detail::ActionParser parser_;
-  std::shared_ptr<const cformat::BlockInPlace> streams_; // shared with the ranks of the same block
+  std::shared_ptr<const cformat::BlockInPlace> block_; // shared with the ranks of the same block
   double level_ = 1;                   // pooled stats: the rank's level, and whether it is exactly 1
   bool unit_level_ = true;
   struct Order { // pooled stats: the order of one cycle of draws
