@@ -100,6 +100,28 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
   }
 }
 
+/// Each rank's first n values of a site over their mean (n the fewest of any rank's; `n` receives it, 0 when a rank
+/// has none); ranks whose n values do not sum above 0 are left out.
+std::vector<std::vector<double>> over_their_means(const std::map<std::size_t, std::vector<double>>& values,
+                                                  std::size_t& n)
+{
+  n = values.empty() ? 0 : ~std::size_t{0};
+  for (const auto& [i, v] : values)
+    n = std::min(n, v.size());
+  std::vector<std::vector<double>> ranks;
+  for (const auto& [i, v] : values) {
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      sum += v[j];
+    if (!(sum > 0))
+      continue;
+    std::vector<double>& u = ranks.emplace_back(n);
+    for (std::size_t j = 0; j < n; ++j)
+      u[j] = v[j] / sum * static_cast<double>(n);
+  }
+  return ranks;
+}
+
 /// Whether the ranks' volumes of a site rise and fall together (the same phases of a solver, a warm-up every rank goes
 /// through, a computation every rank makes in the same iterations of a loop) rather than each rank's own noise: then
 /// one order of draws shared by the ranks (Schedule::shared_order) keeps them together, where one order per rank would
@@ -112,22 +134,10 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
 /// the start is kept in order by the schedule's head: warm_up).
 bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& values)
 {
-  std::size_t n = ~std::size_t{0};
-  std::vector<std::vector<double>> ranks; // each rank's first n values over their mean
-  for (const auto& [i, v] : values)
-    n = std::min(n, v.size());
-  if (values.size() < 2 || n < 2 * kStatsSlots || n == ~std::size_t{0})
+  std::size_t n = 0;
+  std::vector<std::vector<double>> ranks = over_their_means(values, n); // each rank's first n values over their mean
+  if (values.size() < 2 || n < 2 * kStatsSlots)
     return false;
-  for (const auto& [i, v] : values) {
-    double sum = 0;
-    for (std::size_t j = 0; j < n; ++j)
-      sum += v[j];
-    if (!(sum > 0))
-      continue;
-    std::vector<double>& u = ranks.emplace_back(n);
-    for (std::size_t j = 0; j < n; ++j)
-      u[j] = v[j] / sum * static_cast<double>(n);
-  }
   if (ranks.size() < 2)
     return false;
   auto r = static_cast<double>(ranks.size());
@@ -165,23 +175,14 @@ bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& va
 /// rank's slow occurrence is a rare value, not a shape every rank shares).
 std::vector<double> typical(const std::map<std::size_t, std::vector<double>>& values)
 {
-  std::size_t n = ~std::size_t{0};
-  for (const auto& [i, v] : values)
-    n = std::min(n, v.size());
-  if (values.empty() || n < kStatsSlots)
+  std::size_t n = 0;
+  std::vector<std::vector<double>> ranks = over_their_means(values, n);
+  if (n < kStatsSlots || ranks.empty())
     return {};
   std::vector<std::vector<double>> of(n); // at each occurrence, each rank's value over its mean
-  for (const auto& [i, v] : values) {
-    double sum = 0;
+  for (const std::vector<double>& u : ranks)
     for (std::size_t j = 0; j < n; ++j)
-      sum += v[j];
-    if (!(sum > 0))
-      continue;
-    for (std::size_t j = 0; j < n; ++j)
-      of[j].push_back(v[j] / sum * static_cast<double>(n));
-  }
-  if (of[0].empty())
-    return {};
+      of[j].push_back(u[j]);
   std::vector<double> at(n, 0);
   for (std::size_t j = 0; j < n; ++j) {
     std::vector<double>& u = of[j];

@@ -177,15 +177,12 @@ PY
     # own): drawn in one order on every rank, within 3 % (one order per rank drew the slow steps on different ranks:
     # +8 % and more)
     python3 "$root/tests/bench/gen-trace.py" --ranks 4 --iterations 1 --pattern ring "$tmp/g" > /dev/null
-    python3 - "$tmp/g" <<'PY'
+    python3 - "$tmp/g" "$here" <<'PY'
 import pathlib, sys
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, sys.argv[2])
+from fixed_noise import noise
 out = pathlib.Path(sys.argv[1])
-def noise(*k):  # 0 .. 1, a fixed hash
-    h = 0
-    for x in k:
-        h = (h * 1_000_003 + x + 12_345) * 2_654_435_761 % 2**32
-        h = (h ^ (h >> 15)) * 2_246_822_519 % 2**32
-    return (h ^ (h >> 13)) / 2**32
 for r in range(4):
     x, y = r % 2, r // 2
     nx, ny = (x + 1) % 2 + 2 * y, x + 2 * ((y + 1) % 2)
@@ -206,15 +203,12 @@ PY
     # draws (a schedule's head): within 1 %. Drawn among the others in each rank's order, it staggered the ranks, whose
     # messages then met less on the backbone: -3.0 %
     mkdir -p "$tmp/g"
-    python3 - "$tmp/g" <<'PY'
+    python3 - "$tmp/g" "$here" <<'PY'
 import pathlib, sys
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, sys.argv[2])
+from fixed_noise import noise
 out = pathlib.Path(sys.argv[1])
-def noise(*k):  # 0 .. 1, a fixed hash
-    h = 0
-    for x in k:
-        h = (h * 1_000_003 + x + 12_345) * 2_654_435_761 % 2**32
-        h = (h ^ (h >> 15)) * 2_246_822_519 % 2**32
-    return (h ^ (h >> 13)) / 2**32
 warm, slow = [8, 4.5, 2, 1.35], {(3, 7), (14, 15), (10, 23), (12, 25), (1, 36)}
 for r in range(16):
     x, y = r % 4, r // 4

@@ -939,6 +939,51 @@ TEST(CompressedTrace, StatsPoolsTheComputesOfRankStructuresOfOneShape)
   EXPECT_EQ(file_bytes(again), file_bytes(s));
 }
 
+/// A number in [0, 1] that looks random, from `x` (the stats tests' noise: the same on every run and platform).
+double noise01(std::uint64_t x)
+{
+  x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
+  return static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0;
+}
+
+/// Rank r's own noise at iteration `it` (noise01 of both).
+double rank_noise(int it, int r)
+{
+  return noise01(static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5);
+}
+
+/// The ranks of the trace `plain` folded with exact values and their stats pooled, as `tit-trace compress --values
+/// stats` pools them before writing.
+cformat::Part pooled_stats(const fs::path& plain)
+{
+  std::uint64_t actions = 0;
+  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
+  cformat::pool_stats(part);
+  return part;
+}
+
+/// The first schedule of `part` whose values are drawn in each rank's order (the compute volumes), or nullptr.
+const cformat::Schedule* compute_schedule(const cformat::Part& part)
+{
+  auto it = std::find_if(part.schedules.begin(), part.schedules.end(), [](const auto& s) { return s.rank_order; });
+  return it == part.schedules.end() ? nullptr : &*it;
+}
+
+/// Each rank's compute volumes, in order, as the trace set `path` gives them.
+std::vector<std::vector<double>> compute_volumes(const fs::path& path)
+{
+  auto set = TraceSet::open(path, std::nullopt);
+  std::vector<std::vector<double>> out(static_cast<std::size_t>(set->rank_count()));
+  for (int r = 0; r < set->rank_count(); ++r) {
+    auto reader = set->reader(r);
+    Action a;
+    while (reader->next(a))
+      if (a.kind == Kind::Compute)
+        out[static_cast<std::size_t>(r)].push_back(a.amount);
+  }
+  return out;
+}
+
 TEST(CompressedTrace, StatsRanksWhoseVolumesRiseAndFallTogetherDrawInOneOrder)
 {
   // 4 ranks, 128 iterations of a compute then an allreduce: with `together`, every rank's volume follows one
@@ -950,12 +995,8 @@ TEST(CompressedTrace, StatsRanksWhoseVolumesRiseAndFallTogetherDrawInOneOrder)
     for (int r = 0; r < kRanks; ++r) {
       t += fmt::format("{} init\n", r);
       for (int it = 0; it < kIterations; ++it) {
-        auto hash = [](std::uint64_t x) {
-          x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
-          return static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
-        };
-        double common = it < 8 ? 6 - 0.5 * it : 1 + 0.6 * hash(static_cast<std::uint64_t>(it) * 7919 + 1);
-        double own = hash(static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5);
+        double common = it < 8 ? 6 - 0.5 * it : 1 + 0.6 * noise01(static_cast<std::uint64_t>(it) * 7919 + 1);
+        double own = rank_noise(it, r);
         double v = together ? common * (1 + 0.1 * r) * (0.98 + 0.04 * own) : 1e6 * (0.7 + 0.6 * own) / 1e6;
         t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r, std::llround(1e6 * v), r);
       }
@@ -965,28 +1006,16 @@ TEST(CompressedTrace, StatsRanksWhoseVolumesRiseAndFallTogetherDrawInOneOrder)
   };
   for (bool together : {true, false}) {
     fs::path plain = write_file(scratch_dir() / "together.txt", trace(together));
-    std::uint64_t actions = 0;
-    cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
-    cformat::pool_stats(part);
-    const cformat::Schedule* compute = nullptr;
-    for (const cformat::Schedule& s : part.schedules)
-      if (s.rank_order)
-        compute = &s;
+    cformat::Part part = pooled_stats(plain);
+    const cformat::Schedule* compute = compute_schedule(part);
     ASSERT_NE(compute, nullptr) << together;
     EXPECT_EQ(compute->shared_order, together);
     // read back: in one order, the ranks' volumes of each iteration are one draw times each rank's level
     fs::path s = scratch_dir() / "together.tit";
     compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
-    auto ct = TraceSet::open(s, std::nullopt);
-    std::vector<std::vector<double>> volumes(kRanks);
-    for (int r = 0; r < kRanks; ++r) {
-      auto reader = ct->reader(r);
-      Action a;
-      while (reader->next(a))
-        if (a.kind == Kind::Compute)
-          volumes[static_cast<std::size_t>(r)].push_back(a.amount);
+    std::vector<std::vector<double>> volumes = compute_volumes(s);
+    for (int r = 0; r < kRanks; ++r)
       ASSERT_EQ(volumes[static_cast<std::size_t>(r)].size(), static_cast<std::size_t>(kIterations));
-    }
     int proportional = 0; // iterations where every rank's volume over rank 0's is its level's ratio (to 1 %)
     for (int it = 0; it < kIterations; ++it) {
       bool all = true;
@@ -1016,9 +1045,7 @@ TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
     for (int r = 0; r < ranks; ++r) {
       t += fmt::format("{} init\n", r);
       for (int it = 0; it < iterations; ++it) {
-        std::uint64_t x = static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5;
-        x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
-        double own = static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
+        double own = rank_noise(it, r);
         double slow = warm && it < 3 ? std::array<double, 3>{5, 3, 2}[static_cast<std::size_t>(it)] : 1;
         t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r,
                          std::llround(1e6 * slow * (1 + 0.1 * r) * (0.95 + 0.1 * own)), r);
@@ -1029,13 +1056,8 @@ TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
   };
   for (bool warm : {true, false}) {
     fs::path plain = write_file(scratch_dir() / "warm.txt", trace(warm, kRanks, kIterations));
-    std::uint64_t actions = 0;
-    cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
-    cformat::pool_stats(part);
-    const cformat::Schedule* compute = nullptr;
-    for (const cformat::Schedule& s : part.schedules)
-      if (s.rank_order)
-        compute = &s;
+    cformat::Part part = pooled_stats(plain);
+    const cformat::Schedule* compute = compute_schedule(part);
     ASSERT_NE(compute, nullptr) << warm;
     if (!warm) {
       EXPECT_EQ(compute->head.size(), 0u);
@@ -1045,14 +1067,8 @@ TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
     EXPECT_TRUE(compute->rare.empty()) << "a warm-up every rank goes through is no rank's rare value";
     fs::path s = scratch_dir() / "warm.tit";
     compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
-    auto ct = TraceSet::open(s, std::nullopt);
-    std::vector<std::vector<double>> volumes(kRanks);
+    std::vector<std::vector<double>> volumes = compute_volumes(s);
     for (int r = 0; r < kRanks; ++r) {
-      auto reader = ct->reader(r);
-      Action a;
-      while (reader->next(a))
-        if (a.kind == Kind::Compute)
-          volumes[static_cast<std::size_t>(r)].push_back(a.amount);
       const std::vector<double>& v = volumes[static_cast<std::size_t>(r)];
       ASSERT_EQ(v.size(), static_cast<std::size_t>(kIterations));
       // the warm-up first, slower and slower back to the rest, each above every later volume
@@ -1068,11 +1084,9 @@ TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
   }
   // 2 ranks of 17 iterations: a head of 1 at most, which leaves the 32 values the draws' 16 groups are made of
   fs::path plain = write_file(scratch_dir() / "warm-short.txt", trace(true, 2, 17));
-  std::uint64_t actions = 0;
-  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
-  cformat::pool_stats(part);
-  auto compute = std::find_if(part.schedules.begin(), part.schedules.end(), [](const auto& s) { return s.rank_order; });
-  ASSERT_NE(compute, part.schedules.end());
+  cformat::Part part = pooled_stats(plain);
+  const cformat::Schedule* compute = compute_schedule(part);
+  ASSERT_NE(compute, nullptr);
   EXPECT_EQ(compute->head.size(), 1u);
   EXPECT_EQ(compute->draws.size(), 16u);
   fs::path s = scratch_dir() / "warm-short.tit";
@@ -1099,9 +1113,7 @@ TEST(CompressedTrace, StatsKeepsARankRareSlowOccurrenceExactWhereItWas)
   for (int r = 0; r < kRanks; ++r) {
     t += fmt::format("{} init\n", r);
     for (int it = 0; it < kIterations; ++it) {
-      std::uint64_t x = static_cast<std::uint64_t>(it) * 104729 + static_cast<std::uint64_t>(r) * 31 + 5;
-      x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ULL;
-      double own = static_cast<double>((x ^ (x >> 27)) % 10007) / 10006.0; // 0 .. 1
+      double own = rank_noise(it, r);
       double slow = (r == 5 && it == 0) || (r == 2 && it == 40) ? 30 : 1;
       traced[static_cast<std::size_t>(r)].push_back(static_cast<double>(std::llround(1e5 * slow * (0.95 + 0.1 * own))));
       t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r, traced[static_cast<std::size_t>(r)].back(), r);
@@ -1109,11 +1121,9 @@ TEST(CompressedTrace, StatsKeepsARankRareSlowOccurrenceExactWhereItWas)
     t += fmt::format("{} finalize\n", r);
   }
   fs::path plain = write_file(scratch_dir() / "rare.txt", t);
-  std::uint64_t actions = 0;
-  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
-  cformat::pool_stats(part);
-  auto compute = std::find_if(part.schedules.begin(), part.schedules.end(), [](const auto& s) { return s.rank_order; });
-  ASSERT_NE(compute, part.schedules.end());
+  cformat::Part part = pooled_stats(plain);
+  const cformat::Schedule* compute = compute_schedule(part);
+  ASSERT_NE(compute, nullptr);
   ASSERT_EQ(compute->rare.size(), 2u);
   EXPECT_EQ(compute->rare[0].rank, 2);
   EXPECT_EQ(compute->rare[0].occurrence, 40u);
@@ -1122,14 +1132,9 @@ TEST(CompressedTrace, StatsKeepsARankRareSlowOccurrenceExactWhereItWas)
   EXPECT_TRUE(compute->head.empty()) << "one rank's slow first iteration is no warm-up";
   fs::path s = scratch_dir() / "rare.tit";
   compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
-  auto ct = TraceSet::open(s, std::nullopt);
+  std::vector<std::vector<double>> volumes = compute_volumes(s);
   for (int r = 0; r < kRanks; ++r) {
-    auto reader = ct->reader(r);
-    Action a;
-    std::vector<double> v;
-    while (reader->next(a))
-      if (a.kind == Kind::Compute)
-        v.push_back(a.amount);
+    const std::vector<double>& v = volumes[static_cast<std::size_t>(r)];
     ASSERT_EQ(v.size(), static_cast<std::size_t>(kIterations));
     const std::vector<double>& u = traced[static_cast<std::size_t>(r)];
     for (int it = 0; it < kIterations; ++it) {
@@ -1166,9 +1171,7 @@ TEST(CompressedTrace, StatsHasNoHeadWhereARankDrawsFromTwoMembersOfASite)
     t += fmt::format("{} finalize\n", r);
   }
   fs::path plain = write_file(scratch_dir() / "two-members.txt", t);
-  std::uint64_t actions = 0;
-  cformat::Part part = cformat::fold_parts(*TraceSet::open(plain, std::nullopt), parse_value_mode("stats"), actions);
-  cformat::pool_stats(part);
+  cformat::Part part = pooled_stats(plain);
   std::set<std::uint32_t> bodies;
   for (const cformat::Schedule& s : part.schedules)
     if (s.rank_order) {
