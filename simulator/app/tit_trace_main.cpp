@@ -19,8 +19,8 @@ int main(int argc, char** argv)
   CLI::App* compress = app.add_subcommand("compress", "fold a trace set into one compressed file");
   compress
       ->add_option("--values", values,
-                   "how numbers are kept: exact, binned:R (volumes within relative error R), or stats (volumes as a "
-                   "distribution per action of a loop body)")
+                   "how numbers are kept: exact, binned:R (compute, sleep and reduction volumes within relative "
+                   "error R, message sizes exact), or stats (volumes as a distribution per action of a loop body)")
       ->capture_default_str();
   compress->add_option("TRACES", traces, "any trace set tit-replay reads")->required();
   compress->add_option("OUT", out, "the compressed file to write")->required();

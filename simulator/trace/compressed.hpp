@@ -19,7 +19,7 @@ namespace tit::trace {
 struct ValueMode {
   enum class Kind : std::uint8_t {
     Exact,  ///< every token as written
-    Binned, ///< volumes (flops, seconds, message and collective sizes) within relative error `bin` of the original
+    Binned, ///< compute, sleep and reduction volumes within relative error `bin` of the original (sizes exact)
     Stats,  ///< volumes as a distribution per action of a loop body, drawn from in a fixed order (size independent
             ///< of the number of iterations)
   };

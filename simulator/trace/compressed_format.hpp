@@ -416,10 +416,15 @@ private:
   double log_q_;
 };
 
-/// Arguments of an action that are volumes (binned by `binned:R`): compute flops, sleep seconds, the sizes of
+/// Arguments of an action that are volumes (drawn by `stats`): compute flops, sleep seconds, the sizes of
 /// point-to-point messages and sendRecv, the count and reduction volume of bcast, reduce, allreduce, scan, exscan,
 /// alltoall, gather, scatter, allgather. Not tags, partners, roots, datatypes, handles, nor count vectors.
 std::vector<std::size_t> volume_positions(const Action& a);
+/// Arguments of an action that `binned:R` bins: the volumes that the model times in proportion (compute flops, sleep
+/// seconds, the reduction volume of reduce, allreduce, scan, exscan). Not message and collective sizes: the MPI
+/// model is piecewise in them (eager or rendez-vous, bandwidth and latency factors by size band), so that a size
+/// binned across a band's edge would move a message's time by far more than R (docs/compressed-format.md).
+std::vector<std::size_t> binned_positions(const Action& a);
 /// The token of `token`'s bin: a number within relative error `r` of it, the same for every token of the bin
 /// (bins are geometric: [q^k, q^(k+1)) with q = (1 + r) / (1 - r), represented by their harmonic mean), written
 /// as an integer when the nearest integer is close enough, else with 6 significant digits; `token` itself when it

@@ -74,6 +74,22 @@ std::vector<std::size_t> volume_positions(const Action& a)
   }
 }
 
+std::vector<std::size_t> binned_positions(const Action& a)
+{
+  switch (a.kind) {
+    case Kind::Compute:
+    case Kind::Sleep:
+      return {0};
+    case Kind::Reduce:
+    case Kind::AllReduce:
+    case Kind::Scan:
+    case Kind::Exscan:
+      return {1};
+    default:
+      return {};
+  }
+}
+
 Bins::Bins(double r) : r_(r), q_((1 + r) / (1 - r)), log_q_(std::log(q_)) {}
 
 std::int64_t Bins::index(double v) const

@@ -764,7 +764,7 @@ BinBases bases_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bi
 /// and form (a dialect 1 `wait` without arguments), so computed once per such triple.
 struct Roles {
   std::vector<std::size_t> partners;
-  std::vector<std::size_t> volumes;
+  std::vector<std::size_t> binned; ///< binned_positions(): the arguments `binned:R` bins
 };
 
 } // namespace
@@ -805,7 +805,7 @@ struct RankCompressor::Impl {
       has_roles.resize(i + 1, false);
     }
     if (!has_roles[i]) {
-      roles[i] = Roles{partner_positions(a), volume_positions(a)};
+      roles[i] = Roles{partner_positions(a), binned_positions(a)};
       has_roles[i] = true;
     }
     return roles[i];
@@ -837,7 +837,7 @@ struct RankCompressor::Impl {
         slot = SlotDesc{Slot::Kind::Relative, {}, k};
       } else if (is_int || detail::parse_double(token)) {
         value_tokens.push_back(token);
-        volume.push_back(std::find(r.volumes.begin(), r.volumes.end(), i) != r.volumes.end());
+        volume.push_back(std::find(r.binned.begin(), r.binned.end(), i) != r.binned.end());
       } else {
         slot.kind = Slot::Kind::Literal;
       }
