@@ -608,12 +608,20 @@ TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
   EXPECT_NE(read_error(bad).find("the structure record: stored as it is, but"), std::string::npos) << read_error(bad);
 }
 
+/// A file an older writer made (tests/data/compressed/): its version and value mode as written, and the actions of
+/// `same_as` when read (when given).
+void expect_old_file(const fs::path& file, unsigned version, const std::string& mode, const fs::path& same_as = {})
+{
+  EXPECT_EQ(compressed_info(file).version, version) << file;
+  EXPECT_EQ(compressed_info(file).value_mode, mode) << file;
+  if (!same_as.empty())
+    EXPECT_EQ(read_all(file), read_all(same_as)) << file;
+}
+
 TEST(CompressedTrace, Version1FilesAreStillRead)
 {
   // written by the version 1 writer (deflated records) from traces/ring4
-  fs::path v1 = kData / "compressed" / "ring4-v1.tit";
-  EXPECT_EQ(compressed_info(v1).version, 1u);
-  EXPECT_EQ(read_all(v1), read_all(kData / ".." / ".." / "traces" / "ring4"));
+  expect_old_file(kData / "compressed" / "ring4-v1.tit", 1, "exact", kData / ".." / ".." / "traces" / "ring4");
 }
 
 TEST(CompressedTrace, Version2StatsFilesAreStillRead)
@@ -621,9 +629,7 @@ TEST(CompressedTrace, Version2StatsFilesAreStillRead)
   // written by the version 2 writer (per-rank draws in the value streams) from a 4-rank noisy ring; its expansion
   // by that version is beside it
   fs::path v2 = kData / "compressed" / "stats-v2.tit";
-  EXPECT_EQ(compressed_info(v2).version, 2u);
-  EXPECT_EQ(compressed_info(v2).value_mode, "stats");
-  EXPECT_EQ(read_all(v2), read_all(kData / "compressed" / "stats-v2.expanded.txt"));
+  expect_old_file(v2, 2, "stats", kData / "compressed" / "stats-v2.expanded.txt");
   // and the tools that load a whole file in memory see the same values
   cformat::Loaded l = cformat::load_compressed(v2.string());
   EXPECT_FALSE(l.meta.pooled);
@@ -638,16 +644,10 @@ TEST(CompressedTrace, Version3And4FilesAreStillRead)
   // the last files of versions 3 (exact, stats) and 4 (binned) the writers made before version 5: traces/ring4 exact;
   // a 4-rank ring of 40 jittered iterations in stats (drawn), its expansion by that version beside it; binned_trace()
   // in binned:0.01
-  fs::path exact = kData / "compressed" / "ring4-v3.tit";
-  EXPECT_EQ(compressed_info(exact).version, 3u);
-  EXPECT_EQ(read_all(exact), read_all(kData / ".." / ".." / "traces" / "ring4"));
-  fs::path stats = kData / "compressed" / "stats-v3.tit";
-  EXPECT_EQ(compressed_info(stats).version, 3u);
-  EXPECT_EQ(compressed_info(stats).value_mode, "stats");
-  EXPECT_EQ(read_all(stats), read_all(kData / "compressed" / "stats-v3.expanded.txt"));
+  expect_old_file(kData / "compressed" / "ring4-v3.tit", 3, "exact", kData / ".." / ".." / "traces" / "ring4");
+  expect_old_file(kData / "compressed" / "stats-v3.tit", 3, "stats", kData / "compressed" / "stats-v3.expanded.txt");
   fs::path binned = kData / "compressed" / "binned-v4.tit";
-  EXPECT_EQ(compressed_info(binned).version, 4u);
-  EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
+  expect_old_file(binned, 4, "binned:0.01");
   // (compress sums its consecutive computes since: not those; and it keeps message sizes exact: the file binned them)
   fs::path mine = scratch_dir() / "binned-now.tit";
   folded_as_read(write_file(scratch_dir() / "binned-now.txt", binned_trace(true)), parse_value_mode("binned:0.01"),
@@ -660,19 +660,12 @@ TEST(CompressedTrace, Version5FilesAreStillRead)
   // a binned file of version 5 as written before the value slots of one token became literals: 4 ranks of a 1-D halo
   // of 40 iterations whose computes between the receives and between the sends come in some iterations only
   // (tests/compressed/README.md), binned:0.01, its expansion by that writer and reader beside it
-  fs::path binned = kData / "compressed" / "binned-v5.tit";
-  EXPECT_EQ(compressed_info(binned).version, 5u);
-  EXPECT_EQ(compressed_info(binned).value_mode, "binned:0.01");
-  EXPECT_EQ(read_all(binned), read_all(kData / "compressed" / "binned-v5.expanded.txt"));
+  expect_old_file(kData / "compressed" / "binned-v5.tit", 5, "binned:0.01",
+                  kData / "compressed" / "binned-v5.expanded.txt");
   // and the last exact and stats files of version 5: traces/ring4, and the same halo in stats (its rank entries with
   // their levels), with its expansion by that version
-  fs::path exact = kData / "compressed" / "ring4-v5.tit";
-  EXPECT_EQ(compressed_info(exact).version, 5u);
-  EXPECT_EQ(read_all(exact), read_all(kData / ".." / ".." / "traces" / "ring4"));
-  fs::path stats = kData / "compressed" / "stats-v5.tit";
-  EXPECT_EQ(compressed_info(stats).version, 5u);
-  EXPECT_EQ(compressed_info(stats).value_mode, "stats");
-  EXPECT_EQ(read_all(stats), read_all(kData / "compressed" / "stats-v5.expanded.txt"));
+  expect_old_file(kData / "compressed" / "ring4-v5.tit", 5, "exact", kData / ".." / ".." / "traces" / "ring4");
+  expect_old_file(kData / "compressed" / "stats-v5.tit", 5, "stats", kData / "compressed" / "stats-v5.expanded.txt");
 }
 
 TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
