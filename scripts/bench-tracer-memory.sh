@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Peak memory of the tracer writing the compressed format online, against the text writer, by value mode
-# (TIT_TRACE_VALUES=exact and stats), on long runs of the overhead program's ring halo exchange (2 ranks over shared
+# (TIT_TRACE_VALUES=exact, binned:0.01 and stats), on long runs of the overhead program's ring halo exchange (2 ranks over shared
 # memory; tests/tracer/programs/overhead.c): for each iteration count, the program runs without the tracer, with it
 # writing text, and with it writing the compressed form in each mode, and prints per run the peak resident memory of
 # rank 0 (which merges and writes the file) and rank 1 (`/usr/bin/time`'s maximum RSS), the wall time of the whole
@@ -57,6 +57,7 @@ for it in "${iterations[@]}"; do
     run plain "$it" "$w" "$burst" none exact
     run text "$it" "$w" "$burst" text exact
     run exact "$it" "$w" "$burst" compressed exact
+    run binned "$it" "$w" "$burst" compressed binned:0.01
     run stats "$it" "$w" "$burst" compressed stats
   done
 done
