@@ -12,13 +12,15 @@ void hoist_constants(Part& part)
 {
   // per (signature, value slot): the one token of its streams in every block, when there is one
   Meta meta;
-  meta.signatures = part.signatures;
-  std::vector<std::vector<Stream>> blocks;
-  for (std::size_t b = 0; b < part.blocks.size(); ++b)
-    blocks.push_back(decode_streams(part.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b)));
+  meta.signatures = part.signatures; // as the blocks were written (before any slot becomes a literal)
+  // a block decoded at a time, twice (its tokens, then its streams re-encoded): decoded runs take tens of bytes each,
+  // a trace's blocks a few
+  auto decoded = [&part, &meta](std::size_t b) {
+    return decode_streams(part.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b));
+  };
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::optional<std::string>> constant;
-  for (const std::vector<Stream>& block : blocks)
-    for (const Stream& s : block) {
+  for (std::size_t b = 0; b < part.blocks.size(); ++b)
+    for (const Stream& s : decoded(b)) {
       std::optional<std::string> token;
       bool one = true;
       for (const ValueRun& run : s.runs) {
@@ -57,10 +59,10 @@ void hoist_constants(Part& part)
     return;
   std::map<std::string, std::uint32_t> distinct;
   std::vector<std::string> encoded;
-  std::vector<std::uint32_t> block_of(blocks.size());
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
+  std::vector<std::uint32_t> block_of(part.blocks.size());
+  for (std::size_t b = 0; b < part.blocks.size(); ++b) {
     std::vector<Stream> kept;
-    for (Stream& s : blocks[b]) {
+    for (Stream& s : decoded(b)) {
       auto it = ordinal.find({s.signature, s.slot});
       if (it == ordinal.end())
         continue; // a literal now

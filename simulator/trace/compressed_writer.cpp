@@ -1231,14 +1231,21 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
     Meta binned = meta;
     binned.bin_runs = mode.bin;
     Bins bins(mode.bin);
-    std::vector<std::vector<Stream>> blocks;
+    // a block decoded at a time, twice (its bin indices for the bases, then its bytes): decoded runs take tens of
+    // bytes each, a trace's blocks a few
+    auto decoded = [&all, &meta](std::size_t b) {
+      return decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b));
+    };
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>> indices;
     for (std::size_t b = 0; b < all.blocks.size(); ++b)
-      blocks.push_back(decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b)));
-    binned.bin_bases = bases_of(blocks, bins);
+      bin_indices(decoded(b), bins, indices);
+    for (auto& [key, of_stream] : indices)
+      binned.bin_bases[key] = bin_base(std::move(of_stream));
+    indices.clear();
     Chunker chunker;
     binned.blocks.clear();
-    for (const std::vector<Stream>& block : blocks)
-      binned.blocks.push_back(chunker.add(encode_streams(block, &bins, &binned.bin_bases)));
+    for (std::size_t b = 0; b < all.blocks.size(); ++b)
+      binned.blocks.push_back(chunker.add(encode_streams(decoded(b), &bins, &binned.bin_bases)));
     std::vector<std::string> binned_chunks;
     chunker.finish(binned, binned_chunks);
     auto file_size = [](const Meta& m, const std::vector<std::string>& c) { // the header, structure and chunks
