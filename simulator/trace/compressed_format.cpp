@@ -1369,7 +1369,10 @@ std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const s
 std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary,
                  std::optional<std::uint8_t> only)
 {
-  std::string best = deflate(raw, dictionary);
+  // deflate packs tiny records better than LZMA; from a chunk's size on it never did on our traces, and costs 5 % of
+  // packing a large one
+  bool deflate_too = version < 3 || raw.size() <= kChunkBytes;
+  std::string best = deflate_too ? deflate(raw, dictionary) : std::string(raw);
   codec = best.size() < raw.size() ? kDeflate : kStored;
   if (version < 3)
     return best;
