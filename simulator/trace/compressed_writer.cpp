@@ -10,8 +10,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <optional>
+#include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace tit::trace::cformat {
@@ -669,6 +670,11 @@ inline bool same_record(const std::vector<std::uint64_t>& a, std::span<const std
 /// Groups value blocks into chunks, each deflated when full (chunks after the first with chunk 0 as dictionary).
 class Chunker {
 public:
+  /// `budget`: once the chunks packed so far take more bytes, the others are not packed (over_budget(): a file that
+  /// would lose to another anyway).
+  explicit Chunker(std::uint64_t budget = std::numeric_limits<std::uint64_t>::max()) : budget_(budget) {}
+  bool over_budget() const { return offset_ > budget_; }
+
   cformat::BlockRef add(const std::string& block)
   {
     if (!current_.empty() && current_.size() + block.size() > cformat::kChunkBytes)
@@ -690,6 +696,10 @@ public:
 private:
   void close()
   {
+    if (over_budget()) {
+      current_.clear();
+      return;
+    }
     if (chunks_.empty())
       first_ = current_;
     std::uint8_t codec = 0;
@@ -709,6 +719,7 @@ private:
   std::vector<cformat::ChunkRef> chunks_;
   std::vector<std::string> stored_;
   std::uint64_t offset_ = 0;
+  std::uint64_t budget_;
 };
 
 void write_file(const std::filesystem::path& out, unsigned version, const std::string& meta,
@@ -1175,9 +1186,12 @@ struct EncodedFile {
   std::string meta;
   std::vector<std::string> chunks;
   CompressStats stats;
-  /// The size of the file written.
+  bool over_budget = false; ///< its chunks were not all packed: larger than encode_file's budget
+  /// The size of the file written (the largest number when over budget).
   std::uint64_t size() const
   {
+    if (over_budget)
+      return std::numeric_limits<std::uint64_t>::max();
     std::uint64_t n = file_head(version, meta).size();
     for (const std::string& c : chunks)
       n += c.size();
@@ -1185,8 +1199,11 @@ struct EncodedFile {
   }
 };
 
+/// `budget`: a file whose value chunks alone take more bytes is given over budget, its other chunks not packed (the
+/// `stats` file that keeps every value, against the one with draws).
 EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
-                        const std::string& compute_unit, const Part& all)
+                        const std::string& compute_unit, const Part& all,
+                        std::uint64_t budget = std::numeric_limits<std::uint64_t>::max())
 {
   Meta meta;
   meta.rank_count = rank_count;
@@ -1210,12 +1227,14 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded);
   // a block of a binned file starts with its bin indices (version 5): none here, a count of 0
   bool binned_mode = mode.kind == ValueMode::Kind::Binned;
-  auto pack_blocks = [&all, binned_mode](Meta& m, std::vector<std::string>& chunks) {
-    Chunker chunker;
+  bool over_budget = false;
+  auto pack_blocks = [&all, binned_mode, budget, &over_budget](Meta& m, std::vector<std::string>& chunks) {
+    Chunker chunker(budget);
     m.blocks.clear();
     for (const std::string& b : all.blocks)
       m.blocks.push_back(chunker.add(binned_mode ? std::string(1, '\0') + b : b));
     chunker.finish(m, chunks);
+    over_budget = chunker.over_budget();
   };
   std::vector<std::string> chunks;
   std::uint64_t raw = 0;
@@ -1270,6 +1289,7 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   stats.structures = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
   stats.value_blocks = meta.blocks.size();
   EncodedFile file;
+  file.over_budget = over_budget;
   file.version = written_version(meta);
   file.chunks = std::move(chunks);
   file.meta = smaller_meta(meta);
@@ -1290,7 +1310,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
     pool_stats(pooled);
     EncodedFile drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
     pool_stats(all, false);
-    EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all);
+    EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all, drawn.size());
     file = std::move(drawn.size() < kept.size() ? drawn : kept);
   } else {
     if (mode.kind == ValueMode::Kind::Binned) // what every block repeats, in the structure instead
