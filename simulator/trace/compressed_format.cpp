@@ -286,9 +286,10 @@ std::string encode_meta(const Meta& m)
   }
   // pooled stats: the schedules, each: body id | position | value-slot ordinal | order byte (0 in order, 1 the rank's
   // order and level, 2 the order every rank shares and the rank's level; plus 4: a head follows the draws; plus 8:
-  // rare values follow) | kStatsSlots runs of one value | (plus 4) the head's length, 1 to kStatsSlots, then that many
-  // runs of one value | (plus 8) the rare values' count, 1 to kStatsSlots, then each: rank | occurrence | a run of one
-  // value; ascending by (rank, occurrence)
+  // rare values follow; plus 16, version 7: phases follow) | kStatsSlots runs of one value | (plus 4) the head's
+  // length, 1 to kStatsSlots, then that many runs of one value | (plus 8) the rare values' count, 1 to kStatsSlots, then
+  // each: rank | occurrence | a run of one value; ascending by (rank, occurrence) | (plus 16) the number of phases, 2 to
+  // kMaxPhases, then that many runs of one value
   if (m.pooled) {
     std::vector<Schedule> schedules = m.schedules;
     for (Schedule& s : schedules)
@@ -302,7 +303,7 @@ std::string encode_meta(const Meta& m)
       w.varint(s.position);
       w.varint(s.slot);
       w.byte((s.rank_order ? (s.shared_order ? 2 : 1) : 0) | (s.head.empty() ? 0 : kScheduleHead) |
-             (s.rare.empty() ? 0 : kScheduleRare));
+             (s.rare.empty() ? 0 : kScheduleRare) | (s.phases.empty() ? 0 : kSchedulePhases));
       for (const ValueRun& run : s.draws)
         encode_run(w, run);
       if (!s.head.empty()) {
@@ -317,6 +318,11 @@ std::string encode_meta(const Meta& m)
           w.varint(v.occurrence);
           encode_run(w, v.value);
         }
+      }
+      if (!s.phases.empty()) {
+        w.varint(s.phases.size());
+        for (const ValueRun& run : s.phases)
+          encode_run(w, run);
       }
     }
   }
@@ -389,7 +395,8 @@ std::size_t value_slots(const Signature& s)
   return values;
 }
 
-void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, std::vector<Schedule>& out)
+void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, unsigned version,
+                      std::vector<Schedule>& out)
 {
   out.resize(table_size(r, "the number of schedules", bytes_size));
   const Schedule* before = nullptr;
@@ -408,11 +415,12 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
     std::uint8_t read = order;
     bool head = (order & kScheduleHead) != 0;
     bool rare = (order & kScheduleRare) != 0;
-    order &= static_cast<std::uint8_t>(~(kScheduleHead | kScheduleRare));
-    if (order > 2 || ((head || rare) && order == 0))
+    bool phases = (order & kSchedulePhases) != 0;
+    order &= static_cast<std::uint8_t>(~(kScheduleHead | kScheduleRare | kSchedulePhases));
+    if (order > 2 || ((head || rare || phases) && order == 0) || (phases && (head || rare || version < 7)))
       r.fail(fmt::format("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank; "
-                         "1 or 2 plus 4 with a head, plus 8 with rare values), found {}",
-                         read));
+                         "1 or 2 plus 4 with a head, plus 8 with rare values{}), found {}",
+                         version < 7 ? "" : "; or 1 or 2 plus 16 with phases", read));
     s.rank_order = order >= 1;
     s.shared_order = order == 2;
     auto draw = [&](const char* what) {
@@ -451,6 +459,13 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, s
         v.value = draw("rare value");
         s.rare.push_back(std::move(v));
       }
+    }
+    if (phases) {
+      std::uint64_t count = r.varint("a schedule's number of phases");
+      if (count < 2 || count > kMaxPhases)
+        r.fail(fmt::format("expected a schedule's number of phases (2 to {}), found {}", kMaxPhases, count));
+      for (std::uint64_t i = 0; i < count; ++i)
+        s.phases.push_back(draw("phase"));
     }
     before = &s;
   }
@@ -696,7 +711,7 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
     }
   }
   if (m.pooled)
-    decode_schedules(r, bytes.size(), m, m.schedules);
+    decode_schedules(r, bytes.size(), m, version, m.schedules);
   if (!r.at_end())
     r.fail("expected the end of the structure record, found more bytes");
   return m;

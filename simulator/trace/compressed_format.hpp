@@ -22,9 +22,12 @@ inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C'
 /// starts each LZMA2 record's stored bytes with its LZMA properties byte (lc, lp, pb: the writer keeps the smallest of
 /// a few) and gives every block of a `binned:R` file its bin indices (none when the plain form packs smaller);
 /// version 6 writes the block table's chunks and the rank entries' structures and blocks as differences from the previous
-/// entry's, the ranks' dialect once when they share it, and a signature's action name by its number in kActionNames.
-/// Every file is written as version 6; versions 1 to 5 stay readable.
-inline constexpr unsigned kVersion = 6;
+/// entry's, the ranks' dialect once when they share it, and a signature's action name by its number in kActionNames;
+/// version 7 adds the phases of a `stats` schedule (Schedule::phases). A file is written as version 6 unless it holds
+/// phases (written_version); versions 1 to 6 stay readable.
+inline constexpr unsigned kVersion = 7;
+/// The version of files without a newer version's feature.
+inline constexpr unsigned kBaseVersion = 6;
 inline constexpr unsigned kOldestVersion = 1;
 /// Version 6: the action names a signature gives by their number in this table (a byte) rather than as a string.
 /// Part of the format: entries are only ever appended.
@@ -200,6 +203,10 @@ struct RareValue {
 /// `shared_order`, stats_order(kSharedOrder, i / kStatsSlots) on every rank: volumes that rise and fall together on
 /// every rank). With a `head` (rank_order only: a warm-up every rank goes through), occurrence i < head.size() reads
 /// head[i] times the rank's level, and the occurrences after it read the draws as above, i counted from the head's end.
+/// With `phases` (version 7, rank_order only, no head nor rare values: a loop body that the levels of a multigrid
+/// cycle, say, run in turn, its volumes differing by level far more than by noise), occurrence i reads
+/// phases[i % phases.size()] times its draw (then the draws are factors around 1: the noise about the phase's mean)
+/// times the rank's level.
 struct Schedule {
   std::uint32_t body = 0;
   std::uint32_t position = 0;
@@ -209,6 +216,7 @@ struct Schedule {
   std::vector<ValueRun> draws; ///< kStatsSlots values, each a run of count 1
   std::vector<ValueRun> head;  ///< with rank_order: at most kStatsSlots values drawn first, in order, each a run of 1
   std::vector<RareValue> rare; ///< with rank_order: at most kStatsSlots values kept exact, by (rank, occurrence)
+  std::vector<ValueRun> phases; ///< version 7, with rank_order: 2 to kMaxPhases means, each a run of 1, by phase
   bool operator==(const Schedule&) const = default;
 };
 
@@ -248,10 +256,13 @@ inline unsigned version_for(const Meta& meta)
   return meta.pooled ? 3 : meta.value_mode == "stats" ? 2 : 1;
 }
 
-/// The version a file of `meta` is written as: the newest.
-inline unsigned written_version(const Meta&)
+/// The version a file of `meta` is written as: 7 when a schedule has phases, else 6.
+inline unsigned written_version(const Meta& meta)
 {
-  return kVersion;
+  for (const Schedule& s : meta.schedules)
+    if (!s.phases.empty())
+      return 7;
+  return kBaseVersion;
 }
 
 /// Groups the runs of `s` (each a repeat of count 1) into repeats of periodic stretches: runs that the stretch
@@ -449,6 +460,10 @@ inline constexpr std::uint8_t kScheduleHead = 4;
 /// `stats`: added to a schedule's order byte (1 or 2, or either plus kScheduleHead) when rare values follow its draws
 /// and head (Schedule::rare).
 inline constexpr std::uint8_t kScheduleRare = 8;
+/// `stats` (version 7): added to a schedule's order byte (1 or 2) when its phases follow its draws (Schedule::phases).
+inline constexpr std::uint8_t kSchedulePhases = 16;
+/// `stats`: the most phases a schedule has (a loop body run that many times, in turn, per iteration of the loop around).
+inline constexpr std::size_t kMaxPhases = 64;
 
 /// Whether `token` is a canonical decimal integer (no sign but '-', no leading zero, |v| < kIntLimit).
 bool canonical_int(std::string_view token, std::int64_t& value);

@@ -315,8 +315,26 @@ private:
         o.cycle = cycle;
       }
       d = &s.draws[s.rank_order ? o.of[occurrence] : occurrence];
+      if (!s.phases.empty()) { // the draw is a factor of the phase's mean
+        append_phased(s.phases[drawn % s.phases.size()], *d);
+        return;
+      }
     }
     append_value(*d, s.rank_order);
+  }
+
+  /// Pooled `stats` with phases: the phase's mean times the draw `factor` times the rank's level (an integer when the
+  /// phase's mean is one).
+  void append_phased(const cformat::ValueRun& phase, const cformat::ValueRun& factor)
+  {
+    auto number = [](const cformat::ValueRun& run) {
+      return run.is_int ? static_cast<double>(run.first) : detail::parse_double(run.text).value_or(0);
+    };
+    double v = number(phase) * number(factor) * (unit_level_ ? 1 : level_);
+    if (phase.is_int)
+      append_integer(v > 0 ? std::max<std::int64_t>(1, std::llround(v)) : 0);
+    else
+      line_ += fmt::format("{}", v);
   }
 
   /// A draw `d`, times the rank's level when `scaled`.

@@ -75,9 +75,9 @@ case $case_name in
     cp "$tmp/ring.tit" "$tmp/c.tit"; printf '\xff' | dd of="$tmp/c.tit" bs=1 seek=$((size - 2)) conv=notrunc 2>/dev/null
     run "$replay" "${extra[@]}" "$root/platforms/small-hetero.xml" "$root/platforms/small-hetero.deploy4.xml" "$tmp/c.tit"
     expect_error 2 "$tmp/c.tit: error: value chunk 0: CRC-32 mismatch (corrupt compressed trace)"
-    cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x07' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
+    cp "$tmp/ring.tit" "$tmp/v.tit"; printf '\x08' | dd of="$tmp/v.tit" bs=1 seek=8 conv=notrunc 2>/dev/null
     run "$tool" info "$tmp/v.tit"
-    expect_error 2 "compressed trace format version 7, but this tit-replay reads versions 1 to 6 only (a newer one)" ;;
+    expect_error 2 "compressed trace format version 8, but this tit-replay reads versions 1 to 7 only (a newer one)" ;;
   deadlock) # errors of the replay name the compressed file, the rank and the action's number
     compress "$d/deadlock" "$tmp/dl.tit"; run "$replay" "${extra[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$tmp/dl.tit"
     expect_error 3 "deadlock" "rank 0 blocked in $tmp/dl.tit (rank 0):2: 0 recv 1 0 8" ;;

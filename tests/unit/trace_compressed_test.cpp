@@ -482,8 +482,8 @@ TEST(CompressedTrace, StatsSizeStopsGrowingWithIterationsAndVolumesKeepTheirTota
   EXPECT_LT(c4.bytes * 20, x4.bytes) << "stats " << c4.bytes << ", exact " << x4.bytes;
   // the file says which mode made it, in the version that can say it
   EXPECT_EQ(compressed_info(s4).value_mode, "stats");
-  EXPECT_EQ(compressed_info(s4).version, cformat::kVersion);
-  EXPECT_EQ(compressed_info(e4).version, cformat::kVersion);
+  EXPECT_EQ(compressed_info(s4).version, cformat::kBaseVersion);
+  EXPECT_EQ(compressed_info(e4).version, cformat::kBaseVersion);
   // deterministic: the same file, and the same draws, every time
   fs::path again = scratch_dir() / "again.tit";
   compress(*TraceSet::open(p4, std::nullopt), again, stats);
@@ -614,8 +614,9 @@ void expect_old_file(const fs::path& file, unsigned version, const std::string& 
 {
   EXPECT_EQ(compressed_info(file).version, version) << file;
   EXPECT_EQ(compressed_info(file).value_mode, mode) << file;
-  if (!same_as.empty())
+  if (!same_as.empty()) {
     EXPECT_EQ(read_all(file), read_all(same_as)) << file;
+  }
 }
 
 TEST(CompressedTrace, Version1FilesAreStillRead)
@@ -720,7 +721,7 @@ TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
   EXPECT_EQ(l.blocks.size(), 16u);
   fs::path v2 = scratch_dir() / "ring16-v2.tit";
   cformat::write_compressed(v2, l);
-  EXPECT_EQ(compressed_info(v2).version, cformat::kVersion); // value mode byte 2, in a version 5 file
+  EXPECT_EQ(compressed_info(v2).version, cformat::kBaseVersion); // value mode byte 2, in a version 5 file
   EXPECT_EQ(read_all(v2), read_all(packed));
   auto order_of = [](const std::vector<double>& v) { // the order of the first 16 draws: which is the smallest, ...
     std::vector<std::size_t> idx(16);
@@ -1056,6 +1057,7 @@ TEST(CompressedTrace, StatsKeepsAWarmUpInOrderAtTheStart)
     ASSERT_NE(compute, nullptr) << warm;
     if (!warm) {
       EXPECT_EQ(compute->head.size(), 0u);
+      EXPECT_TRUE(compute->phases.empty()) << "noise has no phases";
       continue;
     }
     EXPECT_EQ(compute->head.size(), 3u);
@@ -1227,7 +1229,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   meta.chunks = {cformat::ChunkRef{}};
   meta.blocks = {cformat::BlockRef{}};
   meta.ranks = {cformat::RankEntry{1, Dialect::SimGrid, 0, "0.5"}};
-  cformat::Schedule good{0, 0, 0, true, false, {}, {}, {}};
+  cformat::Schedule good{0, 0, 0, true, false, {}, {}, {}, {}};
   for (int i = 0; i < 16; ++i)
     good.draws.push_back(cformat::ValueRun{true, 1000 + i, 0, "", 1});
   auto error = [&](const std::vector<cformat::Schedule>& schedules, std::string level = "0.5") {
@@ -1296,13 +1298,39 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
     b[order_at] = static_cast<char>(order);
     return trace_error([&] { cformat::decode_meta(b, "f.tit"); });
   };
-  for (int order : {3, 4, 7, 8, 12}) // 4, 8, 12: a head or rare values without the rank's order
+  // 4, 8, 12, 16: a head, rare values or phases without the rank's order; 21, 25: phases with a head or rare values
+  for (int order : {3, 4, 7, 8, 12, 16, 21, 25})
     EXPECT_NE(order_error(order).find(fmt::format("expected a schedule's order (0 in order, 1 the rank's order, 2 one "
                                                   "order for every rank; 1 or 2 plus 4 with a head, plus 8 with rare "
-                                                  "values), found {}",
+                                                  "values; or 1 or 2 plus 16 with phases), found {}",
                                                   order)),
               std::string::npos)
         << order_error(order);
+  // phases (version 7: order byte plus 16, then their number and values after the draws), each checked as a draw
+  cformat::Schedule phased = good;
+  phased.phases = {cformat::ValueRun{true, 4000000, 0, "", 1}, cformat::ValueRun{false, 0, 0, "250000.5", 1}};
+  EXPECT_EQ(error({phased}), "<no error>");
+  m.schedules = {phased};
+  std::string with_phases = cformat::encode_meta(m);
+  EXPECT_EQ(static_cast<int>(with_phases[order_at]), 1 + cformat::kSchedulePhases);
+  EXPECT_EQ(cformat::written_version(m), 7u);
+  EXPECT_NE(trace_error([&] { cformat::decode_meta(with_phases, "f.tit", 6); })
+                .find("expected a schedule's order (0 in order, 1 the rank's order, 2 one order for every rank; 1 or 2 "
+                      "plus 4 with a head, plus 8 with rare values), found 17"),
+            std::string::npos)
+      << "a version 6 file has no phases";
+  cformat::Schedule bad_phases = phased;
+  bad_phases.phases.resize(1);
+  EXPECT_NE(error({bad_phases}).find("expected a schedule's number of phases (2 to 64), found 1"), std::string::npos)
+      << error({bad_phases});
+  bad_phases.phases.assign(65, phased.phases[0]);
+  EXPECT_NE(error({bad_phases}).find("expected a schedule's number of phases (2 to 64), found 65"), std::string::npos);
+  bad_phases = phased;
+  bad_phases.phases[1] = cformat::ValueRun{false, 0, 0, "-1", 1};
+  EXPECT_NE(error({bad_phases}).find("expected a schedule's phase (a positive number), found '-1'"), std::string::npos)
+      << error({bad_phases});
+  m.schedules = {good};
+  EXPECT_EQ(cformat::written_version(m), 6u) << "a file without phases stays version 6";
   // a head (order byte plus 4, then its length and values after the draws): read back, each value checked as a draw
   for (std::size_t length : {1u, 16u}) {
     cformat::Schedule head = good;
@@ -1349,6 +1377,43 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
             std::string::npos);
 }
 
+TEST(CompressedTrace, StatsKeepsThePhasesOfABodyThatLevelsRunInTurn)
+{
+  // 4 ranks, 12 cycles of a multigrid-like code: 4 levels in turn run one body (compute, then a message to each ring
+  // neighbour, its size a value of the level, and a waitall), each level's volume 4 times the next one's, each rank at
+  // its own level with 5 % of noise. Pooled into one distribution, a coarse level's volume was drawn at a fine level's
+  // place; with the phases every occurrence gets its level's mean at the rank's level
+  constexpr int kRanks = 4, kCycles = 12, kLevels = 4;
+  auto volume = [](int level, int r) { return 4e6 / std::pow(4.0, level) * (1 + 0.1 * r); };
+  std::string t;
+  for (int r = 0; r < kRanks; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int c = 0; c < kCycles; ++c)
+      for (int l = 0; l < kLevels; ++l)
+        t += fmt::format("{0} compute {1}\n{0} irecv {2} 0 {3} 0\n{0} isend {4} 0 {3} 0\n{0} waitall 2\n", r,
+                         std::llround(volume(l, r) * (0.95 + 0.1 * rank_noise(c * kLevels + l, r))),
+                         (r + 1) % kRanks, 8192 >> l, (r + kRanks - 1) % kRanks);
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "levels.txt", t);
+  cformat::Part part = pooled_stats(plain);
+  const cformat::Schedule* compute = compute_schedule(part);
+  ASSERT_NE(compute, nullptr);
+  EXPECT_EQ(compute->phases.size(), static_cast<std::size_t>(kLevels));
+  EXPECT_TRUE(compute->head.empty());
+  EXPECT_TRUE(compute->rare.empty());
+  fs::path s = scratch_dir() / "levels.tit";
+  compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  EXPECT_EQ(compressed_info(s).version, 7u);
+  std::vector<std::vector<double>> volumes = compute_volumes(s);
+  for (int r = 0; r < kRanks; ++r) {
+    const std::vector<double>& v = volumes[static_cast<std::size_t>(r)];
+    ASSERT_EQ(v.size(), static_cast<std::size_t>(kCycles * kLevels)) << "rank " << r;
+    for (std::size_t j = 0; j < v.size(); ++j)
+      EXPECT_NEAR(v[j] / volume(static_cast<int>(j % kLevels), r), 1, 0.06) << "rank " << r << " occurrence " << j;
+  }
+}
+
 TEST(CompressedTrace, FieldsWithBlanksAreErrors)
 {
   // the reader hands the fields of the lines it builds to the parser without splitting them again: a name, literal
@@ -1382,7 +1447,7 @@ TEST(CompressedTrace, FieldsWithBlanksAreErrors)
   m.value_mode = "stats";
   m.pooled = true;
   m.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
-  cformat::Schedule s{0, 0, 0, false, false, {}, {}, {}};
+  cformat::Schedule s{0, 0, 0, false, false, {}, {}, {}, {}};
   for (int i = 0; i < 16; ++i)
     s.draws.push_back(cformat::ValueRun{false, 0, 0, i == 7 ? "1 2" : "1.5", 1});
   m.schedules = {s};
@@ -1470,13 +1535,13 @@ TEST(CompressedTrace, EveryCorruptByteIsAnError)
 
 TEST(CompressedTrace, NewerVersionIsRefusedByName)
 {
-  std::string v7 = ring_file();
-  ASSERT_EQ(v7[8], 6); // every file is written as version 6
-  v7[8] = 7;
-  EXPECT_NE(read_error(v7).find("compressed trace format version 7, but this tit-replay reads versions 1 to 6 only "
+  std::string v8 = ring_file();
+  ASSERT_EQ(v8[8], 6); // a file without phases is written as version 6
+  v8[8] = 8;
+  EXPECT_NE(read_error(v8).find("compressed trace format version 8, but this tit-replay reads versions 1 to 7 only "
                                 "(a newer one)"),
             std::string::npos)
-      << read_error(v7);
+      << read_error(v8);
 }
 
 /// A binned trace of 2 ranks: measured-looking compute times (5 significant digits, as SMPI writes them), integer
@@ -1590,7 +1655,7 @@ TEST(CompressedTrace, TinyBinnedFilesKeepThePlainFormWhenItIsSmaller)
   fs::path halo = kData / ".." / ".." / "traces" / "halo4";
   fs::path b = scratch_dir() / "halo4.tit";
   compress(*TraceSet::open(halo, std::nullopt), b, parse_value_mode("binned:0.01"));
-  EXPECT_EQ(compressed_info(b).version, cformat::kVersion);
+  EXPECT_EQ(compressed_info(b).version, cformat::kBaseVersion);
   EXPECT_EQ(compressed_info(b).value_mode, "binned:0.01");
   // the same trace written with bin runs (write_compressed of the loaded file always writes them) is no smaller
   fs::path with_runs = scratch_dir() / "halo4-runs.tit";
@@ -2603,7 +2668,7 @@ TEST(CompressedTrace, BinnedSlotsOfOneTokenInEveryBlockBecomeLiterals)
     fs::path plain = write_file(scratch_dir() / fmt::format("literal{}.txt", odd_rank), ring(odd_rank));
     fs::path b = scratch_dir() / fmt::format("literal{}.tit", odd_rank);
     compress(*TraceSet::open(plain, std::nullopt), b, parse_value_mode("binned:0.01"));
-    EXPECT_EQ(compressed_info(b).version, cformat::kVersion);
+    EXPECT_EQ(compressed_info(b).version, cformat::kBaseVersion);
     cformat::Loaded loaded = cformat::load_compressed(b.string());
     int sends = 0;
     for (const cformat::Signature& s : loaded.meta.signatures) {
