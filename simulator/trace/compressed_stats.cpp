@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -292,21 +293,33 @@ struct SiteValues {
 /// The number of phases of a site whose volumes differ by phase: a loop body that a multigrid cycle's levels, say, run
 /// in turn, P times per iteration of the loop around it, occurrence i being phase i % P on every rank. Pooled into one
 /// distribution, such volumes were drawn at any phase (a coarse level's volume at a fine level's place: SMPI traces of
-/// a multigrid V-cycle on a dragonfly +6.2 %). Estimated on each rank's values over their mean (its first n, n the
-/// fewest of any rank's, at most kPhaseSample): for each P of 2 to kMaxPhases with at least 3 values per phase on each
-/// rank, the share of the values' variance left within the phases (about 1 - P / N for noise without phases, N the
-/// values); the smallest P whose share is within 0.02 of the least (a multiple of the period explains as much), when
-/// that least share is at most kPhaseShare; else 0 (no phases).
-constexpr std::size_t kPhaseSample = 4096;
+/// a multigrid V-cycle on a dragonfly +6.2 %). Estimated on each rank's first n values over their mean (n the fewest
+/// of any rank's, at most what keeps the values looked at near kPhaseValues): for each P of 2 to kMaxPhases with at
+/// least 3 values per phase on each rank, the share of the values' variance left within the phases (about 1 - P / N for
+/// noise without phases, N the values); the smallest P whose share is within 0.02 of the least (a multiple of the
+/// period explains as much), when that least share is at most kPhaseShare; else 0 (no phases).
+constexpr std::size_t kPhaseValues = std::size_t{1} << 18;
 constexpr double kPhaseShare = 0.25;
 std::size_t phase_count(const std::map<std::size_t, std::vector<double>>& values)
 {
-  std::size_t n = 0;
-  std::vector<std::vector<double>> ranks = over_their_means(values, n);
-  n = std::min(n, kPhaseSample);
-  if (ranks.empty() || n < 6)
+  std::size_t n = values.empty() ? 0 : ~std::size_t{0};
+  for (const auto& [i, v] : values)
+    n = std::min(n, v.size());
+  n = std::min(n, std::max<std::size_t>(3 * kMaxPhases, kPhaseValues / std::max<std::size_t>(values.size(), 1)));
+  if (n < 6)
     return 0;
-  double total = 0; // each rank's first n values average 1 (over_their_means): their spread about 1
+  std::vector<std::vector<double>> ranks; // each rank's first n values over their mean
+  for (const auto& [i, v] : values) {
+    double sum = std::accumulate(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n), 0.0);
+    if (!(sum > 0))
+      continue;
+    std::vector<double>& u = ranks.emplace_back(n);
+    for (std::size_t j = 0; j < n; ++j)
+      u[j] = v[j] / sum * static_cast<double>(n);
+  }
+  if (ranks.empty())
+    return 0;
+  double total = 0; // each rank's values average 1: their spread about 1
   for (const std::vector<double>& v : ranks)
     for (std::size_t j = 0; j < n; ++j)
       total += (v[j] - 1) * (v[j] - 1);
