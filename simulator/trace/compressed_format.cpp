@@ -939,15 +939,30 @@ std::string encode_streams(const std::vector<Stream>& streams, const Bins* bins,
 void bin_indices(const std::vector<Stream>& streams, const Bins& bins,
                  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>>& out)
 {
-  std::vector<ValueRun> runs;
+  // the runs as split_bin_pairs leaves them, without copying the stream's runs (a run per value where volumes vary)
   for (const Stream& s : streams) {
-    runs = s.runs;
-    split_bin_pairs(runs, bins);
-    for (const ValueRun& run : runs) {
-      std::int64_t k = 0;
+    std::vector<std::int64_t>* of_stream = nullptr;
+    auto add = [&](std::int64_t k) {
+      if (of_stream == nullptr)
+        of_stream = &out[{s.signature, s.slot}];
+      of_stream->push_back(k);
+    };
+    for (const ValueRun& run : s.runs) {
+      std::int64_t k = 0, k2 = 0;
       unsigned form = 0;
+      if (run.is_int && run.count == 2 && run.step != 0) {
+        ValueRun a = run, b = run;
+        a.count = b.count = 1;
+        a.step = b.step = 0;
+        b.first += run.step;
+        if (bins.find(a, k, form) && bins.find(b, k2, form)) {
+          add(k);
+          add(k2);
+          continue;
+        }
+      }
       if (bins.find(run, k, form))
-        out[{s.signature, s.slot}].push_back(k);
+        add(k);
     }
   }
 }
