@@ -180,13 +180,13 @@ std::vector<double> typical(const std::map<std::size_t, std::vector<double>>& va
   std::vector<std::vector<double>> ranks = over_their_means(values, n);
   if (n < kStatsSlots || ranks.empty())
     return {};
-  std::vector<std::vector<double>> of(n); // at each occurrence, each rank's value over its mean
-  for (const std::vector<double>& u : ranks)
-    for (std::size_t j = 0; j < n; ++j)
-      of[j].push_back(u[j]);
   std::vector<double> at(n, 0);
+  std::vector<double> u; // at occurrence j, each rank's value over its mean (one buffer: a vector per occurrence took
+                         // tens of bytes per occurrence where a rank's values take 8)
   for (std::size_t j = 0; j < n; ++j) {
-    std::vector<double>& u = of[j];
+    u.clear();
+    for (const std::vector<double>& r : ranks)
+      u.push_back(r[j]);
     std::size_t mid = u.size() / 2;
     std::nth_element(u.begin(), u.begin() + static_cast<std::ptrdiff_t>(mid), u.end());
     at[j] = u[mid];
@@ -568,7 +568,9 @@ void pool_stats(Part& all, bool draw)
         site.integers = site.integers && canonical_int(token, n);
         site.same = site.same && token == site.first;
         if (site.usable) {
-          if (site.same) {
+          if (!draw) {
+            // nothing is drawn: the values would not be looked at
+          } else if (site.same) {
             ++site.same_count[i];
           } else {
             if (!site.same_count.empty()) { // the first other value: the ranks' values so far were all `first`
@@ -636,7 +638,7 @@ void pool_stats(Part& all, bool draw)
   // the schedules: compute and sleep volumes divided by their rank's level, so that the ranks share the shape of the
   // distribution and each keeps its level
   all.schedules.clear();
-  for (const auto& [k, site] : sites) {
+  for (auto& [k, site] : sites) {
     Schedule s;
     if (site.empty_gap() && !site.drawn) {
       s.draws.assign(kStatsSlots, draw_run("0"));
@@ -690,9 +692,13 @@ void pool_stats(Part& all, bool draw)
         for (const std::string& token : stats_schedule(first, site.integers)) // fewer than 2 * kStatsSlots: as they are
           s.head.push_back(draw_run(token));
       }
-    } else {
-      continue;
     }
+    // the site's values are no longer needed (the kept values are read from the blocks again): freed site by site,
+    // rather than every site's at the end (8 bytes a value of each site that may be drawn: a gap where a rank now and
+    // then computed holds a value per iteration)
+    std::map<std::size_t, std::vector<double>>().swap(site.values);
+    if (!site.scheduled())
+      continue;
     for (const SiteKey& member : site.members) { // one schedule per action's slot, the same draws
       std::tie(s.body, s.position, s.slot) = member;
       all.schedules.push_back(s);

@@ -1306,9 +1306,12 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
   if (mode.kind == ValueMode::Kind::Stats) {
     // the distributions, unless keeping every value (folded with the gaps) makes a file no larger: then they would
     // lose the values and gain nothing (traces whose volumes repeat exactly, or too few to fold)
-    Part pooled = all;
-    pool_stats(pooled);
-    EncodedFile drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
+    EncodedFile drawn;
+    {
+      Part pooled = all;
+      pool_stats(pooled);
+      drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
+    }
     pool_stats(all, false);
     EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all, drawn.size());
     file = std::move(drawn.size() < kept.size() ? drawn : kept);
