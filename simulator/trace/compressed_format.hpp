@@ -205,8 +205,8 @@ struct RareValue {
 /// head[i] times the rank's level, and the occurrences after it read the draws as above, i counted from the head's end.
 /// With `phases` (version 7, rank_order only, no head nor rare values: a loop body that the levels of a multigrid
 /// cycle, say, run in turn, its volumes differing by level far more than by noise), occurrence i reads
-/// phases[i % phases.size()] times its draw (then the draws are factors around 1: the noise about the phase's mean)
-/// times the rank's level.
+/// phases[i % phases.size()] times its draw (then the draws are factors of the phase's mean: the noise about it; the
+/// writer gives factors of 1, docs/compressed-format.md) times the rank's level.
 struct Schedule {
   std::uint32_t body = 0;
   std::uint32_t position = 0;

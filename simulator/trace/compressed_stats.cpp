@@ -664,7 +664,7 @@ void pool_stats(Part& all, bool draw)
         }
       }
       s.rank_order = site.local;
-      s.shared_order = site.local && rise_and_fall_together(site.values);
+      s.shared_order = site.local && site.phases == 0 && rise_and_fall_together(site.values);
       if (site.phases > 0) {
         // each phase's mean over the ranks (their values over their level); the draws, factors of those means, all 1:
         // the noise about the phases is left out (drawn, in one order for every rank or in each rank's own, it
@@ -681,7 +681,6 @@ void pool_stats(Part& all, bool draw)
         }
         for (std::size_t p = 0; p < site.phases; ++p)
           s.phases.push_back(draw_run(stats_schedule({count[p] > 0 ? sum[p] / count[p] : 0}, site.integers)[0]));
-        s.shared_order = false;
         pooled.assign(2 * kStatsSlots, 1);
       }
       for (const std::string& token : stats_schedule(pooled, site.integers && site.phases == 0))
