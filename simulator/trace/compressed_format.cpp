@@ -829,32 +829,39 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins, bool 
 namespace {
 
 /// Two integers in a row make a run of two by their difference (extend_run): when both are representatives, two bin
-/// runs of one instead (binned integer volumes, which vary, would otherwise pair into runs of random steps).
+/// runs of one instead (binned integer volumes, which vary, would otherwise pair into runs of random steps). Whether
+/// `run` is such a pair: then `a` and `b` are its two runs of one, `ka` and `kb` their bins.
+bool bin_pair(const ValueRun& run, const Bins& bins, ValueRun& a, ValueRun& b, std::int64_t& ka, std::int64_t& kb)
+{
+  if (!run.is_int || run.count != 2 || run.step == 0)
+    return false;
+  a = b = run;
+  a.count = b.count = 1;
+  a.step = b.step = 0;
+  b.first += run.step;
+  unsigned form = 0;
+  return bins.find(a, ka, form) && bins.find(b, kb, form);
+}
+
+/// The runs of a stream with each bin pair split in two (bin_pair).
 void split_bin_pairs(std::vector<ValueRun>& runs, const Bins& bins)
 {
   // into a new vector: inserting in place moved every later run at each split (quadratic: the tracer's binned file of
   // a 1,000,000-step run took a minute in MPI_Finalize)
   std::vector<ValueRun> out; // once `split`: runs[0, i) as they are to be
   bool split = false;
+  ValueRun a, b;
+  std::int64_t ka = 0, kb = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    std::int64_t k = 0;
-    unsigned form = 0;
-    if (runs[i].is_int && runs[i].count == 2 && runs[i].step != 0) {
-      ValueRun a = runs[i], b = runs[i];
-      a.count = b.count = 1;
-      a.step = b.step = 0;
-      b.first += runs[i].step;
-      if (bins.find(a, k, form) && bins.find(b, k, form)) {
-        if (!split)
-          out.assign(std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.begin() + i));
-        split = true;
-        out.push_back(std::move(a));
-        out.push_back(std::move(b));
-        continue;
-      }
-    }
-    if (split)
+    if (bin_pair(runs[i], bins, a, b, ka, kb)) {
+      if (!split)
+        out.assign(std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.begin() + i));
+      split = true;
+      out.push_back(std::move(a));
+      out.push_back(std::move(b));
+    } else if (split) {
       out.push_back(std::move(runs[i]));
+    }
   }
   if (split)
     runs = std::move(out);
@@ -940,6 +947,7 @@ void bin_indices(const std::vector<Stream>& streams, const Bins& bins,
                  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>>& out)
 {
   // the runs as split_bin_pairs leaves them, without copying the stream's runs (a run per value where volumes vary)
+  ValueRun a, b;
   for (const Stream& s : streams) {
     std::vector<std::int64_t>* of_stream = nullptr;
     auto add = [&](std::int64_t k) {
@@ -950,19 +958,12 @@ void bin_indices(const std::vector<Stream>& streams, const Bins& bins,
     for (const ValueRun& run : s.runs) {
       std::int64_t k = 0, k2 = 0;
       unsigned form = 0;
-      if (run.is_int && run.count == 2 && run.step != 0) {
-        ValueRun a = run, b = run;
-        a.count = b.count = 1;
-        a.step = b.step = 0;
-        b.first += run.step;
-        if (bins.find(a, k, form) && bins.find(b, k2, form)) {
-          add(k);
-          add(k2);
-          continue;
-        }
-      }
-      if (bins.find(run, k, form))
+      if (bin_pair(run, bins, a, b, k, k2)) {
         add(k);
+        add(k2);
+      } else if (bins.find(run, k, form)) {
+        add(k);
+      }
     }
   }
 }
