@@ -721,7 +721,7 @@ TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
   EXPECT_EQ(l.blocks.size(), 16u);
   fs::path v2 = scratch_dir() / "ring16-v2.tit";
   cformat::write_compressed(v2, l);
-  EXPECT_EQ(compressed_info(v2).version, cformat::kBaseVersion); // value mode byte 2, in a version 5 file
+  EXPECT_EQ(compressed_info(v2).version, cformat::kBaseVersion); // value mode byte 2, in a version 6 file
   EXPECT_EQ(read_all(v2), read_all(packed));
   auto order_of = [](const std::vector<double>& v) { // the order of the first 16 draws: which is the smallest, ...
     std::vector<std::size_t> idx(16);
