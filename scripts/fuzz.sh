@@ -59,11 +59,31 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
   # structure record's length as a varint, the record, the value area; the stats file's ranks share one value block,
   # so the target's even cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed
   # past the CRC checks too
+  # (and a stats file with phases, version 7: 4 levels in turn running one loop body, their volumes 4 times apart)
   "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.tit" "$seeds/binned" >/dev/null
-  for mode in stats binned:0.01; do
+  for mode in stats binned:0.01 phases; do
   if [[ $mode == stats ]]; then
     "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
       "$seeds/compressed.tit" >/dev/null
+  elif [[ $mode == phases ]]; then
+    python3 - "$seeds/levels.txt" <<'PY'
+import sys
+lines, x = [], 12345
+for r in range(4):
+    lines.append(f"{r} init")
+    for step in range(48):
+        x = (x * 1103515245 + 12345) % 2**31
+        level = step % 4
+        volume = round(4e6 / 4**level * (1 + 0.1 * r) * (0.95 + 0.1 * x / 2**31))
+        lines += [f"{r} compute {volume}", f"{r} irecv {(r + 1) % 4} 0 {8192 >> level} 0",
+                  f"{r} isend {(r + 3) % 4} 0 {8192 >> level} 0", f"{r} waitall 2"]
+    lines.append(f"{r} finalize")
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+    "$build/bin/tit-trace" compress --values stats "$seeds/levels.txt" "$seeds/compressed.tit" >/dev/null
+    "$build/bin/tit-trace" info "$seeds/compressed.tit" | grep -q "version 7, values stats" ||
+      { echo "fuzz.sh: the phases seed is not a version 7 stats file" >&2; exit 1; }
+    rm -f "$seeds/levels.txt"
   else
     "$build/bin/tit-trace" compress --values "$mode" "$seeds/binned/trace.list" "$seeds/compressed.tit" >/dev/null
   fi
@@ -82,12 +102,12 @@ def varint():
             return v
 version, raw, stored = varint(), varint(), varint()
 pos += 4  # CRC-32
-codec = data[pos]; pos += 1  # versions 3 to 6: 0 stored, 1 deflate, 2 LZMA2
+codec = data[pos]; pos += 1  # versions 3 to 7: 0 stored, 1 deflate, 2 LZMA2
 def unpack(record, codecs):  # the raw bytes of a record, by the first packing that reads all of it
     for c in codecs:
         try:
             body, lc, lp, pb = record, 3, 0, 2
-            if c == 2 and version >= 5 and record:  # versions 5 and 6: the LZMA properties byte first
+            if c == 2 and version >= 5 and record:  # versions 5 to 7: the LZMA properties byte first
                 props, body = record[0], record[1:]
                 lc, lp, pb = props % 9, props // 9 % 5, props // 45
             d = (lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26,
