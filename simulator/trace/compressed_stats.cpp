@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -101,12 +100,12 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
   }
 }
 
-/// Each rank's first n values of a site over their mean (n the fewest of any rank's; `n` receives it, 0 when a rank
-/// has none); ranks whose n values do not sum above 0 are left out.
+/// Each rank's first n values of a site over their mean (n the fewest of any rank's, at most `most`; `n` receives it, 0
+/// when a rank has none); ranks whose n values do not sum above 0 are left out.
 std::vector<std::vector<double>> over_their_means(const std::map<std::size_t, std::vector<double>>& values,
-                                                  std::size_t& n)
+                                                  std::size_t& n, std::size_t most = ~std::size_t{0})
 {
-  n = values.empty() ? 0 : ~std::size_t{0};
+  n = values.empty() ? 0 : most;
   for (const auto& [i, v] : values)
     n = std::min(n, v.size());
   std::vector<std::vector<double>> ranks;
@@ -302,22 +301,10 @@ constexpr std::size_t kPhaseValues = std::size_t{1} << 18;
 constexpr double kPhaseShare = 0.25;
 std::size_t phase_count(const std::map<std::size_t, std::vector<double>>& values)
 {
-  std::size_t n = values.empty() ? 0 : ~std::size_t{0};
-  for (const auto& [i, v] : values)
-    n = std::min(n, v.size());
-  n = std::min(n, std::max<std::size_t>(3 * kMaxPhases, kPhaseValues / std::max<std::size_t>(values.size(), 1)));
-  if (n < 6)
-    return 0;
-  std::vector<std::vector<double>> ranks; // each rank's first n values over their mean
-  for (const auto& [i, v] : values) {
-    double sum = std::accumulate(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n), 0.0);
-    if (!(sum > 0))
-      continue;
-    std::vector<double>& u = ranks.emplace_back(n);
-    for (std::size_t j = 0; j < n; ++j)
-      u[j] = v[j] / sum * static_cast<double>(n);
-  }
-  if (ranks.empty())
+  std::size_t n = 0;
+  std::vector<std::vector<double>> ranks = over_their_means(
+      values, n, std::max<std::size_t>(3 * kMaxPhases, kPhaseValues / std::max<std::size_t>(values.size(), 1)));
+  if (n < 6 || ranks.empty())
     return 0;
   double total = 0; // each rank's values average 1: their spread about 1
   for (const std::vector<double>& v : ranks)
