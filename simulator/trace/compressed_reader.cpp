@@ -327,14 +327,7 @@ private:
   /// phase's mean is one).
   void append_phased(const cformat::ValueRun& phase, const cformat::ValueRun& factor)
   {
-    auto number = [](const cformat::ValueRun& run) {
-      return run.is_int ? static_cast<double>(run.first) : detail::parse_double(run.text).value_or(0);
-    };
-    double v = number(phase) * number(factor) * (unit_level_ ? 1 : level_);
-    if (phase.is_int)
-      append_integer(v > 0 ? std::max<std::int64_t>(1, std::llround(v)) : 0);
-    else
-      line_ += fmt::format("{}", v);
+    append_scaled(number(phase) * number(factor) * (unit_level_ ? 1 : level_), phase.is_int);
   }
 
   /// A draw `d`, times the rank's level when `scaled`.
@@ -347,11 +340,22 @@ private:
         line_ += d.text;
       return;
     }
-    double v = (d.is_int ? static_cast<double>(d.first) : detail::parse_double(d.text).value_or(0)) * level_;
-    if (d.is_int)
+    append_scaled(number(d) * level_, d.is_int);
+  }
+
+  /// A drawn volume `v` after scaling: rounded to an integer (at least 1 unless 0) when `integer`.
+  void append_scaled(double v, bool integer)
+  {
+    if (integer)
       append_integer(v > 0 ? std::max<std::int64_t>(1, std::llround(v)) : 0);
     else
       line_ += fmt::format("{}", v);
+  }
+
+  /// The number of a run of one value (decode_meta checked that it is one).
+  static double number(const cformat::ValueRun& run)
+  {
+    return run.is_int ? static_cast<double>(run.first) : detail::parse_double(run.text).value_or(0);
   }
 
   /// The line of the action of signature `sig` at `position` of body `body`.
