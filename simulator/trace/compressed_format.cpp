@@ -437,19 +437,22 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, u
       }
       return run;
     };
+    // a count of the schedule's `what`, from `least` to `most`
+    auto count_of = [&](std::string_view what, std::uint64_t least, std::uint64_t most) {
+      std::uint64_t count = r.varint(fmt::format("a schedule's {}", what));
+      if (count < least || count > most)
+        r.fail(fmt::format("expected a schedule's {} ({} to {}), found {}", what, least, most, count));
+      return count;
+    };
     for (std::size_t i = 0; i < kStatsSlots; ++i)
       s.draws.push_back(draw("draw"));
     if (head) {
-      std::uint64_t length = r.varint("a schedule's head length");
-      if (length < 1 || length > kStatsSlots)
-        r.fail(fmt::format("expected a schedule's head length (1 to {}), found {}", kStatsSlots, length));
+      std::uint64_t length = count_of("head length", 1, kStatsSlots);
       for (std::uint64_t i = 0; i < length; ++i)
         s.head.push_back(draw("head value"));
     }
     if (rare) {
-      std::uint64_t count = r.varint("a schedule's count of rare values");
-      if (count < 1 || count > kStatsSlots)
-        r.fail(fmt::format("expected a schedule's count of rare values (1 to {}), found {}", kStatsSlots, count));
+      std::uint64_t count = count_of("count of rare values", 1, kStatsSlots);
       for (std::uint64_t i = 0; i < count; ++i) {
         RareValue v;
         v.rank = static_cast<int>(r.below(meta.ranks.size(), "a rare value's rank"));
@@ -461,9 +464,7 @@ void decode_schedules(ByteReader& r, std::size_t bytes_size, const Meta& meta, u
       }
     }
     if (phases) {
-      std::uint64_t count = r.varint("a schedule's number of phases");
-      if (count < 2 || count > kMaxPhases)
-        r.fail(fmt::format("expected a schedule's number of phases (2 to {}), found {}", kMaxPhases, count));
+      std::uint64_t count = count_of("number of phases", 2, kMaxPhases);
       for (std::uint64_t i = 0; i < count; ++i)
         s.phases.push_back(draw("phase"));
     }
