@@ -216,7 +216,7 @@ public:
       for (const auto& [at, size] : fields_)
         out.args.push_back(line.substr(at, size));
       parser_.split_fields(line, ++action_, rank_, line.substr(prefix_.size(), name_size_), out);
-      parser_.interpret(out);
+      parser_.interpret(out, specs_[n.ref]);
       if (m.gaps && out.kind == Kind::Compute && out.amount == 0) { // a gap without a compute (GapNormaliser)
         --action_; // numbered as `tit-trace expand` writes the actions
         continue;
@@ -251,6 +251,7 @@ private:
       first_cursor_[s + 1] = first_cursor_[s] + values;
     }
     cursors_.assign(first_cursor_.back(), cformat::InPlaceCursor{});
+    specs_.assign(sigs.size(), nullptr);
     for (std::size_t i = 0; i < block_->streams.size(); ++i) {
       const cformat::BlockInPlace::StreamAt& st = block_->streams[i];
       cformat::InPlaceCursor& c = cursors_[first_cursor_[st.signature] + st.slot];
@@ -424,6 +425,7 @@ private:
   std::vector<std::size_t> rare_;      // pooled stats: per schedule, its first rare value not before this draw
   std::vector<std::size_t> first_cursor_; // per signature: index of its first cursor
   std::vector<cformat::InPlaceCursor> cursors_;
+  std::vector<const detail::ActionSpec*> specs_;  // per signature: how its name reads, once looked up
   std::vector<Frame> stack_;
   std::string line_;
   std::string prefix_; // "<rank> ", the start of every line

@@ -262,7 +262,14 @@ void ActionParser::reset_typed(Action& out) const
 
 void ActionParser::interpret(Action& out)
 {
-  const ActionSpec* spec = find_action(dialect_.dialect, out.name);
+  const ActionSpec* spec = nullptr;
+  interpret(out, spec);
+}
+
+void ActionParser::interpret(Action& out, const ActionSpec*& spec)
+{
+  if (spec == nullptr)
+    spec = find_action(dialect_.dialect, out.name);
   if (spec == nullptr)
     fail_unknown(out);
   std::size_t n = out.args.size();

@@ -260,6 +260,9 @@ public:
   void split_fields(std::string_view text, std::uint64_t line, int rank, std::string_view name, Action& out) const;
   /// Fills kind and typed fields of an action split by split(). Throws TraceError.
   void interpret(Action& out);
+  /// As interpret(), with `spec` the spec of the action's name when known; found, and set, when null (a reader that
+  /// meets the same names again, as a compressed trace's signatures, looks each up once).
+  void interpret(Action& out, const ActionSpec*& spec);
 
 private:
   /// split()'s end: the `comm=<h>` extension, and every typed field reset.

@@ -31,13 +31,6 @@ std::vector<std::string> lines_of(RankReader& reader)
 
 std::vector<std::string> lines_of(TraceSet& set, int rank) { return lines_of(*set.reader(rank)); }
 
-/// Reads every rank to its end (errors surface as TraceError).
-void read_everything(TraceSet& set)
-{
-  for (int r = 0; r < set.rank_count(); ++r)
-    lines_of(set, r);
-}
-
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
