@@ -1355,6 +1355,7 @@ lzma_options_lzma lzma_options(std::uint64_t raw_size, std::string_view dictiona
 std::string lzma_pack(std::string_view raw, std::string_view dictionary, std::uint8_t props, bool trial = false)
 {
   lzma_options_lzma o = lzma_options(raw.size(), dictionary, props);
+  o.dict_size = std::min(o.dict_size, kLzmaWriterDict);
   if (trial) {
     o.mode = LZMA_MODE_FAST;
     o.mf = LZMA_MF_HC4;

@@ -391,6 +391,11 @@ std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned ver
 inline constexpr std::array<std::uint8_t, 6> kLzmaTried = {93, 0, 2, 4, 64, 108};
 /// The bytes of a record (at most) on which kLzmaTried's properties are compared (pack).
 inline constexpr std::size_t kLzmaSample = 8 * 1024;
+/// The largest LZMA dictionary the writer uses (pack). The reader's is the record's size rounded up to a power of 2 (up
+/// to 64 MiB, as writers before this bound used), never smaller: LZMA2 decodes with any dictionary at least the
+/// encoder's. The encoder's memory is about 11 times its dictionary: bounded, a record of several megabytes (the values
+/// of a long run) no longer takes hundreds of megabytes to pack.
+inline constexpr std::uint32_t kLzmaWriterDict = 1u << 20;
 /// The dictionary of value chunks 1.. : the last 32 KiB of chunk 0's raw bytes.
 std::string_view chunk_dictionary(std::string_view chunk0);
 std::uint32_t crc32_of(std::string_view bytes);

@@ -1733,6 +1733,23 @@ TEST(CompressedTrace, LzmaPropertiesAreCheckedAndCoveredByTheCrc)
       << error;
 }
 
+TEST(CompressedTrace, RecordsLargerThanTheWritersDictionaryRoundTrip)
+{
+  // the writer's LZMA dictionary is at most kLzmaWriterDict (its encoder's memory about 11 times that), the reader's
+  // the record's size rounded up: a record of twice the same block, each larger than the writer's dictionary, packs as
+  // two blocks (the second out of the window) and unpacks whole
+  std::string block; // the numbers from 0 on: short matches everywhere, long ones nowhere
+  for (std::uint64_t i = 0; block.size() < cformat::kLzmaWriterDict + 64 * 1024; ++i)
+    block += fmt::format("{} ", i);
+  std::uint8_t codec = 0;
+  std::size_t one = cformat::pack(block, cformat::kVersion, codec).size();
+  std::string raw = block + block;
+  std::string stored = cformat::pack(raw, cformat::kVersion, codec);
+  ASSERT_EQ(codec, cformat::kLzma2);
+  EXPECT_GT(stored.size(), one * 3 / 2); // within the window, the second block would cost a few bytes
+  EXPECT_EQ(cformat::unpack(stored, raw.size(), cformat::kVersion, codec, "f.tit", "value chunk 0"), raw);
+}
+
 TEST(CompressedTrace, Version5BodiesHoldTheirNodesAndLoopOverEarlierBodies)
 {
   // a structure numbered as files before the canonical ids could be (a loop in body 0 over body 1): version 5 lists each
