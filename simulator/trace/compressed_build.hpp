@@ -91,6 +91,10 @@ struct Part {
 /// first met; value blocks remapped, re-sorted and shared when equal. Ranks must not repeat across parts.
 Part merge_parts(std::vector<Part> parts);
 
+/// Value block `b` of `part` decoded (a part holds its blocks encoded, with plain runs), `meta` giving its signatures;
+/// a block at a time: decoded runs take tens of bytes each where their bytes take a few.
+std::vector<Stream> decode_block(const Part& part, const Meta& meta, std::size_t b);
+
 /// A part as bytes (to send it to another process) and back; decode_part throws TraceError naming `what` on bad bytes.
 std::string encode_part(const Part& part);
 Part decode_part(std::string_view bytes, const std::string& what);

@@ -13,14 +13,10 @@ void hoist_constants(Part& part)
   // per (signature, value slot): the one token of its streams in every block, when there is one
   Meta meta;
   meta.signatures = part.signatures; // as the blocks were written (before any slot becomes a literal)
-  // a block decoded at a time, twice (its tokens, then its streams re-encoded): decoded runs take tens of bytes each,
-  // a trace's blocks a few
-  auto decoded = [&part, &meta](std::size_t b) {
-    return decode_streams(part.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b));
-  };
+  // a block decoded at a time, twice (its tokens, then its streams re-encoded)
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::optional<std::string>> constant;
   for (std::size_t b = 0; b < part.blocks.size(); ++b)
-    for (const Stream& s : decoded(b)) {
+    for (const Stream& s : decode_block(part, meta, b)) {
       std::optional<std::string> token;
       bool one = true;
       for (const ValueRun& run : s.runs) {
@@ -62,7 +58,7 @@ void hoist_constants(Part& part)
   std::vector<std::uint32_t> block_of(part.blocks.size());
   for (std::size_t b = 0; b < part.blocks.size(); ++b) {
     std::vector<Stream> kept;
-    for (Stream& s : decoded(b)) {
+    for (Stream& s : decode_block(part, meta, b)) {
       auto it = ordinal.find({s.signature, s.slot});
       if (it == ordinal.end())
         continue; // a literal now

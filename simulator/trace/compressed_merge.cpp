@@ -190,6 +190,11 @@ Part merge_parts(std::vector<Part> parts)
   return out;
 }
 
+std::vector<Stream> decode_block(const Part& part, const Meta& meta, std::size_t b)
+{
+  return decode_streams(part.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b));
+}
+
 std::string encode_part(const Part& part)
 {
   ByteWriter w;

@@ -1250,21 +1250,17 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
     Meta binned = meta;
     binned.bin_runs = mode.bin;
     Bins bins(mode.bin);
-    // a block decoded at a time, twice (its bin indices for the bases, then its bytes): decoded runs take tens of
-    // bytes each, a trace's blocks a few
-    auto decoded = [&all, &meta](std::size_t b) {
-      return decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b));
-    };
+    // a block decoded at a time, twice (its bin indices for the bases, then its bytes)
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>> indices;
     for (std::size_t b = 0; b < all.blocks.size(); ++b)
-      bin_indices(decoded(b), bins, indices);
+      bin_indices(decode_block(all, meta, b), bins, indices);
     for (auto& [key, of_stream] : indices)
       binned.bin_bases[key] = bin_base(std::move(of_stream));
     indices.clear();
     Chunker chunker;
     binned.blocks.clear();
     for (std::size_t b = 0; b < all.blocks.size(); ++b)
-      binned.blocks.push_back(chunker.add(encode_streams(decoded(b), &bins, &binned.bin_bases)));
+      binned.blocks.push_back(chunker.add(encode_streams(decode_block(all, meta, b), &bins, &binned.bin_bases)));
     std::vector<std::string> binned_chunks;
     chunker.finish(binned, binned_chunks);
     auto file_size = [](const Meta& m, const std::vector<std::string>& c) { // the header, structure and chunks
@@ -1436,7 +1432,7 @@ Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions)
   for (const Part::RankPart& e : all.ranks)
     meta.ranks.push_back(RankEntry{e.root, e.dialect, e.block});
   for (std::size_t b = 0; b < all.blocks.size(); ++b)
-    out.blocks.push_back(decode_streams(all.blocks[b], meta, "(in memory)", static_cast<std::uint32_t>(b)));
+    out.blocks.push_back(decode_block(all, meta, b));
   if (actions)
     *actions = count;
   return out;
