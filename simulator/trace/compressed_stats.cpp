@@ -85,6 +85,58 @@ private:
   std::vector<std::string> tokens_; // per stream, its last token
 };
 
+/// A rank's values of a site, in its order, its zeros as bits: a gap where the rank computed now and then (a compute
+/// site, 0 where the gap held none) takes a bit per occurrence and 8 bytes per computation, rather than 8 bytes per
+/// occurrence (the tracer's 2-rank halo of 1,000,000 steps held such gaps of a million values each). Read in order only.
+class Volumes {
+public:
+  /// Reads the values in order (the pooling's loops), each step a bit test.
+  class Iterator {
+  public:
+    Iterator(const Volumes& v, std::size_t j) : v_(&v), j_(j) {}
+    double operator*() const { return set() ? v_->nonzero_[k_] : 0; }
+    Iterator& operator++()
+    {
+      k_ += set() ? 1 : 0;
+      ++j_;
+      return *this;
+    }
+    bool operator!=(const Iterator& o) const { return j_ != o.j_; }
+
+  private:
+    bool set() const { return (v_->words_[j_ / 64] >> (j_ % 64) & 1) != 0; }
+    const Volumes* v_;
+    std::size_t j_;
+    std::size_t k_ = 0; // the nonzero values before j_
+  };
+
+  void push_back(double v)
+  {
+    if (size_ % 64 == 0)
+      words_.push_back(0);
+    if (v != 0) {
+      words_.back() |= std::uint64_t{1} << (size_ % 64);
+      nonzero_.push_back(v);
+    }
+    ++size_;
+  }
+  void assign(std::size_t n, double v)
+  {
+    *this = Volumes();
+    for (std::size_t j = 0; j < n; ++j)
+      push_back(v);
+  }
+  std::size_t size() const { return size_; }
+  Iterator begin() const { return {*this, 0}; }
+  Iterator end() const { return {*this, size_}; }
+
+private:
+  std::vector<std::uint64_t> words_; // bit j % 64 of word j / 64: value j is not 0
+  std::vector<double> nonzero_;
+  std::size_t size_ = 0;
+};
+using RankVolumes = std::map<std::size_t, Volumes>; // per rank (index in the part)
+
 /// Calls visit(body, position, signature) for each action of body `body`'s depth-first walk.
 template <typename Visit> void walk(const Part& p, std::uint32_t body, const Visit& visit)
 {
@@ -102,7 +154,7 @@ template <typename Visit> void walk(const Part& p, std::uint32_t body, const Vis
 
 /// Each rank's first n values of a site over their mean (n the fewest of any rank's, at most `most`; `n` receives it, 0
 /// when a rank has none); ranks whose n values do not sum above 0 are left out.
-std::vector<std::vector<double>> over_their_means(const std::map<std::size_t, std::vector<double>>& values,
+std::vector<std::vector<double>> over_their_means(const RankVolumes& values,
                                                   std::size_t& n, std::size_t most = ~std::size_t{0})
 {
   n = values.empty() ? 0 : most;
@@ -111,13 +163,15 @@ std::vector<std::vector<double>> over_their_means(const std::map<std::size_t, st
   std::vector<std::vector<double>> ranks;
   for (const auto& [i, v] : values) {
     double sum = 0;
-    for (std::size_t j = 0; j < n; ++j)
-      sum += v[j];
+    auto x = v.begin();
+    for (std::size_t j = 0; j < n; ++j, ++x)
+      sum += *x;
     if (!(sum > 0))
       continue;
     std::vector<double>& u = ranks.emplace_back(n);
-    for (std::size_t j = 0; j < n; ++j)
-      u[j] = v[j] / sum * static_cast<double>(n);
+    x = v.begin();
+    for (std::size_t j = 0; j < n; ++j, ++x)
+      u[j] = *x / sum * static_cast<double>(n);
   }
   return ranks;
 }
@@ -132,7 +186,7 @@ std::vector<std::vector<double>> over_their_means(const std::map<std::size_t, st
 /// occurrences of the largest kStatsSlots-th by their mean over the ranks are left out: a step slow on every rank
 /// (such as the first, cold one) alone would make the rest, noise of each rank's own, look correlated (a warm-up at
 /// the start is kept in order by the schedule's head: warm_up).
-bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& values)
+bool rise_and_fall_together(const RankVolumes& values)
 {
   std::size_t n = 0;
   std::vector<std::vector<double>> ranks = over_their_means(values, n); // each rank's first n values over their mean
@@ -173,7 +227,7 @@ bool rise_and_fall_together(const std::map<std::size_t, std::vector<double>>& va
 /// A site's typical shape in time: at each of its first n occurrences (n the fewest of any rank's, at least
 /// kStatsSlots; else none), the ranks' median of their value over their own mean of those n (a median, so that one
 /// rank's slow occurrence is a rare value, not a shape every rank shares).
-std::vector<double> typical(const std::map<std::size_t, std::vector<double>>& values)
+std::vector<double> typical(const RankVolumes& values)
 {
   std::size_t n = 0;
   std::vector<std::vector<double>> ranks = over_their_means(values, n);
@@ -225,7 +279,7 @@ std::size_t warm_up(const std::vector<double>& at)
 /// (Schedule::rare): one rank's slow iteration in a pipeline delays every rank after it (SMPI's wavefront at 64
 /// ranks: one such iteration, 160 k flops against 6 k, is 6 % of the predicted time). Sorted by (rank, occurrence).
 constexpr double kRare = 4;
-std::vector<std::pair<std::size_t, std::size_t>> rare_values(const std::map<std::size_t, std::vector<double>>& values,
+std::vector<std::pair<std::size_t, std::size_t>> rare_values(const RankVolumes& values,
                                                              const std::vector<double>& at, std::size_t most)
 {
   std::vector<std::tuple<double, std::size_t, std::size_t>> found; // ratio, rank, occurrence
@@ -239,9 +293,10 @@ std::vector<std::pair<std::size_t, std::size_t>> rare_values(const std::map<std:
     if (nonzero == 0)
       continue;
     double mean = sum / static_cast<double>(nonzero);
-    for (std::size_t j = 0; j < v.size(); ++j)
-      if (v[j] >= kRare * mean * std::max(1.0, j < at.size() ? at[j] : 1.0))
-        found.emplace_back(v[j] / mean, i, j);
+    auto x = v.begin();
+    for (std::size_t j = 0; j < v.size(); ++j, ++x)
+      if (*x >= kRare * mean * std::max(1.0, j < at.size() ? at[j] : 1.0))
+        found.emplace_back(*x / mean, i, j);
   }
   std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
   found.resize(std::min({found.size(), kStatsSlots, most}));
@@ -271,7 +326,7 @@ struct SiteValues {
   bool drawn = false;    ///< drawn from a distribution (pool_stats)
   /// per rank (index in the part), in its order; while `same`, only how many (`same_count`), and none once not
   /// `usable` (such sites are not drawn: memory for the values of the sites that may be drawn only)
-  std::map<std::size_t, std::vector<double>> values;
+  RankVolumes values;
   std::map<std::size_t, std::size_t> same_count;
   std::set<SiteKey> members; ///< the actions' value slots pooled into this site (site_of)
   std::map<std::size_t, SiteKey> member_of; ///< per rank, the member its first value came from
@@ -299,7 +354,7 @@ struct SiteValues {
 /// period explains as much), when that least share is at most kPhaseShare; else 0 (no phases).
 constexpr std::size_t kPhaseValues = std::size_t{1} << 18;
 constexpr double kPhaseShare = 0.25;
-std::size_t phase_count(const std::map<std::size_t, std::vector<double>>& values)
+std::size_t phase_count(const RankVolumes& values)
 {
   std::size_t n = 0;
   std::vector<std::vector<double>> ranks = over_their_means(
@@ -343,12 +398,18 @@ std::size_t phase_count(const std::map<std::size_t, std::vector<double>>& values
 /// Whether `v` repeats with a period of at most kPeriod values, at least twice over (a trailing part of a period
 /// allowed): the exact value streams then hold it in a repeat of that many runs, a size that does not grow with
 /// the iterations, and in the order it was traced.
-bool exactly_periodic(const std::vector<double>& v)
+bool exactly_periodic(const Volumes& v)
 {
   for (std::size_t p = 1; p <= kPeriod && 2 * p <= v.size(); ++p) {
     std::size_t i = p;
-    while (i < v.size() && v[i] == v[i - p])
+    auto earlier = v.begin(), x = v.begin(); // at i - p and at i
+    for (std::size_t j = 0; j < p; ++j)
+      ++x;
+    while (i < v.size() && *x == *earlier) {
       ++i;
+      ++x;
+      ++earlier;
+    }
     if (i == v.size())
       return true;
   }
@@ -600,18 +661,20 @@ void pool_stats(Part& all, bool draw)
       // the rare values kept exact: neither in the ranks' totals nor in the site's mean
       double rare_sum = 0;
       std::vector<std::size_t> rare_of(all.ranks.size(), 0);
-      for (const auto& [i, j] : site.rare) {
-        rare_sum += site.values.at(i)[j];
-        ++rare_of[i];
-      }
-      auto next = site.rare.begin();
+      auto next = site.rare.begin(); // sorted as the values are walked: by rank, then occurrence
       for (const auto& [i, values] : site.values) {
-        for (std::size_t j = 0; j < values.size(); ++j) {
-          if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j))
+        auto x = values.begin();
+        for (std::size_t j = 0; j < values.size(); ++j, ++x) {
+          if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j)) {
+            rare_sum += *x;
+            ++rare_of[i];
             ++next;
-          else
-            total[i] += values[j];
+          } else {
+            total[i] += *x;
+          }
         }
+      }
+      for (const auto& [i, values] : site.values) {
         expected[i] += static_cast<double>(values.size() - rare_of[i]) * (site.sum - rare_sum) /
                        static_cast<double>(site.count - site.rare.size());
       }
@@ -637,16 +700,17 @@ void pool_stats(Part& all, bool draw)
       auto next = site.rare.begin();
       for (const auto& [i, values] : site.values) {
         double level = site.local && levels[i] > 0 ? levels[i] : 1; // level 0: every value of the rank 0
-        for (std::size_t j = 0; j < values.size(); ++j) {
+        auto x = values.begin();
+        for (std::size_t j = 0; j < values.size(); ++j, ++x) {
           if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j)) {
-            for (const std::string& token : stats_schedule({values[j]}, site.integers)) // as traced
+            for (const std::string& token : stats_schedule({*x}, site.integers)) // as traced
               s.rare.push_back(RareValue{all.ranks[i].rank, j, draw_run(token)});
             ++next;
           } else if (j >= head) {
-            pooled.push_back(values[j] / level);
+            pooled.push_back(*x / level);
           } else if (levels[i] > 0) {
             ++leveled[j];
-            first[j] += values[j] / level;
+            first[j] += *x / level;
           }
         }
       }
@@ -661,8 +725,9 @@ void pool_stats(Part& all, bool draw)
         std::vector<double> sum(site.phases, 0), count(site.phases, 0);
         for (const auto& [i, values] : site.values) {
           double level = levels[i] > 0 ? levels[i] : 1;
-          for (std::size_t j = 0; j < values.size(); ++j) {
-            sum[j % site.phases] += values[j] / level;
+          auto x = values.begin();
+          for (std::size_t j = 0; j < values.size(); ++j, ++x) {
+            sum[j % site.phases] += *x / level;
             ++count[j % site.phases];
           }
         }
@@ -682,7 +747,7 @@ void pool_stats(Part& all, bool draw)
     // the site's values are no longer needed (the kept values are read from the blocks again): freed site by site,
     // rather than every site's at the end (8 bytes a value of each site that may be drawn: a gap where a rank now and
     // then computed holds a value per iteration)
-    std::map<std::size_t, std::vector<double>>().swap(site.values);
+    RankVolumes().swap(site.values);
     if (!site.scheduled())
       continue;
     for (const SiteKey& member : site.members) { // one schedule per action's slot, the same draws

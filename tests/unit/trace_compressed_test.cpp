@@ -1147,6 +1147,71 @@ TEST(CompressedTrace, StatsKeepsARankRareSlowOccurrenceExactWhereItWas)
   }
 }
 
+TEST(CompressedTrace, StatsFindsARareValueAmongTheZerosOfAGap)
+{
+  // 8 ranks, 200 iterations of {compute, allreduce, [compute], barrier}: the second compute in about 30 % of the
+  // iterations, so that its gap holds mostly zeros (kept as bits), and rank 2's at iteration 130 (past the second
+  // 64-value word) 30 times the others: the one rare value of that gap, kept exact at rank 2's occurrence 130; the
+  // drawn gap keeps each rank's share of computing iterations and its volume
+  constexpr int kRanks = 8, kIterations = 200;
+  std::string t;
+  double traced = 0, sporadic = 0;
+  int present = 0;
+  for (int r = 0; r < kRanks; ++r) {
+    t += fmt::format("{} init\n", r);
+    for (int it = 0; it < kIterations; ++it) {
+      t += fmt::format("{} compute {}\n{} allreduce 8 0\n", r, std::llround(1e6 * (0.95 + 0.1 * rank_noise(it, r))), r);
+      bool slow = r == 2 && it == 130;
+      if (slow || rank_noise(it + 1000, r) < 0.3) {
+        double v = static_cast<double>(std::llround(2e4 * (slow ? 30 : 0.9 + 0.2 * rank_noise(it + 2000, r))));
+        t += fmt::format("{} compute {}\n", r, v);
+        traced = slow ? v : traced;
+        sporadic += slow ? 0 : v;
+        present += slow ? 0 : 1;
+      }
+      t += fmt::format("{} barrier\n", r);
+    }
+    t += fmt::format("{} finalize\n", r);
+  }
+  fs::path plain = write_file(scratch_dir() / "rare-gap.txt", t);
+  cformat::Part part = pooled_stats(plain);
+  std::vector<const cformat::Schedule*> with_rare;
+  for (const cformat::Schedule& s : part.schedules)
+    if (!s.rare.empty())
+      with_rare.push_back(&s);
+  ASSERT_EQ(with_rare.size(), 1u);
+  ASSERT_EQ(with_rare[0]->rare.size(), 1u);
+  EXPECT_EQ(with_rare[0]->rare[0].rank, 2);
+  EXPECT_EQ(with_rare[0]->rare[0].occurrence, 130u);
+  EXPECT_EQ(with_rare[0]->rare[0].value.first, static_cast<std::int64_t>(traced));
+  // read back: the rare value where it was; the gap's other computes drawn, as many and as large in all
+  fs::path s = scratch_dir() / "rare-gap.tit";
+  compress(*TraceSet::open(plain, std::nullopt), s, parse_value_mode("stats"));
+  double drawn = 0;
+  int drawn_present = 0;
+  auto set = TraceSet::open(s, std::nullopt);
+  for (int r = 0; r < kRanks; ++r) {
+    auto reader = set->reader(r);
+    Action a;
+    Kind before = Kind::Init;
+    int it = 0;
+    while (reader->next(a)) {
+      if (a.kind == Kind::Compute && before == Kind::AllReduce) {
+        if (r == 2 && it == 130)
+          EXPECT_EQ(a.amount, traced);
+        else {
+          drawn += a.amount;
+          ++drawn_present;
+        }
+      }
+      it += a.kind == Kind::Barrier ? 1 : 0;
+      before = a.kind;
+    }
+  }
+  EXPECT_NEAR(static_cast<double>(drawn_present) / present, 1, 0.1);
+  EXPECT_NEAR(drawn / sporadic, 1, 0.1);
+}
+
 TEST(CompressedTrace, StatsHasNoHeadWhereARankDrawsFromTwoMembersOfASite)
 {
   // two loops of 40 {compute, isend}, the first starting with a warm-up (5, 3, 2 times slower). Ranks 0 and 1 send to
