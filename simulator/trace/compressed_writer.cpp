@@ -759,12 +759,13 @@ std::string smaller_meta(Meta meta)
 }
 
 /// The bases of the bin indices of a file, per stream (signature, value slot): bin_base over the stream's indices in
-/// every block.
-BinBases bases_of(const std::vector<std::vector<Stream>>& blocks, const Bins& bins)
+/// every block; block(b) gives the streams of block b of `count` (a part's blocks are decoded one at a time: decoded
+/// runs take tens of bytes each).
+template <typename Block> BinBases bases_of(std::size_t count, const Block& block, const Bins& bins)
 {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>> indices;
-  for (const std::vector<Stream>& block : blocks)
-    bin_indices(block, bins, indices);
+  for (std::size_t b = 0; b < count; ++b)
+    bin_indices(block(b), bins, indices);
   BinBases bases;
   for (auto& [key, of_stream] : indices)
     bases[key] = bin_base(std::move(of_stream));
@@ -1251,12 +1252,8 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
     binned.bin_runs = mode.bin;
     Bins bins(mode.bin);
     // a block decoded at a time, twice (its bin indices for the bases, then its bytes)
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::int64_t>> indices;
-    for (std::size_t b = 0; b < all.blocks.size(); ++b)
-      bin_indices(decode_block(all, meta, b), bins, indices);
-    for (auto& [key, of_stream] : indices)
-      binned.bin_bases[key] = bin_base(std::move(of_stream));
-    indices.clear();
+    binned.bin_bases = bases_of(all.blocks.size(), [&all, &meta](std::size_t b) { return decode_block(all, meta, b); },
+                                bins);
     Chunker chunker;
     binned.blocks.clear();
     for (std::size_t b = 0; b < all.blocks.size(); ++b)
@@ -1449,7 +1446,8 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
   meta.bin_bases.clear();
   if (meta.bin_runs > 0) {
     bins.emplace(meta.bin_runs);
-    meta.bin_bases = bases_of(trace.blocks, *bins);
+    meta.bin_bases = bases_of(
+        trace.blocks.size(), [&trace](std::size_t b) -> const std::vector<Stream>& { return trace.blocks[b]; }, *bins);
   }
   Chunker chunker;
   for (const std::vector<Stream>& block : trace.blocks)
