@@ -696,21 +696,23 @@ void pool_stats(Part& all, bool draw)
       std::size_t head = site.head;
       std::vector<double> pooled, first(head, 0); // first: the head, the ranks' mean over their level
       std::vector<std::size_t> leveled(head, 0);  // how many ranks' values each head value is the mean of
-      pooled.reserve(site.count);
-      auto next = site.rare.begin();
-      for (const auto& [i, values] : site.values) {
-        double level = site.local && levels[i] > 0 ? levels[i] : 1; // level 0: every value of the rank 0
-        auto x = values.begin();
-        for (std::size_t j = 0; j < values.size(); ++j, ++x) {
-          if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j)) {
-            for (const std::string& token : stats_schedule({*x}, site.integers)) // as traced
-              s.rare.push_back(RareValue{all.ranks[i].rank, j, draw_run(token)});
-            ++next;
-          } else if (j >= head) {
-            pooled.push_back(*x / level);
-          } else if (levels[i] > 0) {
-            ++leveled[j];
-            first[j] += *x / level;
+      if (site.phases == 0) { // a phased site has no head, no rare values, and factors of 1 for draws (below)
+        pooled.reserve(site.count);
+        auto next = site.rare.begin();
+        for (const auto& [i, values] : site.values) {
+          double level = site.local && levels[i] > 0 ? levels[i] : 1; // level 0: every value of the rank 0
+          auto x = values.begin();
+          for (std::size_t j = 0; j < values.size(); ++j, ++x) {
+            if (next != site.rare.end() && *next == std::pair<std::size_t, std::size_t>(i, j)) {
+              for (const std::string& token : stats_schedule({*x}, site.integers)) // as traced
+                s.rare.push_back(RareValue{all.ranks[i].rank, j, draw_run(token)});
+              ++next;
+            } else if (j >= head) {
+              pooled.push_back(*x / level);
+            } else if (levels[i] > 0) {
+              ++leveled[j];
+              first[j] += *x / level;
+            }
           }
         }
       }
@@ -745,8 +747,7 @@ void pool_stats(Part& all, bool draw)
       }
     }
     // the site's values are no longer needed (the kept values are read from the blocks again): freed site by site,
-    // rather than every site's at the end (8 bytes a value of each site that may be drawn: a gap where a rank now and
-    // then computed holds a value per iteration)
+    // rather than every site's at the end (8 bytes a nonzero value of each site that may be drawn)
     RankVolumes().swap(site.values);
     if (!site.scheduled())
       continue;
