@@ -8,8 +8,8 @@
 // Every rank is read (at most 100000 actions in all: loop trip counts may be huge); the reader must return actions
 // or throw a TraceError.
 #include "fuzz_files.hpp"
-#include "trace/compressed.hpp"
-#include "trace/compressed_format.hpp"
+#include "compressed/compressed.hpp"
+#include "compressed/format.hpp"
 #include "trace/reader.hpp"
 
 #include <algorithm>

@@ -13,7 +13,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=$(realpath -m "${BUILD_DIR:-$root/build}")
 export BUILD_DIR
 
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup/setup.sh"
 
 cd "$root"
 args=("$@" platforms/small-hetero.xml platforms/small-hetero.deploy4.xml traces/ring4)

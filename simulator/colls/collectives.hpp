@@ -1,6 +1,6 @@
 // The collectives, one row each: what the replay, the selectors, the options and the wait-state analysis
 // know of a collective. Adding a collective: its trace::Kind and the line forms that read it
-// (simulator/trace: action.hpp, actions_simgrid.cpp, actions_thesis.cpp), one row here with its Selector
+// (libs/trace: action.hpp, actions_simgrid.cpp, actions_thesis.cpp), one row here with its Selector
 // slot, and its algorithm files (each selector's choice included).
 #pragma once
 

@@ -21,7 +21,7 @@ struct HostOverheads {
 };
 
 /// SimGrid 3.32's default of smpi/send-is-detached-thresh (bytes), the model's eager/rendez-vous boundary; also
-/// the default of `tit-trace proxy`'s deadlock check (tracetool/proxy_check.hpp), which does not link SimGrid.
+/// the default of `tit-trace proxy`'s deadlock check (tools/proxy/proxy_check.hpp), which does not link SimGrid.
 inline constexpr double kDefaultDetachedThresh = 65536;
 
 struct MpiParams {

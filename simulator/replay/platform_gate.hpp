@@ -1,4 +1,4 @@
-// What tit-replay checks of the platform before SimGrid loads it and before any rank runs (simulator/platform/ does
+// What tit-replay checks of the platform before SimGrid loads it and before any rank runs (libs/platform/ does
 // the checking; this turns its findings into the replayer's input errors, exit code 2).
 #pragma once
 

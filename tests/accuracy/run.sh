@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke test of the accuracy harness (scripts/accuracy): one mini-application, 1 rank, one plain and one
+# Smoke test of the accuracy harness (accuracy/accuracy): one mini-application, 1 rank, one plain and one
 # traced run over shared memory, replayed on a generated platform and on that platform completed in situ
 # (tit-calibrate from-trace); and its usage errors.
 # Usage: run.sh BUILD_DIR CASE (smoke | errors)
@@ -14,7 +14,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 case $case_name in
   smoke)
-    "$root/scripts/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --apps halo2d --ranks 1 \
+    "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --apps halo2d --ranks 1 \
       --runs 1 --app-args "halo2d=64 3" --in-situ --out "$tmp/acc" >"$out" 2>"$err" || fail "exit status $?"
     grep -q '^load average at start [0-9.]* ' "$out" || fail "no load average line"
     grep -qE '^halo2d +1 shm +[0-9.e-]+ +[0-9.]+% +[0-9.e-]+ +[0-9.e-]+ +[-+][0-9.]+% +[0-9.e-]+ +[-+][0-9.]+%$' "$out" ||
@@ -26,16 +26,16 @@ case $case_name in
     grep -q 'id="smpi/ois"' "$tmp/acc/platforms/halo2d-np1-shm/platform-in-situ.xml" ||
       fail "from-trace did not fit smpi/ois from the isends (to itself) of halo2d" ;;
   errors)
-    "$root/scripts/accuracy" --build "$build" --platform "shm=$tmp/nope.xml,$tmp/hosts" >"$out" 2>"$err"
+    "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/nope.xml,$tmp/hosts" >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: --platform shm: no such file '$tmp/nope.xml'" "$err" ||
       fail "a missing platform should exit 2 naming it"
-    "$root/scripts/accuracy" --build "$build" --platform "ib=$tmp/p.xml,$tmp/hosts" >"$out" 2>"$err"
+    "$root/accuracy/accuracy" --build "$build" --platform "ib=$tmp/p.xml,$tmp/hosts" >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: --platform expects shm=PLATFORM.xml,HOSTFILE or tcp=...; got 'ib=" "$err" ||
       fail "an unknown transport should exit 2"
-    "$root/scripts/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --apps lu >"$out" 2>"$err"
+    "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --apps lu >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: unknown mini-application 'lu' (expected some of halo2d, halo3d, cg, fft, wavefront, subcomm)" "$err" ||
       fail "an unknown application should exit 2"
-    "$root/scripts/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --ranks 2,x >"$out" 2>"$err"
+    "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --ranks 2,x >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: --ranks expects rank counts separated by commas, got '2,x'" "$err" ||
       fail "bad rank counts should exit 2" ;;
   *) echo "unknown case $case_name"; exit 2 ;;

@@ -119,12 +119,12 @@ case $case_name in
     for f in csv paje json a.json out; do cmp -s "$tmp/1.$f" "$tmp/2.$f" || fail "two runs differ in .$f"; done ;;
   gantt) # a PNG of a window, with message arrows
     ideal "$d/ideal4.xml" "$d/chain" --csv "$tmp/t.csv"
-    "$py" "$root/scripts/gantt" "$tmp/t.csv" "$tmp/g.png" --messages --start 1 --end 6 >"$out" 2>"$err" ||
-      fail "scripts/gantt failed"
+    "$py" "$root/scripts/analysis/gantt" "$tmp/t.csv" "$tmp/g.png" --messages --start 1 --end 6 >"$out" 2>"$err" ||
+      fail "scripts/analysis/gantt failed"
     [ "$(head -c 4 "$tmp/g.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "not a PNG"
     [ "$(stat -c %s "$tmp/g.png")" -gt 10000 ] || fail "PNG suspiciously small"
     echo "# not a timeline" > "$tmp/bad.csv"
-    "$py" "$root/scripts/gantt" "$tmp/bad.csv" "$tmp/b.png" >"$out" 2>"$err" && fail "gantt accepted a bad CSV"
+    "$py" "$root/scripts/analysis/gantt" "$tmp/bad.csv" "$tmp/b.png" >"$out" 2>"$err" && fail "gantt accepted a bad CSV"
     grep -q "not a tit-replay --csv timeline" "$err" || fail "gantt's error does not say what is wrong" ;;
   compare) # host A at half speed: A's 5 s become 10, B and C each wait 5 s more
     ideal "$d/ideal4.xml" "$d/chain" --analysis-json "$tmp/a.json"

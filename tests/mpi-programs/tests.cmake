@@ -1,5 +1,5 @@
 # Mini-applications of tests/mpi-programs/apps/: real MPI programs (Debian's Open MPI) that the accuracy
-# harness (scripts/accuracy) runs, traces and replays. Built into bin/app-NAME.
+# harness (accuracy/accuracy) runs, traces and replays. Built into bin/app-NAME.
 find_package(MPI REQUIRED COMPONENTS C)
 foreach(app halo2d halo3d cg fft wavefront subcomm mg)
   add_executable(app-${app} ${CMAKE_CURRENT_LIST_DIR}/apps/${app}.c)

@@ -226,7 +226,7 @@ case $case_name in
     diff -u "$work/trace.txt" "$work/proxy.txt" || die "the proxy's action sequence differs from the trace's"
     # a first compute lasts from MPI_Init's return (the proxy's set-up inside it), for exactly the ranks starting so
     "${tool[@]}" first-compute "$work/trace/trace.list" "$work/proxy.c" || die "wrong ranks time their first compute from MPI_Init"
-    # compute volumes: printed, not checked (CPU time under load; scripts/bench-proxy.sh measures them)
+    # compute volumes: printed, not checked (CPU time under load; scripts/bench/proxy.sh measures them)
     "${tool[@]}" computes "$work/trace/trace.list" "$work/ptrace/trace.list" 1e5 1e9 | tail -1
     ;;
 

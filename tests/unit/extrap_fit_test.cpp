@@ -1,10 +1,10 @@
-// tit-trace extrapolate's fitting and grids (simulator/tracetool/extrap_fit.cpp, extrap_grid.cpp).
-#include "tracetool/extrap_fit.hpp"
-#include "tracetool/extrap_grid.hpp"
-#include "tracetool/extrap_model.hpp"
+// tit-trace extrapolate's fitting and grids (tools/extrapolate/extrap_fit.cpp, extrap_grid.cpp).
+#include "extrapolate/extrap_fit.hpp"
+#include "extrapolate/extrap_grid.hpp"
+#include "extrapolate/extrap_model.hpp"
 #include "trace_test_support.hpp"
 
-#include "trace/compressed_build.hpp"
+#include "compressed/build.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// The symbolic execution `tit-trace proxy` runs before writing a program (tracetool/proxy_check.hpp): traces that
+// The symbolic execution `tit-trace proxy` runs before writing a program (tools/proxy/proxy_check.hpp): traces that
 // would deadlock (exit 3), that it cannot run (exit 2), and traces that complete.
-#include "tracetool/proxy_check.hpp"
+#include "proxy/proxy_check.hpp"
 
 #include "trace_test_support.hpp"
 

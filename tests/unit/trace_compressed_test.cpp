@@ -1,8 +1,8 @@
 // Compressed traces (docs/compressed-format.md): round trips action by action, loop folding, merged ranks,
 // the size of a trace without repetition, and truncated or corrupt files.
-#include "trace/compressed.hpp"
-#include "trace/compressed_build.hpp"
-#include "trace/compressed_format.hpp"
+#include "compressed/compressed.hpp"
+#include "compressed/build.hpp"
+#include "compressed/format.hpp"
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>

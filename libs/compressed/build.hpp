@@ -1,0 +1,261 @@
+// Building a compressed trace (docs/compressed-format.md), shared by `tit-trace compress` and the tracer writing the
+// format online (tracer/, TIT_TRACE_FORMAT=compressed):
+//  - RankCompressor folds one rank's actions into nested loops as they arrive (memory bounded by the folded structure
+//    and the value runs, not by the number of actions) and keeps its numbers in value streams;
+//  - a Part holds some ranks' folded traces; merge_parts() joins parts (the tracer's ranks along a tree, compress()'s
+//    ranks at once), numbering signatures, nodes and bodies canonically: by a depth-first walk of the ranks'
+//    structures in rank order, so that the same ranks give the same bytes however they were grouped;
+//  - write_compressed() writes the file of a part holding every rank (for `stats`, pooling its exact values);
+//  - read_part() reads a part's ranks back as actions, which fold_gaps() folds again for `stats` (the tracer's ranks,
+//    folded with exact values as they ran);
+//  - for tools that make a compressed trace from a model rather than from actions (tit-trace extrapolate): fold() gives
+//    a trace set's compressed trace in memory (a Loaded, as load_compressed() reads a file), ValueStreams builds a
+//    rank's value streams from tokens, and write_compressed() writes a Loaded.
+// Internal to the trace library, its tools and the tracer.
+#pragma once
+
+#include "compressed/compressed.hpp"
+#include "compressed/format.hpp"
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace tit::trace::cformat {
+
+/// A transparent string hash: lookups by string_view without building a string.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
+/// Signatures, nodes and bodies, interned so that equal ones get one id.
+class Tables {
+public:
+  /// The key that identifies a signature (its own encoding: length-prefixed strings, so no two share it), built
+  /// slot by slot into a reused string.
+  static void key_begin(std::string& key, std::string_view name);
+  static void key_slot(std::string& key, Slot::Kind kind, std::string_view literal, std::int64_t offset);
+
+  /// The id of the signature whose key is `key`, or -1.
+  std::int64_t find_signature(std::string_view key) const;
+  std::uint32_t add_signature(std::string_view key, Signature&& s);
+  std::uint32_t signature(Signature&& s);
+  std::uint32_t node(const Node& n);
+  std::uint32_t body(std::vector<std::uint32_t>&& node_ids);
+  std::uint32_t body_of(const std::vector<Node>& items);
+
+  const std::vector<std::uint32_t>& body_nodes(std::uint32_t id) const { return bodies_[id]; }
+  const Node& node_at(std::uint32_t id) const { return nodes_[id]; }
+  const std::vector<Signature>& signatures() const { return signatures_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<std::vector<std::uint32_t>>& bodies() const { return bodies_; }
+
+  void move_into(std::vector<Signature>& s, std::vector<Node>& n, std::vector<std::vector<std::uint32_t>>& b);
+
+private:
+  std::vector<Signature> signatures_;
+  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> signature_ids_;
+  std::vector<Node> nodes_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> node_ids_;
+  std::vector<std::vector<std::uint32_t>> bodies_;
+  std::map<std::vector<std::uint32_t>, std::uint32_t> body_ids_;
+};
+
+/// Some ranks' compressed traces: their tables (ids canonical after merge_parts) and, per rank, its structure, dialect
+/// and value block. Blocks are distinct encoded value blocks (encode_streams), their streams sorted by (signature,
+/// slot).
+struct Part {
+  struct RankPart {
+    int rank = 0;
+    std::uint32_t root = 0;
+    Dialect dialect = Dialect::SimGrid;
+    std::uint32_t block = 0;
+    std::string level = "1"; ///< pooled `stats` (pool_stats): the rank's level of compute and sleep volumes
+  };
+  std::vector<Signature> signatures;
+  std::vector<Node> nodes;
+  std::vector<std::vector<std::uint32_t>> bodies;
+  std::vector<RankPart> ranks; ///< ascending ranks
+  std::vector<std::string> blocks;
+  std::vector<Schedule> schedules; ///< pooled `stats` (pool_stats)
+};
+
+/// The parts' ranks as one part, renumbered canonically: ranks in ascending order, each rank's structure walked depth
+/// first (a body's nodes before the body, a loop's body before the loop), every signature, node and body numbered when
+/// first met; value blocks remapped, re-sorted and shared when equal. Ranks must not repeat across parts.
+Part merge_parts(std::vector<Part> parts);
+
+/// Value block `b` of `part` decoded (a part holds its blocks encoded, with plain runs), `meta` giving its signatures;
+/// a block at a time: decoded runs take tens of bytes each where their bytes take a few.
+std::vector<Stream> decode_block(const Part& part, const Meta& meta, std::size_t b);
+
+/// A part as bytes (to send it to another process) and back; decode_part throws TraceError naming `what` on bad bytes.
+std::string encode_part(const Part& part);
+Part decode_part(std::string_view bytes, const std::string& what);
+
+/// `stats` values: rewrites `all` (every rank folded with exact values through a GapNormaliser, merged) as a pooled
+/// `stats` file (version 3, mode byte 4) says it. With `draw`: per value slot of each action of the structures (a
+/// site: a body, a position, a slot; for compute and sleep volumes, the bodies at one place of rank structures of one
+/// shape, partners left out, together) whose volumes are positive numbers (or 0 for a compute), not all equal, not
+/// repeating with a short period on every rank, and at least 2 * kStatsSlots over the ranks whose structure holds the
+/// site, one schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's
+/// total of them over what the sites' means would give it, which goes to its `level`), repeated for each body of the
+/// site. With or without `draw`, a
+/// compute site that is 0 everywhere (a gap that never held a compute) is a schedule of 0s. Every other value stays in
+/// the rank's streams, and ranks with equal streams then share one block.
+void pool_stats(Part& all, bool draw = true);
+
+/// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. `stats`: `all` folded as
+/// fold_parts() folds for it (exact values, one compute per gap), pooled here both ways (pool_stats with and without
+/// draws), the smaller file written. Throws TraceError when a rank is missing or the file cannot be written (naming
+/// the file and the system's reason). `all` is taken (pooled in place for the second file).
+CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
+                               const std::string& compute_unit, Part all);
+
+/// One rank's actions folded as they arrive: after each action, a tail that repeats the body of the loop before it
+/// extends that loop, a tail that repeats the items before it becomes a loop of 2 (greedy, nesting). Its numbers go
+/// to value streams of runs (exact or binned; `stats` needs every rank's values: fold with exact values, with the gaps
+/// (GapNormaliser, or fold_gaps afterwards), then write_compressed pools them).
+class RankCompressor {
+public:
+  RankCompressor(int rank, int rank_count, const ValueMode& mode);
+  ~RankCompressor();
+  RankCompressor(const RankCompressor&) = delete;
+  RankCompressor& operator=(const RankCompressor&) = delete;
+
+  /// An action of this rank, as the trace reader parsed it.
+  void add(const Action& a);
+  /// A dialect 2 (SimGrid) action line of this rank, "<rank> <name> <args...>", as the tracer writes it: only its name
+  /// is looked up (the reader checks the rest when the file is read). Throws TraceError on an unknown name.
+  void add_line(std::string_view line);
+
+  // The tracer's binary path (TIT_TRACE_FORMAT=compressed): its wrappers describe an action by a record, a few words
+  // that determine the action's line (its name's address, its numbers, its communicator: equal records, equal lines),
+  // and the compressor keys on the record, so that an action seen before is folded without its line being formatted
+  // or read. The fold, hence the file, is the one add_line() of the same lines gives.
+
+  /// An action whose record was given with its line before (add_line below): folded as that line; true. False when
+  /// the record is not known: nothing was done, and the caller gives the line with add_line(line, record).
+  bool add_record(std::span<const std::uint64_t> record);
+  /// add_line(line), then `record` stands for `line` (when the line is one the compressor remembers).
+  void add_line(std::string_view line, std::span<const std::uint64_t> record);
+  /// `<rank> compute <volume>` without its line: true when folded; false when that line would not take the shortcut
+  /// of compute lines (the first compute, `binned` values, a volume beyond the integers of value runs): nothing was
+  /// done, and the caller gives the line with add_line().
+  bool add_compute(std::int64_t volume);
+  /// Actions added so far.
+  std::uint64_t actions() const { return actions_; }
+  /// Items of the folded sequence and of every loop body so far (the memory of the structure).
+  std::uint64_t structure_items() const;
+  /// This rank's part (the compressor is spent).
+  Part finish();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::uint64_t actions_ = 0;
+};
+
+/// `stats` folding: a rank's actions with the presence of a compute made a value rather than structure. Every gap
+/// between two consecutive non-compute actions holds exactly one `compute`: the gap's computes summed into one, or
+/// `compute 0` where it had none (a file of value mode byte 4 reads a compute of volume 0 as no action). Computes
+/// before the first and after the last non-compute action are summed likewise, and left out when there are none.
+/// So iterations of a loop that computed long enough to be traced in some iterations only (SMPI's and the tracer's
+/// thresholds) fold into one body, and the ranks into one structure.
+///
+/// Without `zeros` (`binned:R`, fold_parts): consecutive computes are summed into one as well, but a gap without a
+/// compute stays without one, so no compute of volume 0 is written (the file keeps value mode byte 1): the sum is then
+/// binned as one volume, within R of it. (Writing the gaps' 0s as well, to fold the iterations without a compute into
+/// the others as `stats` does, made the binned files of SMPI traces up to 49 % larger, never smaller: the 0s go into
+/// the one value stream of compute volumes; docs/compressed-format.md, "Not yet".)
+class GapNormaliser {
+public:
+  explicit GapNormaliser(RankCompressor& out, bool zeros = true) : out_(out), zeros_(zeros) {}
+  void add(const Action& a);
+  /// The computes after the last non-compute action.
+  void finish() { flush(false); }
+
+private:
+  void flush(bool gap);
+  RankCompressor& out_;
+  bool zeros_;
+  bool seen_separator_ = false; ///< a non-compute action came: the next one closes a gap
+  bool pending_ = false;        ///< a compute since the last non-compute action
+  bool integer_ = true;         ///< every pending volume a canonical integer
+  std::int64_t int_sum_ = 0;
+  double sum_ = 0;
+  std::string token_;  ///< the pending volume's token when there was one compute
+  std::string line_;   ///< the compute line given to `out_`
+  int rank_ = 0;
+  Dialect dialect_ = Dialect::SimGrid;
+};
+
+/// One rank's value streams built from tokens, one stream per (signature, value slot), as runs (equal values, or
+/// integers by a constant step), for a trace made from a model; take() groups each stream's runs into repeats.
+class ValueStreams {
+public:
+  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token);
+  /// The streams in (signature, slot) order, so that equal ranks give equal blocks.
+  std::vector<Stream> take();
+
+private:
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index_;
+  std::vector<Stream> streams_;
+};
+
+/// One rank's value block built from tokens as they arrive, in memory bounded by each stream's look-ahead of runs (as
+/// RankCompressor's streams), not by the number of values: encode() gives the bytes encode_streams() writes of the
+/// streams ValueStreams would hold (exact values, runs grouped into repeats).
+class ValueBlock {
+public:
+  ValueBlock();
+  ~ValueBlock();
+  ValueBlock(const ValueBlock&) = delete;
+  ValueBlock& operator=(const ValueBlock&) = delete;
+  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token);
+  std::string encode();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
+/// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (write_compressed
+/// pools).
+/// Throws TraceError on a bad trace.
+Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
+
+/// The ranks of `part` (folded with exact or binned values, not pooled, from a trace of `rank_count` ranks), each read
+/// back in the part's rank order as a file of them would give its actions; `label` names them in errors
+/// ("<label> (rank <r>):<action>").
+std::vector<std::unique_ptr<RankReader>> read_part(Part part, int rank_count, const std::string& label);
+
+/// `stats` folding of ranks folded with exact values (the tracer folds each rank online as the program runs): every
+/// rank of `exact` read back (read_part) and folded again as fold_parts() folds a rank for `stats` (exact values, one
+/// compute per gap: GapNormaliser), merged (a part of one rank as RankCompressor::finish() gives it: merge_parts()
+/// numbers it when it joins the others). write_compressed() with `stats` then pools it, as compress() does.
+Part fold_gaps(Part exact, int rank_count);
+
+/// `binned:R`: a value slot whose streams hold one token in every block (a message size, a datatype, a compute volume
+/// that never changes) becomes a literal slot of its signature holding that token, from which the reader builds the
+/// same line, and its streams are dropped (the signature's later value slots take lower ordinals); ranks with equal
+/// streams then share one block. Signatures stay distinct (two of them differ by more than a value slot).
+void hoist_constants(Part& part);
+
+/// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it
+/// (RankCompressor per rank, merge_parts). `actions`, when given, receives the number of actions read. Throws
+/// TraceError on a bad trace.
+Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions = nullptr);
+
+/// Writes `trace` (its meta's chunks and block refs are recomputed from `trace.blocks`; `meta.ranks[r].block` indexes
+/// `trace.blocks`) as the file `out`; returns its size. Throws TraceError when `out` cannot be written.
+std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& trace);
+
+} // namespace tit::trace::cformat

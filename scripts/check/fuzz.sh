@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Build the libFuzzer targets with clang (in a build directory of their own) and run each for a while: first on the
+# regression inputs of tests/fuzz/regressions/TARGET/ (inputs that once crashed), then fuzzing from seed corpora made
+# of the repository's traces, platforms, deployments and hostfiles. Exits non-zero when a target crashes, hangs,
+# leaks, trips a sanitizer or lets an exception escape; the input is then in $FUZZ_BUILD_DIR/artifacts/.
+#
+# Usage: scripts/check/fuzz.sh [TARGET...]      (targets: trace compressed platform placement inputs; default all)
+# Environment:
+#   FUZZ_SECONDS    seconds of fuzzing per target (default 60)
+#   FUZZ_RUNS=fixed a fixed number of inputs per target from a fixed seed (FUZZ_SEED, default 1), about 20-30 s
+#                   each on a quiet 2-core machine, FUZZ_SECONDS being only a cap: libFuzzer's mutations then follow
+#                   one sequence, so a run finds the same inputs every time (CI's `fuzz` test), and a slower machine
+#                   stopped by the cap has run a prefix of that sequence: a finding is never a matter of chance.
+#   FUZZ_BUILD_DIR  build directory (default build-fuzz/ at the root of the repository)
+#   JOBS            parallel build jobs (default 2)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=$(realpath -m "${FUZZ_BUILD_DIR:-$root/build-fuzz}")
+seconds=${FUZZ_SECONDS:-60}
+# Inputs per target with FUZZ_RUNS=fixed (trace about 2.5 k inputs/s here, compressed and platform 20-27 k, placement 8 k).
+declare -A fixed_runs=([trace]=60000 [compressed]=600000 [platform]=600000 [placement]=60000 [inputs]=40000)
+if [[ ${FUZZ_RUNS:-} != "" && ${FUZZ_RUNS:-} != fixed ]]; then
+  echo "fuzz.sh: FUZZ_RUNS is 'fixed' or unset, not '$FUZZ_RUNS'" >&2
+  exit 2
+fi
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(trace compressed platform placement inputs)
+
+command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is missing (scripts/setup/install-deps.sh installs clang)"; exit 2; }
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+start=$SECONDS
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTIT_FUZZ=ON -DBUILD_TESTING=OFF -DTIT_TCMALLOC=OFF "${launcher[@]}" >/dev/null
+fi
+build_targets=("${targets[@]/#/fuzz-}")
+[[ " ${targets[*]} " == *" compressed "* ]] && build_targets+=(tit-trace-tool) # writes the compressed seeds
+cmake --build "$build" -j "${JOBS:-2}" --target "${build_targets[@]}"
+echo "fuzz.sh: built in $((SECONDS - start)) s"
+
+# Seed corpora: one file per input, in the target's input encoding (first byte: layout or reader).
+seeds=$build/seeds
+rm -rf "$seeds"
+mkdir -p "$seeds/trace" "$seeds/compressed" "$seeds/platform" "$seeds/placement" "$seeds/inputs"
+if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even)
+  for t in "$root"/traces/ring4 "$root"/traces/halo4 "$root"/tests/e2e/data/detached-thesis.txt.gz \
+           "$root"/tests/e2e/data/subcomm-halves "$root"/tests/e2e/data/colls4/alltoallv; do
+    "$build/bin/tit-trace" compress "$t" "$seeds/compressed.tit" >/dev/null
+    { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
+  done
+  # a pooled stats file (schedules and levels in the structure record) and a binned one (bin runs in the value
+  # blocks; the trace of tests/data/compressed/binned-v3.tit), whole and as raw records (first byte odd: the
+  # structure record's length as a varint, the record, the value area; the stats file's ranks share one value block,
+  # so the target's even cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed
+  # past the CRC checks too
+  # (and a stats file with phases, version 7: 4 levels in turn running one loop body, their volumes 4 times apart)
+  "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.tit" "$seeds/binned" >/dev/null
+  for mode in stats binned:0.01 phases; do
+  if [[ $mode == stats ]]; then
+    "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
+      "$seeds/compressed.tit" >/dev/null
+  elif [[ $mode == phases ]]; then
+    python3 - "$seeds/levels.txt" <<'PY'
+import sys
+lines, x = [], 12345
+for r in range(4):
+    lines.append(f"{r} init")
+    for step in range(48):
+        x = (x * 1103515245 + 12345) % 2**31
+        level = step % 4
+        volume = round(4e6 / 4**level * (1 + 0.1 * r) * (0.95 + 0.1 * x / 2**31))
+        lines += [f"{r} compute {volume}", f"{r} irecv {(r + 1) % 4} 0 {8192 >> level} 0",
+                  f"{r} isend {(r + 3) % 4} 0 {8192 >> level} 0", f"{r} waitall 2"]
+    lines.append(f"{r} finalize")
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+    "$build/bin/tit-trace" compress --values stats "$seeds/levels.txt" "$seeds/compressed.tit" >/dev/null
+    "$build/bin/tit-trace" info "$seeds/compressed.tit" | grep -q "version 7, values stats" ||
+      { echo "fuzz.sh: the phases seed is not a version 7 stats file" >&2; exit 1; }
+    rm -f "$seeds/levels.txt"
+  else
+    "$build/bin/tit-trace" compress --values "$mode" "$seeds/binned/trace.list" "$seeds/compressed.tit" >/dev/null
+  fi
+  { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/${mode%%:*}"
+  python3 - "$seeds/compressed.tit" "$seeds/compressed/${mode%%:*}-raw" <<'PY'
+import sys, lzma, zlib
+data = open(sys.argv[1], "rb").read()
+pos = 8
+def varint():
+    global pos
+    v, shift = 0, 0
+    while True:
+        b = data[pos]; pos += 1
+        v |= (b & 0x7f) << shift; shift += 7
+        if b < 0x80:
+            return v
+version, raw, stored = varint(), varint(), varint()
+pos += 4  # CRC-32
+codec = data[pos]; pos += 1  # versions 3 to 7: 0 stored, 1 deflate, 2 LZMA2
+def unpack(record, codecs):  # the raw bytes of a record, by the first packing that reads all of it
+    for c in codecs:
+        try:
+            body, lc, lp, pb = record, 3, 0, 2
+            if c == 2 and version >= 5 and record:  # versions 5 to 7: the LZMA properties byte first
+                props, body = record[0], record[1:]
+                lc, lp, pb = props % 9, props // 9 % 5, props // 45
+            d = (lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 26,
+                                                                  "lc": lc, "lp": lp, "pb": pb}])
+                 if c == 2 else zlib.decompressobj(-15))
+            out = d.decompress(body)
+            if d.eof and not d.unused_data:
+                return out
+        except (lzma.LZMAError, zlib.error):
+            pass
+    return record
+meta = unpack(data[pos:pos + stored], [codec] if codec else [])
+values = unpack(data[pos + stored:], [2, 1])  # one chunk
+length, n = b"", len(meta)
+while True:
+    length += bytes([(n & 0x7f) | (0x80 if n >= 0x80 else 0)])
+    n >>= 7
+    if not n:
+        break
+open(sys.argv[2], "wb").write(b"\x01" + length + meta + values)
+PY
+  done
+  rm -rf "$seeds/compressed.tit" "$seeds/binned"
+  # the files of older versions the tests keep (versions 1 to 5: their own tables and value blocks)
+  for f in "$root"/tests/data/compressed/*.tit; do
+    { printf '\000'; cat "$f"; } > "$seeds/compressed/old-$(basename "$f" .tit)"
+  done
+fi
+n=0
+for f in "$root"/traces/ring4/* "$root"/traces/halo4/* "$root"/tests/data/traces/*/* "$root"/tests/data/traces/*.txt \
+         "$root"/tests/e2e/data/*/rank-*.txt "$root"/tests/tracer/convert/*.txt; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  { printf '\001'; head -c 4096 "$f"; } > "$seeds/trace/merged-$n"   # as a merged file
+  { printf '\000'; head -c 4096 "$f"; } > "$seeds/trace/ranks-$n"    # as a rank's file
+done
+{ printf '\002'; printf 'x\n'; printf '\000'; cat "$root/traces/ring4/"* | head -c 2000; } > "$seeds/trace/list-1"
+for f in "$root"/tests/tracer/convert/pre320*.txt; do # merged, read as SimGrid <= 3.19's format
+  [[ $f == *.simgrid.txt ]] && continue
+  { printf '\011'; head -c 4096 "$f"; } > "$seeds/trace/pre320-$(basename "$f")"
+done
+{ printf '\005'; cat "$root/traces/ring4-merged.txt" | head -c 4096; } > "$seeds/trace/merged-gzip"
+for f in "$root"/platforms/*.xml "$root"/tests/*/data/*.xml; do
+  case $f in
+    *deploy*) { printf '\001'; cat "$f"; } > "$seeds/placement/$(basename "$f")" ;;
+    *) cp "$f" "$seeds/platform/" ;;
+  esac
+done
+for f in "$root"/platforms/*.hosts "$root"/tests/*/data/*.hosts; do
+  { printf '\012'; cat "$f"; } > "$seeds/placement/$(basename "$f")"
+done
+# inputs: the first byte % 4 chooses workload (0), sweep file (1), calibration CSV (2; / 4 % 3: p2p, cpu,
+# contention) or timings (3)
+printf '\000a compute.list 2 0\nb flow.list 2 1.5\n' > "$seeds/inputs/workload-manual"
+printf '\000{"jobs": [{"name": "a", "traces": "flow.list", "hosts": ["h0", "h1"], "start": 0, "cfg": ["smpi/os:1"]}]}\n' \
+  > "$seeds/inputs/workload-json"
+for f in "$root"/sweep/examples/*.yaml; do
+  { printf '\001'; cat "$f"; } > "$seeds/inputs/sweep-$(basename "$f")"
+done
+printf '\002# tit-calibrate p2p v1\nexperiment,size,iteration,seconds\nsend,8,0,1e-6\nrecv,8,0,1e-6\nisend,8,0,1e-7\npingpong,8,0,4e-6\nsend,80,0,2e-6\nrecv,80,0,2e-6\nisend,80,0,2e-7\npingpong,80,0,5e-6\n' \
+  > "$seeds/inputs/p2p"
+printf '\006# tit-calibrate cpu v1\n# unit: flops\nrank,problem,iteration,burst,volume,seconds\n0,1,0,0,1e9,1\n' > "$seeds/inputs/cpu"
+printf '\012# tit-calibrate contention v1\nexperiment,concurrency,pair,rank,size,iteration,seconds\nping,1,0,0,1000000,0,1e-3\nsendrecv,1,0,0,1000000,0,1.5e-3\n' \
+  > "$seeds/inputs/contention"
+for f in "$root"/tests/calibration/data/*/timings-0.csv; do
+  { printf '\003'; cat "$f"; } > "$seeds/inputs/timings-$(basename "$(dirname "$f")")"
+done
+
+status=0
+mkdir -p "$build/artifacts" "$build/corpus"
+for t in "${targets[@]}"; do
+  bin=$build/bin/fuzz-$t
+  regressions=$root/tests/fuzz/regressions/$t
+  if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+    echo "fuzz.sh: $t: replaying $(ls "$regressions" | wc -l) regression input(s)"
+    "$bin" -runs=0 "$regressions" >"$build/$t-regressions.log" 2>&1 || {
+      status=1; echo "fuzz.sh: $t: a regression input fails again:"; tail -30 "$build/$t-regressions.log"; }
+  fi
+  # A fixed run starts from the seeds alone (a corpus kept from earlier runs would change the sequence).
+  [[ ${FUZZ_RUNS:-} == fixed ]] && rm -rf "$build/corpus/$t"
+  mkdir -p "$build/corpus/$t"
+  budget=(-max_total_time="$seconds")
+  if [[ ${FUZZ_RUNS:-} == fixed ]]; then
+    budget+=(-runs="${fixed_runs[$t]}" -seed="${FUZZ_SEED:-1}")
+    echo "fuzz.sh: $t: fuzzing ${fixed_runs[$t]} inputs from seed ${FUZZ_SEED:-1} (at most $seconds s)"
+  else
+    echo "fuzz.sh: $t: fuzzing for $seconds s"
+  fi
+  if ! "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+      -artifact_prefix="$build/artifacts/$t-" "$build/corpus/$t" "$seeds/$t" >"$build/$t.log" 2>&1; then
+    status=1
+    echo "fuzz.sh: $t: FAILED (input in $build/artifacts/, log $build/$t.log):"
+    grep -E "ERROR|SUMMARY|runtime error|terminate|Test unit written" "$build/$t.log" | head -20
+  else
+    grep -E "stat::number_of_executed_units|cov:" "$build/$t.log" | tail -2
+  fi
+done
+echo "fuzz.sh: total $((SECONDS - start)) s"
+exit $status

@@ -1,0 +1,684 @@
+// tit-trace extrapolate (docs/extrapolation.md): inputs folded and gridded, class structures merged
+// (extrap_model.cpp), every number fitted (extrap_fit.cpp), and the target's ranks written as a compressed trace.
+#include "extrapolate.hpp"
+
+#include "compressed/build.hpp"
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace fs = std::filesystem;
+
+namespace tit::tracetool {
+
+namespace {
+
+using extrap::ClassModel;
+using extrap::ExtrapolationError;
+using extrap::Fit;
+using extrap::Grid;
+using extrap::Input;
+using extrap::Observation;
+using extrap::Param;
+using extrap::Point;
+using extrap::TemplateNode;
+using trace::cformat::Slot;
+
+Input load(const fs::path& path)
+{
+  Input in;
+  in.path = path.string();
+  // compressed inputs too are read action by action, for merge_computes
+  std::unique_ptr<trace::TraceSet> set = extrap::merge_computes(trace::TraceSet::open(path, std::nullopt));
+  in.trace = trace::cformat::fold(*set, trace::ValueMode{});
+  extrap::unroll_communicator_loops(in.trace);
+  return in;
+}
+
+/// The grids of the inputs (docs/extrapolation.md#grid): the dimension count and numbering under which most partner
+/// pairs are grid neighbours and most ranks are in communicators that are grid rows, columns or planes; ties to fewer
+/// dimensions, then to MPI_Cart_create's numbering.
+std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions)
+{
+  std::vector<std::vector<std::pair<int, int>>> pairs;
+  std::vector<std::vector<std::vector<long long>>> splits;
+  for (const Input& in : inputs) {
+    pairs.push_back(extrap::partner_pairs(in));
+    splits.push_back(extrap::split_colours(in));
+  }
+  std::optional<std::pair<int, bool>> best;
+  std::size_t best_score = 0;
+  for (int d = dimensions.value_or(1); d <= dimensions.value_or(3); ++d) {
+    for (bool largest_fastest : {false, true}) {
+      std::size_t score = 0;
+      bool usable = true;
+      for (std::size_t i = 0; i < inputs.size() && usable; ++i) {
+        Grid g = extrap::grid_for(inputs[i].ranks(), d, largest_fastest);
+        usable = d == 1 || std::none_of(g.dims.begin(), g.dims.end(), [](int n) { return n == 1; });
+        for (auto [r, q] : pairs[i])
+          score += g.neighbour(r, q) ? 1 : 0;
+        score += extrap::grid_line_members(splits[i], g);
+      }
+      if (usable && (!best || score > best_score)) {
+        best = std::pair(d, largest_fastest);
+        best_score = score;
+      }
+    }
+  }
+  if (!best)
+    throw ExtrapolationError(fmt::format("error: the inputs' rank counts ({}) cannot all be {}-D grids (a dimension "
+                                         "of 1)",
+                                         inputs.front().ranks(), dimensions.value_or(1)));
+  return *best;
+}
+
+std::string delta_text(const std::array<int, 3>& d, int dimensions)
+{
+  std::string s = "(";
+  for (int k = 0; k < dimensions; ++k)
+    s += fmt::format("{}{:+d}", k ? "," : "", d[k]);
+  return s + ")";
+}
+
+/// A parameter fitted: a function, a function of the rank's grid coordinates (a value that differs between the ranks
+/// of a class), or for a partner a grid offset, a fixed rank or a fixed offset.
+struct Fitted {
+  enum class How { Function, PerRank, Delta, Absolute, Offset };
+  How how = How::Function;
+  std::array<int, 3> delta{0, 0, 0};
+  bool integer = true;
+  bool int_tokens = true; ///< a volume whose inputs were all integers (written rounded)
+  Fit fit;                ///< PerRank: the fit of the grid function's constant term
+  std::optional<extrap::GridFunction> per_rank;
+  std::vector<Point> points;
+  std::string target;     ///< the value at the target (for the report), when not per rank
+};
+
+std::string class_context(const ClassModel& cls, const Param& p)
+{
+  return fmt::format("{} of the ranks of class ({})", p.where, cls.name);
+}
+
+std::string points_text(const std::vector<Point>& pts, const std::vector<std::string>& values)
+{
+  std::string s;
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    s += fmt::format("{}{}: {}", i ? ", " : "", pts[i].p, values[i]);
+  return s;
+}
+
+class Fitter {
+public:
+  Fitter(const std::vector<Input>& inputs, extrap::Scaling scaling, int dimensions, const Grid& target)
+      : inputs_(inputs), scaling_(scaling), dimensions_(dimensions)
+  {
+    target_ = Point{};
+    target_->p = target.ranks();
+    target_->dims = target.sizes();
+  }
+
+  Fitted fit(const ClassModel& cls, const Param& p) const
+  {
+    std::vector<Point> pts;
+    std::vector<std::string> shown;
+    std::vector<const Observation*> obs;
+    std::vector<std::size_t> input_of;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      const Observation& o = p.per_input[i];
+      if (!cls.in_input[i] || !o.seen)
+        continue;
+      obs.push_back(&o);
+      input_of.push_back(i);
+      Point x;
+      x.p = inputs_[i].ranks();
+      x.dims = inputs_[i].grid.sizes();
+      pts.push_back(x);
+    }
+    if (pts.size() < 3)
+      throw ExtrapolationError(fmt::format("error: {} is seen in {} input(s) only; fitting needs 3 (give inputs whose "
+                                           "grids have at least 3 ranks along every dimension)",
+                                           class_context(cls, p), pts.size()));
+    Fitted f;
+    f.points = pts;
+    if (p.kind == Param::Kind::Partner)
+      return fit_partner(cls, p, obs, input_of, std::move(f));
+    bool volume = p.volume || std::any_of(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_int; });
+    f.integer = !volume;
+    f.int_tokens = std::all_of(obs.begin(), obs.end(), [](const Observation* o) { return o->all_int; });
+    bool differs = std::any_of(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_equal; });
+    if (!volume && differs) {
+      if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
+        return *g;
+      auto k = static_cast<std::size_t>(
+          std::find_if(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_equal; }) - obs.begin());
+      const Observation& o = *obs[k];
+      bool usable = std::all_of(obs.begin(), obs.end(), [](const Observation* x) { return x->per_rank_ok; });
+      throw ExtrapolationError(fmt::format(
+          "error: {}: {} ({} ranks) has {} at rank {} (action {}: `{}`) and {} at rank {} (action {}: `{}`); "
+          "extrapolation needs one value per class and input, or {} (a compute or sleep volume may vary: its mean "
+          "is fitted)",
+          class_context(cls, p), inputs_[input_of[k]].path, inputs_[input_of[k]].ranks(), o.first_token,
+          o.first.rank, o.first.action, o.first.text, o.other_token, o.other.rank, o.other.action, o.other.text,
+          usable ? "one function of the rank's grid coordinates (a + x0, n0 * x1, ...) on every rank of every input, "
+                   "which none of the family is"
+                 : "on each rank an integer that is the same in every occurrence, a function of the rank's grid "
+                   "coordinates"));
+    }
+    for (std::size_t k = 0; k < obs.size(); ++k) {
+      const Observation& o = *obs[k];
+      pts[k].value = volume ? o.mean() : trace::detail::parse_double(o.first_token).value_or(0);
+      shown.push_back(volume ? fmt::format("{:.6g}", pts[k].value) : o.first_token);
+    }
+    std::optional<Fit> result = extrap::fit(pts, dimensions_, f.integer, scaling_, target_);
+    if (!result && f.integer) // the class's ranks on a boundary: a coordinate such as n1 - 1 times a stride
+      if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
+        return *g;
+    if (!result)
+      throw ExtrapolationError(fmt::format("error: {}: no function of the family fits the values exactly (p: value "
+                                           "{}; first seen in `{}`); integers must fit exactly",
+                                           class_context(cls, p), points_text(pts, shown), obs.front()->first.text));
+    f.fit = *result;
+    f.points = pts;
+    return f;
+  }
+
+private:
+  /// An integer value as a grid function of the rank's coordinates (values that differ between the ranks of a class,
+  /// or a boundary coordinate times a stride); std::nullopt when none holds.
+  std::optional<Fitted> fit_per_rank(const std::vector<const Observation*>& obs,
+                                     const std::vector<std::size_t>& input_of, Fitted f) const
+  {
+    std::vector<extrap::RankValues> values;
+    for (std::size_t k = 0; k < obs.size(); ++k) {
+      if (!obs[k]->per_rank_ok)
+        return std::nullopt;
+      extrap::RankValues v;
+      v.at = f.points[k];
+      for (auto [rank, value] : obs[k]->by_rank)
+        v.values.emplace_back(inputs_[input_of[k]].grid.coords(rank), value);
+      values.push_back(std::move(v));
+    }
+    std::optional<extrap::GridFunction> g = extrap::fit_grid_function(values, dimensions_, scaling_);
+    if (!g)
+      return std::nullopt;
+    f.how = Fitted::How::PerRank;
+    f.integer = true;
+    f.fit = g->offset;
+    for (Point& x : f.points)
+      x.value = g->offset.model.eval(x);
+    f.per_rank = std::move(g);
+    return f;
+  }
+
+  Fitted fit_partner(const ClassModel& cls, const Param& p, const std::vector<const Observation*>& obs,
+                     const std::vector<std::size_t>& input_of, Fitted f) const
+  {
+    auto all = [&](auto pred) { return std::all_of(obs.begin(), obs.end(), pred); };
+    for (std::size_t k = 0; k < obs.size(); ++k) {
+      const Observation& o = *obs[k];
+      if (!o.delta_ok && !o.absolute_ok && !o.offset_ok)
+        throw ExtrapolationError(fmt::format(
+            "error: {}: in {} ({} ranks), the partner is neither the same grid neighbour, nor the same rank, nor at "
+            "the same offset on every rank of the class: rank {} (action {}: `{}`) against rank {} (action {}: `{}`)",
+            class_context(cls, p), inputs_[input_of[k]].path, inputs_[input_of[k]].ranks(), o.first.rank,
+            o.first.action, o.first.text, o.other.rank, o.other.action, o.other.text));
+    }
+    const std::array<int, 3> delta = obs.front()->delta;
+    if (all([&](const Observation* o) { return o->delta_ok && o->delta == delta; })) {
+      f.how = Fitted::How::Delta;
+      f.delta = delta;
+      return f;
+    }
+    bool absolute = all([](const Observation* o) { return o->absolute_ok; });
+    bool offset = all([](const Observation* o) { return o->offset_ok; });
+    for (bool use_absolute : {true, false}) {
+      if (use_absolute ? !absolute : !offset)
+        continue;
+      for (std::size_t k = 0; k < obs.size(); ++k)
+        f.points[k].value = use_absolute ? obs[k]->absolute : obs[k]->offset;
+      if (std::optional<Fit> result = extrap::fit(f.points, dimensions_, true, scaling_)) {
+        f.how = use_absolute ? Fitted::How::Absolute : Fitted::How::Offset;
+        f.fit = *result;
+        return f;
+      }
+    }
+    std::string seen;
+    for (std::size_t k = 0; k < obs.size(); ++k)
+      seen += fmt::format("{}{}: rank {} (offset {}{})", k ? ", " : "", f.points[k].p, obs[k]->absolute,
+                          obs[k]->offset, obs[k]->delta_ok ? ", grid offset " + delta_text(obs[k]->delta, dimensions_)
+                                                           : std::string());
+    throw ExtrapolationError(fmt::format(
+        "error: {}: the partner is no fixed grid neighbour, and neither its rank nor its offset from the rank fits a "
+        "function of the family exactly (p: partner {}; first seen in `{}`)",
+        class_context(cls, p), seen, obs.front()->first.text));
+  }
+
+  const std::vector<Input>& inputs_;
+  extrap::Scaling scaling_;
+  int dimensions_;
+  std::optional<Point> target_; ///< volumes positive on the inputs stay positive there
+};
+
+/// The parameters of `cls` that its per-rank vectors do not use (docs/extrapolation.md#per-rank-vectors): a vector
+/// whose other entries are equal in every input uses one value for them; else one per neighbour's grid offset and
+/// one for the non-neighbours, if those were equal. Throws the vector's refusal when neither holds.
+std::vector<bool> unused_params(const ClassModel& cls)
+{
+  std::vector<bool> unused(cls.params.size(), false);
+  auto visit = [&](auto& self, const std::vector<TemplateNode>& nodes) -> void {
+    for (const TemplateNode& t : nodes) {
+      self(self, t.body);
+      for (std::size_t j = 0; j < t.vector.size(); ++j) {
+        if (!t.vector[j])
+          continue;
+        if (cls.params[t.others[j]].refusal.empty()) {
+          unused[t.far[j]] = true;
+          for (const auto& [delta, param] : t.near[j])
+            unused[param] = true;
+        } else if (cls.params[t.far[j]].refusal.empty()) {
+          unused[t.others[j]] = true;
+        } else {
+          throw ExtrapolationError(cls.params[t.others[j]].refusal + " (" + cls.params[t.far[j]].refusal + ")");
+        }
+      }
+    }
+  };
+  visit(visit, cls.top);
+  return unused;
+}
+
+/// A class's parameters at the target.
+struct ClassAtTarget {
+  const ClassModel* cls = nullptr;
+  std::vector<Fitted> fitted;           ///< per parameter
+  std::vector<long long> ints;          ///< per parameter: integer values (trip counts, partners, values)
+  std::vector<std::string> tokens;      ///< per parameter (values)
+  bool has_vectors = false;             ///< an action with a per-rank vector
+  bool per_rank = false;                ///< a value given per rank (a grid function)
+  std::vector<bool> unused;             ///< per parameter: not used by the class's model (unused_params)
+
+  /// The token of value parameter `param` at `rank` of `grid`.
+  std::string token(std::size_t param, int rank, const Grid& grid) const
+  {
+    const Fitted& f = fitted[param];
+    if (f.how != Fitted::How::PerRank)
+      return tokens[param];
+    return std::to_string(*f.per_rank->at(grid.ranks(), grid.sizes(), grid.coords(rank)));
+  }
+};
+
+class Generator {
+public:
+  Generator(const Grid& grid, const std::vector<ClassAtTarget>& classes) : grid_(grid), classes_(classes) {}
+
+  trace::cformat::Loaded run(const std::string& compute_unit)
+  {
+    trace::cformat::Loaded out;
+    int p = grid_.ranks();
+    std::map<int, std::size_t> by_position;
+    for (std::size_t c = 0; c < classes_.size(); ++c)
+      by_position[extrap::position_code(classes_[c].cls->position)] = c;
+    for (int r = 0; r < p; ++r) {
+      std::array<int, 3> pos = grid_.position(r);
+      auto it = by_position.find(extrap::position_code(pos));
+      if (it == by_position.end())
+        throw ExtrapolationError(fmt::format("error: the target's grid {} has ranks of class ({}), which no input has "
+                                             "(rank {})",
+                                             grid_.describe(), extrap::position_name(pos, grid_.dimensions()), r));
+      const ClassAtTarget& c = classes_[it->second];
+      std::vector<std::uint32_t> sigs;
+      signatures(c, c.cls->top, r, sigs);
+      // ranks of a class with the same signatures share their structure and values, unless a per-rank vector
+      // puts the rank's own entry at its place or a value is a function of the rank's coordinates
+      auto [entry, added] = cache_.try_emplace(std::tuple(it->second, sigs, c.has_vectors || c.per_rank ? r : -1));
+      if (added) {
+        std::size_t next = 0;
+        std::optional<std::uint32_t> root = body(c, c.cls->top, sigs, next);
+        if (!root)
+          throw ExtrapolationError(fmt::format("error: rank {} of the target (class ({})) has no action left: every "
+                                               "loop it has gets a trip count of 0",
+                                               r, c.cls->name));
+        entry->second.first = *root;
+        trace::cformat::ValueStreams values;
+        next = 0;
+        walk_values(c, c.cls->top, r, sigs, next, values);
+        entry->second.second = static_cast<std::uint32_t>(out.blocks.size());
+        out.blocks.push_back(values.take());
+      }
+      out.meta.ranks.push_back(trace::cformat::RankEntry{entry->second.first, c.cls->dialect, entry->second.second});
+    }
+    tables_.move_into(out.meta.signatures, out.meta.nodes, out.meta.bodies);
+    out.meta.rank_count = p;
+    out.meta.value_mode = "exact";
+    out.meta.compute_unit = compute_unit;
+    return out;
+  }
+
+private:
+  int partner(const ClassAtTarget& c, std::size_t param, int rank) const
+  {
+    const Fitted& f = c.fitted[param];
+    int p = grid_.ranks();
+    switch (f.how) {
+      case Fitted::How::Delta: return grid_.at_offset(rank, f.delta);
+      case Fitted::How::Absolute: return static_cast<int>(c.ints[param]);
+      case Fitted::How::Offset: {
+        long long q = (rank + c.ints[param]) % p;
+        return static_cast<int>(q < 0 ? q + p : q);
+      }
+      case Fitted::How::Function:
+      case Fitted::How::PerRank: break;
+    }
+    return rank;
+  }
+
+  /// The signature ids of the class's actions at `rank`, in template order (each action node once).
+  void signatures(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes, int rank,
+                  std::vector<std::uint32_t>& out)
+  {
+    int p = grid_.ranks();
+    for (const TemplateNode& t : nodes) {
+      if (t.loop) {
+        signatures(c, t.body, rank, out);
+        continue;
+      }
+      trace::cformat::Signature s;
+      s.name = t.name;
+      for (std::size_t j = 0; j < t.slots.size(); ++j) {
+        if (t.vector[j]) { // a per-rank vector: one value per rank
+          s.slots.insert(s.slots.end(), static_cast<std::size_t>(p), t.slots[j]);
+          continue;
+        }
+        s.slots.push_back(t.slots[j]);
+        if (t.slots[j].kind != Slot::Kind::Relative)
+          continue;
+        std::int64_t k = ((static_cast<std::int64_t>(partner(c, t.params[j], rank)) - rank) % p + p) % p;
+        if (k > p / 2)
+          k -= p;
+        s.slots.back().offset = k;
+      }
+      out.push_back(tables_.signature(std::move(s)));
+    }
+  }
+
+  /// The body of `nodes` (loops of trip count 0 left out, with what they hold); `next` counts action nodes.
+  std::optional<std::uint32_t> body(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes,
+                                    const std::vector<std::uint32_t>& sigs, std::size_t& next)
+  {
+    std::vector<trace::cformat::Node> items;
+    for (const TemplateNode& t : nodes) {
+      if (!t.loop) {
+        items.push_back(trace::cformat::Node{false, sigs[next++], 1});
+        continue;
+      }
+      std::optional<std::uint32_t> inner = body(c, t.body, sigs, next);
+      long long count = c.ints[t.trip];
+      if (inner && count > 0)
+        items.push_back(trace::cformat::Node{true, *inner, static_cast<std::uint64_t>(count)});
+    }
+    if (items.empty())
+      return std::nullopt;
+    return tables_.body_of(items);
+  }
+
+  void walk_values(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes, int rank,
+                   const std::vector<std::uint32_t>& sigs, std::size_t& next, trace::cformat::ValueStreams& values)
+  {
+    for (const TemplateNode& t : nodes) {
+      if (t.loop) {
+        std::size_t start = next;
+        long long count = c.ints[t.trip];
+        for (long long i = 0; i < count; ++i) {
+          next = start;
+          walk_values(c, t.body, rank, sigs, next, values);
+        }
+        if (count <= 0)
+          skip(t.body, next);
+        continue;
+      }
+      std::uint32_t sig = sigs[next++];
+      std::uint32_t ordinal = 0;
+      for (std::size_t j = 0; j < t.slots.size(); ++j) {
+        if (t.vector[j]) {
+          bool by_neighbour = c.unused[t.others[j]];
+          for (int e = 0; e < grid_.ranks(); ++e) {
+            std::size_t param = e == rank ? t.params[j] : by_neighbour ? t.far[j] : t.others[j];
+            if (by_neighbour && e != rank)
+              if (std::optional<std::array<int, 3>> d = grid_.neighbour(rank, e))
+                if (auto it = t.near[j].find(*d); it != t.near[j].end())
+                  param = it->second;
+            values.add(sig, ordinal++, c.token(param, rank, grid_));
+          }
+        } else if (t.slots[j].kind == Slot::Kind::Value) {
+          values.add(sig, ordinal++, c.token(t.params[j], rank, grid_));
+        }
+      }
+    }
+  }
+
+  static void skip(const std::vector<TemplateNode>& nodes, std::size_t& next)
+  {
+    for (const TemplateNode& t : nodes) {
+      if (t.loop)
+        skip(t.body, next);
+      else
+        ++next;
+    }
+  }
+
+  const Grid& grid_;
+  const std::vector<ClassAtTarget>& classes_;
+  trace::cformat::Tables tables_;
+  std::map<std::tuple<std::size_t, std::vector<std::uint32_t>, int>, std::pair<std::uint32_t, std::uint32_t>> cache_;
+};
+
+/// Evaluates the fitted parameters of `cls` at the target (throws when a value cannot be written).
+ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::vector<bool> unused,
+                        const Grid& target)
+{
+  ClassAtTarget c;
+  c.cls = &cls;
+  c.unused = std::move(unused);
+  c.ints.assign(cls.params.size(), 0);
+  std::vector<const TemplateNode*> todo;
+  for (const TemplateNode& t : cls.top)
+    todo.push_back(&t);
+  while (!todo.empty() && !c.has_vectors) {
+    const TemplateNode* t = todo.back();
+    todo.pop_back();
+    c.has_vectors = std::find(t->vector.begin(), t->vector.end(), true) != t->vector.end();
+    for (const TemplateNode& u : t->body)
+      todo.push_back(&u);
+  }
+  c.tokens.assign(cls.params.size(), "");
+  double p = target.ranks();
+  std::array<double, 3> dims = target.sizes();
+  for (std::size_t i = 0; i < cls.params.size(); ++i) {
+    Fitted& f = fitted[i];
+    const Param& param = cls.params[i];
+    if (c.unused[i])
+      continue;
+    if (f.how == Fitted::How::Delta) {
+      f.target = "grid offset " + delta_text(f.delta, target.dimensions());
+      continue;
+    }
+    if (f.how == Fitted::How::PerRank) {
+      if (!f.per_rank->at(p, dims, {0, 0, 0}))
+        throw ExtrapolationError(fmt::format("error: {}: {} fits the inputs but its constant term gives {} at {} "
+                                             "ranks, not an integer",
+                                             class_context(cls, param), f.per_rank->describe(),
+                                             f.fit.model.eval(p, dims), target.ranks()));
+      c.per_rank = true;
+      f.target = "per rank: " + f.per_rank->describe();
+      continue;
+    }
+    for (const extrap::Model& m : f.fit.alternatives) { // functions that agree on the inputs must agree here
+      double chosen = f.fit.model.eval(p, dims), other = m.eval(p, dims);
+      bool same = f.integer ? std::llround(chosen) == std::llround(other)
+                            : std::fabs(other - chosen) <= 1e-9 * std::max(std::fabs(chosen), 1.0);
+      if (!same)
+        throw ExtrapolationError(fmt::format(
+            "error: {}: {} and {} both fit the inputs exactly but give {} and {} at {} ranks (grid {}); give inputs "
+            "on which the grid dimensions are not functions of each other or of p (docs/extrapolation.md#grid), or "
+            "a --grid whose shape is the inputs'",
+            class_context(cls, param), f.fit.model.describe(), m.describe(), chosen, other, target.ranks(),
+            target.describe()));
+    }
+    if (f.integer) {
+      std::optional<long long> v = extrap::integer_at(f.fit.model, p, dims);
+      if (!v)
+        throw ExtrapolationError(fmt::format("error: {}: {} fits the inputs but gives {} at {} ranks, not an integer",
+                                             class_context(cls, param), f.fit.model.describe(),
+                                             f.fit.model.eval(p, dims), target.ranks()));
+      if (param.kind == Param::Kind::Trip && *v < 0)
+        throw ExtrapolationError(fmt::format("error: {}: {} gives a negative trip count ({}) at {} ranks",
+                                             class_context(cls, param), f.fit.model.describe(), *v, target.ranks()));
+      if (f.how == Fitted::How::Absolute && (*v < 0 || *v >= target.ranks()))
+        throw ExtrapolationError(fmt::format("error: {}: the partner {} is rank {}, not one of the {} ranks",
+                                             class_context(cls, param), f.fit.model.describe(), *v, target.ranks()));
+      c.ints[i] = *v;
+      c.tokens[i] = std::to_string(*v);
+      f.target = f.how == Fitted::How::Absolute ? "rank " + c.tokens[i]
+                 : f.how == Fitted::How::Offset ? "offset " + c.tokens[i]
+                                                : c.tokens[i];
+      continue;
+    }
+    double v = f.fit.model.eval(p, dims);
+    bool positive = std::all_of(f.points.begin(), f.points.end(), [](const Point& x) { return x.value > 0; });
+    if (!std::isfinite(v) || (positive && v <= 0))
+      throw ExtrapolationError(fmt::format("error: {}: {} gives {} at {} ranks, where every input's value is positive",
+                                           class_context(cls, param), f.fit.model.describe(), v, target.ranks()));
+    c.tokens[i] = f.int_tokens ? std::to_string(std::llround(v)) : fmt::format("{}", v);
+    f.target = c.tokens[i];
+  }
+  c.fitted = std::move(fitted);
+  return c;
+}
+
+std::string error_text(double e) { return fmt::format("{:.3g}", e); }
+
+void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target, int members)
+{
+  const ClassModel& cls = *c.cls;
+  fmt::print(out, "class ({}): {} rank(s) at the target; structure of rank {} of {}\n", cls.name, members,
+             cls.origin_rank, cls.origin_path);
+  for (std::size_t i = 0; i < cls.params.size(); ++i) {
+    const Fitted& f = c.fitted[i];
+    const Param& p = cls.params[i];
+    if (c.unused[i])
+      continue;
+    if (f.how == Fitted::How::Delta) {
+      fmt::print(out, "  {}: grid neighbour {} in every input -> {}\n", p.where,
+                 delta_text(f.delta, target.dimensions()), f.target);
+      continue;
+    }
+    std::string values;
+    for (std::size_t k = 0; k < f.points.size(); ++k)
+      values += fmt::format("{}{}: {:.10g}", k ? ", " : "", f.points[k].p, f.points[k].value);
+    std::string what = f.how == Fitted::How::PerRank  ? "per rank = "
+                       : f.how == Fitted::How::Absolute ? "partner rank = "
+                       : f.how == Fitted::How::Offset ? "partner offset = "
+                       : p.kind == Param::Kind::Trip  ? "trip count = "
+                       : p.volume || !f.integer       ? "mean = "
+                                                      : "";
+    fmt::print(out, "  {}: {}{} ({}, error {} on the inputs; leave-one-out error {}) -> {}\n", p.where, what,
+               f.per_rank ? f.per_rank->describe() : f.fit.model.describe(), f.fit.exact ? "exact" : "approximate", error_text(f.fit.error),
+               f.fit.loo_error < 0 ? std::string("-") : error_text(f.fit.loo_error), f.target);
+    fmt::print(out, "      {} (p: value): {}\n", f.per_rank ? "its constant term on the inputs" : "inputs", values);
+    if (!f.fit.also_exact.empty()) {
+      std::string alts;
+      for (const std::string& a : f.fit.also_exact)
+        alts += (alts.empty() ? "" : "; ") + a;
+      fmt::print(out, "      also exact on the inputs: {}\n", alts);
+    }
+  }
+}
+
+} // namespace
+
+void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const ExtrapolateOptions& options,
+                 std::ostream& report)
+{
+  if (traces.size() < 3)
+    throw ExtrapolationError(fmt::format("error: extrapolation needs at least 3 trace sets, {} given", traces.size()));
+  if (options.ranks < 1)
+    throw ExtrapolationError(fmt::format("error: --ranks {}: expected a positive rank count", options.ranks));
+  if (options.grid && options.grid->ranks() != options.ranks)
+    throw ExtrapolationError(fmt::format("error: --grid {} has {} ranks, but --ranks is {}",
+                                         options.grid->describe(), options.grid->ranks(), options.ranks));
+  std::vector<Input> inputs;
+  for (const fs::path& t : traces)
+    inputs.push_back(load(t));
+  std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.ranks() < b.ranks(); });
+  for (std::size_t i = 1; i < inputs.size(); ++i) {
+    if (inputs[i].ranks() == inputs[i - 1].ranks())
+      throw ExtrapolationError(fmt::format("error: '{}' and '{}' both have {} ranks; extrapolation needs distinct rank "
+                                           "counts",
+                                           inputs[i - 1].path, inputs[i].path, inputs[i].ranks()));
+    if (inputs[i].trace.meta.compute_unit != inputs[0].trace.meta.compute_unit)
+      throw ExtrapolationError(fmt::format("error: '{}' counts compute volumes in '{}', '{}' in '{}'", inputs[0].path,
+                                           inputs[0].trace.meta.compute_unit, inputs[i].path,
+                                           inputs[i].trace.meta.compute_unit));
+  }
+  auto [dimensions, largest_fastest] =
+      find_grid(inputs, options.grid ? std::optional(options.grid->dimensions()) : std::nullopt);
+  for (Input& in : inputs)
+    in.grid = extrap::grid_for(in.ranks(), dimensions, largest_fastest);
+  Grid target = options.grid ? *options.grid : extrap::grid_for(options.ranks, dimensions, largest_fastest);
+
+  std::vector<ClassModel> classes = extrap::build_classes(inputs);
+  std::map<int, int> members; // per class position code: ranks at the target
+  for (int r = 0; r < target.ranks(); ++r) {
+    ++members[extrap::position_code(target.position(r))];
+  }
+  Fitter fitter(inputs, options.scaling, dimensions, target);
+  std::vector<ClassAtTarget> at;
+  std::size_t parameters = 0, exact = 0;
+  for (const ClassModel& cls : classes) {
+    if (members.count(extrap::position_code(cls.position)) == 0)
+      continue; // a class the target has not (a grid too small for it)
+    std::string seen_in;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (cls.in_input[i])
+        seen_in += fmt::format("{}{}", seen_in.empty() ? "" : ", ", inputs[i].ranks());
+    if (std::count(cls.in_input.begin(), cls.in_input.end(), true) < 3)
+      throw ExtrapolationError(fmt::format("error: the target has ranks of class ({}), which only the inputs of {} "
+                                           "ranks have; fitting needs 3 (give inputs whose grids have at least 3 ranks "
+                                           "along every dimension)",
+                                           cls.name, seen_in));
+    std::vector<bool> unused = unused_params(cls);
+    std::vector<Fitted> fitted;
+    for (std::size_t i = 0; i < cls.params.size(); ++i) {
+      if (unused[i]) {
+        fitted.emplace_back();
+        continue;
+      }
+      fitted.push_back(fitter.fit(cls, cls.params[i]));
+      ++parameters;
+      exact += fitted.back().how == Fitted::How::Delta || fitted.back().fit.exact ? 1 : 0;
+    }
+    at.push_back(at_target(cls, std::move(fitted), std::move(unused), target));
+  }
+  trace::cformat::Loaded result = Generator(target, at).run(inputs[0].trace.meta.compute_unit);
+  std::uint64_t bytes = trace::cformat::write_compressed(out, result);
+
+  std::string sources;
+  for (const Input& in : inputs)
+    sources += fmt::format("{}{} ({})", sources.empty() ? "" : ", ", in.ranks(), in.grid.describe());
+  fmt::print(report, "{}: {} ranks, grid {} ({}-D, n0 varies fastest), from {} ranks; {} classes, {} parameters ({} "
+                     "exact), {} bytes\n",
+             out.string(), target.ranks(), target.describe(), dimensions, sources, at.size(), parameters, exact,
+             bytes);
+  if (options.report)
+    for (const ClassAtTarget& c : at)
+      report_class(report, c, target, members[extrap::position_code(c.cls->position)]);
+}
+
+} // namespace tit::tracetool
