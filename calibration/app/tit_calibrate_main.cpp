@@ -1,5 +1,6 @@
 // tit-calibrate: fits SimGrid's hybrid MPI model to the measurements of the calibration programs and
 // writes it into a platform file; generates cluster platforms; extracts CPU rates from timed traces.
+#include "core/error.hpp"
 #include "contention.hpp"
 #include "cpu.hpp"
 #include "insitu.hpp"
@@ -360,7 +361,7 @@ int main(int argc, char** argv)
     app.exit(e);
     return 2;
   }
-  try {
+  return tit::run_main("tit-calibrate", [&] {
     if (*fit) {
       if (not fa.p2p.empty() && not(fa.route.bandwidth > 0))
         throw InputError("error: fitting --p2p needs --bandwidth and --latency (the nominal route)");
@@ -389,9 +390,6 @@ int main(int argc, char** argv)
       write_text(cpu_out, out.str());
       return 0;
     }
-  } catch (const InputError& e) {
-    std::cerr << "tit-calibrate: " << e.what() << "\n";
-    return 2;
-  }
-  return 0;
+    return 0;
+  });
 }

@@ -8,6 +8,8 @@
 // Errors name the file, the line (row) and the column: "p2p.csv:17:3: error: ...".
 #pragma once
 
+#include "core/error.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -20,9 +22,9 @@
 namespace tit::calib {
 
 /// Bad input (file, option). what() is the full message, starting with the file and line when known.
-class InputError : public std::runtime_error {
+class InputError : public tit::Error {
 public:
-  using std::runtime_error::runtime_error;
+  using tit::Error::Error;
 };
 
 class CsvTable {

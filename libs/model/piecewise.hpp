@@ -3,6 +3,8 @@
 // (`smpi/bw-factor`, `smpi/lat-factor`: "threshold:value;...").
 #pragma once
 
+#include "core/error.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -12,9 +14,9 @@
 namespace tit::model {
 
 /// A malformed model string. what() says which chunk and why.
-class ModelError : public std::invalid_argument {
+class ModelError : public tit::Error {
 public:
-  using std::invalid_argument::invalid_argument;
+  using tit::Error::Error;
 };
 
 /// f(size) = offset + slope * size on the segment of the largest threshold strictly below `size`;

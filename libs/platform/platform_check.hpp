@@ -5,6 +5,8 @@
 // Knows nothing of the engine (pugixml only), so that it can be unit-tested and fuzzed.
 #pragma once
 
+#include "core/error.hpp"
+
 #include "platform/topology.hpp"
 
 #include <filesystem>
@@ -16,9 +18,9 @@ namespace tit::platform {
 
 /// A platform SimGrid would abort on or compute nonsense with; what() is "FILE:LINE: error: <element ...>
 /// attribute="value": what is wrong; expected ...".
-class PlatformError : public std::runtime_error {
+class PlatformError : public tit::Error {
 public:
-  using std::runtime_error::runtime_error;
+  using tit::Error::Error;
 };
 
 /// Checks the platform file `file`; throws PlatformError on the first problem (or when it cannot be read). Returns

@@ -2,6 +2,8 @@
 // plain or gzip-compressed, in either dialect. Knows nothing of SimGrid.
 #pragma once
 
+#include "core/error.hpp"
+
 #include "trace/action.hpp"
 
 #include <cstddef>
@@ -19,9 +21,9 @@ namespace tit::trace {
 
 /// A bad trace or trace set. what() is the full message, e.g.
 /// "traces/rank-3.txt:1207: error: 'send' needs <dst> <tag> <count> [dt], got 2 fields\n  3 send 1 2"
-class TraceError : public std::runtime_error {
+class TraceError : public tit::Error {
 public:
-  using std::runtime_error::runtime_error;
+  using tit::Error::Error;
 };
 
 /// The stream of actions of one rank.

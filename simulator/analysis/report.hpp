@@ -2,6 +2,8 @@
 // two JSON analyses (tit-replay --compare A.json B.json).
 #pragma once
 
+#include "core/error.hpp"
+
 #include "analysis/analysis.hpp"
 
 #include <ostream>
@@ -16,9 +18,9 @@ void write_text(std::ostream& out, const Result& result);
 void write_json(std::ostream& out, const Result& result);
 
 /// A malformed or foreign analysis file.
-class CompareError : public std::runtime_error {
+class CompareError : public tit::Error {
 public:
-  using std::runtime_error::runtime_error;
+  using tit::Error::Error;
 };
 
 /// Reads two --analysis-json files and prints what changed from A to B. Throws CompareError naming the file.

@@ -1,5 +1,6 @@
 // tit-replay: predicts the run time of an MPI application from its time-independent trace. This file only
 // reads the command line into output::Command; output::execute does the rest.
+#include "core/error.hpp"
 #include "output/command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -54,5 +55,5 @@ int main(int argc, char** argv)
     app.exit(e);
     return 2;
   }
-  return tit::output::execute(c, std::cout, std::cerr);
+  return tit::run_main("tit-replay", [&] { return tit::output::execute(c, std::cout, std::cerr); });
 }

@@ -1,6 +1,8 @@
 // The algorithms of each collective by name, and the algorithm sets (selectors), for --cfg=coll/...
 #pragma once
 
+#include "core/error.hpp"
+
 #include "colls/colls.hpp"
 
 #include <map>
@@ -23,9 +25,9 @@ const std::vector<AlgorithmInfo>& algorithms();
 std::vector<std::string> selector_names();
 
 /// An unknown selector, collective or algorithm name; what() lists the accepted ones.
-class SelectionError : public std::invalid_argument {
+class SelectionError : public tit::Error {
 public:
-  using std::invalid_argument::invalid_argument;
+  using tit::Error::Error;
 };
 
 /// The selector named `selector` with the per-collective `overrides` (collective -> algorithm name).

@@ -3,6 +3,8 @@
 // and probe injected times), built on S4U mailboxes and communications.
 #pragma once
 
+#include "core/error.hpp"
+
 #include "model/params.hpp"
 
 #include <boost/container/small_vector.hpp>
@@ -28,15 +30,15 @@ class Host;
 namespace tit::mpi {
 
 /// An error of the replayed program (for example a wait on nothing), reported with the action's location.
-class MpiError : public std::runtime_error {
+class MpiError : public tit::Error {
 public:
-  using std::runtime_error::runtime_error;
+  using tit::Error::Error;
 };
 
 /// The replayed trace can never complete: every rank still running waits for a message no one will send.
 class DeadlockError : public MpiError {
 public:
-  using MpiError::MpiError;
+  explicit DeadlockError(const std::string& what) : MpiError(what, ExitCode::Incomplete) {}
 };
 
 /// Where a message comes from: the replayed program's own point-to-point calls, or the internal messages of a

@@ -27,8 +27,8 @@ namespace tit::output {
 namespace {
 
 /// Input errors of the command line itself.
-struct Usage {
-  std::string message;
+struct Usage : Error {
+  explicit Usage(const std::string& message) : Error(message) {}
 };
 
 /// The outputs of one job: files, timeline writers, analysis recorder.
@@ -54,7 +54,7 @@ std::ostream& open(JobOutputs& o, const std::string& path, const char* what)
 {
   o.files.push_back(std::make_unique<std::ofstream>(path));
   if (not *o.files.back())
-    throw Usage{fmt::format("error: cannot write the {} '{}'", what, path)};
+    throw Usage(fmt::format("error: cannot write the {} '{}'", what, path));
   return *o.files.back();
 }
 
@@ -95,17 +95,17 @@ replay::Options replay_options(const Command& c)
   bool hostfile = not options.hostfile.empty();
   if (not c.workload.empty()) {
     if (f.size() != 1 || hostfile || c.np > 0)
-      throw Usage{"error: with --workload, give only PLATFORM.xml (each job says its traces and hosts)"};
+      throw Usage("error: with --workload, give only PLATFORM.xml (each job says its traces and hosts)");
     options.platform = f.front();
     options.jobs = replay::read_workload(c.workload);
     return options;
   }
   if (options.isolated_baseline)
-    throw Usage{"error: --isolated-baseline goes with --workload"};
+    throw Usage("error: --isolated-baseline goes with --workload");
   if (f.empty() || (hostfile && f.size() != 2) || (not hostfile && f.size() != 3))
-    throw Usage{hostfile ? "error: with --hostfile, give PLATFORM.xml TRACES"
+    throw Usage(hostfile ? "error: with --hostfile, give PLATFORM.xml TRACES"
                          : "error: give PLATFORM.xml DEPLOYMENT.xml TRACES, or --hostfile HOSTS PLATFORM.xml TRACES, "
-                           "or --workload WORKLOAD PLATFORM.xml (see --help)"};
+                           "or --workload WORKLOAD PLATFORM.xml (see --help)");
   options.platform = f.front();
   options.traces = f.back();
   if (f.size() == 3)
@@ -174,22 +174,13 @@ int replay_and_report(const Command& c, std::ostream& out, std::ostream& err)
 
 int execute(const Command& c, std::ostream& out, std::ostream& err)
 {
-  try {
-    if (not c.compare.empty()) {
-      if (not c.files.empty() || not c.workload.empty())
-        throw Usage{"error: --compare takes only the two analysis files"};
-      analysis::compare(out, c.compare[0], c.compare[1]);
-      return 0;
-    }
-    return replay_and_report(c, out, err);
-  } catch (const Usage& e) {
-    fmt::print(err, "tit-replay: {}\n", e.message);
-  } catch (const analysis::CompareError& e) {
-    fmt::print(err, "tit-replay: {}\n", e.what());
-  } catch (const replay::InputError& e) {
-    fmt::print(err, "tit-replay: {}\n", e.what());
+  if (not c.compare.empty()) {
+    if (not c.files.empty() || not c.workload.empty())
+      throw Usage("error: --compare takes only the two analysis files");
+    analysis::compare(out, c.compare[0], c.compare[1]);
+    return 0;
   }
-  return 2;
+  return replay_and_report(c, out, err);
 }
 
 std::string parameters_footer()

@@ -26,7 +26,7 @@ struct Command {
 };
 
 /// Runs `command`: the summary (and analysis) on `out`, diagnostics on `err`. Returns the exit code (0, 2 bad
-/// input, 3 deadlock).
+/// input, 3 deadlock) of a replay that ran; throws tit::Error for a command it cannot run (run_main reports it).
 int execute(const Command& command, std::ostream& out, std::ostream& err);
 
 /// The --help text after the options: model parameters, collective algorithms, exit codes.

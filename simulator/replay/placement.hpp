@@ -2,6 +2,8 @@
 // host names; the replayer resolves them on the platform.
 #pragma once
 
+#include "core/error.hpp"
+
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -10,9 +12,9 @@
 namespace tit::replay {
 
 /// A bad deployment or hostfile; what() names the file (and line) and what was expected.
-class InputError : public std::runtime_error {
+class InputError : public tit::Error {
 public:
-  using std::runtime_error::runtime_error;
+  using tit::Error::Error;
 };
 
 /// Host name of each rank, index = rank.

@@ -1,4 +1,5 @@
 // tit-sweep: parameter sweeps of tit-replay, on this machine or as Slurm job arrays.
+#include "core/error.hpp"
 #include "sweep.hpp"
 
 #include <CLI/CLI.hpp>
@@ -86,7 +87,7 @@ int main(int argc, char** argv)
     return app.exit(e) == 0 ? 0 : 2;
   }
 
-  try {
+  return tit::run_main("tit-sweep", [&] {
     if (check->parsed()) {
       auto spec = load_spec(sweep_file);
       std::cout << fmt::format("{}: {} parameters, {} points\n", sweep_file, spec.params.size(), expand(spec).size());
@@ -94,7 +95,7 @@ int main(int argc, char** argv)
     }
     if (run->parsed()) {
       if (local && slurm)
-        throw InputError("tit-sweep: error: --local and --slurm exclude each other");
+        throw InputError("error: --local and --slurm exclude each other");
       auto spec = load_spec(sweep_file);
       auto points = expand(spec);
       if (not fs::exists(tit_replay))
@@ -139,7 +140,7 @@ int main(int argc, char** argv)
       return print_counts(plan, collect(plan));
     if (run_point_cmd->parsed()) {
       if (index >= plan.points.size())
-        throw InputError(fmt::format("tit-sweep: error: point {} does not exist ({} points)", index, plan.points.size()));
+        throw InputError(fmt::format("error: point {} does not exist ({} points)", index, plan.points.size()));
       if (not read_result(plan.points[index].dir).present)
         run_point(plan.points[index]);
       return 0;
@@ -157,12 +158,6 @@ int main(int argc, char** argv)
       std::cerr << "tit-sweep: cannot run /usr/bin/python3 (Debian python3-matplotlib)\n";
       return 1;
     }
-  } catch (const InputError& e) {
-    std::cerr << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "tit-sweep: " << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }

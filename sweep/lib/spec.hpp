@@ -1,4 +1,6 @@
 #pragma once
+
+#include "core/error.hpp"
 // A sweep file (YAML): the base run and the parameters to vary.
 //
 //   platform: cluster.xml          # paths relative to the sweep file
@@ -27,8 +29,8 @@
 namespace tit::sweep {
 
 // Bad input: the message is complete ("FILE:LINE: error: ..."); programs exit with code 2.
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct InputError : tit::Error {
+  using tit::Error::Error;
 };
 
 enum class ParamKind { attribute, cfg, traces, platform, hostfile, deployment };

@@ -1,5 +1,6 @@
 // tit-convert: rewrites time-independent traces; an alias of `tit-trace convert` with its own option syntax
 // (see tracer/README.md "tit-convert"). The conversions live in tools/convert/convert.hpp.
+#include "core/error.hpp"
 #include "convert/convert.hpp"
 
 #include "trace/reader.hpp"
@@ -57,15 +58,11 @@ int main(int argc, char** argv)
     return usage_error("--to '" + to + "': expected simgrid or thesis");
   if (from != "thesis" && from != "pre3.20")
     return usage_error("--from '" + from + "': expected thesis or pre3.20");
-  try {
+  return tit::run_main("tit-convert", [&] {
     std::optional<tit::trace::Dialect> dialect;
     if (!durations)
       dialect = to == "simgrid" ? tit::trace::Dialect::SimGrid : tit::trace::Dialect::Thesis;
     convert_into(pos[0], pos[1], dialect, from == "thesis" ? Source::Thesis : Source::Pre320);
-  } catch (const std::exception& e) { // ConvertError and the reader's TraceError say file and line
-    std::string what = e.what();
-    std::cerr << (what.find("error: ") == std::string::npos ? "tit-convert: error: " : "") << what << "\n";
-    return 2;
-  }
-  return 0;
+    return 0;
+  });
 }

@@ -1,5 +1,6 @@
 // tit-trace: compress, expand, describe and convert trace sets (docs/compressed-format.md, tracer/README.md), and
 // write proxy programs from them (docs/proxy.md) and extrapolate them to more ranks (docs/extrapolation.md).
+#include "core/error.hpp"
 #include "convert/convert.hpp"
 #include "extrapolate/extrapolate.hpp"
 #include "proxy/proxy.hpp"
@@ -102,7 +103,7 @@ int main(int argc, char** argv)
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  try {
+  return tit::run_main("tit-trace", [&] {
     if (compress->parsed())
       tit::tracetool::compress(traces, out, tit::trace::parse_value_mode(values), std::cout);
     else if (expand->parsed())
@@ -127,18 +128,6 @@ int main(int argc, char** argv)
                             std::cout, std::cerr);
     else
       tit::tracetool::info(traces, std::cout);
-  } catch (const tit::tracetool::ProxyDeadlock& e) {
-    std::cerr << "tit-trace: " << e.what() << "\n";
-    return 3;
-  } catch (const tit::trace::TraceError& e) {
-    std::cerr << "tit-trace: " << e.what() << "\n";
-    return 2;
-  } catch (const tit::extrap::ExtrapolationError& e) {
-    std::cerr << "tit-trace: " << e.what() << "\n";
-    return 2;
-  } catch (const tit::convert::ConvertError& e) {
-    std::cerr << "tit-trace: " << e.what() << "\n";
-    return 2;
-  }
-  return 0;
+    return 0;
+  });
 }

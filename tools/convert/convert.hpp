@@ -6,6 +6,8 @@
 // (trace/writer.hpp). Knows nothing of SimGrid.
 #pragma once
 
+#include "core/error.hpp"
+
 #include "trace/action.hpp"
 
 #include <filesystem>
@@ -19,9 +21,9 @@ namespace tit::convert {
 
 /// A bad input: what() is "file:line: error: ...\n  <the line>" or "path: error: ...". (The reader's and
 /// writer's errors are trace::TraceError, with the same form.)
-class ConvertError : public std::runtime_error {
+class ConvertError : public tit::Error {
 public:
-  using std::runtime_error::runtime_error;
+  using tit::Error::Error;
 };
 
 /// What the input is: either dialect, detected from its lines (dialect 1 being Markomanolis' thesis format, whose

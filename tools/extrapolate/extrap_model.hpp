@@ -4,6 +4,8 @@
 // counts, values, partners) are observed per input, ready to be fitted as functions of the process count.
 #pragma once
 
+#include "core/error.hpp"
+
 #include "extrap_grid.hpp"
 
 #include "compressed/format.hpp"
@@ -20,9 +22,9 @@
 namespace tit::extrap {
 
 /// What extrapolation refuses (inputs that disagree, numbers no function fits): exit 2 in tit-trace.
-class ExtrapolationError : public std::runtime_error {
+class ExtrapolationError : public tit::Error {
 public:
-  using std::runtime_error::runtime_error;
+  using tit::Error::Error;
 };
 
 /// One trace set, folded, with its process grid.

@@ -13,7 +13,7 @@ namespace tit::tracetool {
 /// A trace whose proxy would wait forever: exit 3, as tit-replay's deadlocks.
 class ProxyDeadlock : public trace::TraceError {
 public:
-  using trace::TraceError::TraceError;
+  explicit ProxyDeadlock(const std::string& what) : trace::TraceError(what, ExitCode::Incomplete) {}
 };
 
 /// The protocol rules of the symbolic execution.
