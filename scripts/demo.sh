@@ -13,7 +13,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=$(realpath -m "${BUILD_DIR:-$root/build}")
 export BUILD_DIR
 
-bash "$root/scripts/setup/setup.sh"
+# Only the program the demo runs: the first prediction comes before the rest of the project is built.
+TIT_BUILD_TARGETS=${TIT_BUILD_TARGETS:-tit-replay} bash "$root/scripts/setup/setup.sh"
 
 cd "$root"
 args=("$@" platforms/small-hetero.xml platforms/small-hetero.deploy4.xml traces/ring4)

@@ -4,8 +4,12 @@
 # of the repository's traces, platforms, deployments and hostfiles. Exits non-zero when a target crashes, hangs,
 # leaks, trips a sanitizer or lets an exception escape; the input is then in $FUZZ_BUILD_DIR/artifacts/.
 #
-# Usage: scripts/check/fuzz.sh [TARGET...]      (targets: trace compressed platform placement inputs; default all)
+# Usage: scripts/check/fuzz.sh [--build-only] [TARGET...]   (targets: trace compressed platform placement inputs;
+#                                                           default all)
+#   --build-only    configure and build the targets, run nothing (scripts/test.sh's build step)
 # Environment:
+#   FUZZ_SKIP_BUILD=1  run the targets already built in FUZZ_BUILD_DIR (the `fuzz.*` CTest tests: builds belong to
+#                   the build step, never inside a test's time limit); exit 2 when they are missing
 #   FUZZ_SECONDS    seconds of fuzzing per target (default 60)
 #   FUZZ_RUNS=fixed a fixed number of inputs per target from a fixed seed (FUZZ_SEED, default 1), about 20-30 s
 #                   each on a quiet 2-core machine, FUZZ_SECONDS being only a cap: libFuzzer's mutations then follow
@@ -24,29 +28,54 @@ if [[ ${FUZZ_RUNS:-} != "" && ${FUZZ_RUNS:-} != fixed ]]; then
   echo "fuzz.sh: FUZZ_RUNS is 'fixed' or unset, not '$FUZZ_RUNS'" >&2
   exit 2
 fi
+build_only=0
+if [[ ${1:-} == --build-only ]]; then
+  build_only=1
+  shift
+fi
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(trace compressed platform placement inputs)
+for t in "${targets[@]}"; do
+  case $t in
+    trace | compressed | platform | placement | inputs) ;;
+    *) echo "fuzz.sh: unknown target '$t' (expected trace, compressed, platform, placement or inputs)" >&2; exit 2 ;;
+  esac
+done
 
-command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is missing (scripts/setup/install-deps.sh installs clang)"; exit 2; }
-launcher=()
-if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-fi
 start=$SECONDS
-if [[ ! -f $build/CMakeCache.txt ]]; then
-  generator=()
-  command -v ninja >/dev/null && generator=(-G Ninja)
-  CC=clang CXX=clang++ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DTIT_FUZZ=ON -DBUILD_TESTING=OFF -DTIT_TCMALLOC=OFF "${launcher[@]}" >/dev/null
-fi
 build_targets=("${targets[@]/#/fuzz-}")
 [[ " ${targets[*]} " == *" compressed "* ]] && build_targets+=(tit-trace-tool) # writes the compressed seeds
-cmake --build "$build" -j "${JOBS:-2}" --target "${build_targets[@]}"
-echo "fuzz.sh: built in $((SECONDS - start)) s"
+if [[ ${FUZZ_SKIP_BUILD:-0} == 1 ]]; then
+  for b in "${build_targets[@]}"; do
+    b=${b/tit-trace-tool/tit-trace}
+    [[ -x $build/bin/$b ]] || {
+      echo "fuzz.sh: $build/bin/$b is not built: scripts/test.sh builds the fuzz targets before the tests" \
+        "(or run scripts/check/fuzz.sh --build-only with FUZZ_BUILD_DIR=$build)" >&2
+      exit 2
+    }
+  done
+else
+  command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is missing (scripts/setup/install-deps.sh installs clang)"; exit 2; }
+  launcher=()
+  if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  fi
+  if [[ ! -f $build/CMakeCache.txt ]]; then
+    generator=()
+    command -v ninja >/dev/null && generator=(-G Ninja)
+    CC=clang CXX=clang++ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DTIT_FUZZ=ON -DBUILD_TESTING=OFF -DTIT_TCMALLOC=OFF "${launcher[@]}" >/dev/null
+  fi
+  cmake --build "$build" -j "${JOBS:-2}" --target "${build_targets[@]}"
+  echo "fuzz.sh: built in $((SECONDS - start)) s"
+fi
+((build_only)) && exit 0
 
 # Seed corpora: one file per input, in the target's input encoding (first byte: layout or reader).
-seeds=$build/seeds
-rm -rf "$seeds"
+# (a folder of this run's own: the fuzz.* tests run side by side)
+mkdir -p "$build"
+seeds=$(mktemp -d "$build/seeds.XXXXXX")
+trap 'rm -rf "$seeds"' EXIT
 mkdir -p "$seeds/trace" "$seeds/compressed" "$seeds/platform" "$seeds/placement" "$seeds/inputs"
 if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even)
   for t in "$root"/traces/ring4 "$root"/traces/halo4 "$root"/tests/e2e/data/detached-thesis.txt.gz \

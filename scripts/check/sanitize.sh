@@ -18,7 +18,8 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 args=(-S "$root" -B "$dir" -DTIT_SANITIZE=ON)
 if [[ ! -f $dir/CMakeCache.txt ]]; then
   command -v ninja >/dev/null 2>&1 && args+=(-G Ninja)
-  # Optimised: the sanitizers' checks do not depend on -O0, and the end-to-end runs stay quick.
+  # The `sanitize` preset of CMakePresets.json: optimised, since the sanitizers' checks do not depend on -O0,
+  # and the end-to-end runs stay quick.
   args+=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 fi
 cmake "${args[@]}" >/dev/null

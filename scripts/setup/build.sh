@@ -6,6 +6,7 @@
 #   BUILD_DIR   build directory (default: build/ at the root of the repository)
 #   BUILD_TYPE  CMake build type (default RelWithDebInfo; an existing build directory keeps its own)
 #   JOBS        parallel build jobs (default: nproc)
+#   TIT_BUILD_TARGETS  build only these targets (space-separated, e.g. "tit-replay"); default: everything
 # Uses Ninja when it is installed and the build directory is new.
 set -euo pipefail
 
@@ -25,4 +26,6 @@ elif [[ -n ${BUILD_TYPE:-} ]]; then
 fi
 
 cmake "${args[@]}" "$@"
-cmake --build "$build_dir" -j "$jobs"
+targets=()
+for t in ${TIT_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build_dir" -j "$jobs" "${targets[@]}"

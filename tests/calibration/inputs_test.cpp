@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 using namespace tit::calib;
 
@@ -189,9 +190,26 @@ const char* kExisting = R"(<?xml version='1.0'?>
 </platform>
 )";
 
+/// This process' scratch folder, removed at its exit.
+std::filesystem::path scratch_dir()
+{
+  struct Owner {
+    std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("tit-calib-tests-" + std::to_string(::getpid()));
+    Owner() { std::filesystem::create_directories(dir); }
+    ~Owner()
+    {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  };
+  static Owner owner;
+  return owner.dir;
+}
+
 std::filesystem::path temp_file(const std::string& name, const std::string& text)
 {
-  auto p = std::filesystem::temp_directory_path() / ("tit-calib-test-" + name);
+  auto p = scratch_dir() / ("tit-calib-test-" + name);
   std::ofstream(p) << text;
   return p;
 }
@@ -317,7 +335,7 @@ TEST(Platform, GeneratedCabinets)
 
 TEST(Cpu, TimingsFileErrors)
 {
-  auto dir = std::filesystem::temp_directory_path() / "tit-calib-timings";
+  auto dir = scratch_dir() / "tit-calib-timings";
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "traces.txt") << "rank-0.txt\n";
   std::ofstream(dir / "rank-0.txt") << "0 init\n0 compute 1e9\n0 finalize\n";

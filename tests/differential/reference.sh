@@ -47,6 +47,7 @@ fi
 
 tmp=$(mktemp "${TMPDIR:-/tmp}/tit-reference.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
+trap 'exit 143' TERM INT # the EXIT trap runs when a time limit stops the script too
 status=0
 (cd "$rundir" && smpirun -no-privatize -replay "$list" -np "$np" -platform "$platform" -hostfile "$hostfile" \
    "$@" --log=smpi_replay.thresh:verbose --log=replay.thresh:critical \

@@ -62,6 +62,7 @@ std::string simulate(const std::vector<std::string>& cfg, Body rank0, Body rank1
     smpi_init_options();
     s4u::Engine engine(&argc, argv.data());
     engine.load_platform(platform);
+    std::remove(platform.c_str()); // read: nothing is left behind, whatever the run does
     tit::mpi::World world(tit::model::MpiParams::from_config(), 2);
     Rank r0(world, 0, engine.host_by_name("A"));
     Rank r1(world, 1, engine.host_by_name("B"));
@@ -69,7 +70,6 @@ std::string simulate(const std::vector<std::string>& cfg, Body rank0, Body rank1
     world.prepare({s4u::Actor::create("0", engine.host_by_name("A"), [&] { rank0(r0); r0.drain_buffered(); }),
                    s4u::Actor::create("1", engine.host_by_name("B"), [&] { rank1(r1); r1.drain_buffered(); })});
     engine.run();
-    std::remove(platform.c_str());
     std::fflush(stdout);
     _exit(0);
   }

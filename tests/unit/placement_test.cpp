@@ -1,4 +1,5 @@
 #include "replay/placement.hpp"
+#include "trace_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +14,7 @@ namespace {
 
 fs::path write_temp(const std::string& name, const std::string& content)
 {
-  auto dir = fs::temp_directory_path() / ("tit-placement-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  auto p = dir / name;
+  auto p = tit::trace::test_support::scratch_dir() / name; // removed at the process' exit
   std::ofstream(p) << content;
   return p;
 }
