@@ -208,16 +208,8 @@ int run_from_trace(const InSituArgs& a)
     opt.orecv = existing("smpi/or");
     opt.bw_factor = existing("smpi/bw-factor");
   }
-  auto actions = timed_actions(a.traces, timings_dir(a.traces, a.timings), [](const tit::trace::Action& x) {
-    using tit::trace::Kind;
-    switch (x.kind) {
-    case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: case Kind::SendRecv: case Kind::Ssend:
-    case Kind::Issend: case Kind::Bsend: case Kind::Ibsend: case Kind::Start: case Kind::Startall:
-      return true;
-    default:
-      return false;
-    }
-  });
+  auto actions = timed_actions(a.traces, timings_dir(a.traces, a.timings),
+                               [](const tit::trace::Action& x) { return tit::trace::is_point_to_point(x.kind); });
   auto fit = fit_in_situ(actions, opt);
   std::ostringstream report;
   report << "== In situ (" << a.traces << ")\n";

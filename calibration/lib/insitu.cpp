@@ -85,15 +85,9 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, std
       sendrecv_pairs.insert({a.rank, a.partner});
       sendrecv_pairs.insert({a.partner2, a.rank});
       break;
-    case trace::Kind::Ssend:
-    case trace::Kind::Issend:
-    case trace::Kind::Bsend:
-    case trace::Kind::Ibsend:
-    case trace::Kind::Start:
-    case trace::Kind::Startall:
-      unparsed_senders.insert(a.rank);
-      break;
-    default:
+    default: // the synchronous and buffered sends, persistent starts: not paired
+      if (trace::is_point_to_point(a.kind))
+        unparsed_senders.insert(a.rank);
       break;
     }
   }

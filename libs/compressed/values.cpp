@@ -44,20 +44,13 @@ namespace cformat {
 std::vector<std::size_t> volume_positions(const Action& a)
 {
   bool simgrid = a.dialect == Dialect::SimGrid;
+  if (is_message(a.kind))
+    return {simgrid ? std::size_t{2} : std::size_t{1}};
   switch (a.kind) {
     case Kind::Compute:
     case Kind::Sleep:
     case Kind::Bcast:
       return {0};
-    case Kind::Send:
-    case Kind::Isend:
-    case Kind::Recv:
-    case Kind::Irecv:
-    case Kind::Ssend:
-    case Kind::Issend:
-    case Kind::Bsend:
-    case Kind::Ibsend:
-      return {simgrid ? std::size_t{2} : std::size_t{1}};
     case Kind::SendRecv:
       return {0, 2};
     case Kind::Reduce:

@@ -61,16 +61,9 @@ constexpr std::size_t kWindow = 64;
 /// Arguments of an action that are world ranks (partners), by position.
 std::vector<std::size_t> partner_positions(const Action& a)
 {
+  if (is_message(a.kind))
+    return {0};
   switch (a.kind) {
-    case Kind::Send:
-    case Kind::Isend:
-    case Kind::Recv:
-    case Kind::Irecv:
-    case Kind::Ssend:
-    case Kind::Issend:
-    case Kind::Bsend:
-    case Kind::Ibsend:
-      return {0};
     case Kind::Wait:
     case Kind::Test:
       return a.wait_last_irecv ? std::vector<std::size_t>{} : std::vector<std::size_t>{0, 1};

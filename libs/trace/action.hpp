@@ -1,6 +1,8 @@
 // Typed actions of a time-independent trace. Knows nothing of SimGrid.
 #pragma once
 
+#include "trace/kinds.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -19,82 +21,10 @@ enum class Dialect : std::uint8_t {
            ///< never detected, read only when asked (TraceSet::open's `read_as`; `tit-trace convert --from pre3.20`)
 };
 
-enum class Kind : std::uint8_t {
-  // replayed by the core
-  Init,
-  Finalize,
-  CommSize,
-  CommSplit,
-  CommDup,
-  Compute,
-  Sleep,
-  Location,
-  Send,
-  Isend,
-  Recv,
-  Irecv,
-  Wait,
-  Test,
-  WaitAll,
-  SendRecv,
-  Barrier,
-  // collectives: arguments parsed into the collective fields below
-  Bcast,
-  Reduce,
-  AllReduce,
-  AllToAll,
-  AllToAllV,
-  Gather,
-  Scatter,
-  AllGather,
-  GatherV,
-  ScatterV,
-  AllGatherV,
-  ReduceScatter,
-  Scan,
-  Exscan,
-  // written by tracers but not replayed by SimGrid 3.32: recognised, arguments kept raw
-  Ssend,
-  Issend,
-  Bsend,
-  Ibsend,
-  Start,
-  Startall,
-  WaitAny,
-  TestAny,
-  TestAll,
-  TestSome,
-  NonBlockingCollective, ///< ibcast, iallreduce, ... (name kept in Action::name)
-  // communicators (tit-replay's tracer extension; SimGrid's comm_split/comm_dup carry no arguments)
-  CommCreate,
-  CommFree,
-};
-
-/// A blocking collective (barrier .. exscan).
-constexpr bool is_collective(Kind k)
-{
-  return k >= Kind::Barrier && k <= Kind::Exscan;
-}
-/// A collective with a root (bcast, reduce, gather(v), scatter(v)).
-constexpr bool is_rooted(Kind k)
-{
-  return k == Kind::Bcast || k == Kind::Reduce || k == Kind::Gather || k == Kind::GatherV || k == Kind::Scatter ||
-         k == Kind::ScatterV;
-}
-
 namespace detail {
 
 // Header-only constexpr tables, so that the tracer (a preloaded library) uses them without linking tit-trace
 // and without a cost per call.
-
-inline constexpr std::array<std::string_view, static_cast<std::size_t>(Kind::CommFree) + 1> kKindNames = {
-    "init",     "finalize",  "comm_size", "comm_split",     "comm_dup",  "compute",   "sleep",   "location",
-    "send",     "isend",     "recv",      "irecv",          "wait",      "test",      "waitall", "sendRecv",
-    "barrier",  "bcast",     "reduce",    "allreduce",      "alltoall",  "alltoallv", "gather",  "scatter",
-    "allgather", "gatherv",  "scatterv",  "allgatherv",     "reducescatter", "scan",  "exscan",  "Ssend",
-    "ISsend",   "bsend",     "ibsend",    "Start",          "Startall",  "waitAny",   "testany", "testall",
-    "testsome", "nonblocking collective", "comm_create", "comm_free",
-};
 
 /// Sizes of SimGrid 3.32's datatype ids 0..59 on x86_64 (id -1, a derived type, is replayed as 0 bytes): the
 /// one datatype table of the project (reader, writer, tit-convert, tracer).
@@ -114,13 +44,6 @@ inline constexpr std::array<std::string_view, 15> kNonblockingNames = {
 };
 
 } // namespace detail
-
-/// Name of a kind as dialect 2 spells it (for messages and logs; the tracer's lines).
-constexpr std::string_view kind_name(Kind kind)
-{
-  auto i = static_cast<std::size_t>(kind);
-  return i < detail::kKindNames.size() ? detail::kKindNames[i] : std::string_view("?");
-}
 
 /// Name of the nonblocking form of the collective `blocking` in dialect 2 ("ibcast"); empty for another kind.
 /// Both names are views of string literals, so their data() is a C string.

@@ -194,16 +194,6 @@ void simgrid_arguments(Args& w, const Action& a)
   case Kind::Sleep:
     w.num(a.amount);
     break;
-  case Kind::Send:
-  case Kind::Isend:
-  case Kind::Recv:
-  case Kind::Irecv:
-  case Kind::Ssend:
-  case Kind::Issend:
-  case Kind::Bsend:
-  case Kind::Ibsend:
-    w.num(a.partner).num(a.tag).num(a.bytes).num(kByteDatatype); // kUnknownSize is count -1
-    break;
   case Kind::Wait:
   case Kind::Test:
     if (a.wait_last_irecv)
@@ -217,7 +207,10 @@ void simgrid_arguments(Args& w, const Action& a)
     simgrid_collective(w, a, a.blocking, d);
     break;
   default:
-    simgrid_collective(w, a, a.kind, d);
+    if (is_message(a.kind)) // send, isend, recv, irecv, and the synchronous and buffered sends
+      w.num(a.partner).num(a.tag).num(a.bytes).num(kByteDatatype); // kUnknownSize is count -1
+    else
+      simgrid_collective(w, a, a.kind, d);
     break;
   }
   if (a.comm != 0)

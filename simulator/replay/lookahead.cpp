@@ -20,20 +20,14 @@ Mention mention(const Action& a, int rank, const TraceKey& key)
       if (a.wait_last_irecv) // dialect 1's wait names no key
         return Mention::Generic;
       return TraceKey{a.src, a.dst, a.tag} == key ? Mention::Names : Mention::None;
-    case Kind::Isend:
-    case Kind::Issend:
-    case Kind::Ibsend:
-      return TraceKey{rank, a.partner, a.tag} == key ? Mention::Posts : Mention::None;
-    case Kind::Irecv:
-      return TraceKey{a.partner, rank, a.tag} == key ? Mention::Posts : Mention::None;
-    case Kind::WaitAll:
-    case Kind::WaitAny:
-    case Kind::TestAny:
-    case Kind::TestAll:
-    case Kind::TestSome:
-      return Mention::Generic;
-    default:
-      return Mention::None;
+    default: {
+      auto const& t = trace::traits(a.kind);
+      if (t.group == trace::Group::Message && t.nonblocking) { // isend, issend, ibsend, irecv
+        TraceKey posted = t.sends ? TraceKey{rank, a.partner, a.tag} : TraceKey{a.partner, rank, a.tag};
+        return posted == key ? Mention::Posts : Mention::None;
+      }
+      return t.group == trace::Group::Completion ? Mention::Generic : Mention::None; // waitall, waitany, test*
+    }
   }
 }
 

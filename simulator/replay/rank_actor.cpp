@@ -19,6 +19,22 @@ using tit::trace::Action;
 using tit::trace::Kind;
 
 namespace tit::replay {
+namespace {
+
+/// The MPI layer's send mode of a kind's trait.
+mpi::SendMode send_mode(trace::SendMode mode)
+{
+  switch (mode) {
+    case trace::SendMode::Synchronous:
+      return mpi::SendMode::Synchronous;
+    case trace::SendMode::Buffered:
+      return mpi::SendMode::Buffered;
+    default:
+      return mpi::SendMode::Standard;
+  }
+}
+
+} // namespace
 
 std::string RunState::deadlock_report() const
 {
@@ -218,85 +234,99 @@ void RankActor::compute(double flops)
   stats_.compute += s4u::Engine::get_clock() - start;
 }
 
+// ---- dispatch: one handler per kind, chosen from the trace model's kind traits --------------------------
+
+constexpr RankActor::DispatchTable RankActor::dispatch_table()
+{
+  DispatchTable table{};
+  for (std::size_t i = 0; i < trace::kKindCount; ++i) {
+    auto kind = static_cast<Kind>(i);
+    switch (trace::traits(kind).group) {
+      case trace::Group::Lifecycle:
+        table[i] = kind == Kind::Init ? &RankActor::execute_init : &RankActor::execute_nothing;
+        break;
+      case trace::Group::Communicator:
+        table[i] = &RankActor::execute_comm_creation;
+        break;
+      case trace::Group::Local:
+        table[i] = kind == Kind::Compute ? &RankActor::execute_compute : &RankActor::execute_sleep;
+        break;
+      case trace::Group::Message:
+      case trace::Group::SendRecv:
+        table[i] = &RankActor::execute_p2p;
+        break;
+      case trace::Group::Completion:
+        table[i] = kind == Kind::Wait      ? &RankActor::execute_wait
+                   : kind == Kind::Test    ? &RankActor::execute_test
+                   : kind == Kind::WaitAll ? &RankActor::execute_waitall
+                                           : &RankActor::execute_any;
+        break;
+      case trace::Group::Collective:
+        table[i] = &RankActor::execute_collective;
+        break;
+      case trace::Group::NonBlockingCollective:
+        table[i] = &RankActor::execute_nonblocking_collective;
+        break;
+      case trace::Group::Persistent:
+        table[i] = &RankActor::execute_unsupported;
+        break;
+    }
+  }
+  return table;
+}
+
+const RankActor::DispatchTable RankActor::kDispatch = RankActor::dispatch_table();
+
+void RankActor::execute_init(const Action&)
+{
+  stats_.start = s4u::Engine::get_clock();
+}
+
+void RankActor::execute_nothing(const Action&) {}
+
+void RankActor::execute_compute(const Action& a)
+{
+  compute(a.amount);
+}
+
+void RankActor::execute_sleep(const Action& a)
+{
+  double start = s4u::Engine::get_clock();
+  s4u::this_actor::sleep_for(a.amount);
+  stats_.compute += s4u::Engine::get_clock() - start;
+}
+
+void RankActor::execute_waitall(const Action&)
+{
+  waitall_.clear();
+  for (auto& r : pending_)
+    if (not r->done)
+      waitall_.push_back(r);
+  mpi_.waitall(waitall_);
+  pending_.clear();
+  waitall_.clear();
+}
+
+void RankActor::execute_unsupported(const Action& a)
+{
+  throw mpi::MpiError(fmt::format("action '{}' is recognised but not supported yet (SimGrid's replayer rejects it "
+                                  "too; replaying it is planned)",
+                                  a.name));
+}
+
 void RankActor::execute(const Action& a)
 {
   double start = s4u::Engine::get_clock();
-  bool is_mpi = true;
   auto* observer = run_.observer;
   if (observer != nullptr) {
     observer->action_begin(mpi_.rank(), a, start);
     mpi_.begin_operation();
     reduction_compute_ = 0;
   }
-  bool collective = a.kind == Kind::NonBlockingCollective || trace::is_collective(a.kind);
-  switch (a.kind) {
-    case Kind::Init:
-      stats_.start = start;
-      break;
-    case Kind::Finalize:
-    case Kind::CommSize:
-    case Kind::Location:
-      break;
-    case Kind::CommSplit:
-    case Kind::CommDup:
-    case Kind::CommCreate:
-    case Kind::CommFree:
-      execute_comm_creation(a);
-      break;
-    case Kind::Compute:
-      is_mpi = false;
-      compute(a.amount);
-      break;
-    case Kind::Sleep:
-      is_mpi = false;
-      s4u::this_actor::sleep_for(a.amount);
-      stats_.compute += s4u::Engine::get_clock() - start;
-      break;
-    case Kind::Send:
-    case Kind::Isend:
-    case Kind::Recv:
-    case Kind::Irecv:
-    case Kind::SendRecv:
-    case Kind::Ssend:
-    case Kind::Issend:
-    case Kind::Bsend:
-    case Kind::Ibsend:
-      execute_p2p(a);
-      break;
-    case Kind::WaitAny:
-    case Kind::TestAny:
-    case Kind::TestAll:
-    case Kind::TestSome:
-      execute_any(a);
-      break;
-    case Kind::NonBlockingCollective:
-      execute_nonblocking_collective(a);
-      break;
-    case Kind::Wait:
-      execute_wait(a);
-      break;
-    case Kind::Test:
-      execute_test(a);
-      break;
-    case Kind::WaitAll: {
-      waitall_.clear();
-      for (auto& r : pending_)
-        if (not r->done)
-          waitall_.push_back(r);
-      mpi_.waitall(waitall_);
-      pending_.clear();
-      waitall_.clear();
-      break;
-    }
-    default:
-      if (colls::collective_of(a.kind) != nullptr) {
-        execute_collective(a);
-        break;
-      }
-      throw mpi::MpiError(fmt::format("action '{}' is recognised but not supported yet (SimGrid's replayer rejects it "
-                                      "too; replaying it is planned)",
-                                      a.name));
-  }
+  auto const& traits = trace::traits(a.kind);
+  bool collective = traits.group == trace::Group::Collective || traits.group == trace::Group::NonBlockingCollective;
+  bool is_mpi = traits.group != trace::Group::Local;
+  (this->*kDispatch[static_cast<std::size_t>(a.kind)])(a);
   double end = s4u::Engine::get_clock();
   if (is_mpi)
     stats_.mpi += end - start;
@@ -326,14 +356,10 @@ void RankActor::report(const Action& a, double start, double end, bool collectiv
     r.compute = reduction_compute_;
   } else {
     r.blocking = mpi_.blocking();
-    switch (a.kind) {
-      case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: case Kind::Ssend: case Kind::Issend:
-      case Kind::Bsend: case Kind::Ibsend: case Kind::SendRecv:
-        r.peer = a.partner;
-        r.bytes = a.bytes;
-        break;
-      default:
-        break;
+    auto group = trace::traits(a.kind).group;
+    if (group == trace::Group::Message || group == trace::Group::SendRecv) {
+      r.peer = a.partner;
+      r.bytes = a.bytes;
     }
   }
   run_.observer->action_end(r);
@@ -386,6 +412,8 @@ void RankActor::check_counts(const Action& a, const Communicator& comm) const
 
 void RankActor::execute_collective(const Action& a)
 {
+  if (colls::collective_of(a.kind) == nullptr)
+    execute_unsupported(a);
   const Communicator& comm = comm_of(a);
   check_counts(a, comm);
   collective_comm_ = comm.id;
@@ -394,8 +422,6 @@ void RankActor::execute_collective(const Action& a)
   auto const& selector = run_.selector;
   colls::Call call = call_of(a);
   const colls::Collective* collective = colls::collective_of(a.kind);
-  if (collective == nullptr)
-    return;
   colls::Algorithm algorithm = selector.*(collective->slot);
   {
     mpi::Rank::CollectiveScope scope(mpi_);
@@ -429,42 +455,24 @@ void RankActor::execute_p2p(const Action& a)
     if (comm.id != 0 && comm.local_rank(r) < 0)
       throw mpi::MpiError(fmt::format("{} {} is not a member of communicator {}", what, r, a.comm));
   };
-  switch (a.kind) {
-    case Kind::Send:
-      check_rank(a.partner, "destination");
-      mpi_.send(a.partner, tag, a.bytes);
-      break;
-    case Kind::Isend:
-      check_rank(a.partner, "destination");
-      pending_.push_back(mpi_.isend(a.partner, tag, a.bytes));
-      break;
-    case Kind::Recv:
-      check_rank(a.partner, "source");
-      mpi_.recv(a.partner, tag, a.bytes);
-      break;
-    case Kind::Irecv:
-      check_rank(a.partner, "source");
-      pending_.push_back(mpi_.irecv(a.partner, tag, a.bytes));
-      break;
-    case Kind::Ssend:
-    case Kind::Bsend:
-      check_rank(a.partner, "destination");
-      mpi_.send(a.partner, tag, a.bytes,
-                a.kind == Kind::Ssend ? mpi::SendMode::Synchronous : mpi::SendMode::Buffered);
-      break;
-    case Kind::Issend:
-    case Kind::Ibsend:
-      check_rank(a.partner, "destination");
-      pending_.push_back(mpi_.isend(a.partner, tag, a.bytes,
-                                    a.kind == Kind::Issend ? mpi::SendMode::Synchronous : mpi::SendMode::Buffered));
-      break;
-    case Kind::SendRecv:
-      check_rank(a.partner, "destination");
-      check_rank(a.partner2, "source");
-      mpi_.sendrecv(a.partner, a.bytes, a.partner2, a.bytes2, p2p_tag(a));
-      break;
-    default:
-      break;
+  if (a.kind == Kind::SendRecv) {
+    check_rank(a.partner, "destination");
+    check_rank(a.partner2, "source");
+    mpi_.sendrecv(a.partner, a.bytes, a.partner2, a.bytes2, tag);
+    return;
+  }
+  auto const& t = trace::traits(a.kind); // one message: send, recv and their variants
+  check_rank(a.partner, t.sends ? "destination" : "source");
+  if (t.sends) {
+    auto mode = send_mode(t.mode);
+    if (t.nonblocking)
+      pending_.push_back(mpi_.isend(a.partner, tag, a.bytes, mode));
+    else
+      mpi_.send(a.partner, tag, a.bytes, mode);
+  } else if (t.nonblocking) {
+    pending_.push_back(mpi_.irecv(a.partner, tag, a.bytes));
+  } else {
+    mpi_.recv(a.partner, tag, a.bytes);
   }
 }
 

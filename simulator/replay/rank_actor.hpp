@@ -10,6 +10,7 @@
 #include "timeline/observer.hpp"
 #include "trace/reader.hpp"
 
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -72,7 +73,19 @@ public:
   std::string where() const;
 
 private:
+  /// The handler of each kind (indexed by trace::Kind), chosen from the kind traits in rank_actor.cpp.
+  using Handler = void (RankActor::*)(const trace::Action&);
+  using DispatchTable = std::array<Handler, trace::kKindCount>;
+  static constexpr DispatchTable dispatch_table();
+  static const DispatchTable kDispatch;
+
   void execute(const trace::Action& a);
+  void execute_init(const trace::Action& a);
+  void execute_nothing(const trace::Action& a);
+  void execute_compute(const trace::Action& a);
+  void execute_sleep(const trace::Action& a);
+  void execute_waitall(const trace::Action& a);
+  void execute_unsupported(const trace::Action& a);
   void execute_p2p(const trace::Action& a);
   void execute_collective(const trace::Action& a);
   void execute_wait(const trace::Action& a);

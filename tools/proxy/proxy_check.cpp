@@ -507,48 +507,71 @@ private:
     const Action& a = k.a;
     k.wait_any = false;
     k.temporary = true;
-    auto blocking = [&](std::uint32_t q) { k.waits.assign(1, q); };
-    switch (a.kind) {
-      case Kind::Send:
-      case Kind::Ssend:
-      case Kind::Bsend:
-      case Kind::Isend:
-      case Kind::Issend:
-      case Kind::Ibsend: {
-        bool buffered = a.kind == Kind::Bsend || a.kind == Kind::Ibsend;
-        bool sync = a.kind == Kind::Ssend || a.kind == Kind::Issend;
-        if (buffered) {
-          k.bsend_bytes += a.bytes;
-          ++k.bsend_count;
-        }
-        bool detached = buffered || (!sync && a.bytes < o_.detached_thresh);
-        std::uint32_t q = post_send(r, comm_of(r, a, a.comm), a.partner, a.tag, a.bytes,
-                                    buffered ? a.bytes < o_.detached_thresh : detached, a);
-        if (buffered && a.bytes >= o_.detached_thresh) { // its request completes at once; the detach waits
-          k.buffered.push_back(q);
-          q = new_req(make_req(Req::Type::Send, r, a.partner, a.tag, 0, 0, a.bytes, true));
-        }
-        if (a.kind == Kind::Isend || a.kind == Kind::Issend || a.kind == Kind::Ibsend)
+    auto const& t = trace::traits(a.kind);
+    switch (t.group) {
+      case trace::Group::Message: {
+        std::uint32_t q = t.sends ? start_send(r, k, t) : post_recv(r, comm_of(r, a, a.comm), a.partner, a.tag, a);
+        if (t.nonblocking)
           k.pending.push_back(q);
         else
-          blocking(q);
+          k.waits.assign(1, q);
         break;
       }
-      case Kind::Recv:
-      case Kind::Irecv: {
-        std::uint32_t q = post_recv(r, comm_of(r, a, a.comm), a.partner, a.tag, a);
-        if (a.kind == Kind::Irecv)
-          k.pending.push_back(q);
-        else
-          blocking(q);
-        break;
-      }
-      case Kind::SendRecv: {
+      case trace::Group::SendRecv: {
         std::uint32_t comm = comm_of(r, a, a.comm);
         k.waits = {post_send(r, comm, a.partner, 0, a.bytes, a.bytes < o_.detached_thresh, a),
                    post_recv(r, comm, a.partner2, 0, a)};
         break;
       }
+      case trace::Group::Completion:
+        start_completion(r, k);
+        break;
+      case trace::Group::Communicator:
+        if (a.kind == Kind::CommFree) {
+          comm_of(r, a, a.comm);
+          k.handles.erase(a.comm);
+        } else {
+          start_comm_creation(r, k);
+        }
+        break;
+      case trace::Group::Persistent:
+        trace::detail::fail(a, "SimGrid's Start and Startall lines name too little to know the request they start "
+                               "(tit-replay refuses them too); our tracer writes each MPI_Start as the call it starts");
+      case trace::Group::Collective:
+      case trace::Group::NonBlockingCollective:
+        start_collective(r, k);
+        break;
+      case trace::Group::Lifecycle:
+      case trace::Group::Local:
+        break; // compute, sleep, init, finalize, comm_size, location: complete at once
+    }
+  }
+
+  /// A send, ssend, bsend or their nonblocking forms: posts its request and returns it.
+  std::uint32_t start_send(int r, Rank& k, const trace::KindTraits& t)
+  {
+    const Action& a = k.a;
+    bool buffered = t.mode == trace::SendMode::Buffered;
+    bool sync = t.mode == trace::SendMode::Synchronous;
+    if (buffered) {
+      k.bsend_bytes += a.bytes;
+      ++k.bsend_count;
+    }
+    bool detached = buffered || (!sync && a.bytes < o_.detached_thresh);
+    std::uint32_t q = post_send(r, comm_of(r, a, a.comm), a.partner, a.tag, a.bytes,
+                                buffered ? a.bytes < o_.detached_thresh : detached, a);
+    if (buffered && a.bytes >= o_.detached_thresh) { // its request completes at once; the detach waits
+      k.buffered.push_back(q);
+      q = new_req(make_req(Req::Type::Send, r, a.partner, a.tag, 0, 0, a.bytes, true));
+    }
+    return q;
+  }
+
+  /// wait, test, waitall, waitany, testany, testall, testsome.
+  void start_completion(int r, Rank& k)
+  {
+    const Action& a = k.a;
+    switch (a.kind) {
       case Kind::Wait:
       case Kind::Test: {
         std::size_t i = find(k, a.src, a.dst, a.tag);
@@ -582,9 +605,7 @@ private:
         std::reverse(k.waits.begin(), k.waits.end());
         break;
       }
-      case Kind::TestAll:
-      case Kind::TestAny:
-      case Kind::TestSome: {
+      default: { // testall, testany, testsome
         std::vector<std::uint32_t> open;
         for (std::uint32_t q : k.pending)
           if (!reqs_[q].tested)
@@ -599,63 +620,58 @@ private:
           }
         break;
       }
-      case Kind::CommSplit:
-      case Kind::CommDup:
-      case Kind::CommCreate: {
-        if (a.kind != Kind::CommCreate && !a.comm_args)
-          break; // SimGrid's lines carry no arguments: no effect (as in tit-replay and the proxy)
-        std::uint32_t parent = comm_of(r, a, a.comm);
-        int color = a.kind == Kind::CommSplit ? a.color : 0, key = a.kind == Kind::CommSplit ? a.key : 0;
-        if (a.kind == Kind::CommCreate) {
-          const auto& pm = comms_[parent].members;
-          int me = static_cast<int>(std::find(pm.begin(), pm.end(), r) - pm.begin());
-          auto at = std::find(a.group.begin(), a.group.end(), me);
-          color = at == a.group.end() ? -1 : 0;
-          key = static_cast<int>(at - a.group.begin());
-        }
-        std::uint64_t seq = arrive(r, parent, a, std::string(a.name), 0, {r, color, key, a.new_comm}, true);
-        blocking(new_req(make_req(Req::Type::Coll, 0, 0, 0, parent, seq, 0, false)));
-        break;
-      }
-      case Kind::CommFree:
-        comm_of(r, a, a.comm);
-        k.handles.erase(a.comm);
-        break;
-      case Kind::Start:
-      case Kind::Startall:
-        trace::detail::fail(a, "SimGrid's Start and Startall lines name too little to know the request they start "
-                               "(tit-replay refuses them too); our tracer writes each MPI_Start as the call it starts");
-      default:
-        if (trace::is_collective(a.kind) || a.kind == Kind::NonBlockingCollective) {
-          bool nb = a.kind == Kind::NonBlockingCollective;
-          Kind c = nb ? a.blocking : a.kind;
-          std::uint32_t comm = comm_of(r, a, a.comm);
-          std::size_t n = comms_[comm].members.size(); // count vectors: one entry per member (as tit-replay checks)
-          for (const auto* counts : {&a.send_counts, &a.recv_counts})
-            if (!counts->empty() && counts->size() != n)
-              trace::detail::fail(a, fmt::format("{} counts for a communicator of {} ranks (communicator {} of this "
-                                                 "rank)", counts->size(), n, a.comm));
-          std::string name = std::string(trace::kind_name(c));
-          int root = trace::is_rooted(c) ? a.root : 0;
-          std::uint64_t seq = arrive(r, comm, a, nb ? "i" + name : name, root, {}, false, c, !nb);
-          std::uint32_t q = new_req(make_req(Req::Type::Coll, trace::kAnySource, trace::kAnySource, -1, comm, seq, 0, false));
-          const auto& members = comms_[comm].members;
-          Req& x = reqs_[q];
-          x.member = static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin());
-          x.root = root;
-          // a member leaves early only if its messages go at once: below the threshold
-          double largest = std::max(a.bytes, a.bytes2);
-          for (const auto* counts : {&a.send_counts, &a.recv_counts})
-            for (double b : *counts)
-              largest = std::max(largest, b);
-          x.needs = largest < o_.detached_thresh ? needs_of(c, x.member, root) : Needs::All;
-          if (nb)
-            k.pending.push_back(q);
-          else
-            blocking(q);
-        }
-        break; // compute, sleep, init, finalize, comm_size, location: complete at once
     }
+  }
+
+  /// comm_split, comm_dup, comm_create: a collective over the parent that makes the new communicator.
+  void start_comm_creation(int r, Rank& k)
+  {
+    const Action& a = k.a;
+    if (a.kind != Kind::CommCreate && !a.comm_args)
+      return; // SimGrid's lines carry no arguments: no effect (as in tit-replay and the proxy)
+    std::uint32_t parent = comm_of(r, a, a.comm);
+    int color = a.kind == Kind::CommSplit ? a.color : 0, key = a.kind == Kind::CommSplit ? a.key : 0;
+    if (a.kind == Kind::CommCreate) {
+      const auto& pm = comms_[parent].members;
+      int me = static_cast<int>(std::find(pm.begin(), pm.end(), r) - pm.begin());
+      auto at = std::find(a.group.begin(), a.group.end(), me);
+      color = at == a.group.end() ? -1 : 0;
+      key = static_cast<int>(at - a.group.begin());
+    }
+    std::uint64_t seq = arrive(r, parent, a, std::string(a.name), 0, {r, color, key, a.new_comm}, true);
+    k.waits.assign(1, new_req(make_req(Req::Type::Coll, 0, 0, 0, parent, seq, 0, false)));
+  }
+
+  /// A blocking or nonblocking collective.
+  void start_collective(int r, Rank& k)
+  {
+    const Action& a = k.a;
+    bool nb = a.kind == Kind::NonBlockingCollective;
+    Kind c = nb ? a.blocking : a.kind;
+    std::uint32_t comm = comm_of(r, a, a.comm);
+    std::size_t n = comms_[comm].members.size(); // count vectors: one entry per member (as tit-replay checks)
+    for (const auto* counts : {&a.send_counts, &a.recv_counts})
+      if (!counts->empty() && counts->size() != n)
+        trace::detail::fail(a, fmt::format("{} counts for a communicator of {} ranks (communicator {} of this "
+                                           "rank)", counts->size(), n, a.comm));
+    std::string name = std::string(trace::kind_name(c));
+    int root = trace::is_rooted(c) ? a.root : 0;
+    std::uint64_t seq = arrive(r, comm, a, nb ? "i" + name : name, root, {}, false, c, !nb);
+    std::uint32_t q = new_req(make_req(Req::Type::Coll, trace::kAnySource, trace::kAnySource, -1, comm, seq, 0, false));
+    const auto& members = comms_[comm].members;
+    Req& x = reqs_[q];
+    x.member = static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin());
+    x.root = root;
+    // a member leaves early only if its messages go at once: below the threshold
+    double largest = std::max(a.bytes, a.bytes2);
+    for (const auto* counts : {&a.send_counts, &a.recv_counts})
+      for (double b : *counts)
+        largest = std::max(largest, b);
+    x.needs = largest < o_.detached_thresh ? needs_of(c, x.member, root) : Needs::All;
+    if (nb)
+      k.pending.push_back(q);
+    else
+      k.waits.assign(1, q);
   }
 
   /// The current action's wait is satisfied: forget what it completed.

@@ -20,7 +20,7 @@
 
 namespace tit::tracer {
 
-Tracer g;
+Tracer the_tracer;
 
 Tracer::~Tracer() = default;
 
@@ -372,7 +372,7 @@ namespace {
 
 [[noreturn]] void write_failed(const std::string& path, int error_number)
 {
-  g.fatal("writing '" + path + "' failed: " + std::strerror(error_number) +
+  the_tracer.fatal("writing '" + path + "' failed: " + std::strerror(error_number) +
           " (the trace would be truncated; is the disk full or a file size limit set?)");
 }
 
@@ -381,7 +381,7 @@ constexpr std::array<int, 8> kFatalSignals = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, S
 
 void on_fatal_signal(int sig)
 {
-  g.emergency_flush("killed by a signal");
+  the_tracer.emergency_flush("killed by a signal");
   for (std::size_t i = 0; i < kFatalSignals.size(); ++i)
     if (kFatalSignals[i] == sig)
       sigaction(sig, &previous_actions[i], nullptr);
@@ -390,8 +390,8 @@ void on_fatal_signal(int sig)
 
 void on_exit_without_finalize()
 {
-  if (g.active)
-    g.emergency_flush("the process exited without MPI_Finalize");
+  if (the_tracer.active)
+    the_tracer.emergency_flush("the process exited without MPI_Finalize");
 }
 
 int make_dirs(const std::string& dir)

@@ -3,7 +3,7 @@
 //   Scope s;                         // entry: ends the compute burst, writes its `compute` line
 //   int rc = PMPI_Xxx(...);          // the real call
 //   if (s.on && rc == MPI_SUCCESS) { // traced (initialised, not nested in another traced call)
-//     g.line(name_of(Kind::Send)).num(peer).num(tag)...; g.end_line(comm);
+//     the_tracer.line(name_of(Kind::Send)).num(peer).num(tag)...; the_tracer.end_line(comm);
 //   }
 //   return rc;                       // exit: the next compute burst starts here
 //
@@ -296,13 +296,13 @@ private:
   static CommInfo describe(MPI_Comm c);
 };
 
-extern Tracer g;
+extern Tracer the_tracer;
 
 /// RAII entry/exit of a wrapper (see the top of this file).
 struct Scope {
   bool on;
-  Scope() : on(g.enter()) {}
-  ~Scope() { g.leave(on); }
+  Scope() : on(the_tracer.enter()) {}
+  ~Scope() { the_tracer.leave(on); }
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
 };

@@ -15,7 +15,7 @@ bool traced(const Scope& s, int rc, MPI_Comm comm, const CommInfo*& c)
 {
   if (!s.on || rc != MPI_SUCCESS)
     return false;
-  c = g.comm(comm);
+  c = the_tracer.comm(comm);
   return !c->self;
 }
 
@@ -24,7 +24,7 @@ void nbc_request(MPI_Request* req)
   if (req != nullptr && *req != MPI_REQUEST_NULL) {
     ReqInfo r{kTraceAnySource, kTraceAnySource, kNbcTag};
     r.nbc = true;
-    g.requests[*req] = r;
+    the_tracer.requests[*req] = r;
   }
 }
 
@@ -61,30 +61,30 @@ MPI_Datatype or_else(MPI_Datatype t, MPI_Datatype fallback) { return t == MPI_DA
 
 void barrier(bool nb, const CommInfo* c)
 {
-  g.line(coll_name(nb, Kind::Barrier));
-  g.end_line(c);
+  the_tracer.line(coll_name(nb, Kind::Barrier));
+  the_tracer.end_line(c);
 }
 
 void bcast(bool nb, int count, MPI_Datatype dt, int root, const CommInfo* c)
 {
-  TypeCode t = g.type(dt);
-  g.line(coll_name(nb, Kind::Bcast)).num(t.count(count)).num(root).num(t.id);
-  g.end_line(c);
+  TypeCode t = the_tracer.type(dt);
+  the_tracer.line(coll_name(nb, Kind::Bcast)).num(t.count(count)).num(root).num(t.id);
+  the_tracer.end_line(c);
 }
 
 void reduce(bool nb, const void* sbuf, int count, MPI_Datatype dt, int root, const CommInfo* c)
 {
   (void)sbuf;
-  TypeCode t = g.type(dt);
-  g.line(coll_name(nb, Kind::Reduce)).num(t.count(count)).num(0).num(root).num(t.id);
-  g.end_line(c);
+  TypeCode t = the_tracer.type(dt);
+  the_tracer.line(coll_name(nb, Kind::Reduce)).num(t.count(count)).num(0).num(root).num(t.id);
+  the_tracer.end_line(c);
 }
 
 void reduction(const char* name, int count, MPI_Datatype dt, const CommInfo* c)
 {
-  TypeCode t = g.type(dt);
-  g.line(name).num(t.count(count)).num(0).num(t.id);
-  g.end_line(c);
+  TypeCode t = the_tracer.type(dt);
+  the_tracer.line(name).num(t.count(count)).num(0).num(t.id);
+  the_tracer.end_line(c);
 }
 
 void gather(bool nb, const void* sbuf, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, int root,
@@ -95,10 +95,10 @@ void gather(bool nb, const void* sbuf, int scount, MPI_Datatype stype, int rcoun
     scount = 0;
     stype = rtype;
   }
-  TypeCode st = g.type(stype);
-  TypeCode rt = g.type(or_else(rtype, stype));
-  g.line(coll_name(nb, Kind::Gather)).num(st.count(scount)).num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
-  g.end_line(c);
+  TypeCode st = the_tracer.type(stype);
+  TypeCode rt = the_tracer.type(or_else(rtype, stype));
+  the_tracer.line(coll_name(nb, Kind::Gather)).num(st.count(scount)).num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
+  the_tracer.end_line(c);
 }
 
 void scatter(bool nb, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root,
@@ -109,10 +109,10 @@ void scatter(bool nb, int scount, MPI_Datatype stype, void* rbuf, int rcount, MP
     rcount = scount;
     rtype = stype;
   }
-  TypeCode st = g.type(or_else(stype, rtype));
-  TypeCode rt = g.type(rtype);
-  g.line(coll_name(nb, Kind::Scatter)).num(st.count(scount)).num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
-  g.end_line(c);
+  TypeCode st = the_tracer.type(or_else(stype, rtype));
+  TypeCode rt = the_tracer.type(rtype);
+  the_tracer.line(coll_name(nb, Kind::Scatter)).num(st.count(scount)).num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
+  the_tracer.end_line(c);
 }
 
 void allgather_like(const char* name, const void* sbuf, int scount, MPI_Datatype stype, int rcount,
@@ -122,10 +122,10 @@ void allgather_like(const char* name, const void* sbuf, int scount, MPI_Datatype
     scount = rcount;
     stype = rtype;
   }
-  TypeCode st = g.type(stype);
-  TypeCode rt = g.type(rtype);
-  g.line(name).num(st.count(scount)).num(rt.count(rcount)).num(st.id).num(rt.id);
-  g.end_line(c);
+  TypeCode st = the_tracer.type(stype);
+  TypeCode rt = the_tracer.type(rtype);
+  the_tracer.line(name).num(st.count(scount)).num(rt.count(rcount)).num(st.id).num(rt.id);
+  the_tracer.end_line(c);
 }
 
 void gatherv(bool nb, const void* sbuf, int scount, MPI_Datatype stype, const int* rcounts, MPI_Datatype rtype,
@@ -136,15 +136,15 @@ void gatherv(bool nb, const void* sbuf, int scount, MPI_Datatype stype, const in
     scount = 0;
     stype = rtype;
   }
-  TypeCode st = g.type(stype);
-  TypeCode rt = g.type(or_else(rtype, stype));
-  Line& l = g.line(coll_name(nb, Kind::GatherV)).num(st.count(scount));
+  TypeCode st = the_tracer.type(stype);
+  TypeCode rt = the_tracer.type(or_else(rtype, stype));
+  Line& l = the_tracer.line(coll_name(nb, Kind::GatherV)).num(st.count(scount));
   if (is_root)
     counts(l, rcounts, c->size, rt);
   else // not significant outside the root: zeros, as SimGrid writes them
     zeros(l, c->size);
   l.num(root).num(st.id).num(rt.id);
-  g.end_line(c);
+  the_tracer.end_line(c);
 }
 
 void scatterv(bool nb, const int* scounts, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root,
@@ -155,15 +155,15 @@ void scatterv(bool nb, const int* scounts, MPI_Datatype stype, void* rbuf, int r
     rcount = scounts[c->my_rank];
     rtype = stype;
   }
-  TypeCode st = g.type(or_else(stype, rtype));
-  TypeCode rt = g.type(rtype);
-  Line& l = g.line(coll_name(nb, Kind::ScatterV));
+  TypeCode st = the_tracer.type(or_else(stype, rtype));
+  TypeCode rt = the_tracer.type(rtype);
+  Line& l = the_tracer.line(coll_name(nb, Kind::ScatterV));
   if (is_root)
     counts(l, scounts, c->size, st);
   else
     zeros(l, c->size);
   l.num(rt.count(rcount)).num(root).num(st.id).num(rt.id);
-  g.end_line(c);
+  the_tracer.end_line(c);
 }
 
 void allgatherv(bool nb, const void* sbuf, int scount, MPI_Datatype stype, const int* rcounts, MPI_Datatype rtype,
@@ -173,11 +173,11 @@ void allgatherv(bool nb, const void* sbuf, int scount, MPI_Datatype stype, const
     scount = rcounts[c->my_rank];
     stype = rtype;
   }
-  TypeCode st = g.type(stype);
-  TypeCode rt = g.type(rtype);
-  Line& l = g.line(coll_name(nb, Kind::AllGatherV)).num(st.count(scount));
+  TypeCode st = the_tracer.type(stype);
+  TypeCode rt = the_tracer.type(rtype);
+  Line& l = the_tracer.line(coll_name(nb, Kind::AllGatherV)).num(st.count(scount));
   counts(l, rcounts, c->size, rt).num(st.id).num(rt.id);
-  g.end_line(c);
+  the_tracer.end_line(c);
 }
 
 void alltoallv(bool nb, const void* sbuf, const int* scounts, MPI_Datatype stype, const int* rcounts,
@@ -187,12 +187,12 @@ void alltoallv(bool nb, const void* sbuf, const int* scounts, MPI_Datatype stype
     scounts = rcounts;
     stype = rtype;
   }
-  TypeCode st = g.type(stype);
-  TypeCode rt = g.type(rtype);
-  Line& l = g.line(coll_name(nb, Kind::AllToAllV)).num(sum(scounts, c->size, st));
+  TypeCode st = the_tracer.type(stype);
+  TypeCode rt = the_tracer.type(rtype);
+  Line& l = the_tracer.line(coll_name(nb, Kind::AllToAllV)).num(sum(scounts, c->size, st));
   counts(l, scounts, c->size, st).num(sum(rcounts, c->size, rt));
   counts(l, rcounts, c->size, rt).num(st.id).num(rt.id);
-  g.end_line(c);
+  the_tracer.end_line(c);
 }
 
 // alltoallw: one datatype per peer, so every count is written in bytes (SimGrid mixes element
@@ -215,33 +215,33 @@ void alltoallw(bool nb, const void* sbuf, const int* scounts, const MPI_Datatype
     ssum += sb[static_cast<std::size_t>(i)];
     rsum += rb[static_cast<std::size_t>(i)];
   }
-  Line& l = g.line(coll_name(nb, Kind::AllToAllV)).num(ssum);
+  Line& l = the_tracer.line(coll_name(nb, Kind::AllToAllV)).num(ssum);
   for (long long v : sb)
     l.num(v);
   l.num(rsum);
   for (long long v : rb)
     l.num(v);
   l.num(kByteId).num(kByteId);
-  g.end_line(c);
+  the_tracer.end_line(c);
 }
 
 void reduce_scatter(bool nb, const int* rcounts, MPI_Datatype dt, const CommInfo* c)
 {
-  TypeCode t = g.type(dt);
-  Line& l = g.line(coll_name(nb, Kind::ReduceScatter));
+  TypeCode t = the_tracer.type(dt);
+  Line& l = the_tracer.line(coll_name(nb, Kind::ReduceScatter));
   counts(l, rcounts, c->size, t).num(0).num(t.id);
-  g.end_line(c);
+  the_tracer.end_line(c);
 }
 
 void reduce_scatter_block(bool nb, int rcount, MPI_Datatype dt, const CommInfo* c)
 {
   // SimGrid writes RECVCOUNT zeros here; the counts of MPI_Reduce_scatter with equal counts are right.
-  TypeCode t = g.type(dt);
-  Line& l = g.line(coll_name(nb, Kind::ReduceScatter));
+  TypeCode t = the_tracer.type(dt);
+  Line& l = the_tracer.line(coll_name(nb, Kind::ReduceScatter));
   for (int i = 0; i < c->size; ++i)
     l.num(t.count(rcount));
   l.num(0).num(t.id);
-  g.end_line(c);
+  the_tracer.end_line(c);
 }
 
 } // namespace

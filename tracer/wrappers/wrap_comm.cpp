@@ -30,17 +30,17 @@ std::vector<int> parent_ranks(MPI_Group group, MPI_Comm parent)
 
 void split_line(MPI_Comm parent, int color, int key, MPI_Comm newcomm)
 {
-  const CommInfo* p = g.comm(parent);
+  const CommInfo* p = the_tracer.comm(parent);
   int parent_handle = p->handle;
-  int h = g.add_comm(newcomm);
-  Line& l = g.line(name_of(Kind::CommSplit)).num(parent_handle).num(color == MPI_UNDEFINED || newcomm == MPI_COMM_NULL ? -1 : color)
+  int h = the_tracer.add_comm(newcomm);
+  Line& l = the_tracer.line(name_of(Kind::CommSplit)).num(parent_handle).num(color == MPI_UNDEFINED || newcomm == MPI_COMM_NULL ? -1 : color)
       .num(key).num(h);
   if (newcomm != MPI_COMM_NULL) { // the size lets the replayer read count vectors before the group is known
     int size = 0;
     PMPI_Comm_size(newcomm, &size);
     l.num(size);
   }
-  g.end_line();
+  the_tracer.end_line();
 }
 
 void derived_split(MPI_Comm parent, MPI_Comm newcomm)
@@ -58,22 +58,22 @@ void derived_split(MPI_Comm parent, MPI_Comm newcomm)
 
 void create_line(MPI_Comm parent, MPI_Group group, MPI_Comm newcomm)
 {
-  int parent_handle = g.comm(parent)->handle;
+  int parent_handle = the_tracer.comm(parent)->handle;
   std::vector<int> members = parent_ranks(group, parent);
-  int h = g.add_comm(newcomm);
-  Line& l = g.line(name_of(Kind::CommCreate)).num(parent_handle).num(h).num(static_cast<long long>(members.size()));
+  int h = the_tracer.add_comm(newcomm);
+  Line& l = the_tracer.line(name_of(Kind::CommCreate)).num(parent_handle).num(h).num(static_cast<long long>(members.size()));
   for (int r : members)
     l.num(r);
-  g.end_line();
+  the_tracer.end_line();
 }
 
 /// `comm_dup <parent> <new>` for MPI_Comm_dup and MPI_Comm_dup_with_info.
 void dup_line(MPI_Comm comm, MPI_Comm newcomm)
 {
-  int parent = g.comm(comm)->handle;
-  int h = g.add_comm(newcomm);
-  g.line(name_of(Kind::CommDup)).num(parent).num(h);
-  g.end_line();
+  int parent = the_tracer.comm(comm)->handle;
+  int h = the_tracer.add_comm(newcomm);
+  the_tracer.line(name_of(Kind::CommDup)).num(parent).num(h);
+  the_tracer.end_line();
 }
 
 } // namespace
@@ -166,14 +166,14 @@ int MPI_Comm_free(MPI_Comm* comm)
 {
   Scope s;
   MPI_Comm c = *comm;
-  int handle = s.on ? g.comm(c)->handle : 0;
+  int handle = s.on ? the_tracer.comm(c)->handle : 0;
   int rc = PMPI_Comm_free(comm);
   if (s.on && rc == MPI_SUCCESS) {
     if (handle > 0) {
-      g.line(name_of(Kind::CommFree)).num(handle);
-      g.end_line();
+      the_tracer.line(name_of(Kind::CommFree)).num(handle);
+      the_tracer.end_line();
     }
-    g.remove_comm(c);
+    the_tracer.remove_comm(c);
   }
   return rc;
 }

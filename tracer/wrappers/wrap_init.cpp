@@ -9,16 +9,16 @@ extern "C" {
 int MPI_Init(int* argc, char*** argv)
 {
   int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS && !g.active)
-    g.start();
+  if (rc == MPI_SUCCESS && !the_tracer.active)
+    the_tracer.start();
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided)
 {
   int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS && !g.active)
-    g.start();
+  if (rc == MPI_SUCCESS && !the_tracer.active)
+    the_tracer.start();
   return rc;
 }
 
@@ -27,14 +27,14 @@ int MPI_Finalize()
   {
     Scope s; // the compute burst before MPI_Finalize is written
     if (s.on)
-      g.finish();
+      the_tracer.finish();
   }
   return PMPI_Finalize();
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-  g.emergency_flush("MPI_Abort was called");
+  the_tracer.emergency_flush("MPI_Abort was called");
   return PMPI_Abort(comm, errorcode);
 }
 

@@ -9,9 +9,9 @@ namespace {
 
 void p2p_line(const char* action, int partner, int tag, int count, MPI_Datatype dt, const CommInfo* c)
 {
-  TypeCode t = g.type(dt);
-  g.line(action).num(partner).num(Tracer::tag(tag)).num(t.count(count)).num(t.id);
-  g.end_line(c);
+  TypeCode t = the_tracer.type(dt);
+  the_tracer.line(action).num(partner).num(Tracer::tag(tag)).num(t.count(count)).num(t.id);
+  the_tracer.end_line(c);
 }
 
 int blocking_send(const char* action, int (*real)(const void*, int, MPI_Datatype, int, int, MPI_Comm),
@@ -20,7 +20,7 @@ int blocking_send(const char* action, int (*real)(const void*, int, MPI_Datatype
   Scope s;
   int rc = real(buf, count, dt, dest, tag, comm);
   if (s.on && rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
-    const CommInfo* c = g.comm(comm);
+    const CommInfo* c = the_tracer.comm(comm);
     p2p_line(action, c->world_of(dest), tag, count, dt, c);
   }
   return rc;
@@ -34,10 +34,10 @@ int nonblocking_send(const char* action, IsendFn real, const void* buf, int coun
   Scope s;
   int rc = real(buf, count, dt, dest, tag, comm, req);
   if (s.on && rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
-    const CommInfo* c = g.comm(comm);
+    const CommInfo* c = the_tracer.comm(comm);
     int to = c->world_of(dest);
     p2p_line(action, to, tag, count, dt, c);
-    g.requests[*req] = ReqInfo{g.rank, to, Tracer::tag(tag), c->handle};
+    the_tracer.requests[*req] = ReqInfo{the_tracer.rank, to, Tracer::tag(tag), c->handle};
   }
   return rc;
 }
@@ -48,19 +48,19 @@ void remember_persistent(const char* action, MPI_Request req, bool is_recv, int 
 {
   if (peer == MPI_PROC_NULL)
     return; // starts and waits of such a request move nothing and write nothing
-  const CommInfo* c = g.comm(comm);
-  TypeCode t = g.type(dt);
+  const CommInfo* c = the_tracer.comm(comm);
+  TypeCode t = the_tracer.type(dt);
   ReqInfo info;
   info.persistent = true;
   info.action = action;
-  info.partner = g.peer(*c, peer);
+  info.partner = the_tracer.peer(*c, peer);
   info.count = t.count(count);
   info.dt = t.id;
   info.comm_handle = c->handle;
   info.tag = Tracer::tag(tag);
-  info.src = is_recv ? info.partner : g.rank;
-  info.dst = is_recv ? g.rank : info.partner;
-  g.requests[req] = info;
+  info.src = is_recv ? info.partner : the_tracer.rank;
+  info.dst = is_recv ? the_tracer.rank : info.partner;
+  the_tracer.requests[req] = info;
 }
 
 using InitFn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
@@ -77,12 +77,12 @@ int send_init(const char* action, InitFn real, const void* buf, int count, MPI_D
 
 void start_line(MPI_Request req)
 {
-  auto it = g.requests.find(req);
-  if (it == g.requests.end() || !it->second.persistent)
+  auto it = the_tracer.requests.find(req);
+  if (it == the_tracer.requests.end() || !it->second.persistent)
     return;
   const ReqInfo& r = it->second;
-  g.line(r.action).num(r.partner).num(r.tag).num(r.count).num(r.dt);
-  g.end_line(r.comm_handle);
+  the_tracer.line(r.action).num(r.partner).num(r.tag).num(r.count).num(r.dt);
+  the_tracer.end_line(r.comm_handle);
 }
 
 } // namespace
@@ -138,7 +138,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm c
     status = &local; // the actual source and tag are recorded, so they are needed
   int rc = PMPI_Recv(buf, count, dt, src, tag, comm, status);
   if (s.on && rc == MPI_SUCCESS && src != MPI_PROC_NULL) {
-    const CommInfo* c = g.comm(comm);
+    const CommInfo* c = the_tracer.comm(comm);
     // Extension: a wildcard receive records the sender and tag that matched (from the status).
     int from = c->world_of(src == MPI_ANY_SOURCE ? status->MPI_SOURCE : src);
     p2p_line(name_of(Kind::Recv), from, tag == MPI_ANY_TAG ? status->MPI_TAG : tag, count, dt, c);
@@ -151,10 +151,10 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm 
   Scope s;
   int rc = PMPI_Irecv(buf, count, dt, src, tag, comm, req);
   if (s.on && rc == MPI_SUCCESS && src != MPI_PROC_NULL) {
-    const CommInfo* c = g.comm(comm);
-    int from = g.peer(*c, src); // MPI_ANY_SOURCE stays -333, as SimGrid writes it
+    const CommInfo* c = the_tracer.comm(comm);
+    int from = the_tracer.peer(*c, src); // MPI_ANY_SOURCE stays -333, as SimGrid writes it
     p2p_line(name_of(Kind::Irecv), from, tag, count, dt, c);
-    g.requests[*req] = ReqInfo{from, g.rank, Tracer::tag(tag), c->handle};
+    the_tracer.requests[*req] = ReqInfo{from, the_tracer.rank, Tracer::tag(tag), c->handle};
   }
   return rc;
 }
@@ -169,7 +169,7 @@ int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int
   int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, status);
   if (!s.on || rc != MPI_SUCCESS)
     return rc;
-  const CommInfo* c = g.comm(comm);
+  const CommInfo* c = the_tracer.comm(comm);
   int from = src == MPI_ANY_SOURCE ? status->MPI_SOURCE : src;
   if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL)
     return rc;
@@ -180,11 +180,11 @@ int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int
   } else if (dest == MPI_PROC_NULL) {
     p2p_line(name_of(Kind::Recv), c->world_of(from), 0, rcount, rtype, c);
   } else {
-    TypeCode st = g.type(stype);
-    TypeCode rt = g.type(rtype);
-    g.line(name_of(Kind::SendRecv)).num(st.count(scount)).num(c->world_of(dest)).num(rt.count(rcount)).num(c->world_of(from))
+    TypeCode st = the_tracer.type(stype);
+    TypeCode rt = the_tracer.type(rtype);
+    the_tracer.line(name_of(Kind::SendRecv)).num(st.count(scount)).num(c->world_of(dest)).num(rt.count(rcount)).num(c->world_of(from))
         .num(st.id).num(rt.id);
-    g.end_line(c);
+    the_tracer.end_line(c);
   }
   return rc;
 }
@@ -199,7 +199,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype dt, int dest, int st
   int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag, comm, status);
   if (!s.on || rc != MPI_SUCCESS)
     return rc;
-  const CommInfo* c = g.comm(comm);
+  const CommInfo* c = the_tracer.comm(comm);
   int from = src == MPI_ANY_SOURCE ? status->MPI_SOURCE : src;
   if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL)
     return rc;
@@ -208,10 +208,10 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype dt, int dest, int st
   } else if (dest == MPI_PROC_NULL) {
     p2p_line(name_of(Kind::Recv), c->world_of(from), 0, count, dt, c);
   } else {
-    TypeCode t = g.type(dt);
-    g.line(name_of(Kind::SendRecv)).num(t.count(count)).num(c->world_of(dest)).num(t.count(count)).num(c->world_of(from))
+    TypeCode t = the_tracer.type(dt);
+    the_tracer.line(name_of(Kind::SendRecv)).num(t.count(count)).num(c->world_of(dest)).num(t.count(count)).num(c->world_of(from))
         .num(t.id).num(t.id);
-    g.end_line(c);
+    the_tracer.end_line(c);
   }
   return rc;
 }
@@ -272,7 +272,7 @@ int MPI_Request_free(MPI_Request* req)
   MPI_Request r = *req;
   int rc = PMPI_Request_free(req);
   if (s.on)
-    g.requests.erase(r);
+    the_tracer.requests.erase(r);
   return rc;
 }
 

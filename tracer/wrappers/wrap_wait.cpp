@@ -9,8 +9,8 @@ namespace {
 
 void key_line(const char* action, const ReqInfo& r)
 {
-  g.line(action).num(r.src).num(r.dst).num(r.tag);
-  g.end_line(r.comm_handle);
+  the_tracer.line(action).num(r.src).num(r.dst).num(r.tag);
+  the_tracer.end_line(r.comm_handle);
 }
 
 /// The request's record, if the tracer knows it (a copy: the table may change during the call).
@@ -18,8 +18,8 @@ bool find(MPI_Request r, ReqInfo& out)
 {
   if (r == MPI_REQUEST_NULL)
     return false;
-  auto it = g.requests.find(r);
-  if (it == g.requests.end())
+  auto it = the_tracer.requests.find(r);
+  if (it == the_tracer.requests.end())
     return false;
   out = it->second;
   return true;
@@ -28,15 +28,16 @@ bool find(MPI_Request r, ReqInfo& out)
 /// After completion: a persistent request stays known (inactive) until MPI_Request_free.
 void completed(MPI_Request r)
 {
-  auto it = g.requests.find(r);
-  if (it != g.requests.end() && !it->second.persistent)
-    g.requests.erase(it);
+  auto it = the_tracer.requests.find(r);
+  if (it != the_tracer.requests.end() && !it->second.persistent)
+    the_tracer.requests.erase(it);
 }
 
-/// Handles before a multiple-completion call (MPI may overwrite them with MPI_REQUEST_NULL).
+/// Handles before a multiple-completion call (MPI may overwrite them with MPI_REQUEST_NULL). One buffer per thread:
+/// under MPI_THREAD_MULTIPLE two threads may be in such calls at once.
 std::vector<MPI_Request>& saved(int count, const MPI_Request reqs[])
 {
-  static std::vector<MPI_Request> v;
+  thread_local std::vector<MPI_Request> v;
   v.assign(reqs, reqs + (count > 0 ? count : 0));
   return v;
 }
@@ -89,8 +90,8 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Waitall(count, reqs, statuses);
   if (rc == MPI_SUCCESS) {
-    g.line(name_of(Kind::WaitAll)).num(count);
-    g.end_line();
+    the_tracer.line(name_of(Kind::WaitAll)).num(count);
+    the_tracer.end_line();
     completed_all(before);
   }
   return rc;
@@ -104,8 +105,8 @@ int MPI_Waitany(int count, MPI_Request reqs[], int* index, MPI_Status* status)
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Waitany(count, reqs, index, status);
   if (rc == MPI_SUCCESS && count > 0) {
-    g.line(name_of(Kind::WaitAny)).num(count);
-    g.end_line();
+    the_tracer.line(name_of(Kind::WaitAny)).num(count);
+    the_tracer.end_line();
     if (*index != MPI_UNDEFINED)
       completed(before[static_cast<std::size_t>(*index)]);
   }
@@ -140,8 +141,8 @@ int MPI_Testall(int count, MPI_Request reqs[], int* flag, MPI_Status statuses[])
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Testall(count, reqs, flag, statuses);
   if (rc == MPI_SUCCESS) {
-    g.line(name_of(Kind::TestAll));
-    g.end_line();
+    the_tracer.line(name_of(Kind::TestAll));
+    the_tracer.end_line();
     if (*flag)
       completed_all(before);
   }
@@ -156,8 +157,8 @@ int MPI_Testany(int count, MPI_Request reqs[], int* index, int* flag, MPI_Status
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Testany(count, reqs, index, flag, status);
   if (rc == MPI_SUCCESS) {
-    g.line(name_of(Kind::TestAny));
-    g.end_line();
+    the_tracer.line(name_of(Kind::TestAny));
+    the_tracer.end_line();
     if (*flag && *index != MPI_UNDEFINED)
       completed(before[static_cast<std::size_t>(*index)]);
   }
@@ -172,8 +173,8 @@ int MPI_Testsome(int count, MPI_Request reqs[], int* outcount, int indices[], MP
   std::vector<MPI_Request>& before = saved(count, reqs);
   int rc = PMPI_Testsome(count, reqs, outcount, indices, statuses);
   if (rc == MPI_SUCCESS) {
-    g.line(name_of(Kind::TestSome));
-    g.end_line();
+    the_tracer.line(name_of(Kind::TestSome));
+    the_tracer.end_line();
     if (*outcount != MPI_UNDEFINED)
       for (int i = 0; i < *outcount; ++i)
         completed(before[static_cast<std::size_t>(indices[i])]);
