@@ -10,7 +10,9 @@
  *
  * Every entry point chains to the next definition of its own name (dlsym(RTLD_NEXT)): preloaded before
  * the tracer (LD_PRELOAD=libtit-span.so:libtit-trace.so), the tracer still sees MPI_Init and MPI_Finalize
- * and writes its trace. Open MPI's Fortran bindings call PMPI_Init directly, so the Fortran entry points
+ * and writes its trace. (Preloaded after it, this library sees the tracer's PMPI_Init and PMPI_Finalize,
+ * which it wraps too: the span then excludes the tracer's own work in MPI_Init and includes it in
+ * MPI_Finalize.) Open MPI's Fortran bindings call PMPI_Init directly, so the Fortran entry points
  * are wrapped themselves: gfortran's mpif.h and `use mpi` names in Open MPI's four manglings (mpi_init,
  * mpi_init_, mpi_init__, MPI_INIT) and `use mpi_f08`'s mpi_init_f08_. A wrapper that calls another one
  * (the tracer's mpi_init_ calls MPI_Init, which may come back here) counts as one: only the outermost
@@ -108,6 +110,47 @@ SPAN_EXPORT int MPI_Finalize(void)
   static int (*next)(void);
   if (next == NULL)
     next = (int (*)(void))span_next("MPI_Finalize");
+  span_end_enter();
+  ++span_depth;
+  int rc = next();
+  --span_depth;
+  span_end_leave();
+  return rc;
+}
+
+/* The profiling layer, for a library preloaded before this one whose MPI_Init calls PMPI_Init (the tracer
+ * when LD_PRELOAD=libtit-trace.so:libtit-span.so): the span is then taken inside that library's calls. Preloaded
+ * first, as intended, these are nested in the wrappers above and take nothing. */
+
+SPAN_EXPORT int PMPI_Init(int* argc, char*** argv)
+{
+  static int (*next)(int*, char***);
+  if (next == NULL)
+    next = (int (*)(int*, char***))span_next("PMPI_Init");
+  ++span_depth;
+  int rc = next(argc, argv);
+  --span_depth;
+  span_begin();
+  return rc;
+}
+
+SPAN_EXPORT int PMPI_Init_thread(int* argc, char*** argv, int required, int* provided)
+{
+  static int (*next)(int*, char***, int, int*);
+  if (next == NULL)
+    next = (int (*)(int*, char***, int, int*))span_next("PMPI_Init_thread");
+  ++span_depth;
+  int rc = next(argc, argv, required, provided);
+  --span_depth;
+  span_begin();
+  return rc;
+}
+
+SPAN_EXPORT int PMPI_Finalize(void)
+{
+  static int (*next)(void);
+  if (next == NULL)
+    next = (int (*)(void))span_next("PMPI_Finalize");
   span_end_enter();
   ++span_depth;
   int rc = next();
