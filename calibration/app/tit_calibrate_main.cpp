@@ -212,6 +212,9 @@ int run_from_trace(const InSituArgs& a)
     switch (x.kind) {
     case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: case Kind::SendRecv: case Kind::Ssend:
     case Kind::Issend: case Kind::Bsend: case Kind::Ibsend: case Kind::Start: case Kind::Startall:
+    // the completions of the nonblocking receives: when their data arrived
+    case Kind::Wait: case Kind::Test: case Kind::WaitAll: case Kind::WaitAny: case Kind::TestAny: case Kind::TestAll:
+    case Kind::TestSome:
       return true;
     default:
       return false;
