@@ -189,7 +189,14 @@ case $case_name in
     capture "${acc[@]}" "${p[@]}" --program "q=$build/bin/app-halo2d" --program "q=$build/bin/app-cg"
     expect_error 2 "accuracy: error: --program 'q': a program of that name is already measured"
     capture "${acc[@]}" "${p[@]}" --runs 0
-    expect_error 2 "accuracy: error: --runs must be at least 1, got 0" ;;
+    expect_error 2 "accuracy: error: --runs must be at least 1, got 0"
+    # The usage text says the defaults.
+    capture "${acc[@]}" --help
+    expect_ok
+    for s in "Default: all six when no --program is given, none when one is" "(default 1,2,4)" "(default 5)" \
+             "(default accuracy-out; with --from, required and not DIR)" "trace (default)" "--from DIR"; do
+      grep -qF -- "$s" "$out" || fail "--help does not say '$s'"
+    done ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac
 echo "PASS [$case_name]"
