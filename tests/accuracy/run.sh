@@ -86,9 +86,23 @@ case $case_name in
   span-fortran) span_case "$bin/fquiet" ;;
   span-f08) span_case --no-trace "$bin/fquiet08" ;;
   programs)
+    # More ranks than cores (on a machine of at most 4 cores): the case is marked oversubscribed.
+    cores=$(nproc)
+    over=()
+    [ "$cores" -gt 4 ] || over=(--program "over=$bin/quiet:$((cores + 1))")
     capture "${acc[@]}" --platform "shm=$tmp/p.xml,$tmp/hosts" --program "quiet=$bin/quiet:pow2" --ranks 1,2 \
-      --apps halo2d --ranks-of halo2d=1 --app-args "halo2d=64 3" --runs 1 --cpu-from platform --out "$tmp/acc"
+      --apps halo2d --ranks-of halo2d=1 --app-args "halo2d=64 3" --runs 1 --cpu-from platform --out "$tmp/acc" \
+      "${over[@]}"
     expect_ok
+    if [ "$cores" -le 4 ]; then
+      grep -qE "^over +$((cores + 1))\* shm " "$out" || fail "the oversubscribed case is not marked in the table"
+      grep -qF "* oversubscribed: more ranks than the $cores cores of the measuring machine" "$out" ||
+        fail "no footnote for the oversubscribed case"
+      grep -qE "^over,$((cores + 1)),shm,1,.*,1$" "$tmp/acc/results.csv" || fail "results.csv does not mark it"
+      grep -qE "^quiet,2,shm,1,.*,0$" "$tmp/acc/results.csv" || fail "results.csv marks a case that fits"
+      sed -i '/^over,/d' "$tmp/acc/results.csv"
+      sed -i '/^0,over,/d' "$tmp/acc/runs.csv"
+    fi
     grep -qF "accuracy: note: quiet prints no \`span\` line: its spans come from libtit-span.so" "$err" ||
       fail "no note that the quiet program is measured by the library"
     for row in quiet,1 quiet,2 halo2d,1; do

@@ -21,5 +21,5 @@ endforeach()
 
 foreach(case smoke errors span-c span-c-thread span-fortran span-f08 programs from from-errors)
   add_test(NAME accuracy.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
-  set_tests_properties(accuracy.${case} PROPERTIES TIMEOUT 120 LABELS "accuracy;full;external")
+  set_tests_properties(accuracy.${case} PROPERTIES TIMEOUT 300 LABELS "accuracy;full;external")
 endforeach()
