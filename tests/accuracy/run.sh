@@ -183,7 +183,7 @@ case $case_name in
     [ $? -eq 2 ] && grep -qF "accuracy: error: unknown mini-application 'lu' (expected all, none or some of halo2d, halo3d, cg, fft, wavefront, subcomm)" "$err" ||
       fail "an unknown application should exit 2"
     "$root/scripts/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --ranks 2,x >"$out" 2>"$err"
-    [ $? -eq 2 ] && grep -qF "accuracy: error: --ranks expects rank counts separated by commas or one of square, cube, pow2, got '2,x'" "$err" ||
+    [ $? -eq 2 ] && grep -qF "accuracy: error: --ranks expects rank counts separated by commas, got '2,x'" "$err" ||
       fail "bad rank counts should exit 2"
     p=(--platform "shm=$tmp/p.xml,$tmp/hosts")
     capture "${acc[@]}" "${p[@]}" --program "q=$build/bin/app-halo2d:squares"
@@ -202,6 +202,8 @@ case $case_name in
     expect_error 2 "accuracy: error: nothing to measure: --apps none and no --program"
     capture "${acc[@]}" "${p[@]}" --program "q=$build/bin/app-halo2d" --program "q=$build/bin/app-cg"
     expect_error 2 "accuracy: error: --program 'q': a program of that name is already measured"
+    capture "${acc[@]}" "${p[@]}" --ranks square
+    expect_error 2 "accuracy: error: --ranks expects rank counts separated by commas, got 'square'"
     capture "${acc[@]}" "${p[@]}" --runs 0
     expect_error 2 "accuracy: error: --runs must be at least 1, got 0"
     # The usage text says the defaults.
