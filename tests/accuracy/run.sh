@@ -138,6 +138,9 @@ case $case_name in
     echo '{"schema": "something else"}' >"$tmp/d/study.json"
     capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
     expect_error 2 "accuracy: error: $tmp/d/study.json: expected a study of schema 'tit-accuracy study v1'"
+    echo '{"schema": "tit-accuracy study v1", "runs": 1}' >"$tmp/d/study.json"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
+    expect_error 2 "accuracy: error: $tmp/d/study.json: no 'cores'"
     echo '{"schema": "tit-accuracy study v1", "runs": 1, "cores": 2, "load_start": [0, 0, 0], "load_end": [0, 0, 0],
           "platforms": {"shm": ["'"$tmp/p.xml"'", "'"$tmp/hosts"'"]}, "programs": {}}' >"$tmp/d/study.json"
     printf 'program,ranks\n' >"$tmp/d/runs.csv"
@@ -147,6 +150,10 @@ case $case_name in
       >"$tmp/d/runs.csv"
     capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
     expect_error 2 "accuracy: error: $tmp/d/runs.csv:3: the trace of this run, '$tmp/d/traces/gone', is gone"
+    printf '# tit-accuracy runs v1\nround,program,ranks,transport,kind,status,span_s,span_from,trace,load1\n0,q,1,shm,plain,0,x,program,,0.1\n' \
+      >"$tmp/d/runs.csv"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
+    expect_error 2 "accuracy: error: $tmp/d/runs.csv:3: expected program,ranks,transport,kind,status,span_s... values"
     printf '# tit-accuracy runs v1\nround,program,ranks,transport,kind,status,span_s,span_from,trace,load1\n0,q,1,tcp,plain,0,0.5,program,,0.1\n' \
       >"$tmp/d/runs.csv"
     capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
