@@ -178,7 +178,9 @@ case $case_name in
     [ -s "$tmp/acc/accuracy.png" ] || fail "no plot"
     [ -s "$tmp/acc/platforms/halo2d-np1-shm/platform.xml" ] || fail "no platform with the program's own speed"
     grep -q 'id="smpi/ois"' "$tmp/acc/platforms/halo2d-np1-shm/platform-in-situ.xml" ||
-      fail "from-trace did not fit smpi/ois from the isends (to itself) of halo2d" ;;
+      fail "from-trace did not fit smpi/ois from the isends (to itself) of halo2d"
+    grep -qE '^accuracy: note: halo2d np=1 shm: in situ: fitted [a-z/, -]*smpi/ois.* \(report: .*/in-situ-report.txt\)$' "$err" ||
+      fail "no note saying what was fitted in situ" ;;
   errors)
     "$root/scripts/accuracy" --build "$build" --platform "shm=$tmp/nope.xml,$tmp/hosts" >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: --platform shm: no such file '$tmp/nope.xml'" "$err" ||
