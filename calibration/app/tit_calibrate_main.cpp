@@ -208,8 +208,10 @@ int run_from_trace(const InSituArgs& a)
     opt.orecv = existing("smpi/or");
     opt.bw_factor = existing("smpi/bw-factor");
   }
-  auto actions = timed_actions(a.traces, timings_dir(a.traces, a.timings),
-                               [](const tit::trace::Action& x) { return tit::trace::is_point_to_point(x.kind); });
+  // messages, and the completions of the nonblocking receives (when their data arrived)
+  auto actions = timed_actions(a.traces, timings_dir(a.traces, a.timings), [](const tit::trace::Action& x) {
+    return tit::trace::is_point_to_point(x.kind) || tit::trace::traits(x.kind).group == tit::trace::Group::Completion;
+  });
   auto fit = fit_in_situ(actions, opt);
   std::ostringstream report;
   report << "== In situ (" << a.traces << ")\n";

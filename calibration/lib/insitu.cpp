@@ -51,19 +51,121 @@ model::FactorTable parse_factors(const std::string& name, const std::string& tex
   }
 }
 
-/// One message between two ranks of one host: its send and the blocking receive that matched it.
+/// One message between two ranks of one host: its send and the receive that matched it, with the time the
+/// receiver was blocked for it: the blocking recv itself, or the wait that completed an irecv.
 struct Message {
   const TimedAction* send = nullptr;
   const TimedAction* recv = nullptr;
+  double recv_start = 0;
+  double recv_end = 0;
 };
+
+/// A waitall that completed several irecvs (and no send of at least the rendez-vous threshold): it ended when
+/// the last of them arrived, which match_messages may tell from their sends.
+struct WaitAllGroup {
+  double start = 0;
+  double end = 0;
+  std::vector<const TimedAction*> irecvs;
+};
+
+/// When the receiver of each irecv was blocked for its data: the wait that completed it (`wait SRC DST TAG`,
+/// the oldest pending irecv of that key, as the replay reads it), or a waitall that completed it and no
+/// other irecv nor a send of at least `detached_thresh` bytes (whose end could be the receiver's); a waitall of
+/// several irecvs goes to `groups`. Irecvs completed otherwise (waitany, a test, a wait naming no request,
+/// a waitall with a rendez-vous send) are counted in `unknown`: when their data arrived is not measured. A rank
+/// with an irecv pending on a communicator other than the world gets no completion from a wait (the wait's key
+/// may not name it).
+std::map<const TimedAction*, std::pair<double, double>> irecv_completions(const std::vector<TimedAction>& actions,
+                                                                          double detached_thresh, std::size_t& unknown,
+                                                                          std::vector<WaitAllGroup>& groups)
+{
+  struct Pending {
+    std::vector<const TimedAction*> irecvs, isends;
+  };
+  std::map<int, Pending> ranks;
+  std::map<const TimedAction*, std::pair<double, double>> done;
+  auto drop = [&](Pending& p) {
+    unknown += p.irecvs.size();
+    p.irecvs.clear();
+    p.isends.clear();
+  };
+  for (auto const& a : actions) {
+    Pending& p = ranks[a.rank];
+    switch (a.kind) {
+    case trace::Kind::Irecv:
+      p.irecvs.push_back(&a);
+      break;
+    case trace::Kind::Isend:
+      p.isends.push_back(&a);
+      break;
+    case trace::Kind::Wait:
+    case trace::Kind::Test: {
+      bool other_comm = std::any_of(p.irecvs.begin(), p.irecvs.end(), [](auto* r) { return r->comm != 0; });
+      if (a.src < 0 || a.dst < 0 || other_comm) {
+        drop(p);
+        break;
+      }
+      if (a.src == a.rank) { // a send request
+        auto it = std::find_if(p.isends.begin(), p.isends.end(),
+                               [&](auto* x) { return x->partner == a.dst && x->tag == a.tag; });
+        if (it != p.isends.end())
+          p.isends.erase(it);
+      }
+      if (a.dst == a.rank) {
+        auto it = std::find_if(p.irecvs.begin(), p.irecvs.end(),
+                               [&](auto* x) { return x->partner == a.src && x->tag == a.tag; });
+        if (it != p.irecvs.end()) {
+          if (a.kind == trace::Kind::Wait)
+            done[*it] = {a.start, a.end};
+          else
+            ++unknown;
+          p.irecvs.erase(it);
+        }
+      }
+      break;
+    }
+    case trace::Kind::WaitAll: {
+      bool eager_sends = std::all_of(p.isends.begin(), p.isends.end(),
+                                     [&](auto* x) { return x->bytes < detached_thresh; });
+      bool other_comm = std::any_of(p.irecvs.begin(), p.irecvs.end(), [](auto* r) { return r->comm != 0; });
+      if (p.irecvs.size() == 1 && eager_sends) {
+        done[p.irecvs[0]] = {a.start, a.end};
+        p.irecvs.clear();
+        p.isends.clear();
+      } else if (p.irecvs.size() > 1 && eager_sends && not other_comm) {
+        groups.push_back({a.start, a.end, p.irecvs});
+        p.irecvs.clear();
+        p.isends.clear();
+      } else {
+        drop(p);
+      }
+      break;
+    }
+    case trace::Kind::WaitAny:
+    case trace::Kind::TestAny:
+    case trace::Kind::TestAll:
+    case trace::Kind::TestSome:
+      drop(p);
+      break;
+    default:
+      break;
+    }
+  }
+  return done;
+}
 
 /// Pairs each send with its receive, channel by channel (source, destination, tag, communicator) in the order
 /// of each rank's trace, as MPI's non-overtaking rule does. Channels it cannot order are left out: receives
 /// from any source or with any tag, sendRecvs (whose two halves the trace times as one), and the sends of a
 /// rank that uses sends the trace keeps unparsed (Ssend, bsend, Start, ...). Only pairs whose receive is a
-/// blocking recv and whose two ranks share a host clock are returned.
-std::vector<Message> match_messages(const std::vector<TimedAction>& actions, std::vector<std::string>& notes)
+/// blocking recv, or an irecv whose completion irecv_completions tells, and whose two ranks share a host
+/// clock are returned.
+std::vector<Message> match_messages(const std::vector<TimedAction>& actions, double detached_thresh,
+                                    std::vector<std::string>& notes)
 {
+  std::size_t unknown_completion = 0;
+  std::vector<WaitAllGroup> groups;
+  auto completions = irecv_completions(actions, detached_thresh, unknown_completion, groups);
   using Key = std::tuple<int, int, int, int>; // source, destination, tag, communicator
   std::map<Key, std::vector<const TimedAction*>> sends, recvs;
   std::set<int> wildcard_receivers, unparsed_senders;
@@ -91,12 +193,13 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, std
       break;
     }
   }
-  std::vector<Message> out;
-  std::size_t unequal = 0;
+  // The send of every receive of a channel that can be ordered (messages of a rank to itself included: they
+  // take part in telling which message of a waitall arrived last).
+  std::map<const TimedAction*, const TimedAction*> sender_of;
+  std::size_t unequal = 0, irecvs = 0, last_of_group = 0;
   for (auto const& [key, s] : sends) {
     auto [src, dst, tag, comm] = key;
-    if (src == dst || wildcard_receivers.contains(dst) || unparsed_senders.contains(src) ||
-        sendrecv_pairs.contains({src, dst}))
+    if (wildcard_receivers.contains(dst) || unparsed_senders.contains(src) || sendrecv_pairs.contains({src, dst}))
       continue;
     auto it = recvs.find(key);
     if (it == recvs.end())
@@ -105,8 +208,54 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, std
     if (r.size() != s.size())
       ++unequal;
     for (std::size_t i = 0; i < std::min(s.size(), r.size()); ++i)
-      if (r[i]->kind == trace::Kind::Recv && s[i]->host >= 0 && s[i]->host == r[i]->host)
-        out.push_back({s[i], r[i]});
+      sender_of[r[i]] = s[i];
+  }
+  // A waitall of several irecvs ended when the last of them arrived: the message whose send started last, when
+  // every other one started no later, is no larger, and all share the receiver's host clock (a one-way time
+  // that grows with the size: none arrived after it). The others are left out.
+  for (auto const& g : groups) {
+    const TimedAction* last = nullptr;
+    bool known = true;
+    for (auto* r : g.irecvs) {
+      auto it = sender_of.find(r);
+      if (it == sender_of.end() || it->second->host < 0 || it->second->host != r->host) {
+        known = false;
+        break;
+      }
+      if (last == nullptr || it->second->start > sender_of[last]->start)
+        last = r;
+    }
+    if (known)
+      for (auto* r : g.irecvs)
+        if (r != last && (sender_of[r]->start > sender_of[last]->start || sender_of[r]->bytes > sender_of[last]->bytes))
+          known = false;
+    if (known && last->partner != last->rank) {
+      completions[last] = {g.start, g.end};
+      ++last_of_group;
+      unknown_completion += g.irecvs.size() - 1;
+    } else {
+      unknown_completion += g.irecvs.size();
+    }
+  }
+  std::vector<Message> out;
+  for (auto const& [key, s] : sends) {
+    auto it = recvs.find(key);
+    if (std::get<0>(key) == std::get<1>(key) || it == recvs.end())
+      continue;
+    for (auto* r : it->second) {
+      auto sit = sender_of.find(r);
+      if (sit == sender_of.end())
+        continue;
+      const TimedAction* snd = sit->second;
+      if (snd->host < 0 || snd->host != r->host)
+        continue;
+      if (r->kind == trace::Kind::Recv) {
+        out.push_back({snd, r, r->start, r->end});
+      } else if (auto c = completions.find(r); c != completions.end()) {
+        out.push_back({snd, r, c->second.first, c->second.second});
+        ++irecvs;
+      }
+    }
   }
   if (not wildcard_receivers.empty())
     notes.push_back(fmt::format("messages to {} rank(s) receiving from any source or with any tag left out of the "
@@ -120,6 +269,18 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, std
     notes.push_back(fmt::format("{} channel(s) with more sends than receives or the reverse: only the first ones "
                                 "paired",
                                 unequal));
+  if (irecvs > 0)
+    notes.push_back(fmt::format("{} of the messages matched were received by an irecv, timed by the wait (or waitall) "
+                                "that completed it",
+                                irecvs));
+  if (last_of_group > 0)
+    notes.push_back(fmt::format("{} of them the last (latest sent, largest) of the irecvs a waitall completed",
+                                last_of_group));
+  if (unknown_completion > 0)
+    notes.push_back(fmt::format("{} irecv(s) completed by a waitany, a test, a wait naming no request or a waitall "
+                                "(not its last message, or with a rendez-vous send) left out of the network fit "
+                                "(when their data arrived is not measured)",
+                                unknown_completion));
   return out;
 }
 
@@ -143,13 +304,13 @@ InSituNetwork fit_network(const std::vector<Message>& messages, const InSituOpti
     double y = 0;
     if (size < options.detached_thresh) {
       // Eager: the one-way time is measured when the receiver waited for the message.
-      if (m.recv->start > m.send->start) {
+      if (m.recv_start > m.send->start) {
         ++late_receiver;
         continue;
       }
-      y = m.recv->end - m.send->start - (m.send->kind == trace::Kind::Isend ? ois(size) : os(size)) - orecv(size);
+      y = m.recv_end - m.send->start - (m.send->kind == trace::Kind::Isend ? ois(size) : os(size)) - orecv(size);
     } else {
-      y = m.recv->end - std::max(m.send->start, m.recv->start); // rendez-vous: from when both are there
+      y = m.recv_end - std::max(m.send->start, m.recv_start); // rendez-vous: from when both are there
     }
     points[segment_of(breaks, size)].push_back({size + kEnvelope, y});
   }
@@ -318,7 +479,7 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
     auto ois_model =
         parse_overhead("smpi/ois", fit.ois.fitted() ? fit.ois.config(fit.breaks, options.ois) : options.ois);
     auto or_model = parse_overhead("smpi/or", options.orecv);
-    auto messages = match_messages(actions, fit.notes);
+    auto messages = match_messages(actions, options.detached_thresh, fit.notes);
     fit.matched = messages.size();
     fit.network = fit_network(messages, options, fit.breaks, os_model, ois_model, or_model, fit.notes);
   }
@@ -329,7 +490,9 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
     throw InputError(fmt::format("error: nothing to fit in situ: the trace has no isend, no detached send{} no "
                                  "sendRecv to itself of two sizes or more{} with a timing{}",
                                  options.route ? "," : " and",
-                                 options.route ? " and no message received by a blocking recv on the same host" : "",
+                                 options.route ? " and no message received on the same host by a blocking recv or by an irecv "
+                                                 "whose wait is known"
+                                               : "",
                                  why));
   }
   return fit;
@@ -353,7 +516,9 @@ void write_in_situ_report(std::ostream& out, const InSituFit& fit)
     }
   }
   if (not fit.network.messages.empty()) {
-    out << fmt::format("network: {} message(s) matched to their blocking receive on one host\n", fit.matched);
+    out << fmt::format("network: {} message(s) matched to their receive on one host (a recv, or an irecv and its "
+                       "wait)\n",
+                       fit.matched);
     auto const& n = fit.network;
     for (std::size_t i = 0; i < n.messages.size(); ++i) {
       if (not n.lat_factor[i]) {

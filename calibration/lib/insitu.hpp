@@ -2,7 +2,8 @@
 // determine: the time in MPI_Isend (smpi/ois), in a detached MPI_Send (smpi/os), per size band, and the
 // local-copy rate (MPI_Sendrecv of a rank to itself), from each rank's own timings; and, where two ranks ran
 // on one host (their timings share its clock), the network's latency and bandwidth factors per band from
-// the messages between them: a send's start against the end of the blocking receive that matched it.
+// the messages between them: a send's start against the end of the receive that matched it (a blocking recv,
+// or the wait that completed an irecv when the trace tells which).
 #pragma once
 
 #include "fit.hpp"

@@ -119,7 +119,7 @@ std::vector<TimedAction> timed_actions(const std::filesystem::path& traces, cons
                                        *a.file, a.line, timings_path.string(), it->second.action, a.name, a.text));
         auto const& t = it->second;
         out.push_back(TimedAction{r, a.kind, a.partner, a.partner2, a.bytes, a.bytes2, a.amount, a.tag, a.comm,
-                                  t.end - t.start, origin + t.start, origin + t.end, host});
+                                  t.end - t.start, origin + t.start, origin + t.end, host, a.src, a.dst});
       }
     } catch (const trace::TraceError& e) {
       throw InputError(e.what());

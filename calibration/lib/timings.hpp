@@ -27,6 +27,8 @@ struct TimedAction {
   double start = 0;
   double end = 0;
   int host = -1; ///< ranks of the same host have the same index (the `# host:` line); -1: no origin given
+  int src = -1;  ///< wait / test: the request's key (world ranks; tag in `tag`), as trace::Action; -1: none given
+  int dst = -1;
 };
 
 /// Every action of `traces` (a trace list or merged file) for which `keep` is true, with its duration from

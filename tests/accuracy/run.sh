@@ -1,8 +1,20 @@
 #!/usr/bin/env bash
-# Smoke test of the accuracy harness (accuracy/accuracy): one mini-application, 1 rank, one plain and one
-# traced run over shared memory, replayed on a generated platform and on that platform completed in situ
-# (tit-calibrate from-trace); and its usage errors.
-# Usage: run.sh BUILD_DIR CASE (smoke | errors)
+# Tests of the accuracy harness (accuracy/accuracy) and of its span library (libtit-span.so).
+#   smoke         one mini-application, 1 rank, one plain and one traced run over shared memory, replayed on a
+#                 generated platform and on that platform completed in situ (tit-calibrate from-trace)
+#   errors        its usage errors
+#   span-c, span-c-thread, span-fortran, span-f08
+#                 a program that prints no span (C with MPI_Init or MPI_Init_thread, Fortran with mpif.h's
+#                 MPI_Init_thread, Fortran with use mpi_f08) at 2 ranks: with libtit-span.so preloaded every
+#                 rank prints its span; preloaded with the tracer too, the spans are printed and the trace is
+#                 complete (every rank from init to finalize) and replays (not for mpi_f08, which the tracer
+#                 does not wrap), in either order of the two libraries
+#   programs      one harness call for programs of different rank counts (--program N=PATH:RULE, --ranks-of),
+#                 the quiet program measured through the span library; runs.csv has every run
+#   from          --from: predictions again from the kept runs, equal to the first ones with the same options,
+#                 with the same measured columns with another CPU-rate source
+#   from-errors   the usage errors of --from
+# Usage: run.sh BUILD_DIR CASE
 set -u
 build=$(cd "$1" && pwd)
 case_name=$2
@@ -12,7 +24,149 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 "$build/bin/tit-calibrate" platform --nodes-per-cabinet 2 -o "$tmp/p.xml" --hostfile "$tmp/hosts" >/dev/null ||
   { echo "FAIL: tit-calibrate platform"; exit 1; }
 
+bin=$build/accuracy-tests/bin
+span_lib=$build/lib/libtit-span.so
+acc=("$root/accuracy/accuracy" --build "$build")
+
+# span_lines FILE NP: FILE has one `span RANK SECONDS` line per rank 0..NP-1, each 0 < SECONDS < 60.
+span_lines() {
+  local r
+  [ "$(grep -c '^span ' "$1")" -eq "$2" ] || fail "$(grep -c '^span ' "$1") span lines, expected $2"
+  for ((r = 0; r < $2; r++)); do
+    awk -v r=$r '$1 == "span" && $2 == r && $3 > 0 && $3 < 60 { ok = 1 } END { exit !ok }' "$1" ||
+      fail "no plausible span line for rank $r"
+  done
+}
+
+# span_case [--no-trace] PROGRAM [ARGS...]: the span library on a program that prints no span, plain and
+# traced, 2 ranks. --no-trace: the tracer writes no trace of the program (it does not wrap `use mpi_f08`'s
+# entry points, tracer/lib/wrap_fortran.cpp): only the spans of the traced run are checked.
+span_case() {
+  local np=2 trace=1
+  [ "$1" != --no-trace ] || { trace=0; shift; }
+  capture mpirun --oversubscribe -np $np "$@"
+  expect_ok
+  ! grep -q '^span ' "$out" || fail "the program prints spans itself: it tests nothing"
+  capture mpirun --oversubscribe -np $np -x LD_PRELOAD="$span_lib" "$@"
+  expect_ok
+  span_lines "$out" $np
+  # With the tracer: the span library first, so that its MPI_Init wraps the tracer's.
+  capture mpirun --oversubscribe -np $np -x LD_PRELOAD="$span_lib:$build/lib/libtit-trace.so" \
+    -x TIT_TRACE_DIR="$tmp/trace" -x TIT_TRACE_TIMINGS=1 "$@"
+  expect_ok
+  span_lines "$out" $np
+  [ $trace -eq 1 ] || return 0
+  [ -f "$tmp/trace/trace.list" ] || fail "no trace.list"
+  [ "$(wc -l <"$tmp/trace/trace.list")" -eq $np ] || fail "trace.list does not name $np files"
+  local r f
+  for ((r = 0; r < np; r++)); do
+    f=$(sed -n "$((r + 1))p" "$tmp/trace/trace.list")
+    [[ $f = /* ]] || f=$tmp/trace/$f
+    [ "$(grep -v '^#' "$f" | head -1)" = "$r init" ] || fail "rank $r's trace does not start with init"
+    [ "$(grep -v '^#' "$f" | tail -1)" = "$r finalize" ] || fail "rank $r's trace does not end with finalize"
+    grep -q "^$r allreduce " "$f" || fail "rank $r's trace lacks the program's allreduce"
+  done
+  capture "$build/bin/tit-replay" --hostfile "$tmp/hosts" "$tmp/p.xml" "$tmp/trace/trace.list"
+  expect_ok
+  grep -q '^Simulated time:' "$out" || fail "the trace does not replay"
+  # The other order: the tracer's MPI_Init calls PMPI_Init, which the span library wraps as well.
+  capture mpirun --oversubscribe -np $np -x LD_PRELOAD="$build/lib/libtit-trace.so:$span_lib" \
+    -x TIT_TRACE_DIR="$tmp/trace2" "$@"
+  expect_ok
+  span_lines "$out" $np
+  [ "$(wc -l <"$tmp/trace2/trace.list")" -eq $np ] || fail "the tracer preloaded first wrote no trace"
+}
+
+# body FILE: the rows of a CSV file without its comment lines.
+body() { grep -v '^#' "$1"; }
+
 case $case_name in
+  span-c) span_case "$bin/quiet" ;;
+  span-c-thread) span_case "$bin/quiet" thread ;;
+  span-fortran) span_case "$bin/fquiet" ;;
+  span-f08) span_case --no-trace "$bin/fquiet08" ;;
+  programs)
+    # More ranks than cores (on a machine of at most 4 cores): the case is marked oversubscribed.
+    cores=$(nproc)
+    over=()
+    [ "$cores" -gt 4 ] || over=(--program "over=$bin/quiet:$((cores + 1))")
+    capture "${acc[@]}" --platform "shm=$tmp/p.xml,$tmp/hosts" --program "quiet=$bin/quiet:pow2" --ranks 1,2 \
+      --apps halo2d --ranks-of halo2d=1 --app-args "halo2d=64 3" --runs 1 --cpu-from platform --out "$tmp/acc" \
+      "${over[@]}"
+    expect_ok
+    if [ "$cores" -le 4 ]; then
+      grep -qE "^over +$((cores + 1))\* shm " "$out" || fail "the oversubscribed case is not marked in the table"
+      grep -qF "* oversubscribed: more ranks than the $cores cores of the measuring machine" "$out" ||
+        fail "no footnote for the oversubscribed case"
+      grep -qE "^over,$((cores + 1)),shm,1,.*,1$" "$tmp/acc/results.csv" || fail "results.csv does not mark it"
+      grep -qE "^quiet,2,shm,1,.*,0$" "$tmp/acc/results.csv" || fail "results.csv marks a case that fits"
+      sed -i '/^over,/d' "$tmp/acc/results.csv"
+      sed -i '/^0,over,/d' "$tmp/acc/runs.csv"
+    fi
+    grep -qF "accuracy: note: quiet prints no \`span\` line: its spans come from libtit-span.so" "$err" ||
+      fail "no note that the quiet program is measured by the library"
+    for row in quiet,1 quiet,2 halo2d,1; do
+      grep -q "^$row,shm,1,[0-9]" "$tmp/acc/results.csv" || fail "results.csv lacks a measured row $row"
+    done
+    [ "$(body "$tmp/acc/results.csv" | wc -l)" -eq 4 ] || fail "results.csv should hold 3 cases"
+    head -1 "$tmp/acc/runs.csv" | grep -qx '# tit-accuracy runs v1' || fail "runs.csv lacks its schema line"
+    [ "$(body "$tmp/acc/runs.csv" | wc -l)" -eq 7 ] || fail "runs.csv should hold 6 runs (3 cases, plain and traced)"
+    grep -qE '^0,quiet,2,shm,plain,0,[0-9.e-]+,library,,' "$tmp/acc/runs.csv" || fail "no plain run of quiet by the library"
+    grep -qE '^0,halo2d,1,shm,plain,0,[0-9.e-]+,program,,' "$tmp/acc/runs.csv" || fail "no plain run of halo2d by itself"
+    grep -qE '^0,quiet,2,shm,traced,0,[0-9.e-]+,tracer,traces/quiet-np2-shm/run-0,' "$tmp/acc/runs.csv" ||
+      fail "no traced run of quiet" ;;
+  from)
+    capture "${acc[@]}" --platform "shm=$tmp/p.xml,$tmp/hosts" --program "quiet=$bin/quiet:1" --runs 2 --in-situ \
+      --out "$tmp/acc"
+    expect_ok
+    capture "${acc[@]}" --from "$tmp/acc" --in-situ --out "$tmp/again"
+    expect_ok
+    grep -q "^predicted again from the runs of $tmp/acc" "$out" || fail "no line naming the kept runs"
+    diff <(body "$tmp/acc/results.csv") <(body "$tmp/again/results.csv") >&2 ||
+      fail "the predictions from the kept runs differ from the first ones"
+    grep -qE '^quiet,1,shm,2,[0-9]' "$tmp/again/results.csv" || fail "no measured row"
+    capture "${acc[@]}" --from "$tmp/acc" --cpu-from platform --out "$tmp/platform"
+    expect_ok
+    cut -d, -f1-8 <(body "$tmp/acc/results.csv") >"$tmp/m1"
+    cut -d, -f1-8 <(body "$tmp/platform/results.csv") >"$tmp/m2"
+    diff "$tmp/m1" "$tmp/m2" >&2 || fail "another CPU-rate source changed the measured columns"
+    grep -q "cpu speed from: platform" "$tmp/platform/results.csv" || fail "results.csv does not say the CPU-rate source" ;;
+  from-errors)
+    capture "${acc[@]}" --from "$tmp/none" --out "$tmp/o"
+    expect_error 2 "accuracy: error: --from $tmp/none: no $tmp/none/study.json (a folder written by accuracy/accuracy expected)"
+    mkdir "$tmp/d"
+    echo '{"schema": "something else"}' >"$tmp/d/study.json"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
+    expect_error 2 "accuracy: error: $tmp/d/study.json: expected a study of schema 'tit-accuracy study v1'"
+    echo '{"schema": "tit-accuracy study v1", "runs": 1}' >"$tmp/d/study.json"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
+    expect_error 2 "accuracy: error: $tmp/d/study.json: no 'cores'"
+    echo '{"schema": "tit-accuracy study v1", "runs": 1, "cores": 2, "load_start": [0, 0, 0], "load_end": [0, 0, 0],
+          "platforms": {"shm": ["'"$tmp/p.xml"'", "'"$tmp/hosts"'"]}, "programs": {}}' >"$tmp/d/study.json"
+    printf 'program,ranks\n' >"$tmp/d/runs.csv"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
+    expect_error 2 "accuracy: error: $tmp/d/runs.csv:1: expected '# tit-accuracy runs v1'"
+    printf '# tit-accuracy runs v1\nround,program,ranks,transport,kind,status,span_s,span_from,trace,load1\n0,q,1,shm,traced,0,0.5,tracer,traces/gone,0.1\n' \
+      >"$tmp/d/runs.csv"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
+    expect_error 2 "accuracy: error: $tmp/d/runs.csv:3: the trace of this run, '$tmp/d/traces/gone', is gone"
+    printf '# tit-accuracy runs v1\nround,program,ranks,transport,kind,status,span_s,span_from,trace,load1\n0,q,1,shm,plain,0,x,program,,0.1\n' \
+      >"$tmp/d/runs.csv"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
+    expect_error 2 "accuracy: error: $tmp/d/runs.csv:3: expected program,ranks,transport,kind,status,span_s... values"
+    printf '# tit-accuracy runs v1\nround,program,ranks,transport,kind,status,span_s,span_from,trace,load1\n0,q,1,tcp,plain,0,0.5,program,,0.1\n' \
+      >"$tmp/d/runs.csv"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
+    expect_error 2 "accuracy: error: --from $tmp/d: no platform for transport tcp: give --platform tcp=..."
+    capture "${acc[@]}" --from "$tmp/d" --runs 3 --out "$tmp/o"
+    expect_error 2 "accuracy: error: --from predicts from kept runs and measures nothing: --runs cannot be given with it"
+    capture "${acc[@]}" --from "$tmp/d" --program "x=$bin/quiet" --out "$tmp/o"
+    expect_error 2 "--program cannot be given with it"
+    capture "${acc[@]}" --from "$tmp/d"
+    expect_error 2 "accuracy: error: --from needs --out, a folder for the new predictions (DIR keeps its own results)"
+    capture "${acc[@]}" --from "$tmp/d" --out "$tmp/d"
+    expect_error 2 "accuracy: error: --out must not be the --from folder '$tmp/d' (its results would be overwritten)"
+    [ ! -e "$tmp/o" ] || fail "a refused --from wrote its --out folder" ;;
   smoke)
     "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --apps halo2d --ranks 1 \
       --runs 1 --app-args "halo2d=64 3" --in-situ --out "$tmp/acc" >"$out" 2>"$err" || fail "exit status $?"
@@ -24,7 +178,9 @@ case $case_name in
     [ -s "$tmp/acc/accuracy.png" ] || fail "no plot"
     [ -s "$tmp/acc/platforms/halo2d-np1-shm/platform.xml" ] || fail "no platform with the program's own speed"
     grep -q 'id="smpi/ois"' "$tmp/acc/platforms/halo2d-np1-shm/platform-in-situ.xml" ||
-      fail "from-trace did not fit smpi/ois from the isends (to itself) of halo2d" ;;
+      fail "from-trace did not fit smpi/ois from the isends (to itself) of halo2d"
+    grep -qE '^accuracy: note: halo2d np=1 shm: in situ: fitted [a-z/, -]*smpi/ois.* \(report: .*/in-situ-report.txt\)$' "$err" ||
+      fail "no note saying what was fitted in situ" ;;
   errors)
     "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/nope.xml,$tmp/hosts" >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: --platform shm: no such file '$tmp/nope.xml'" "$err" ||
@@ -33,11 +189,39 @@ case $case_name in
     [ $? -eq 2 ] && grep -qF "accuracy: error: --platform expects shm=PLATFORM.xml,HOSTFILE or tcp=...; got 'ib=" "$err" ||
       fail "an unknown transport should exit 2"
     "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --apps lu >"$out" 2>"$err"
-    [ $? -eq 2 ] && grep -qF "accuracy: error: unknown mini-application 'lu' (expected some of halo2d, halo3d, cg, fft, wavefront, subcomm)" "$err" ||
+    [ $? -eq 2 ] && grep -qF "accuracy: error: unknown mini-application 'lu' (expected all, none or some of halo2d, halo3d, cg, fft, wavefront, subcomm)" "$err" ||
       fail "an unknown application should exit 2"
     "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --ranks 2,x >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: --ranks expects rank counts separated by commas, got '2,x'" "$err" ||
-      fail "bad rank counts should exit 2" ;;
+      fail "bad rank counts should exit 2"
+    p=(--platform "shm=$tmp/p.xml,$tmp/hosts")
+    capture "${acc[@]}" "${p[@]}" --program "q=$build/bin/app-halo2d:squares"
+    expect_error 2 "accuracy: error: --program q expects rank counts separated by commas or one of square, cube, pow2, got 'squares'"
+    capture "${acc[@]}" "${p[@]}" --program "q=$build/bin/app-halo2d:0,1"
+    expect_error 2 "accuracy: error: --program q expects positive rank counts, got '0,1'"
+    capture "${acc[@]}" "${p[@]}" --program "q=$tmp/nope:2"
+    expect_error 2 "accuracy: error: program 'q': '$tmp/nope' is not an executable (build it first)"
+    capture "${acc[@]}" "${p[@]}" --program "q="
+    expect_error 2 "accuracy: error: --program expects NAME=PATH or NAME=PATH:RANKS, got 'q='"
+    capture "${acc[@]}" "${p[@]}" --program "q=$build/bin/app-halo2d" --ranks-of cg=pow2
+    expect_error 2 "accuracy: error: --ranks-of cg: 'cg' is not a program of this run (programs: q)"
+    capture "${acc[@]}" "${p[@]}" --ranks-of halo2d
+    expect_error 2 "accuracy: error: --ranks-of expects NAME=RANKS, got 'halo2d'"
+    capture "${acc[@]}" "${p[@]}" --apps none
+    expect_error 2 "accuracy: error: nothing to measure: --apps none and no --program"
+    capture "${acc[@]}" "${p[@]}" --program "q=$build/bin/app-halo2d" --program "q=$build/bin/app-cg"
+    expect_error 2 "accuracy: error: --program 'q': a program of that name is already measured"
+    capture "${acc[@]}" "${p[@]}" --ranks square
+    expect_error 2 "accuracy: error: --ranks expects rank counts separated by commas, got 'square'"
+    capture "${acc[@]}" "${p[@]}" --runs 0
+    expect_error 2 "accuracy: error: --runs must be at least 1, got 0"
+    # The usage text says the defaults.
+    capture "${acc[@]}" --help
+    expect_ok
+    for s in "Default: all six when no --program is given, none when one is" "(default 1,2,4)" "(default 5)" \
+             "(default accuracy-out; with --from, required and not DIR)" "trace (default)" "--from DIR"; do
+      grep -qF -- "$s" "$out" || fail "--help does not say '$s'"
+    done ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac
 echo "PASS [$case_name]"
