@@ -187,8 +187,8 @@ case $case in
     ;;
 
   whatif)
-    # A: 2 hosts at 1 gbit; calibrate there; trace fft there. What-if: links at 1/10 of A's rate.
-    rate_a=1gbit rate_w=100mbit
+    # A: 2 hosts at 200 mbit; calibrate there; trace fft there. What-if: links at 1/5 of A's rate.
+    rate_a=${TIT_TESTBED_RATE_A:-200mbit} rate_w=${TIT_TESTBED_RATE_W:-40mbit}
     app=${TIT_TESTBED_APP:-fft 512 6}
     read -r -a app_cmd <<<"$app"
     app_cmd[0]=$bin/app-${app_cmd[0]}
@@ -204,7 +204,7 @@ case $case in
     # The what-if: the links at rate_w; the prediction on the platform of the testbed as it is now.
     "$tb" set --link $rate_w 2>/dev/null || fail "set --link $rate_w"
     "$tb" platform --calibration cal -o whatif.xml 2>platform.err || fail "platform: $(cat platform.err)"
-    check_platform whatif.xml 2 1 1.25e7 0
+    check_platform whatif.xml 2 1 "$(sed -n 's/^LINK_BPS=//p' /run/tit-testbed/state)" 0
     predicted=$(simulated --hostfile /run/tit-testbed/hostfile whatif.xml trace/trace.list)
     [[ -n $predicted ]] || fail "no prediction"
     # Measured at rate_w: the median of 3 plain runs' spans (the largest over ranks).
@@ -221,12 +221,12 @@ case $case in
     # Tolerance: 25% of the measured median. A loaded 2-core machine stretches the compute of a run
     # (cpu-time x rate traces do not see it) and the TCP transfers; the what-if's communication
     # (about 10x A's) dominates this run, so a wrong bandwidth model misses by far more than that.
-    "$python" - "$predicted" "$span_a" "${spans[@]}" <<'EOF' || fail "prediction outside the tolerance"
+    RATE_W=$rate_w "$python" - "$predicted" "$span_a" "${spans[@]}" <<'EOF' || fail "prediction outside the tolerance"
 import statistics, sys, os
 pred, at_a, runs = float(sys.argv[1]), float(sys.argv[2]), [float(x) for x in sys.argv[3:]]
 meas = statistics.median(runs)
 err = (pred - meas) / meas
-print(f"what-if (links {os.environ.get('RATE_W', '100mbit')}): predicted {pred:.4f} s, measured median {meas:.4f} s "
+print(f"what-if (links {os.environ['RATE_W']}): predicted {pred:.4f} s, measured median {meas:.4f} s "
       f"(runs {', '.join(f'{x:.4f}' for x in runs)}), error {100 * err:+.1f}%; at A measured {at_a:.4f} s; "
       f"load average {open('/proc/loadavg').read().split()[0]}")
 assert meas > 2 * at_a, f"the what-if did not slow the run down: {meas} s vs {at_a} s at A"
