@@ -19,6 +19,11 @@
 #                 ranks in the generated platform (default 1e10 and 1e-6, round numbers: the fitted factors
 #                 make up the difference). For hosts, the link's real rate: the report then compares the
 #                 fitted inter-host bandwidth with it
+#   --detached-thresh  the protocol switch in bytes, passed to tit-calibrate fit (default: detected from the
+#                 data; in mode hosts, Open MPI's btl_tcp_eager_limit as ompi_info prints it, else 65536:
+#                 between hosts the socket buffers absorb large sends, so that the detection sees every
+#                 size detached, and the receive experiment, which starts when the first fragment has
+#                 arrived, would then count the transfer of a rendez-vous message as receive overhead)
 #   --build       build directory holding bin/ (default: build/ at the repository root)
 #   --out         output directory (default: calib-out-<mode>)
 #   --tolerance   largest median relative distance of the predicted round trip to the measured interquartile range
@@ -40,6 +45,7 @@ hostfile=
 launcher=mpirun
 bw=1e10
 lat=1e-6
+detached=
 build=$root/build
 out=
 tolerance=0.20
@@ -58,6 +64,7 @@ while [[ $# -gt 0 ]]; do
     --launcher) launcher=$2; shift ;;
     --node-bw) bw=$2; shift ;;
     --node-lat) lat=$2; shift ;;
+    --detached-thresh) detached=$2; shift ;;
     *) echo "walkthrough.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -82,6 +89,14 @@ for v in "--node-bw:$bw" "--node-lat:$lat"; do
   [[ ${v#*:} =~ ^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]] ||
     { echo "walkthrough.sh: error: ${v%%:*}: expected a number, got '${v#*:}'" >&2; exit 2; }
 done
+if [[ -n $detached ]]; then
+  [[ $detached =~ ^[0-9]+$ ]] ||
+    { echo "walkthrough.sh: error: --detached-thresh: expected a number of bytes, got '$detached'" >&2; exit 2; }
+elif [[ $mode == hosts ]]; then
+  detached=$(ompi_info --param btl tcp --level 9 2>/dev/null |
+    sed -n 's/.*parameter "btl_tcp_eager_limit" (current value: "\([0-9]*\)".*/\1/p' | head -1)
+  detached=${detached:-65536}
+fi
 read -r -a launch <<<"$launcher"
 [[ ${#launch[@]} -gt 0 ]] || { echo "walkthrough.sh: error: --launcher is empty" >&2; exit 2; }
 srun=0
@@ -148,8 +163,12 @@ fi
 echo "== generating the platform and fitting"
 "$bin/tit-calibrate" platform --cabinets 1 --nodes-per-cabinet 2 --node-bw $bw --node-lat $lat --switch-lat 0 \
   --switch-bw 1e11 -o "$out/platform.xml" --hostfile "$out/hosts"
+# The options of the fit, kept so that the measurements can be fitted again into another platform
+# (tit-testbed platform --calibration does).
+fit_opts=(--bandwidth "$bw" --latency "$lat" --links 2 ${detached:+--detached-thresh "$detached"})
+echo "${fit_opts[*]}" >"$out/fit-options"
 "$bin/tit-calibrate" fit --p2p "$out/p2p.csv" --contention "$out/contention.csv" --cpu "$out/cpu.csv" \
-  --bandwidth $bw --latency $lat --links 2 --platform "$out/platform.xml" \
+  "${fit_opts[@]}" --platform "$out/platform.xml" \
   --curves "$out/curves.csv" --plot-dir "$out/plots" --report "$out/fit-report.txt"
 cat "$out/fit-report.txt"
 # Between hosts, the bandwidth the model gives the largest messages (the last band's smpi/bw-factor x

@@ -187,11 +187,13 @@ case $case in
     ;;
 
   whatif)
-    # A: 2 hosts at 200 mbit; calibrate there; trace fft there. What-if: links at 1/5 of A's rate.
+    # A: 2 hosts at 200 mbit; calibrate there; trace the program there. What-if: links at 1/5 of A's
+    # rate. The program: testbed-pingpong (bulk ping-pong with computation, tests/testbed/pingpong.c),
+    # or a mini-application named in TIT_TESTBED_APP (e.g. "fft 512 6"), with its arguments.
     rate_a=${TIT_TESTBED_RATE_A:-200mbit} rate_w=${TIT_TESTBED_RATE_W:-40mbit}
-    app=${TIT_TESTBED_APP:-fft 512 6}
+    app=${TIT_TESTBED_APP:-pingpong 2097152 3 20}
     read -r -a app_cmd <<<"$app"
-    app_cmd[0]=$bin/app-${app_cmd[0]}
+    if [[ ${app_cmd[0]} == pingpong ]]; then app_cmd[0]=$bin/testbed-pingpong; else app_cmd[0]=$bin/app-${app_cmd[0]}; fi
     up --hosts 2 --link $rate_a
     export TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_RATE=1e9
     timeout 400 "$tb" calibrate cal --small --tolerance 1 --app "${app_cmd[*]}" >calibrate.out 2>&1 ||
@@ -219,8 +221,10 @@ case $case in
     span_a=$(awk '$1 == "span" && $3 > m { m = $3 } END { print m }' run.out)
     down_clean
     # Tolerance: 25% of the measured median. A loaded 2-core machine stretches the compute of a run
-    # (cpu-time x rate traces do not see it) and the TCP transfers; the what-if's communication
-    # (about 10x A's) dominates this run, so a wrong bandwidth model misses by far more than that.
+    # (cpu-time x rate traces do not see it) and adds milliseconds to every message (ranks and the
+    # kernel's network processing wait for a core); the what-if's bulk transfers (5 times A's)
+    # dominate this run, so a wrong bandwidth model (or a platform at the wrong rate) misses by far
+    # more than that: the platform of A's rate would predict about a quarter of the run.
     RATE_W=$rate_w "$python" - "$predicted" "$span_a" "${spans[@]}" <<'EOF' || fail "prediction outside the tolerance"
 import statistics, sys, os
 pred, at_a, runs = float(sys.argv[1]), float(sys.argv[2]), [float(x) for x in sys.argv[3:]]
