@@ -5,13 +5,17 @@
 # application for real at that rate, and print predicted against measured.
 #
 # Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
-#                          [--small] [--divisors 1,4,20]
+#                          [--full] [--long] [--divisors 1,4,20]
 #   --build     build directory holding bin/ and lib/ (default: build/ at the repository root)
 #   --rate      configuration A's link rate (default 200mbit)
-#   --apps      mini-applications (tests/mpi-programs/apps, run with the arguments of measure-args)
+#   --apps      mini-applications (tests/mpi-programs/apps, with their default arguments), and
+#               pingpong (tests/testbed/pingpong.c: bulk ping-pong with computation)
+#   --long      the mini-applications' arguments of tests/mpi-programs/apps/measure-args (runs 10-100
+#               times longer: at A/20, minutes per run)
 #   --runs      plain runs per application and configuration (median, min-max reported; default 3)
 #   --divisors  the configurations: A's rate divided by each (default 1,4,20: A, B, C)
-#   --small     calibrate with the walkthrough's small size range (quicker, fewer points)
+#   --full      calibrate with the walkthrough's full size range (1 B .. 100 MiB, 20 repetitions: at
+#               200mbit more than the walkthrough's 300 s per measurement; default: --small, 1 B .. 1 MiB)
 #   --out       output directory (default whatif-out): calibration, traces, platforms, results.csv
 # Needs root (tit-testbed). The testbed is taken down on every exit path.
 # Exit status: 0 when everything ran, 1 when a run or a replay failed, 2 on a usage error.
@@ -21,10 +25,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
 build=$root/build
 rate=200mbit
-apps=fft,halo2d,cg,halo3d,wavefront,subcomm
+apps=pingpong,fft,halo2d,halo3d,cg,wavefront,subcomm
+long=0
 runs=3
 divisors=1,4,20
-small=()
+small=(--small)
 out=whatif-out
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -33,7 +38,8 @@ while [[ $# -gt 0 ]]; do
     --apps) apps=$2; shift ;;
     --runs) runs=$2; shift ;;
     --divisors) divisors=$2; shift ;;
-    --small) small=(--small) ;;
+    --full) small=() ;;
+    --long) long=1 ;;
     --out) out=$2; shift ;;
     *) echo "whatif.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -50,17 +56,31 @@ bin=$build/bin
 tb=$bin/tit-testbed
 IFS=, read -r -a app_list <<<"$apps"
 IFS=, read -r -a div_list <<<"$divisors"
+prog() { if [[ $1 == pingpong ]]; then echo "$bin/testbed-pingpong"; else echo "$bin/app-$1"; fi; }
 for a in "${app_list[@]}"; do
-  [[ -x $bin/app-$a ]] || { echo "whatif.sh: error: --apps: no program $bin/app-$a" >&2; exit 2; }
+  [[ -x $(prog "$a") ]] || { echo "whatif.sh: error: --apps: no program $(prog "$a")" >&2; exit 2; }
 done
 mkdir -p "$out"
 out=$(realpath "$out")
 
-cleanup() { "$tb" down >/dev/null 2>&1 || true; }
+child=
+cleanup() {
+  [[ -z $child ]] || kill -TERM "$child" 2>/dev/null || true
+  "$tb" down >/dev/null 2>&1 || true
+}
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
+# run CMD...: in the background, waited for, so that a signal stops the study at once.
+run() {
+  "$@" &
+  child=$!
+  wait "$child"
+  local status=$?
+  child=
+  return $status
+}
 
-app_args() { sed -n "s/^$1 //p" "$root/tests/mpi-programs/apps/measure-args"; }
+app_args() { ((long == 0)) || sed -n "s/^$1 //p" "$root/tests/mpi-programs/apps/measure-args"; }
 span() { awk '$1 == "span" && $3 > m { m = $3 } END { print m }' "$1"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
@@ -69,8 +89,8 @@ echo "== load average at the start: $(loadavg)"
 export TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_RATE=1e9
 echo "== calibrating at $rate into $out/calibration"
 first=${app_list[0]}
-"$tb" calibrate "$out/calibration" "${small[@]}" --tolerance 1 \
-  --app "$bin/app-$first $(app_args "$first")" >"$out/calibrate.log" 2>&1 ||
+run "$tb" calibrate "$out/calibration" "${small[@]}" --tolerance 1 \
+  --app "$(prog "$first") $(app_args "$first")" >"$out/calibrate.log" 2>&1 ||
   { echo "whatif.sh: calibration failed: see $out/calibrate.log" >&2; exit 1; }
 grep '^inter-host bandwidth' "$out/calibrate.log" || true
 
@@ -78,8 +98,8 @@ echo "== tracing at $rate (once per application)"
 for a in "${app_list[@]}"; do
   read -r -a args <<<"$(app_args "$a")"
   rm -rf "$out/trace-$a"
-  TIT_TRACE_DIR=$out/trace-$a TIT_TRACE_TIMINGS=1 "$tb" mpirun -np 2 -x LD_PRELOAD="$build/lib/libtit-trace.so" \
-    -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS -x TIT_TRACE_COMPUTE -x TIT_TRACE_RATE "$bin/app-$a" "${args[@]}" \
+  TIT_TRACE_DIR=$out/trace-$a TIT_TRACE_TIMINGS=1 run "$tb" mpirun -np 2 -x LD_PRELOAD="$build/lib/libtit-trace.so" \
+    -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS -x TIT_TRACE_COMPUTE -x TIT_TRACE_RATE "$(prog "$a")" "${args[@]}" \
     >"$out/trace-$a.log" 2>&1 || { echo "whatif.sh: traced run of $a failed: $out/trace-$a.log" >&2; exit 1; }
   # Each application's own CPU rate (in its traces' unit), from its traced run.
   "$bin/tit-calibrate" cpu-trace "$out/trace-$a/trace.list" -o "$out/cpu-$a.csv" >/dev/null
@@ -105,7 +125,7 @@ for d in "${div_list[@]}"; do
     read -r -a args <<<"$(app_args "$a")"
     spans=()
     for ((i = 0; i < runs; i++)); do
-      "$tb" mpirun -np 2 "$bin/app-$a" "${args[@]}" >"$out/run.log" 2>&1 ||
+      run "$tb" mpirun -np 2 "$(prog "$a")" "${args[@]}" >"$out/run.log" 2>&1 ||
         { echo "whatif.sh: run of $a at $r failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
       spans+=("$(span "$out/run.log")")
     done

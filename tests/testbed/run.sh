@@ -19,14 +19,27 @@ python=${TIT_PYTHON:-/usr/bin/python3}
 [[ -x $python ]] || python=python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/tit-testbed-$case.XXXXXX")
 made_testbed=0
+child=
 cleanup() {
-  # Every exit path (failure, a signal from CTest's timeout) takes the testbed down: its processes
-  # (mpirun, orted, ranks live in its namespaces), namespaces, bridges and veths.
+  # Every exit path (failure, a signal from CTest's timeout) takes the testbed down: the command
+  # running, then the testbed's processes (mpirun, orted and the ranks live in its namespaces),
+  # namespaces, bridges and veths.
+  [[ -z $child ]] || kill -TERM "$child" 2>/dev/null || true
   ((made_testbed == 0)) || "$tb" down >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
+# run CMD...: CMD in the background, waited for, so that a signal is handled at once (bash runs a
+# trap only when the foreground command has returned).
+run() {
+  "$@" &
+  child=$!
+  wait "$child"
+  local status=$?
+  child=
+  return $status
+}
 cd "$work"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -161,7 +174,7 @@ case $case in
     # The root namespace got no address of the testbed's subnets.
     ip -4 -o addr show | grep -q ' 10\.213\.' && fail "the root namespace has a testbed address"
     # Ranks inside their hosts, round-robin; with 8 ranks two per host.
-    timeout 120 "$tb" mpirun -np 4 hostname >hosts.out 2>mpirun.err || fail "mpirun hostname: $(cat mpirun.err)"
+    run timeout 120 "$tb" mpirun -np 4 hostname >hosts.out 2>mpirun.err || fail "mpirun hostname: $(cat mpirun.err)"
     [[ $(sort hosts.out | tr '\n' ' ') == "tit-h0 tit-h1 tit-h2 tit-h3 " ]] || fail "ranks ran on: $(cat hosts.out)"
     "$tb" platform -o p1.xml 2>platform.err || fail "platform: $(cat platform.err)"
     check_platform p1.xml 4 2 5e7 1.25e7
@@ -196,11 +209,11 @@ case $case in
     if [[ ${app_cmd[0]} == pingpong ]]; then app_cmd[0]=$bin/testbed-pingpong; else app_cmd[0]=$bin/app-${app_cmd[0]}; fi
     up --hosts 2 --link $rate_a
     export TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_RATE=1e9
-    timeout 400 "$tb" calibrate cal --small --tolerance 1 --app "${app_cmd[*]}" >calibrate.out 2>&1 ||
+    run timeout 400 "$tb" calibrate cal --small --tolerance 1 --app "${app_cmd[*]}" >calibrate.out 2>&1 ||
       fail "calibrate: exit $?: $(tail -30 calibrate.out)"
     grep '^inter-host bandwidth' calibrate.out || fail "calibrate printed no inter-host bandwidth: $(tail calibrate.out)"
     # Traced once, at A, as a user traces on the cluster they have.
-    TIT_TRACE_DIR=$work/trace timeout 300 "$tb" mpirun -np 2 -x LD_PRELOAD="$build/lib/libtit-trace.so" \
+    TIT_TRACE_DIR=$work/trace run timeout 300 "$tb" mpirun -np 2 -x LD_PRELOAD="$build/lib/libtit-trace.so" \
       -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE -x TIT_TRACE_RATE "${app_cmd[@]}" >trace.out 2>&1 ||
       fail "traced run: $(tail trace.out)"
     # The what-if: the links at rate_w; the prediction on the platform of the testbed as it is now.
@@ -212,12 +225,12 @@ case $case in
     # Measured at rate_w: the median of 3 plain runs' spans (the largest over ranks).
     spans=()
     for r in 1 2 3; do
-      timeout 300 "$tb" mpirun -np 2 "${app_cmd[@]}" >run.out 2>&1 || fail "run $r: $(tail run.out)"
+      run timeout 300 "$tb" mpirun -np 2 "${app_cmd[@]}" >run.out 2>&1 || fail "run $r: $(tail run.out)"
       spans+=("$(awk '$1 == "span" && $3 > m { m = $3 } END { print m }' run.out)")
     done
     # And once at A, to show the what-if changed the run (the comparison is meaningless otherwise).
     "$tb" set --link $rate_a 2>/dev/null || fail "set --link $rate_a"
-    timeout 300 "$tb" mpirun -np 2 "${app_cmd[@]}" >run.out 2>&1 || fail "run at A: $(tail run.out)"
+    run timeout 300 "$tb" mpirun -np 2 "${app_cmd[@]}" >run.out 2>&1 || fail "run at A: $(tail run.out)"
     span_a=$(awk '$1 == "span" && $3 > m { m = $3 } END { print m }' run.out)
     down_clean
     # Tolerance: 25% of the measured median. A loaded 2-core machine stretches the compute of a run
