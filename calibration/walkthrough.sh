@@ -19,6 +19,10 @@
 #                 ranks in the generated platform (default 1e10 and 1e-6, round numbers: the fitted factors
 #                 make up the difference). For hosts, the link's real rate: the report then compares the
 #                 fitted inter-host bandwidth with it
+#   --breaks      size bands of the fit, e.g. 1420,65536, passed to tit-calibrate fit (default: found by
+#                 segmented regression; in mode hosts, the protocol switch (--detached-thresh), so that the
+#                 rendez-vous band, whose bandwidth is the link's, is fitted from its own sizes: on a busy
+#                 machine the regression otherwise merges everything into one latency-dominated band)
 #   --detached-thresh  the protocol switch in bytes, passed to tit-calibrate fit (default: detected from the
 #                 data; in mode hosts, Open MPI's btl_tcp_eager_limit as ompi_info prints it, else 65536:
 #                 between hosts the socket buffers absorb large sends, so that the detection sees every
@@ -46,6 +50,7 @@ launcher=mpirun
 bw=1e10
 lat=1e-6
 detached=
+breaks=
 build=$root/build
 out=
 tolerance=0.20
@@ -65,6 +70,7 @@ while [[ $# -gt 0 ]]; do
     --node-bw) bw=$2; shift ;;
     --node-lat) lat=$2; shift ;;
     --detached-thresh) detached=$2; shift ;;
+    --breaks) breaks=$2; shift ;;
     *) echo "walkthrough.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -97,6 +103,7 @@ elif [[ $mode == hosts ]]; then
     sed -n 's/.*parameter "btl_tcp_eager_limit" (current value: "\([0-9]*\)".*/\1/p' | head -1)
   detached=${detached:-65536}
 fi
+[[ -n $breaks || $mode != hosts ]] || breaks=$detached
 read -r -a launch <<<"$launcher"
 [[ ${#launch[@]} -gt 0 ]] || { echo "walkthrough.sh: error: --launcher is empty" >&2; exit 2; }
 srun=0
@@ -165,7 +172,7 @@ echo "== generating the platform and fitting"
   --switch-bw 1e11 -o "$out/platform.xml" --hostfile "$out/hosts"
 # The options of the fit, kept so that the measurements can be fitted again into another platform
 # (tit-testbed platform --calibration does).
-fit_opts=(--bandwidth "$bw" --latency "$lat" --links 2 ${detached:+--detached-thresh "$detached"})
+fit_opts=(--bandwidth "$bw" --latency "$lat" --links 2 ${detached:+--detached-thresh "$detached"} ${breaks:+--breaks "$breaks"})
 echo "${fit_opts[*]}" >"$out/fit-options"
 "$bin/tit-calibrate" fit --p2p "$out/p2p.csv" --contention "$out/contention.csv" --cpu "$out/cpu.csv" \
   "${fit_opts[@]}" --platform "$out/platform.xml" \
