@@ -144,6 +144,32 @@ case $case in
       "$tb" platform --calibration cal
     expect 2 "platform: unknown argument '--rate'" "$tb" platform --rate 1
     expect 2 "agent: 'localhost' is not a testbed host (tit-hN)" "$tb" _agent localhost true
+    sed -i 's/^HOSTS=2$/HOSTS=1/' state/state
+    expect 2 "calibrate: needs a testbed of 2 hosts or more (this one has 1)" "$tb" calibrate cal2
+    # The walkthrough's options for calibrating between hosts (what tit-testbed calibrate runs).
+    walk=$root/calibration/walkthrough.sh
+    printf 'tit-h0\ntit-h1\n' >two
+    printf 'tit-h0\n' >one
+    expect 2 "walkthrough.sh: error: --mode is shm, tcp or hosts, got 'foo'" bash "$walk" --mode foo
+    expect 2 "walkthrough.sh: error: --hostfile goes with --mode hosts, not tcp" bash "$walk" --mode tcp --hostfile two
+    expect 2 "walkthrough.sh: error: --hostfile nowhere: no such file" bash "$walk" --hostfile nowhere
+    expect 2 "walkthrough.sh: error: --hostfile one: expected at least 2 hosts (one per line)" bash "$walk" --hostfile one
+    expect 2 "walkthrough.sh: error: --node-bw: expected a number, got '1gbit'" bash "$walk" --hostfile two --node-bw 1gbit
+    expect 2 "walkthrough.sh: error: --node-lat: expected a number, got 'x'" bash "$walk" --hostfile two --node-lat x
+    expect 2 "walkthrough.sh: error: --detached-thresh: expected a number of bytes, got '64k'" \
+      bash "$walk" --hostfile two --detached-thresh 64k
+    expect 2 "walkthrough.sh: error: --launcher is empty" bash "$walk" --hostfile two --launcher ""
+    [[ ! -e calib-out-hosts ]] || fail "the walkthrough made its output directory before refusing its options"
+    # The what-if study's options, refused before any testbed is made.
+    study=$root/testbed/whatif.sh
+    expect 2 "whatif.sh: error: unknown argument '--fast'" bash "$study" --fast
+    expect 2 "whatif.sh: error: --runs: expected a positive integer, got '0'" bash "$study" --runs 0
+    expect 2 "whatif.sh: error: --divisors: expected positive integers separated by commas, got '1,/4'" \
+      bash "$study" --divisors 1,/4
+    expect 2 "whatif.sh: error: --rate: expected an integer with kbit, mbit or gbit (e.g. 200mbit), got '1.5gbit'" \
+      bash "$study" --rate 1.5gbit
+    expect 2 "whatif.sh: error: --apps: no program $bin/app-nosuch" bash "$study" --build "$build" --apps fft,nosuch
+    [[ ! -e whatif-out ]] || fail "whatif.sh made its output directory before refusing its options"
     # Without namespaces (here: not root), up says so and stops before making anything.
     if command -v setpriv >/dev/null && [[ $(id -u) == 0 ]]; then
       chmod 755 "$work"
