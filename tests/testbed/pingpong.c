@@ -1,7 +1,9 @@
-/* Ping-pong of the testbed's what-if test: ranks 0 and 1 exchange ROUNDS round trips of SIZE bytes,
- * each rank computing COMPUTE (a memory-bound kernel over 1 MiB, that many times) before each
- * message; other ranks only compute. Bulk transfers whose time is set by the link rate, so that a
- * what-if of the rate shows, with little sensitivity to the scheduling delays of a loaded machine.
+/* Ping-pong of the testbed's what-if test: rank r < n/2 and rank r + n/2 exchange ROUNDS round trips
+ * of SIZE bytes, each rank computing COMPUTE (a memory-bound kernel over 1 MiB, that many times)
+ * before each message (an odd last rank only computes). With 2 ranks, ranks 0 and 1; with 4 ranks
+ * on 4 hosts behind 2 switches, two pairs across the uplink at once (contention). Bulk transfers
+ * whose time is set by the link rate, so that a what-if of the rate shows, with little sensitivity
+ * to the scheduling delays of a loaded machine.
  * Usage: testbed-pingpong SIZE ROUNDS COMPUTE (defaults 2097152 3 20); prints `span RANK SECONDS`
  * after MPI_Finalize as the mini-applications do (app.h). */
 #include "app.h"
@@ -30,16 +32,19 @@ int main(int argc, char** argv)
     return 2;
   }
   memset(buf, 1, (size_t)size);
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  int half = n / 2;
   volatile double sink = 0;
   for (long r = 0; r < rounds; ++r) {
     sink += kernel(a, 131072, compute);
-    if (app_rank == 0) {
-      MPI_Send(buf, (int)size, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-      MPI_Recv(buf, (int)size, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else if (app_rank == 1) {
-      MPI_Recv(buf, (int)size, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (app_rank < half) {
+      MPI_Send(buf, (int)size, MPI_CHAR, app_rank + half, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf, (int)size, MPI_CHAR, app_rank + half, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (app_rank < 2 * half) {
+      MPI_Recv(buf, (int)size, MPI_CHAR, app_rank - half, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       sink += kernel(a, 131072, compute);
-      MPI_Send(buf, (int)size, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+      MPI_Send(buf, (int)size, MPI_CHAR, app_rank - half, 0, MPI_COMM_WORLD);
     }
   }
   (void)sink;
