@@ -3,7 +3,7 @@
 #   errors     every bad-input message (exit 2), without making a testbed
 #   topology   4 hosts behind 2 switches: namespaces, addresses, no route out, tbf rates on both ends of
 #              every link, ranks inside their hosts, the platform agreeing with the testbed before and
-#              after `set`, a replay on it; `down` leaves nothing
+#              after `set`, a replay on it; shared memory between ranks of one host; `down` leaves nothing
 #   whatif     2 hosts: calibrate across them (small size range), trace a mini-application at the
 #              calibrated rate, change the link rate (`set`), predict with tit-replay on the testbed's
 #              platform, run it for real at that rate, compare; `down` leaves nothing
@@ -218,9 +218,20 @@ case $case in
       fail "halving the rates did not slow the replay down: $t1 s then $t2 s"
     echo "ring4 on the testbed's platform: $t1 s at 400/100 mbit, $t2 s at 200/50 mbit"
     # up over a testbed that is up (as after a crash) replaces it.
-    up --hosts 2
+    up --hosts 2 --link 10mbit
     [[ $(ip netns list | awk '{print $1}' | grep -cE '^tit-h[0-9]+$') == 2 ]] || fail "up did not replace: $(ip netns list)"
     ip link show tit-sw1 >/dev/null 2>&1 && fail "up left the earlier tit-sw1"
+    # Two ranks of one host use shared memory: 6 messages of 2 MiB, which would take 10 s through the
+    # 10mbit link, take well under a second, and not a byte of them crosses the host's link.
+    sent() { ip netns exec tit-h0 tc -s qdisc show dev eth0 | sed -n 's/ Sent \([0-9]*\) bytes.*/\1/p'; }
+    before=$(sent)
+    run timeout 120 "$tb" mpirun -np 2 --host tit-h0,tit-h0 "$bin/testbed-pingpong" >shm.out 2>mpirun.err ||
+      fail "ping-pong within tit-h0: $(cat mpirun.err)"
+    after=$(sent)
+    span=$(awk '$1 == "span" && $3 > m { m = $3 } END { print m }' shm.out)
+    awk -v s="$span" 'BEGIN { exit !(s != "" && s < 3) }' || fail "ping-pong within tit-h0 took ${span:-no} s: not shared memory"
+    ((after - before < 100000)) || fail "ping-pong within tit-h0 sent $((after - before)) bytes through its link"
+    echo "two ranks of tit-h0: ${span} s, $((after - before)) bytes on its link"
     down_clean
     echo "topology: ok; down left nothing"
     ;;
