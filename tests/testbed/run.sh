@@ -40,7 +40,7 @@ run() {
   child=
   return $status
 }
-cd "$work"
+cd "$work" || exit 1
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # expect CODE PATTERN CMD...: CMD exits with CODE and its stderr contains PATTERN (fixed string)
