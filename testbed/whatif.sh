@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# The what-if study on tit-testbed: calibrate a 2-host testbed once (configuration A), trace each
+# mini-application once at A, then for each configuration (A, and every link at A/4 and A/20) predict
+# with tit-replay on the testbed's platform as it is then (only the link rate changes), run the
+# application for real at that rate, and print predicted against measured.
+#
+# Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
+#                          [--full] [--long] [--divisors 1,4,20]
+#   --build     build directory holding bin/ and lib/ (default: build/ at the repository root)
+#   --rate      configuration A's link rate (default 200mbit)
+#   --apps      mini-applications (tests/mpi-programs/apps, with their default arguments), and
+#               pingpong (tests/testbed/pingpong.c: bulk ping-pong with computation)
+#   --long      the mini-applications' arguments of tests/mpi-programs/apps/measure-args (runs 10-100
+#               times longer: at A/20, minutes per run)
+#   --runs      plain runs per application and configuration (median, min-max reported; default 3)
+#   --divisors  the configurations: A's rate divided by each (default 1,4,20: A, B, C)
+#   --full      calibrate with the walkthrough's full size range (1 B .. 100 MiB, 20 repetitions: at
+#               200mbit more than the walkthrough's 300 s per measurement; default: --small, 1 B .. 1 MiB)
+#   --out       output directory (default whatif-out): calibration, traces, platforms, results.csv
+# Needs root (tit-testbed). The testbed is taken down on every exit path.
+# Exit status: 0 when everything ran, 1 when a run or a replay failed, 2 on a usage error.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+build=$root/build
+rate=200mbit
+apps=pingpong,fft,halo2d,halo3d,cg,wavefront,subcomm
+long=0
+runs=3
+divisors=1,4,20
+small=(--small)
+out=whatif-out
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift ;;
+    --rate) rate=$2; shift ;;
+    --apps) apps=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --divisors) divisors=$2; shift ;;
+    --full) small=() ;;
+    --long) long=1 ;;
+    --out) out=$2; shift ;;
+    *) echo "whatif.sh: error: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "whatif.sh: error: --runs: expected a positive integer, got '$runs'" >&2; exit 2; }
+[[ $divisors =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
+  { echo "whatif.sh: error: --divisors: expected positive integers separated by commas, got '$divisors'" >&2; exit 2; }
+[[ $rate =~ ^([0-9]+)(kbit|mbit|gbit)$ ]] ||
+  { echo "whatif.sh: error: --rate: expected an integer with kbit, mbit or gbit (e.g. 200mbit), got '$rate'" >&2; exit 2; }
+rate_n=${BASH_REMATCH[1]} rate_u=${BASH_REMATCH[2]}
+build=$(realpath "$build")
+bin=$build/bin
+tb=$bin/tit-testbed
+IFS=, read -r -a app_list <<<"$apps"
+IFS=, read -r -a div_list <<<"$divisors"
+prog() { if [[ $1 == pingpong ]]; then echo "$bin/testbed-pingpong"; else echo "$bin/app-$1"; fi; }
+for a in "${app_list[@]}"; do
+  [[ -x $(prog "$a") ]] || { echo "whatif.sh: error: --apps: no program $(prog "$a")" >&2; exit 2; }
+done
+mkdir -p "$out"
+out=$(realpath "$out")
+
+child=
+cleanup() {
+  [[ -z $child ]] || kill -TERM "$child" 2>/dev/null || true
+  "$tb" down >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+# run CMD...: in the background, waited for, so that a signal stops the study at once.
+run() {
+  "$@" &
+  child=$!
+  wait "$child"
+  local status=$?
+  child=
+  return $status
+}
+
+app_args() { ((long == 0)) || sed -n "s/^$1 //p" "$root/tests/mpi-programs/apps/measure-args"; }
+span() { awk '$1 == "span" && $3 > m { m = $3 } END { print m }' "$1"; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+echo "== load average at the start: $(loadavg)"
+"$tb" up --hosts 2 --link "$rate" >/dev/null
+export TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_RATE=1e9
+echo "== calibrating at $rate into $out/calibration"
+first=${app_list[0]}
+run "$tb" calibrate "$out/calibration" "${small[@]}" --tolerance 1 \
+  --app "$(prog "$first") $(app_args "$first")" >"$out/calibrate.log" 2>&1 ||
+  { echo "whatif.sh: calibration failed: see $out/calibrate.log" >&2; exit 1; }
+grep '^inter-host bandwidth' "$out/calibrate.log" || true
+
+echo "== tracing at $rate (once per application)"
+for a in "${app_list[@]}"; do
+  read -r -a args <<<"$(app_args "$a")"
+  rm -rf "$out/trace-$a"
+  TIT_TRACE_DIR=$out/trace-$a TIT_TRACE_TIMINGS=1 run "$tb" mpirun -np 2 -x LD_PRELOAD="$build/lib/libtit-trace.so" \
+    -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS -x TIT_TRACE_COMPUTE -x TIT_TRACE_RATE "$(prog "$a")" "${args[@]}" \
+    >"$out/trace-$a.log" 2>&1 || { echo "whatif.sh: traced run of $a failed: $out/trace-$a.log" >&2; exit 1; }
+  # Each application's own CPU rate (in its traces' unit), from its traced run.
+  "$bin/tit-calibrate" cpu-trace "$out/trace-$a/trace.list" -o "$out/cpu-$a.csv" >/dev/null
+done
+
+echo "config,divisor,rate,app,measured_s,min_s,max_s,predicted_s,error" >"$out/results.csv"
+for d in "${div_list[@]}"; do
+  r=$(awk -v n="$rate_n" -v d="$d" 'BEGIN { printf "%g", n / d }')$rate_u
+  # tc wants integers with kbit/mbit: go one unit down when the division leaves a fraction.
+  if [[ $r == *.* ]]; then
+    r=$(awk -v n="$rate_n" -v d="$d" -v u="$rate_u" 'BEGIN { printf "%.0f", n * 1e3 / d }')$(
+      case $rate_u in gbit) echo mbit ;; *) echo kbit ;; esac)
+  fi
+  "$tb" set --link "$r" 2>/dev/null
+  "$tb" platform --calibration "$out/calibration" -o "$out/platform-$d.xml" 2>"$out/platform-$d.log" ||
+    { echo "whatif.sh: platform at $r failed: $out/platform-$d.log" >&2; exit 1; }
+  for a in "${app_list[@]}"; do
+    cp "$out/platform-$d.xml" "$out/platform-$d-$a.xml"
+    "$bin/tit-calibrate" fit --cpu "$out/cpu-$a.csv" --platform "$out/platform-$d-$a.xml" >/dev/null
+    pred=$("$bin/tit-replay" --hostfile /run/tit-testbed/hostfile "$out/platform-$d-$a.xml" "$out/trace-$a/trace.list" \
+      2>"$out/replay-$d-$a.err" | sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p')
+    [[ -n $pred ]] || { echo "whatif.sh: replay of $a at $r failed: $out/replay-$d-$a.err" >&2; exit 1; }
+    read -r -a args <<<"$(app_args "$a")"
+    spans=()
+    for ((i = 0; i < runs; i++)); do
+      run "$tb" mpirun -np 2 "$(prog "$a")" "${args[@]}" >"$out/run.log" 2>&1 ||
+        { echo "whatif.sh: run of $a at $r failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
+      spans+=("$(span "$out/run.log")")
+    done
+    python3 - "$d" "$r" "$a" "$pred" "${spans[@]}" >>"$out/results.csv" <<'EOF'
+import statistics, sys
+d, r, a, pred = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+runs = [float(x) for x in sys.argv[5:]]
+m = statistics.median(runs)
+print(f"x1/{d},{d},{r},{a},{m:.6g},{min(runs):.6g},{max(runs):.6g},{pred:.6g},{(pred - m) / m:.4f}")
+EOF
+    tail -1 "$out/results.csv"
+  done
+done
+echo "== load average at the end: $(loadavg)"
+
+python3 - "$out/results.csv" <<'EOF'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(f"\n{'config':<8}{'rate':>10}  {'app':<10}{'measured s':>11}{'noise':>9}{'predicted s':>13}{'error':>9}")
+for r in rows:
+    m = float(r["measured_s"])
+    noise = (float(r["max_s"]) - float(r["min_s"])) / m
+    print(f"{r['config']:<8}{r['rate']:>10}  {r['app']:<10}{m:>11.4f}{100 * noise:>8.1f}%{float(r['predicted_s']):>13.4f}"
+          f"{100 * float(r['error']):>+8.1f}%")
+errs = [abs(float(r["error"])) for r in rows]
+print(f"\nmedian |error| {100 * statistics.median(errs):.1f}%, largest {100 * max(errs):.1f}%")
+for app in dict.fromkeys(r["app"] for r in rows):
+    mine = [r for r in rows if r["app"] == app]
+    meas = [r["config"] for r in sorted(mine, key=lambda r: float(r["measured_s"]))]
+    pred = [r["config"] for r in sorted(mine, key=lambda r: float(r["predicted_s"]))]
+    print(f"{app}: order measured {' < '.join(meas)}, predicted {' < '.join(pred)}: {'same' if meas == pred else 'DIFFERENT'}")
+EOF
