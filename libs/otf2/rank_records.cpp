@@ -190,7 +190,7 @@ bool RankEvents::waitall(const std::string& region)
     completion(r, "MPI_Waitall");
     lines_.pop_back(); // the wait completion() wrote
   }
-  emit(event, fmt::format("{} waitall", rank_));
+  emit(event, fmt::format("{} waitall {}", rank_, region_records_.size())); // the count, as SimGrid writes it
   return true;
 }
 

@@ -125,7 +125,7 @@ def case_nonblocking(a, ranks):
     q3 = r0.request()
     r0.call("MPI_Isend", [lambda x, t: x.mpi_isend(t, 1, w, 3, 8, q3)]); r0.line("isend 1 3 8 6")
     r0.call("MPI_Test", [lambda x, t: x.mpi_request_test(t, q3)]); r0.line("test 0 1 3")
-    r0.call("MPI_Waitall", [lambda x, t: x.mpi_isend_complete(t, q3)]); r0.line("waitall")
+    r0.call("MPI_Waitall", [lambda x, t: x.mpi_isend_complete(t, q3)]); r0.line("waitall 1")
     # rank 1: two irecvs and an isend completed together by MPI_Waitall (all pending: waitall), one test completing
     p1, p2, p3 = r1.request(), r1.request(), r1.request()
     r1.call("MPI_Irecv", [lambda x, t: x.mpi_irecv_request(t, p1)]); r1.line("irecv 0 1 100 6")
