@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -115,8 +116,29 @@ void Otf2Writer::post(int rank, Key key, Request request)
   states_[static_cast<std::size_t>(rank)].pending.emplace(request.id, std::make_pair(key, request));
 }
 
-void Otf2Writer::completion(const Request& q, Item& item)
+void Otf2Writer::message_received(const mpi::MessageEvent& e)
 {
+  if (!e.collective() && e.dst >= 0 && static_cast<std::size_t>(e.dst) < states_.size())
+    states_[static_cast<std::size_t>(e.dst)].arrivals.push_back(Arrival{e.src, e.tag});
+}
+
+int Otf2Writer::matched_source(int rank, int src, int tag)
+{
+  auto& arrivals = states_[static_cast<std::size_t>(rank)].arrivals;
+  auto it = std::find_if(arrivals.begin(), arrivals.end(), [&](const Arrival& a) {
+    return (src == trace::kAnySource || a.src == src) && (tag == trace::kAnyTag || a.tag == tag);
+  });
+  if (it == arrivals.end())
+    return src >= 0 ? src : rank;
+  int found = it->src;
+  arrivals.erase(it);
+  return found;
+}
+
+void Otf2Writer::completion(int rank, Request q, Item& item)
+{
+  if (q.recv)
+    q.peer = matched_source(rank, q.peer, q.tag);
   Record c;
   c.request = q.id;
   if (q.recv) {
@@ -141,7 +163,7 @@ void Otf2Writer::complete(int rank, const Key& key, bool test, Item& item)
       item.records.push_back(t);
       return;
     }
-    completion(it->second.second, item);
+    completion(rank, it->second.second, item);
     pending.erase(it);
     return;
   }
@@ -151,14 +173,14 @@ void Otf2Writer::complete_all(int rank, Item& item)
 {
   auto& pending = states_[static_cast<std::size_t>(rank)].pending;
   for (auto const& [id, p] : pending)
-    completion(p.second, item);
+    completion(rank, p.second, item);
   pending.clear();
 }
 
 void Otf2Writer::point_to_point(const ActionRecord& r, Item& item)
 {
   const trace::Action& a = *r.action;
-  int peer = a.partner >= 0 ? a.partner : (r.peer >= 0 ? r.peer : 0);
+  int peer = a.partner; // kAnySource for a receive from any source: the source is found when it completes
   std::uint64_t bytes = byte_count(a.bytes >= 0 ? a.bytes : r.bytes);
   RankState& s = states_[static_cast<std::size_t>(r.rank)];
   Record rec;
@@ -169,6 +191,7 @@ void Otf2Writer::point_to_point(const ActionRecord& r, Item& item)
     break;
   case Kind::Recv:
     rec.type = Record::Type::Recv;
+    rec.peer = matched_source(r.rank, a.partner, a.tag);
     break;
   case Kind::Isend: case Kind::Issend: case Kind::Ibsend:
     rec.type = Record::Type::Isend;
@@ -179,6 +202,7 @@ void Otf2Writer::point_to_point(const ActionRecord& r, Item& item)
     rec.type = Record::Type::IrecvRequest;
     rec.request = s.next_request++;
     post(r.rank, Key{a.partner, r.rank, a.tag}, Request{rec.request, true, peer, a.tag, bytes});
+    rec.peer = 0; // MpiIrecvRequest says no source
     break;
   default:
     return;
@@ -216,7 +240,8 @@ void Otf2Writer::action_end(const ActionRecord& r)
     break;
   case Kind::SendRecv:
     item.records.push_back(Record{Record::Type::Send, a.partner, 0, byte_count(a.bytes), 0});
-    item.records.push_back(Record{Record::Type::Recv, a.partner2, 0, byte_count(a.bytes2), 0});
+    item.records.push_back(
+        Record{Record::Type::Recv, matched_source(r.rank, a.partner2, 0), 0, byte_count(a.bytes2), 0});
     break;
   default:
     if (trace::is_collective(a.kind))

@@ -19,6 +19,7 @@ public:
   explicit Otf2Writer(std::string dir);
   void begin_run(const std::vector<std::string>& hosts) override;
   void action_end(const ActionRecord& record) override;
+  void message_received(const mpi::MessageEvent& e) override;
   void end_run(double simulated_time) override;
 
 private:
@@ -29,8 +30,12 @@ private:
     std::uint64_t bytes;
   };
   using Key = std::tuple<int, int, int>; ///< a wait's (src, dst, tag), world ranks
+  struct Arrival {
+    int src, tag;
+  };
   struct RankState {
     std::uint64_t next_request = 1;
+    std::vector<Arrival> arrivals; ///< user messages received and not yet given to a receive, in arrival order
     std::map<std::uint64_t, std::pair<Key, Request>> pending; ///< by request id: posting order
   };
 
@@ -39,7 +44,10 @@ private:
   void post(int rank, Key key, Request request);
   void complete(int rank, const Key& key, bool test, otf2_out::Item& item);
   void complete_all(int rank, otf2_out::Item& item);
-  static void completion(const Request& q, otf2_out::Item& item);
+  void completion(int rank, Request q, otf2_out::Item& item);
+  /// The source of a receive from `src` (kAnySource: the first message that arrived with its tag), and the arrival
+  /// it takes.
+  int matched_source(int rank, int src, int tag);
   void collective(const ActionRecord& r, otf2_out::Item& item);
 
   std::string dir_;

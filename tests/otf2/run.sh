@@ -121,6 +121,15 @@ case $case in
     a=$(predicted "$tmp/a/traces.otf2") b=$(predicted "$tmp/expected.txt")
     [[ -n $a && $a == "$b" ]] || fail "predicted $a from the archive, $b from the text trace"
     echo "ok: predicted $a from both" ;;
+  anysource)
+    # receives from any source are written with the source that matched in the simulated run
+    traces=$root/tests/e2e/data/anysource
+    "$bin/tit-replay" --otf2 "$tmp/sim" --hostfile "$hosts" "$platform" "$traces" >/dev/null
+    "$bin/tit-trace" convert --from otf2 --rate "$speed" "$tmp/sim" "$tmp/back" >/dev/null
+    grep -q "^0 irecv [12] " "$tmp/back/rank-0.txt" || fail "the irecvs from any source did not get their sources"
+    a=$(predicted "$traces") b=$(predicted "$tmp/back/trace.list")
+    [[ -n $a && $a == "$b" ]] || fail "predicted $a from the trace, $b after the round trip"
+    echo "ok: predicted $a from both" ;;
   write-*) write_case "${case#write-}" ;;
   roundtrip-*) roundtrip_case "${case#roundtrip-}" ;;
   *) fail "unknown case $case" ;;
