@@ -130,6 +130,17 @@ case $case in
     a=$(predicted "$traces") b=$(predicted "$tmp/back/trace.list")
     [[ -n $a && $a == "$b" ]] || fail "predicted $a from the trace, $b after the round trip"
     echo "ok: predicted $a from both" ;;
+  workload)
+    # with --workload, one archive per job in DIR.JOB, each with one Enter per action of its job
+    cp -r "$root/tests/workload/data" "$tmp/w"
+    printf 'a0 compute.list 2 0 0,1\na1 coll.list 2 10 2,3\n' >"$tmp/w/jobs.txt"
+    (cd "$tmp/w" && "$bin/tit-replay" --workload jobs.txt --otf2 "$tmp/sim" --actions-log "$tmp/act.log" links.xml >/dev/null)
+    for job in a0 a1; do
+      actions=$(grep -vc '^#\|^rank' "$tmp/act.$job.log" || true)
+      enters=$(otf2-print "$tmp/sim.$job/traces.otf2" | grep -c '^ENTER ')
+      [[ $actions -gt 0 && $enters == "$actions" ]] || fail "job $job: $enters Enter for $actions actions"
+      echo "ok: job $job: $actions actions, $enters Enter in $tmp/sim.$job"
+    done ;;
   write-*) write_case "${case#write-}" ;;
   roundtrip-*) roundtrip_case "${case#roundtrip-}" ;;
   *) fail "unknown case $case" ;;
