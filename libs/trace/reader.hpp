@@ -69,6 +69,17 @@ public:
   virtual const std::string& compute_unit() const = 0;
 };
 
+/// A trace format read by a library of its own (OTF2 archives: libs/otf2), which the trace library must not link
+/// (the tracer's shared library links it). A program that reads it registers it once, before opening traces; then
+/// TraceSet::open hands it every regular file it recognises.
+struct ExternalFormat {
+  std::string name;                                        ///< "OTF2", for messages
+  bool (*recognises)(const std::filesystem::path& path);   ///< whether `path` is one of its files
+  std::unique_ptr<TraceSet> (*open)(const std::filesystem::path& path, std::optional<int> ranks);
+};
+/// Adds (or replaces, by name) a format TraceSet::open reads.
+void register_format(ExternalFormat format);
+
 /// The unit of a trace's compute volumes from its header's `# compute: <mode> ...` and
 /// `# rate: <R> ...` lines (as our tracer writes them): "instructions", or for the estimates
 /// "<mode> x <R>" with R written as %g ("cpu-time x 1e+09"); empty when `mode` is empty.

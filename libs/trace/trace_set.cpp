@@ -1,4 +1,5 @@
-// TraceSet::open: a directory of per-rank files, a trace list, one merged file, or a compressed trace.
+// TraceSet::open: a directory of per-rank files, a trace list, one merged file, a compressed trace, or a file of a
+// registered external format (OTF2).
 #include "trace/reader.hpp"
 #include "compressed/compressed.hpp"
 
@@ -389,7 +390,37 @@ bool holds_trace_lines(const std::string& path)
   return false;
 }
 
+std::vector<ExternalFormat>& external_formats()
+{
+  static std::vector<ExternalFormat> formats;
+  return formats;
+}
+
+/// The registered format that recognises `path`, or nullptr. An OTF2 anchor file no format reads is refused by name
+/// (read as text, its bytes would make a baffling message).
+const ExternalFormat* external_format_of(const fs::path& path)
+{
+  for (const ExternalFormat& f : external_formats())
+    if (f.recognises(path))
+      return &f;
+  if (path.extension() == ".otf2")
+    fail_set(fmt::format("'{}' is an OTF2 archive, which this program does not read (tit-replay and tit-trace do)",
+                         path.string()));
+  return nullptr;
+}
+
 } // namespace
+
+void register_format(ExternalFormat format)
+{
+  auto& formats = external_formats();
+  for (ExternalFormat& f : formats)
+    if (f.name == format.name) {
+      f = std::move(format);
+      return;
+    }
+  formats.push_back(std::move(format));
+}
 
 std::unique_ptr<TraceSet> TraceSet::open(const fs::path& path, std::optional<int> ranks)
 {
@@ -400,10 +431,14 @@ std::unique_ptr<TraceSet> TraceSet::open(const fs::path& path, std::optional<int
   if (ec || !fs::exists(st))
     fail_set(fmt::format("cannot open trace '{}': {}", path.string(),
                          ec ? ec.message() : std::string(std::strerror(ENOENT))));
+  if (fs::is_directory(st) && fs::is_regular_file(path / "traces.otf2", ec)) // an OTF2 archive named by its directory
+    return TraceSet::open(path / "traces.otf2", ranks);
   if (fs::is_directory(st))
     return open_directory(path, ranks);
   if (is_compressed_trace(path))
     return detail::open_compressed(path, ranks);
+  if (const ExternalFormat* format = external_format_of(path))
+    return format->open(path, ranks);
   std::string file = path.string();
   if (holds_trace_lines(file))
     return open_merged(file, ranks, fmt::format("merged file {}", file));
@@ -414,6 +449,9 @@ std::unique_ptr<TraceSet> TraceSet::open(const fs::path& path, std::optional<int
 {
   std::unique_ptr<TraceSet> set = open(path, ranks);
   auto* plain = dynamic_cast<PlainSet*>(set.get());
+  if (plain == nullptr && external_format_of(path) != nullptr)
+    fail_set(fmt::format("'{}' is an {} archive, which cannot be read as {}", path.string(),
+                         external_format_of(path)->name, detail::dialect_name(read_as)));
   if (plain == nullptr)
     fail_set(fmt::format("'{}' is a compressed trace, which records the dialect of each rank: it cannot be read as {}",
                          path.string(), detail::dialect_name(read_as)));

@@ -22,6 +22,8 @@ packages=(
   clang libclang-rt-14-dev         # libFuzzer and its sanitizers for the fuzz targets (scripts/check/fuzz.sh)
   libyaml-cpp-dev                  # tit-sweep's sweep files
   slurm-wlm munge                  # tit-sweep's Slurm test: a one-machine Slurm started by the test
+  libotf2-trace-dev libopen-trace-format2-dev  # OTF2 archives in and out (libs/otf2, tit-replay --otf2)
+  otf2-tools python3-otf2          # otf2-print and the OTF2 test archives' generator
 )
 
 usage() { sed -n '2,9s/^# \{0,1\}//p' "$0"; }

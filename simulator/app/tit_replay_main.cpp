@@ -1,6 +1,7 @@
 // tit-replay: predicts the run time of an MPI application from its time-independent trace. This file only
 // reads the command line into output::Command; output::execute does the rest.
 #include "core/error.hpp"
+#include "otf2/otf2_input.hpp"
 #include "output/command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -14,7 +15,8 @@ int main(int argc, char** argv)
                "       tit-replay [options] --hostfile HOSTS PLATFORM.xml TRACES\n"
                "       tit-replay [options] --workload WORKLOAD PLATFORM.xml\n"
                "       tit-replay --compare A.json B.json\n"
-               "TRACES is a directory of per-rank files, a trace list or one merged file (.gz accepted)."};
+               "TRACES is a directory of per-rank files, a trace list, one merged file (.gz accepted), a compressed\n"
+               "trace, or an OTF2 archive (its traces.otf2 or its directory)."};
   tit::output::Command c;
   auto& r = c.replay;
   app.add_option("files", c.files, "PLATFORM.xml [DEPLOYMENT.xml] TRACES")->expected(1, 3);
@@ -34,6 +36,19 @@ int main(int argc, char** argv)
                "reference by rounding (about 1e-12, amplified by some traces)");
   app.add_option("--paje", c.paje, "write the simulated run as a Paje trace (ViTE, pj_dump) to FILE");
   app.add_option("--chrome-trace", c.chrome, "write the simulated run as Chrome trace JSON (Perfetto UI) to FILE");
+  app.add_option("--otf2", c.otf2, "write the simulated run as an OTF2 archive (Vampir, Scalasca, pipit, otf2-print) "
+                                   "into the directory DIR (with --workload: DIR.JOB per job)");
+  tit::otf2::ReadOptions otf2;
+  double otf2_rate = 1e9;
+  app.add_option("--otf2-metric", otf2.metric,
+                 "TRACES being an OTF2 archive: the counter whose increments between MPI calls are the compute "
+                 "volumes")
+      ->capture_default_str();
+  app.add_option("--otf2-rate", otf2_rate,
+                 "TRACES being an OTF2 archive without that counter: volume units per second of elapsed time "
+                 "between MPI calls")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_option("--csv", c.csv, "write one row per action and per message of the simulated run to FILE");
   app.add_flag("--analysis", c.analysis,
                "print the wait-state analysis: busy/communication/waiting per rank and action, Scalasca patterns, "
@@ -55,5 +70,10 @@ int main(int argc, char** argv)
     app.exit(e);
     return 2;
   }
-  return tit::run_main("tit-replay", [&] { return tit::output::execute(c, std::cout, std::cerr); });
+  otf2.metric_required = app.count("--otf2-metric") > 0;
+  otf2.rate = otf2_rate;
+  return tit::run_main("tit-replay", [&] {
+    tit::otf2::enable(otf2);
+    return tit::output::execute(c, std::cout, std::cerr);
+  });
 }

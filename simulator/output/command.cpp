@@ -11,6 +11,7 @@
 #include "timeline/chrome_writer.hpp"
 #include "timeline/csv_writer.hpp"
 #include "timeline/observer.hpp"
+#include "timeline/otf2_writer.hpp"
 #include "timeline/paje_writer.hpp"
 
 #include <fmt/format.h>
@@ -70,6 +71,13 @@ void open_outputs(const Command& c, const std::string& job, JobOutputs& o)
   if (not c.chrome.empty())
     o.owned.push_back(
         std::make_unique<timeline::ChromeTraceWriter>(open(o, path_for(c.chrome, job), "Chrome trace")));
+  if (not c.otf2.empty()) {
+    try {
+      o.owned.push_back(std::make_unique<timeline::Otf2Writer>(path_for(c.otf2, job)));
+    } catch (const std::runtime_error& e) {
+      throw Usage{e.what()};
+    }
+  }
   if (not c.csv.empty())
     o.owned.push_back(std::make_unique<timeline::CsvWriter>(open(o, path_for(c.csv, job), "CSV timeline")));
   if (not c.analysis_json.empty())

@@ -19,6 +19,7 @@ struct Command {
   std::string actions_log;
   bool per_rank = false;
   std::string paje, chrome, csv, analysis_json;
+  std::string otf2;                 ///< --otf2 DIR: the simulated run as an OTF2 archive
   bool analysis = false;
   std::string delay_model = "proportional";
   bool progress = false;            ///< --progress (also on when stderr is a terminal)

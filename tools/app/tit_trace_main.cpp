@@ -6,6 +6,7 @@
 #include "proxy/proxy.hpp"
 #include "proxy/proxy_check.hpp"
 #include "compress/compress.hpp"
+#include "otf2/otf2_input.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -43,8 +44,21 @@ int main(int argc, char** argv)
   convert->add_option("--to", to, "the dialect to write")->check(CLI::IsMember({"simgrid", "thesis"}));
   convert
       ->add_option("--from", from, "the input: thesis (either dialect, detected) or pre3.20 (SimGrid <= 3.19's format)")
-      ->check(CLI::IsMember({"thesis", "pre3.20"}))
+      ->check(CLI::IsMember({"thesis", "pre3.20", "otf2"}))
       ->capture_default_str();
+  tit::otf2::ReadOptions otf2;
+  double otf2_rate = 1e9;
+  convert->add_option("--metric", otf2.metric,
+                      "with --from otf2: the counter whose increments between MPI calls are the compute volumes")
+      ->capture_default_str();
+  convert->add_option("--rate", otf2_rate,
+                      "with --from otf2 and no such counter in the archive: volume units per second of elapsed time "
+                      "between MPI calls (the trace's header says the volumes are estimates)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  convert->add_flag("--skip-unsupported", otf2.skip_unsupported,
+                    "with --from otf2: skip the records that cannot be replayed (one-sided, I/O, threads) with a "
+                    "counted warning instead of stopping");
   convert->add_flag("--durations", durations,
                     "INPUT is a directory traced with TIT_TRACE_TIMINGS=1: every compute becomes a sleep of its "
                     "measured duration");
@@ -97,13 +111,22 @@ int main(int argc, char** argv)
     extrap.scaling = scaling == "strong" ? tit::extrap::Scaling::Strong
                      : scaling == "weak" ? tit::extrap::Scaling::Weak
                                          : tit::extrap::Scaling::None;
+    if (convert->parsed() && from == "otf2" && to.empty() && !durations)
+      to = "simgrid";
     if (convert->parsed() && durations == !to.empty())
       throw CLI::ValidationError("convert: give exactly one of --to simgrid, --to thesis, --durations");
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  otf2.metric_required = convert->count("--metric") > 0;
+  otf2.rate = otf2_rate;
   return tit::run_main("tit-trace", [&] {
+    tit::otf2::enable(otf2);
+    if (convert->parsed() && from == "otf2" && !tit::otf2::is_anchor_file(traces) &&
+        !tit::otf2::is_anchor_file(std::filesystem::path(traces) / "traces.otf2"))
+      throw tit::convert::ConvertError(traces + ": error: --from otf2 reads an OTF2 archive: its anchor file "
+                                                "(ARCHIVE/traces.otf2) or its directory");
     if (compress->parsed())
       tit::tracetool::compress(traces, out, tit::trace::parse_value_mode(values), std::cout);
     else if (expand->parsed())

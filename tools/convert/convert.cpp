@@ -42,6 +42,24 @@ std::vector<std::string> header_lines(const std::string& path)
   return header;
 }
 
+/// The header lines saying what the volumes count: the rank's file's, or for a trace set of another format (an OTF2
+/// archive, whose readers name no text file), its compute unit said the way our tracer says it.
+std::vector<std::string> header_of(const trace::TraceSet& set, const std::string& file)
+{
+  std::error_code ec;
+  if (fs::is_regular_file(file, ec))
+    return header_lines(file);
+  const std::string& unit = set.compute_unit();
+  auto x = unit.find(" x ");
+  if (unit.empty())
+    return {};
+  if (x == std::string::npos)
+    return {"# compute: " + unit};
+  return {"# compute: " + unit.substr(0, x) + " x rate (ESTIMATE: the elapsed time between MPI calls of " +
+              set.describe() + ")",
+          "# rate: " + unit.substr(x + 3)};
+}
+
 /// A nonblocking point-to-point request still pending on a rank.
 struct Pending {
   int src, dst, tag;
@@ -146,7 +164,7 @@ RankFiles convert(const fs::path& input, Dialect to, Source source)
   RankFiles out;
   for (int r = 0; r < set->rank_count(); ++r) {
     std::unique_ptr<trace::RankReader> reader = set->reader(r);
-    std::vector<std::string> lines = header_lines(reader->file());
+    std::vector<std::string> lines = header_of(*set, reader->file());
     RankConverter converter(to);
     Action a;
     bool any = false;

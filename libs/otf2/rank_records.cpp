@@ -1,0 +1,197 @@
+// The MPI records of one call into trace lines: point-to-point, completions, collectives (rank_events.hpp).
+#include "rank_events.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tit::otf2 {
+namespace {
+
+std::string_view send_name(const std::string& region, bool nonblocking)
+{
+  if (region == "MPI_Ssend" || region == "MPI_Issend")
+    return nonblocking ? "ISsend" : "Ssend";
+  if (region == "MPI_Bsend" || region == "MPI_Ibsend")
+    return nonblocking ? "ibsend" : "bsend";
+  return nonblocking ? "isend" : "send";
+}
+
+std::string comm_token(int handle) { return handle == 0 ? std::string() : fmt::format(" comm={}", handle); }
+
+} // namespace
+
+const Communicator& RankEvents::comm_of(OTF2_CommRef ref, std::uint64_t event)
+{
+  auto it = defs_.comms.find(ref);
+  if (it == defs_.comms.end()) {
+    fail(event, fmt::format("missing definition: the record names communicator {}, which is not defined", ref));
+    static const Communicator none;
+    return none;
+  }
+  return it->second;
+}
+
+int RankEvents::handle_of(const Communicator& c, std::uint64_t event)
+{
+  if (c.world || c.self)
+    return 0;
+  auto it = handles_.find(c.index);
+  if (it != handles_.end())
+    return it->second;
+  fail(event, fmt::format("the record acts on communicator '{}', of which this rank is no member", c.name));
+  return 0;
+}
+
+std::pair<int, int> RankEvents::world_peer(const Record& r)
+{
+  const Communicator& c = comm_of(r.comm, r.event);
+  if (c.self)
+    return {rank_, 0};
+  int handle = handle_of(c, r.event);
+  if (c.world)
+    return {static_cast<int>(r.peer), 0};
+  if (r.peer >= c.members.size()) {
+    fail(r.event, fmt::format("the record names rank {} of communicator '{}', which has {} members", r.peer, c.name,
+                              c.members.size()));
+    return {rank_, handle};
+  }
+  return {c.members[r.peer], handle};
+}
+
+std::string RankEvents::key_of(const Pending& p) const
+{
+  return fmt::format("{} {} {}{}", p.src, p.dst, p.tag, comm_token(p.comm));
+}
+
+void RankEvents::point_to_point(const Record& r, const std::string& region)
+{
+  auto [peer, handle] = world_peer(r);
+  auto bytes = static_cast<double>(r.bytes);
+  auto tag = static_cast<int>(r.tag);
+  switch (r.type) {
+  case Record::Type::Send:
+    return emit(r.event, fmt::format("{} {} {} {} {} 6{}", rank_, send_name(region, false), peer, tag, bytes,
+                                     comm_token(handle)));
+  case Record::Type::Isend:
+    requests_[r.request] = Pending{rank_, peer, tag, handle, false, 0, {}};
+    request_order_.push_back(r.request);
+    return emit(r.event, fmt::format("{} {} {} {} {} 6{}", rank_, send_name(region, true), peer, tag, bytes,
+                                     comm_token(handle)));
+  case Record::Type::Recv:
+    return emit(r.event, fmt::format("{} recv {} {} {} 6{}", rank_, peer, tag, bytes, comm_token(handle)));
+  default:
+    return;
+  }
+}
+
+void RankEvents::completion(const Record& r, const std::string& region)
+{
+  if (r.type == Record::Type::IrecvRequest) {
+    requests_[r.request] = Pending{-1, rank_, 0, 0, true, first_line_ + lines_.size(), {}};
+    request_order_.push_back(r.request);
+    return emit(r.event, "", r.request); // written when the request completes
+  }
+  auto it = requests_.find(r.request);
+  if (it == requests_.end())
+    return fail(r.event, fmt::format("the record completes request {}, which this rank did not post", r.request));
+  Pending& p = it->second;
+  if (r.type == Record::Type::IrecvComplete) {
+    auto [peer, handle] = world_peer(r);
+    p.src = peer, p.tag = static_cast<int>(r.tag), p.comm = handle;
+    line_at(p.line) = TraceLine{fmt::format("{} irecv {} {} {} 6{}", rank_, peer, p.tag, static_cast<double>(r.bytes),
+                                            comm_token(handle)),
+                                line_at(p.line).event, 0};
+    for (std::uint64_t t : p.tests)
+      line_at(t) = TraceLine{fmt::format("{} test {}", rank_, key_of(p)), line_at(t).event, 0};
+  }
+  if (r.type == Record::Type::Cancelled && p.recv && p.src < 0) {
+    line_at(p.line).waits_for = 0; // never written: an empty line is dropped
+    for (std::uint64_t t : p.tests)
+      line_at(t).waits_for = 0;
+  } else if (r.type == Record::Type::Test) {
+    if (p.recv && p.src < 0) { // written once the receive's source is known
+      p.tests.push_back(first_line_ + lines_.size());
+      return emit(r.event, "", r.request);
+    }
+    return emit(r.event, fmt::format("{} test {}", rank_, key_of(p))); // still pending
+  } else if (r.type != Record::Type::Cancelled) {
+    bool test = region.starts_with("MPI_Test");
+    emit(r.event, fmt::format("{} {} {}", rank_, test ? "test" : "wait", key_of(p)));
+  }
+  request_order_.erase(std::find(request_order_.begin(), request_order_.end(), r.request));
+  requests_.erase(it);
+}
+
+void RankEvents::collective(const Record& r)
+{
+  const Communicator& c = comm_of(r.comm, r.event);
+  if (c.self)
+    return; // a collective of one rank moves nothing
+  CollectiveRecord rec = r.collective;
+  rec.size = c.world ? static_cast<int>(defs_.rank_locations.size()) : static_cast<int>(c.members.size());
+  auto me = std::find(c.members.begin(), c.members.end(), rank_);
+  rec.me = c.world ? rank_ : static_cast<int>(me - c.members.begin());
+  int handle = handle_of(c, r.event);
+  CollectiveLine l = collective_line(rec);
+  if (l.status == CollectiveLine::Status::Unsupported)
+    return unsupported(fmt::format("MpiCollectiveEnd with {}", l.text), r.event);
+  if (l.status == CollectiveLine::Status::Line)
+    emit(r.event, fmt::format("{} {}{}", rank_, l.text, comm_token(handle)));
+}
+
+void RankEvents::translate(const Record& r, const std::string& region)
+{
+  switch (r.type) {
+  case Record::Type::Send:
+  case Record::Type::Isend:
+  case Record::Type::Recv:
+    return point_to_point(r, region);
+  case Record::Type::Collective:
+    return collective(r);
+  default:
+    return completion(r, region);
+  }
+}
+
+/// MPI_Sendrecv: one send and one receive; sendRecv when both have tag 0 on MPI_COMM_WORLD (dialect 2's sendRecv has
+/// no tags), else the isend, recv and wait it amounts to.
+bool RankEvents::sendrecv(const std::string& region)
+{
+  if (!region.starts_with("MPI_Sendrecv") || region_records_.size() != 2 ||
+      region_records_[0].type != Record::Type::Send || region_records_[1].type != Record::Type::Recv)
+    return false;
+  const Record& s = region_records_[0];
+  const Record& r = region_records_[1];
+  auto [dst, hs] = world_peer(s);
+  auto [src, hr] = world_peer(r);
+  if (s.tag == 0 && r.tag == 0 && hs == 0 && hr == 0) {
+    emit(s.event, fmt::format("{} sendRecv {} {} {} {} 6 6", rank_, static_cast<double>(s.bytes), dst,
+                              static_cast<double>(r.bytes), src));
+    return true;
+  }
+  emit(s.event, fmt::format("{} isend {} {} {} 6{}", rank_, dst, s.tag, static_cast<double>(s.bytes), comm_token(hs)));
+  emit(r.event, fmt::format("{} recv {} {} {} 6{}", rank_, src, r.tag, static_cast<double>(r.bytes), comm_token(hr)));
+  emit(s.event, fmt::format("{} wait {} {} {}{}", rank_, rank_, dst, s.tag, comm_token(hs)));
+  return true;
+}
+
+/// MPI_Waitall completing every request pending on the rank: waitall; otherwise one wait per completion.
+bool RankEvents::waitall(const std::string& region)
+{
+  if (region != "MPI_Waitall" || region_records_.empty() || region_records_.size() != requests_.size())
+    return false;
+  for (const Record& r : region_records_)
+    if ((r.type != Record::Type::IsendComplete && r.type != Record::Type::IrecvComplete) ||
+        !requests_.contains(r.request))
+      return false;
+  std::uint64_t event = region_records_.front().event;
+  for (const Record& r : region_records_) {
+    completion(r, "MPI_Waitall");
+    lines_.pop_back(); // the wait completion() wrote
+  }
+  emit(event, fmt::format("{} waitall {}", rank_, region_records_.size())); // the count, as SimGrid writes it
+  return true;
+}
+
+} // namespace tit::otf2
