@@ -239,9 +239,9 @@ void Otf2Writer::action_end(const ActionRecord& r)
     complete_all(r.rank, item);
     break;
   case Kind::SendRecv:
-    item.records.push_back(Record{Record::Type::Send, a.partner, 0, byte_count(a.bytes), 0});
-    item.records.push_back(
-        Record{Record::Type::Recv, matched_source(r.rank, a.partner2, 0), 0, byte_count(a.bytes2), 0});
+    item.records.push_back(Record{.type = Record::Type::Send, .peer = a.partner, .bytes = byte_count(a.bytes)});
+    item.records.push_back(Record{.type = Record::Type::Recv, .peer = matched_source(r.rank, a.partner2, 0),
+                                  .bytes = byte_count(a.bytes2)});
     break;
   default:
     if (trace::is_collective(a.kind))
