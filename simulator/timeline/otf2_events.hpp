@@ -36,7 +36,7 @@ struct Record {
   double bytes1 = 0, bytes2 = 0;        ///< Action::bytes, bytes2
   double send_sum = 0, recv_sum = 0;    ///< sums of send_counts, recv_counts
   double recv_mine = 0;                 ///< reducescatter: this rank's own count (set once `me` is known)
-  std::vector<double> recv_counts;      ///< reducescatter: every rank's count
+  std::vector<double> recv_counts{};    ///< reducescatter: every rank's count
 };
 
 /// One replayed action: Enter(region), its records, Leave(region).
