@@ -79,13 +79,18 @@ static void span_end_leave(void)
   fflush(stdout);
 }
 
-/* C and C++ (Open MPI's C++ bindings call the C functions). */
+/* The three calls, whichever entry point (MPI_ or PMPI_) led here: the next definition, run nested (a wrapper
+ * reached again from inside it takes nothing), then the span's end points. */
 
-SPAN_EXPORT int MPI_Init(int* argc, char*** argv)
+typedef int (*init_fn)(int*, char***);
+typedef int (*init_thread_fn)(int*, char***, int, int*);
+typedef int (*finalize_fn)(void);
+
+static int span_init(const char* name, init_fn* next_of, int* argc, char*** argv)
 {
-  static int (*next)(int*, char***);
-  if (next == NULL)
-    next = (int (*)(int*, char***))span_next("MPI_Init");
+  if (*next_of == NULL)
+    *next_of = (init_fn)span_next(name);
+  init_fn next = *next_of;
   ++span_depth;
   int rc = next(argc, argv);
   --span_depth;
@@ -93,11 +98,12 @@ SPAN_EXPORT int MPI_Init(int* argc, char*** argv)
   return rc;
 }
 
-SPAN_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided)
+static int span_init_thread(const char* name, init_thread_fn* next_of, int* argc, char*** argv, int required,
+                            int* provided)
 {
-  static int (*next)(int*, char***, int, int*);
-  if (next == NULL)
-    next = (int (*)(int*, char***, int, int*))span_next("MPI_Init_thread");
+  if (*next_of == NULL)
+    *next_of = (init_thread_fn)span_next(name);
+  init_thread_fn next = *next_of;
   ++span_depth;
   int rc = next(argc, argv, required, provided);
   --span_depth;
@@ -105,17 +111,37 @@ SPAN_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* prov
   return rc;
 }
 
-SPAN_EXPORT int MPI_Finalize(void)
+static int span_finalize(const char* name, finalize_fn* next_of)
 {
-  static int (*next)(void);
-  if (next == NULL)
-    next = (int (*)(void))span_next("MPI_Finalize");
+  if (*next_of == NULL)
+    *next_of = (finalize_fn)span_next(name);
+  finalize_fn next = *next_of;
   span_end_enter();
   ++span_depth;
   int rc = next();
   --span_depth;
   span_end_leave();
   return rc;
+}
+
+/* C and C++ (Open MPI's C++ bindings call the C functions). */
+
+SPAN_EXPORT int MPI_Init(int* argc, char*** argv)
+{
+  static init_fn next;
+  return span_init("MPI_Init", &next, argc, argv);
+}
+
+SPAN_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided)
+{
+  static init_thread_fn next;
+  return span_init_thread("MPI_Init_thread", &next, argc, argv, required, provided);
+}
+
+SPAN_EXPORT int MPI_Finalize(void)
+{
+  static finalize_fn next;
+  return span_finalize("MPI_Finalize", &next);
 }
 
 /* The profiling layer, for a library preloaded before this one whose MPI_Init calls PMPI_Init (the tracer
@@ -124,39 +150,20 @@ SPAN_EXPORT int MPI_Finalize(void)
 
 SPAN_EXPORT int PMPI_Init(int* argc, char*** argv)
 {
-  static int (*next)(int*, char***);
-  if (next == NULL)
-    next = (int (*)(int*, char***))span_next("PMPI_Init");
-  ++span_depth;
-  int rc = next(argc, argv);
-  --span_depth;
-  span_begin();
-  return rc;
+  static init_fn next;
+  return span_init("PMPI_Init", &next, argc, argv);
 }
 
 SPAN_EXPORT int PMPI_Init_thread(int* argc, char*** argv, int required, int* provided)
 {
-  static int (*next)(int*, char***, int, int*);
-  if (next == NULL)
-    next = (int (*)(int*, char***, int, int*))span_next("PMPI_Init_thread");
-  ++span_depth;
-  int rc = next(argc, argv, required, provided);
-  --span_depth;
-  span_begin();
-  return rc;
+  static init_thread_fn next;
+  return span_init_thread("PMPI_Init_thread", &next, argc, argv, required, provided);
 }
 
 SPAN_EXPORT int PMPI_Finalize(void)
 {
-  static int (*next)(void);
-  if (next == NULL)
-    next = (int (*)(void))span_next("PMPI_Finalize");
-  span_end_enter();
-  ++span_depth;
-  int rc = next();
-  --span_depth;
-  span_end_leave();
-  return rc;
+  static finalize_fn next;
+  return span_finalize("PMPI_Finalize", &next);
 }
 
 /* Fortran: each name chains to its own next definition (the tracer's or Open MPI's). IERR is passed on as

@@ -10,6 +10,7 @@ python=${TIT_PYTHON:-/usr/bin/python3}
 [[ -x $python ]] || python=python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/tit-calib-$case.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+export TMPDIR=$work # Open MPI's session directory: two mpiruns starting at once race on a shared one
 cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 

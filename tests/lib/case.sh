@@ -1,6 +1,6 @@
 # Sourced by the test scripts that run one case of a tool per call (tests/*/run.sh): what every one of
 # them needs, in one place. The script sets `case_name` first; this file gives it
-#   $tmp             a folder of its own, removed at exit (tests write nowhere else)
+#   $tmp             a folder of its own, removed at exit (tests write nowhere else; also TMPDIR)
 #   $out $err        the captured stdout and stderr of the last `run` or `capture`, and $status
 #   ${extra[@]}      the arguments of TIT_E2E_ARGS (the sanitizer stage passes thread contexts)
 #   ${IDEAL[@]}      SimGrid's network model without its corrections, for hand-computed times
@@ -13,6 +13,9 @@
 #                    printed no prediction ("Simulated time") on stdout
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Temporary files of the programs a case runs go to its folder too: Open MPI's session directory among them, since
+# two mpiruns that start at once race on creating /tmp/ompi.HOST.UID ("File exists", orte_init fails).
+export TMPDIR=$tmp
 out=$tmp/stdout err=$tmp/stderr
 : >"$out"
 : >"$err"

@@ -22,6 +22,7 @@ lib=$build/lib/libtit-trace.so
 work=$build/tracer-tests/out/$case_name${1:+-$1}${2:+-np$2}
 rm -rf "$work"
 mkdir -p "$work"
+export TMPDIR=$work # Open MPI's session directory: two mpiruns starting at once race on a shared one
 tool=(python3 "$here/trace_tool.py")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # Programs whose traces tit-replay replays (all of them).
