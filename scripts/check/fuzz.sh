@@ -5,7 +5,7 @@
 # leaks, trips a sanitizer or lets an exception escape; the input is then in $FUZZ_BUILD_DIR/artifacts/.
 #
 # Usage: scripts/check/fuzz.sh [--build-only] [TARGET...]   (targets: trace compressed platform placement inputs
-#                                                           otf2; default all)
+#                                                           otf2; default all but otf2, which is only built)
 #   --build-only    configure and build the targets, run nothing (scripts/test.sh's build step)
 # Environment:
 #   FUZZ_SKIP_BUILD=1  run the targets already built in FUZZ_BUILD_DIR (the `fuzz.*` CTest tests: builds belong to
@@ -34,7 +34,12 @@ if [[ ${1:-} == --build-only ]]; then
   shift
 fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace compressed platform placement inputs otf2)
+# otf2 is built with the others but fuzzed only when named: libotf2 is not instrumented, and after thousands of
+# damaged archives ASan's own checks fail inside its frees (fuzz/README.md)
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(trace compressed platform placement inputs)
+  ((build_only)) && targets+=(otf2)
+fi
 for t in "${targets[@]}"; do
   case $t in
     trace | compressed | platform | placement | inputs | otf2) ;;
@@ -219,10 +224,19 @@ status=0
 mkdir -p "$build/artifacts" "$build/corpus"
 for t in "${targets[@]}"; do
   bin=$build/bin/fuzz-$t
+  extra=() asan=${ASAN_OPTIONS:-} max_len=8192
+  if [[ $t == otf2 ]]; then
+    # libotf2 (Debian's, not instrumented) asks gigabytes for a damaged anchor file, which fails outside ASan (the
+    # archive is refused, exit 2): ASan returns null above 1 GiB as malloc does; and it leaks in its own failed
+    # open (fuzz/README.md). Neither is ours. Inputs are whole archives.
+    asan=${asan}${asan:+:}allocator_may_return_null=1:max_allocation_size_mb=1024:detect_leaks=0
+    extra=(-detect_leaks=0)
+    max_len=65536
+  fi
   regressions=$root/tests/fuzz/regressions/$t
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
     echo "fuzz.sh: $t: replaying $(ls "$regressions" | wc -l) regression input(s)"
-    "$bin" -runs=0 "$regressions" >"$build/$t-regressions.log" 2>&1 || {
+    ASAN_OPTIONS=$asan "$bin" "${extra[@]}" -runs=0 "$regressions" >"$build/$t-regressions.log" 2>&1 || {
       status=1; echo "fuzz.sh: $t: a regression input fails again:"; tail -30 "$build/$t-regressions.log"; }
   fi
   # A fixed run starts from the seeds alone (a corpus kept from earlier runs would change the sequence).
@@ -235,13 +249,7 @@ for t in "${targets[@]}"; do
   else
     echo "fuzz.sh: $t: fuzzing for $seconds s"
   fi
-  extra=()
-  # libotf2 (Debian's, not instrumented) allocates gigabytes for a damaged anchor file (refused outside ASan) and
-  # leaks in its own failed open: neither is ours (fuzz/README.md)
-  max_len=8192
-  [[ $t == otf2 ]] && extra=(-detect_leaks=0 -malloc_limit_mb=4096) && max_len=65536 # whole archives
-  if ! ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}allocator_may_return_null=$([[ $t == otf2 ]] && echo 1 || echo 0) \
-      "$bin" "${budget[@]}" "${extra[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
+  if ! ASAN_OPTIONS=$asan "$bin" "${budget[@]}" "${extra[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$t-" "$build/corpus/$t" "$seeds/$t" >"$build/$t.log" 2>&1; then
     status=1
     echo "fuzz.sh: $t: FAILED (input in $build/artifacts/, log $build/$t.log):"
