@@ -9,7 +9,7 @@
 // or throw a TraceError.
 #include "fuzz_files.hpp"
 #include "compressed/compressed.hpp"
-#include "compressed/format.hpp"
+#include "compressed/container/container.hpp"
 #include "trace/reader.hpp"
 
 #include <algorithm>

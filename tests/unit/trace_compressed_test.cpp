@@ -1,8 +1,8 @@
 // Compressed traces (docs/compressed-format.md): round trips action by action, loop folding, merged ranks,
 // the size of a trace without repetition, and truncated or corrupt files.
 #include "compressed/compressed.hpp"
-#include "compressed/build.hpp"
-#include "compressed/format.hpp"
+#include "compressed/container/container.hpp"
+#include "compressed/values/values.hpp"
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>

@@ -3,7 +3,9 @@
 // structures of one shape share one per compute or sleep slot at each place of their loops (BodyGroups), and each rank
 // keeps its own level of compute and sleep volumes. pool_stats() rewrites the value blocks of every rank, folded with
 // exact values and merged, into the blocks of a version 3 file.
-#include "compressed/build.hpp"
+#include "compressed/values/builders.hpp"
+#include "compressed/values/values.hpp"
+#include "trace/reader.hpp"
 
 #include <fmt/format.h>
 
@@ -526,54 +528,6 @@ ValueRun draw_run(const std::string& token)
 }
 
 } // namespace
-
-void GapNormaliser::add(const Action& a)
-{
-  rank_ = a.rank;
-  dialect_ = a.dialect;
-  if (a.kind == Kind::Compute) {
-    std::string_view rest = a.text;
-    detail::next_field(rest); // rank
-    detail::next_field(rest); // name
-    std::string_view token = detail::next_field(rest);
-    std::int64_t v = 0;
-    bool is_int = canonical_int(token, v);
-    if (!pending_)
-      token_ = std::string(token);
-    else
-      token_.clear(); // a sum: formatted at flush
-    integer_ = (pending_ ? integer_ : true) && is_int &&
-               !__builtin_add_overflow(pending_ ? int_sum_ : 0, v, &int_sum_);
-    sum_ = (pending_ ? sum_ : 0) + a.amount;
-    pending_ = true;
-    return;
-  }
-  flush(seen_separator_ && zeros_);
-  seen_separator_ = true;
-  out_.add(a);
-}
-
-void GapNormaliser::flush(bool gap)
-{
-  if (!pending_ && !gap)
-    return;
-  std::string_view volume = !pending_ ? std::string_view("0") : !token_.empty() ? std::string_view(token_) : "";
-  std::string sum;
-  if (pending_ && token_.empty()) {
-    sum = integer_ ? fmt::format("{}", int_sum_) : fmt::format("{}", sum_);
-    volume = sum;
-  }
-  line_ = fmt::format("{} compute {}", rank_, volume);
-  Action c;
-  c.kind = Kind::Compute;
-  c.dialect = dialect_;
-  c.rank = rank_;
-  c.text = line_;
-  c.name = std::string_view(line_).substr(line_.find(' ') + 1, 7);
-  c.amount = pending_ ? sum_ : 0;
-  out_.add(c);
-  pending_ = false;
-}
 
 void pool_stats(Part& all, bool draw)
 {

@@ -1,9 +1,9 @@
 // Reading a compressed trace (docs/compressed-format.md): the structure record is read once and shared; each
 // rank's reader loads its value block and walks the structure with its own stack of loop counters, turning each
 // signature back into the action's line, which the dialect's parser reads as it reads a text trace.
-#include "compressed/compressed.hpp"
-#include "compressed/build.hpp"
-#include "compressed/format.hpp"
+#include "compressed/read/read.hpp"
+#include "compressed/container/container.hpp"
+#include "compressed/values/values.hpp"
 
 #include <fmt/format.h>
 
@@ -505,23 +505,6 @@ CompressedInfo compressed_info(const std::filesystem::path& path)
   return info;
 }
 
-cformat::Loaded cformat::load_compressed(const std::string& path)
-{
-  std::shared_ptr<const Opened> o = open_file(path);
-  cformat::Loaded out;
-  out.blocks.reserve(o->meta.blocks.size());
-  if (o->meta.pooled) { // each rank's draws in its own streams, as version 2 kept them
-    CompressedSet set(o);
-    out = fold(set, ValueMode{});
-    out.meta.value_mode = "stats";
-    return out;
-  }
-  for (std::uint32_t b = 0; b < o->meta.blocks.size(); ++b)
-    out.blocks.push_back(cformat::decode_streams(read_block(*o, b), o->meta, o->path, b));
-  out.meta = o->meta;
-  return out;
-}
-
 std::vector<std::unique_ptr<RankReader>> cformat::read_part(Part part, int rank_count, const std::string& label)
 {
   auto o = std::make_shared<Opened>();
@@ -541,6 +524,19 @@ std::vector<std::unique_ptr<RankReader>> cformat::read_part(Part part, int rank_
   for (std::size_t i = 0; i < part.ranks.size(); ++i)
     readers.push_back(std::make_unique<CompressedRankReader>(o, part.ranks[i].rank, i));
   return readers;
+}
+
+cformat::Loaded cformat::read_whole(const std::string& path)
+{
+  std::shared_ptr<const Opened> o = open_file(path);
+  cformat::Loaded out;
+  out.meta = o->meta;
+  if (o->meta.pooled)
+    return out;
+  out.blocks.reserve(o->meta.blocks.size());
+  for (std::uint32_t b = 0; b < o->meta.blocks.size(); ++b)
+    out.blocks.push_back(cformat::decode_streams(read_block(*o, b), o->meta, o->path, b));
+  return out;
 }
 
 namespace detail {
