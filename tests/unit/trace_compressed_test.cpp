@@ -549,32 +549,14 @@ TEST(CompressedTrace, TraceListNamingACompressedFileAloneIsRead)
       << error;
 }
 
-/// `file` (a compressed trace) with its header saying `version` and its structure record packed as that version packs
-/// it (the value chunks are left as they are).
-std::string with_version(const std::string& file, unsigned version)
+/// `file` (a compressed trace) with its header saying `version` (a varint of one byte, as every version's).
+std::string with_version(std::string file, unsigned version)
 {
-  cformat::ByteReader r(std::string_view(file).substr(8), "f", "header");
-  unsigned old = static_cast<unsigned>(r.varint("version"));
-  std::uint64_t raw_size = r.varint("raw"), stored_size = r.varint("stored");
-  r.u32("crc");
-  std::uint8_t codec = old >= 3 ? r.byte("codec") : cformat::kDeflate;
-  std::size_t at = 8 + r.pos();
-  std::string raw = cformat::unpack(file.substr(at, stored_size), raw_size, old, codec, "f", "structure");
-  std::string stored = cformat::pack(raw, version, codec);
-  cformat::ByteWriter w;
-  w.bytes(file.substr(0, 8));
-  w.varint(version);
-  w.varint(raw.size());
-  w.varint(stored.size());
-  w.u32(cformat::crc32_of(stored));
-  if (version >= 3)
-    w.byte(codec);
-  w.bytes(stored);
-  w.bytes(file.substr(at + stored_size));
-  return std::move(w.out());
+  file[8] = static_cast<char>(version);
+  return file;
 }
 
-TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
+TEST(CompressedTrace, OlderVersionsAreRefusedSayingSo)
 {
   fs::path s = scratch_dir() / "s.tit";
   compress(*TraceSet::open(write_file(scratch_dir() / "n.txt", noisy_trace(40)), std::nullopt), s,
@@ -582,15 +564,15 @@ TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
   std::ifstream in(s, std::ios::binary);
   std::string v3(std::istreambuf_iterator<char>(in), {}); // (now written as version 6)
   ASSERT_EQ(v3[8], 6);
-  std::string v1 = with_version(v3, 1);
-  EXPECT_NE(read_error(v1).find("value mode 'stats' (pooled) in a version 1 file (it needs version 3) (truncated or "
-                                "corrupt compressed trace)"),
-            std::string::npos)
-      << read_error(v1);
-  std::string v2 = with_version(v3, 2); // version 2 had stats, but not its pooled form
-  EXPECT_NE(read_error(v2).find("value mode 'stats' (pooled) in a version 2 file (it needs version 3)"),
-            std::string::npos)
-      << read_error(v2);
+  // the format was never released: the versions earlier builds wrote are refused, with what to do
+  for (unsigned version = 0; version < cformat::kBaseVersion; ++version) {
+    std::string old = with_version(v3, version);
+    EXPECT_NE(read_error(old).find(fmt::format("compressed format version {} is no longer read; this build reads "
+                                               "versions 6 and 7 only: re-compress the trace from its text with "
+                                               "tit-trace compress", version)),
+              std::string::npos)
+        << read_error(old);
+  }
   // the packing byte of the structure record (after the magic, the version, two sizes and the CRC-32)
   cformat::ByteReader r(std::string_view(v3).substr(9), "f", "header");
   r.varint("raw");
@@ -608,66 +590,22 @@ TEST(CompressedTrace, StatsModeInAVersion1FileIsRefused)
   EXPECT_NE(read_error(bad).find("the structure record: stored as it is, but"), std::string::npos) << read_error(bad);
 }
 
-/// A file an older writer made (tests/data/compressed/): its version and value mode as written, and the actions of
-/// `same_as` when read (when given).
-void expect_old_file(const fs::path& file, unsigned version, const std::string& mode, const fs::path& same_as = {})
+TEST(CompressedTrace, AFileOfAnEarlierBuildIsRefused)
 {
-  EXPECT_EQ(compressed_info(file).version, version) << file;
-  EXPECT_EQ(compressed_info(file).value_mode, mode) << file;
-  if (!same_as.empty()) {
-    EXPECT_EQ(read_all(file), read_all(same_as)) << file;
-  }
-}
-
-TEST(CompressedTrace, Version1FilesAreStillRead)
-{
-  // written by the version 1 writer (deflated records) from traces/ring4
-  expect_old_file(kData / "compressed" / "ring4-v1.tit", 1, "exact", kData / ".." / ".." / "traces" / "ring4");
-}
-
-TEST(CompressedTrace, Version2StatsFilesAreStillRead)
-{
-  // written by the version 2 writer (per-rank draws in the value streams) from a 4-rank noisy ring; its expansion
-  // by that version is beside it
-  fs::path v2 = kData / "compressed" / "stats-v2.tit";
-  expect_old_file(v2, 2, "stats", kData / "compressed" / "stats-v2.expanded.txt");
-  // and the tools that load a whole file in memory see the same values
-  cformat::Loaded l = cformat::load_compressed(v2.string());
-  EXPECT_FALSE(l.meta.pooled);
-  EXPECT_EQ(l.blocks.size(), 4u);
+  // written by the version 5 writer from traces/ring4 (tests/data/compressed/ring4-v5.tit): tit-trace info and the
+  // replay refuse it, naming the file and saying how to make a file this build reads
+  fs::path v5 = kData / "compressed" / "ring4-v5.tit";
+  std::string expected = fmt::format("{}: error: compressed format version 5 is no longer read; this build reads "
+                                     "versions 6 and 7 only: re-compress the trace from its text with tit-trace "
+                                     "compress", v5.string());
+  std::string error = trace_error([&] { compressed_info(v5); });
+  EXPECT_NE(error.find(expected), std::string::npos) << error;
+  error = trace_error([&] { TraceSet::open(v5, std::nullopt); });
+  EXPECT_NE(error.find(expected), std::string::npos) << error;
 }
 
 std::string binned_trace(bool sizes_binned = false);
 std::string folded_as_read(const fs::path& traces, const ValueMode& mode, const fs::path& out);
-
-TEST(CompressedTrace, Version3And4FilesAreStillRead)
-{
-  // the last files of versions 3 (exact, stats) and 4 (binned) the writers made before version 5: traces/ring4 exact;
-  // a 4-rank ring of 40 jittered iterations in stats (drawn), its expansion by that version beside it; binned_trace()
-  // in binned:0.01
-  expect_old_file(kData / "compressed" / "ring4-v3.tit", 3, "exact", kData / ".." / ".." / "traces" / "ring4");
-  expect_old_file(kData / "compressed" / "stats-v3.tit", 3, "stats", kData / "compressed" / "stats-v3.expanded.txt");
-  fs::path binned = kData / "compressed" / "binned-v4.tit";
-  expect_old_file(binned, 4, "binned:0.01");
-  // (compress sums its consecutive computes since: not those; and it keeps message sizes exact: the file binned them)
-  fs::path mine = scratch_dir() / "binned-now.tit";
-  folded_as_read(write_file(scratch_dir() / "binned-now.txt", binned_trace(true)), parse_value_mode("binned:0.01"),
-                 mine);
-  EXPECT_EQ(read_all(binned), read_all(mine));
-}
-
-TEST(CompressedTrace, Version5FilesAreStillRead)
-{
-  // a binned file of version 5 as written before the value slots of one token became literals: 4 ranks of a 1-D halo
-  // of 40 iterations whose computes between the receives and between the sends come in some iterations only
-  // (tests/compressed/README.md), binned:0.01, its expansion by that writer and reader beside it
-  expect_old_file(kData / "compressed" / "binned-v5.tit", 5, "binned:0.01",
-                  kData / "compressed" / "binned-v5.expanded.txt");
-  // and the last exact and stats files of version 5: traces/ring4, and the same halo in stats (its rank entries with
-  // their levels), with its expansion by that version
-  expect_old_file(kData / "compressed" / "ring4-v5.tit", 5, "exact", kData / ".." / ".." / "traces" / "ring4");
-  expect_old_file(kData / "compressed" / "stats-v5.tit", 5, "stats", kData / "compressed" / "stats-v5.expanded.txt");
-}
 
 TEST(CompressedTrace, StatsRanksOfOneStructureShareTheirDistributions)
 {
@@ -1603,15 +1541,16 @@ TEST(CompressedTrace, NewerVersionIsRefusedByName)
   std::string v8 = ring_file();
   ASSERT_EQ(v8[8], 6); // a file without phases is written as version 6
   v8[8] = 8;
-  EXPECT_NE(read_error(v8).find("compressed trace format version 8, but this tit-replay reads versions 1 to 7 only "
+  EXPECT_NE(read_error(v8).find("compressed trace format version 8, but this tit-replay reads versions 6 and 7 only "
                                 "(a newer one)"),
             std::string::npos)
       << read_error(v8);
 }
 
 /// A binned trace of 2 ranks: measured-looking compute times (5 significant digits, as SMPI writes them), integer
-/// compute volumes (some too small for their bin), message sizes. tests/data/compressed/binned-v3.tit is what the
-/// version 3 writer made of it with binned:0.01 (the same text, written by a Python loop of the same arithmetic).
+/// compute volumes (some too small for their bin), message sizes. tests/data/compressed/binned-v3.expanded.txt is
+/// what the version 3 writer made of it with binned:0.01, as it read back (the same text, written by a Python loop of
+/// the same arithmetic).
 /// `sizes_binned`: each message size replaced by its bin (bin_token at 1 %), as the writers binned them before they
 /// kept sizes exact.
 std::string binned_trace(bool sizes_binned)
@@ -1666,9 +1605,9 @@ TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
 {
   std::string v4 = binned_file(); // (written as version 6: bin runs as in version 4)
   ASSERT_EQ(v4[8], 6);
-  fs::path v3 = kData / "compressed" / "binned-v3.tit";
-  EXPECT_EQ(compressed_info(v3).version, 3u);
-  EXPECT_EQ(compressed_info(v3).value_mode, "binned:0.01");
+  // what the version 3 writer made of binned_trace(true) with binned:0.01 (a file of 2,086 bytes), as it read
+  fs::path v3 = kData / "compressed" / "binned-v3.expanded.txt";
+  constexpr std::uintmax_t kVersion3Bytes = 2086;
   fs::path mine = write_file(scratch_dir() / "binned-v4.tit", v4);
   // the same representatives (the sizes binned too, as the version 3 writer did), now written as bin indices: the
   // same actions, and fewer bytes
@@ -1677,8 +1616,8 @@ TEST(CompressedTrace, BinnedFilesOfVersion4HoldBinIndicesAndReadAsVersion3Did)
       folded_as_read(write_file(scratch_dir() / "binned-sizes.txt", binned_trace(true)), parse_value_mode("binned:0.01"),
                      old);
   EXPECT_EQ(read_all(old), read_all(v3));
-  EXPECT_LT(sizes_binned.size() * 10, fs::file_size(v3) * 9)
-      << sizes_binned.size() << " B, version 3 " << fs::file_size(v3) << " B";
+  EXPECT_LT(sizes_binned.size() * 10, kVersion3Bytes * 9)
+      << sizes_binned.size() << " B, version 3 " << kVersion3Bytes << " B";
   // and every compute volume is the bin of the plain trace's token (decimals, integers; small ones kept), every
   // message size the plain trace's
   std::vector<std::vector<std::string>> actions = read_all(mine);
@@ -1765,7 +1704,7 @@ TEST(CompressedTrace, EveryTruncationAndCorruptByteOfABinnedFileIsAnError)
 
 TEST(CompressedTrace, LzmaPropertiesAreCheckedAndCoveredByTheCrc)
 {
-  // version 5: an LZMA2 record's stored bytes start with its LZMA properties byte (so the CRC-32 covers it)
+  // an LZMA2 record's stored bytes start with its LZMA properties byte (so the CRC-32 covers it)
   std::string raw; // a skewed byte distribution, which LZMA's range coder packs below deflate's bit a byte
   std::uint32_t x = 1;
   for (int i = 0; i < 20000; ++i) {
@@ -1773,26 +1712,22 @@ TEST(CompressedTrace, LzmaPropertiesAreCheckedAndCoveredByTheCrc)
     raw += (x >> 24) < 12 ? 'b' : 'a';
   }
   std::uint8_t codec = 0;
-  std::string stored = cformat::pack(raw, 5, codec);
+  std::string stored = cformat::pack(raw, codec);
   ASSERT_EQ(codec, cformat::kLzma2);
   ASSERT_TRUE(cformat::lzma_props_ok(static_cast<std::uint8_t>(stored[0])));
-  EXPECT_EQ(cformat::unpack(stored, raw.size(), 5, codec, "f.tit", "value chunk 0"), raw);
-  // a version 4 reader's form: no properties byte, liblzma's preset
-  std::string v4 = cformat::pack(raw, 4, codec);
-  ASSERT_EQ(codec, cformat::kLzma2);
-  EXPECT_EQ(cformat::unpack(v4, raw.size(), 4, codec, "f.tit", "value chunk 0"), raw);
+  EXPECT_EQ(cformat::unpack(stored, raw.size(), codec, "f.tit", "value chunk 0"), raw);
   // lc 4 + lp 1 (9 + 4 = 13) is more than LZMA2 accepts; 225 is beyond any properties byte
   for (std::uint8_t props : {std::uint8_t{13}, std::uint8_t{225}}) {
     std::string bad = stored;
     bad[0] = static_cast<char>(props);
-    std::string error = trace_error([&] { cformat::unpack(bad, raw.size(), 5, codec, "f.tit", "value chunk 0"); });
+    std::string error = trace_error([&] { cformat::unpack(bad, raw.size(), codec, "f.tit", "value chunk 0"); });
     EXPECT_NE(error.find(fmt::format("f.tit: error: value chunk 0: expected LZMA properties (a byte (pb * 5 + lp) * 9 + "
                                      "lc with lc + lp <= 4, pb <= 4), found {} (corrupt compressed trace)",
                                      props)),
               std::string::npos)
         << error;
   }
-  std::string error = trace_error([&] { cformat::unpack("", raw.size(), 5, codec, "f.tit", "value chunk 0"); });
+  std::string error = trace_error([&] { cformat::unpack("", raw.size(), codec, "f.tit", "value chunk 0"); });
   EXPECT_NE(error.find("f.tit: error: value chunk 0: expected its LZMA properties byte, found no byte"),
             std::string::npos)
       << error;
@@ -1807,18 +1742,18 @@ TEST(CompressedTrace, RecordsLargerThanTheWritersDictionaryRoundTrip)
   for (std::uint64_t i = 0; block.size() < cformat::kLzmaWriterDict + 64 * 1024; ++i)
     block += fmt::format("{} ", i);
   std::uint8_t codec = 0;
-  std::size_t one = cformat::pack(block, cformat::kVersion, codec).size();
+  std::size_t one = cformat::pack(block, codec).size();
   std::string raw = block + block;
-  std::string stored = cformat::pack(raw, cformat::kVersion, codec);
+  std::string stored = cformat::pack(raw, codec);
   ASSERT_EQ(codec, cformat::kLzma2);
   EXPECT_GT(stored.size(), one * 3 / 2); // within the window, the second block would cost a few bytes
-  EXPECT_EQ(cformat::unpack(stored, raw.size(), cformat::kVersion, codec, "f.tit", "value chunk 0"), raw);
+  EXPECT_EQ(cformat::unpack(stored, raw.size(), codec, "f.tit", "value chunk 0"), raw);
 }
 
-TEST(CompressedTrace, Version5BodiesHoldTheirNodesAndLoopOverEarlierBodies)
+TEST(CompressedTrace, BodiesHoldTheirNodesAndLoopOverEarlierBodies)
 {
-  // a structure numbered as files before the canonical ids could be (a loop in body 0 over body 1): version 5 lists each
-  // body's items inline, a loop only over an earlier body, so the writer renumbers the bodies (by height)
+  // a structure numbered as files before the canonical ids could be (a loop in body 0 over body 1): the structure
+  // record lists each body's items inline, a loop only over an earlier body, so the writer renumbers the bodies (by height)
   cformat::Loaded l;
   cformat::Meta& meta = l.meta;
   meta.rank_count = 1;
@@ -1853,7 +1788,7 @@ TEST(CompressedTrace, Version5BodiesHoldTheirNodesAndLoopOverEarlierBodies)
     return std::move(w.out());
   };
   auto error = [](const std::string& bytes) {
-    return trace_error([&] { cformat::decode_meta(bytes, "f.tit", 5); });
+    return trace_error([&] { cformat::decode_meta(bytes, "f.tit"); });
   };
   std::string later = error(record({2, 1, 3, 2, 1, 0})); // body 0: a loop over body 1 twice; body 1: a compute
   EXPECT_NE(later.find("f.tit: error: structure record at byte"), std::string::npos) << later;
@@ -1880,7 +1815,6 @@ TEST(CompressedTrace, BadBinBasesAreErrors)
   meta.bin_bases = {{{0, 0}, 3}, {{1, 0}, 5}};
   std::string record = cformat::encode_meta(meta);
   cformat::Meta back = cformat::decode_meta(record, "f.tit");
-  EXPECT_TRUE(back.stream_bases);
   EXPECT_EQ(back.bin_bases, meta.bin_bases);
   auto error = [](const std::string& bytes) { return trace_error([&] { cformat::decode_meta(bytes, "f.tit"); }); };
   std::string swapped = record; // the two entries (3 bytes each, at the end) in the wrong order
@@ -1999,29 +1933,27 @@ TEST(CompressedTrace, Version6NumbersTheActionNamesOfItsTable)
                                    cformat::kActionNames.size(), cformat::kActionNames.size())),
             std::string::npos)
       << error;
-  // version 5 has no numbers: an empty name is an error there
-  error = trace_error([&] { cformat::decode_meta(record, "f.tit", 5); });
-  EXPECT_NE(error.find("expected a signature's action name (one field of an action line: not empty, no blank), found ''"),
-            std::string::npos)
-      << error;
 }
 
 TEST(CompressedTrace, BadBinRunsAreErrors)
 {
-  // one rank, one compute stream of one run, its value block forged: the bin indices, then the stream
+  // one rank, one compute stream of one run, its value block forged: the bin indices (each a byte less the stream's
+  // base, which the structure record gives), then the stream
   cformat::Meta meta;
   meta.rank_count = 1;
   meta.value_mode = "binned:0.5"; // q = 3: bin k is [3^k, 3^(k+1)), represented by 3^(k+1) / 2
   meta.bin_runs = 0.5;
   meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
-  auto block = [](std::size_t indices, std::int64_t low, std::uint64_t count_form, int bin_runs = 1) {
+  auto based = [&meta](std::int64_t base) { // the meta whose one stream's bin indices count from `base`
+    cformat::Meta m = meta;
+    m.bin_bases = {{{0, 0}, base}};
+    return m;
+  };
+  auto block = [](std::size_t indices, std::uint64_t count_form, int bin_runs = 1) {
     cformat::ByteWriter w;
     w.varint(indices);
-    if (indices > 0) {
-      w.zigzag(low);
-      for (std::size_t i = 0; i < indices; ++i)
-        w.byte(static_cast<std::uint8_t>(i));
-    }
+    for (std::size_t i = 0; i < indices; ++i)
+      w.byte(static_cast<std::uint8_t>(i));
     w.varint(1); // streams
     w.varint(0); // signature
     w.varint(0); // slot
@@ -2037,61 +1969,53 @@ TEST(CompressedTrace, BadBinRunsAreErrors)
     return trace_error([&] { cformat::decode_streams(bytes, m, "f.tit", 0); });
   };
   // bin 4 in form 0 (integer), 3 times: 3^5 / 2 = 121.5, written 122; bin 2 in form 1: 13.5
-  std::vector<cformat::Stream> s = cformat::decode_streams(block(1, 4, 3 << 1 | 0), meta, "f.tit", 0);
+  std::vector<cformat::Stream> s = cformat::decode_streams(block(1, 3 << 1 | 0), based(4), "f.tit", 0);
   ASSERT_EQ(s.size(), 1u);
   ASSERT_EQ(s[0].runs.size(), 1u);
   EXPECT_EQ(s[0].runs[0], (cformat::ValueRun{true, 122, 0, "", 3}));
-  s = cformat::decode_streams(block(1, 2, 1 << 1 | 1), meta, "f.tit", 0);
+  s = cformat::decode_streams(block(1, 1 << 1 | 1), based(2), "f.tit", 0);
   EXPECT_EQ(s[0].runs[0], (cformat::ValueRun{false, 0, 0, "13.5", 1}));
-  // the writer gives these runs back in version 5's form: the index less its stream's base (bin 2 from base 1: 1), no
-  // base in the block; read back with the base from the structure record
+  // the writer gives these runs back so: the index less its stream's base (bin 2 from base 1: 1)
   cformat::Bins bins(0.5);
-  cformat::Meta v5 = meta;
-  v5.stream_bases = true;
-  v5.bin_bases = {{{0, 0}, 1}};
-  std::string v5_block = std::string("\x01\x01") + block(1, 2, 1 << 1 | 1).substr(3); // 1 index: byte 1; the stream
-  EXPECT_EQ(cformat::encode_streams(s, &bins, &v5.bin_bases), v5_block);
-  EXPECT_EQ(cformat::decode_streams(v5_block, v5, "f.tit", 0)[0].runs, s[0].runs);
-  cformat::Meta no_base = v5;
-  no_base.bin_bases.clear();
-  EXPECT_NE(error(v5_block, no_base).find("expected no bin run in the stream of signature 0's value slot 0 (the "
-                                          "structure record gives it no bin base), found one"),
+  cformat::Meta one = based(1);
+  std::string one_block = std::string("\x01\x01") + block(1, 1 << 1 | 1).substr(2); // 1 index: byte 1; the stream
+  EXPECT_EQ(cformat::encode_streams(s, &bins, &one.bin_bases), one_block);
+  EXPECT_EQ(cformat::decode_streams(one_block, one, "f.tit", 0)[0].runs, s[0].runs);
+  EXPECT_NE(error(one_block, meta).find("expected no bin run in the stream of signature 0's value slot 0 (the "
+                                        "structure record gives it no bin base), found one"),
             std::string::npos)
-      << error(v5_block, no_base);
-  cformat::Meta far = v5;
-  far.bin_bases = {{{0, 0}, std::int64_t{1} << 40}};
-  EXPECT_NE(error(v5_block, far).find("expected a bin index within +-2^40, found the base 1099511627776 plus 1"),
+      << error(one_block, meta);
+  EXPECT_NE(error(one_block, based(std::int64_t{1} << 40))
+                .find("expected a bin index within +-2^40, found the base 1099511627776 plus 1"),
             std::string::npos)
-      << error(v5_block, far);
+      << error(one_block, based(std::int64_t{1} << 40));
   cformat::ByteWriter wide; // an index whose difference from its base is beyond any index
   wide.varint(1);
   wide.byte(255);
   wide.zigzag(std::int64_t{1} << 42);
-  EXPECT_NE(error(wide.out(), v5).find("expected a bin index less its stream's base within +-2^41, found 4398046511104"),
+  EXPECT_NE(error(wide.out(), one).find("expected a bin index less its stream's base within +-2^41, found 4398046511104"),
             std::string::npos)
-      << error(wide.out(), v5);
-  EXPECT_NE(error(block(1, -40, 2), meta).find("f.tit: error: value block 0 at byte"), std::string::npos);
-  EXPECT_NE(error(block(1, -40, 2), meta).find("expected a bin index whose representative is a positive integer "
-                                               "below 2^61 (binned:0.5), found -40"),
+      << error(wide.out(), one);
+  EXPECT_NE(error(block(1, 2), based(-40)).find("f.tit: error: value block 0 at byte"), std::string::npos);
+  EXPECT_NE(error(block(1, 2), based(-40)).find("expected a bin index whose representative is a positive integer "
+                                                "below 2^61 (binned:0.5), found -40"),
             std::string::npos)
-      << error(block(1, -40, 2), meta);
-  EXPECT_NE(error(block(1, 700, 3), meta).find("representative is a positive number (binned:0.5), found 700"),
+      << error(block(1, 2), based(-40));
+  EXPECT_NE(error(block(1, 3), based(700)).find("representative is a positive number (binned:0.5), found 700"),
             std::string::npos)
-      << error(block(1, 700, 3), meta);
-  EXPECT_NE(error(block(1, std::int64_t{1} << 41, 3), meta).find("expected a bin index within +-2^40"),
+      << error(block(1, 3), based(700));
+  EXPECT_NE(error(block(1, 0 << 1 | 1), based(2)).find("expected a run length of at least 1, found 0"),
             std::string::npos);
-  EXPECT_NE(error(block(1, 2, 0 << 1 | 1), meta).find("expected a run length of at least 1, found 0"),
+  EXPECT_NE(error(block(2, 3), based(2)).find("expected 2 bin runs (the block's bin indices), found 1"),
             std::string::npos);
-  EXPECT_NE(error(block(2, 2, 3), meta).find("expected 2 bin runs (the block's bin indices), found 1"),
+  EXPECT_NE(error(block(1, 3, 2), based(2)).find("expected at most 1 bin runs (the block's bin indices), found more"),
             std::string::npos);
-  EXPECT_NE(error(block(1, 2, 3, 2), meta).find("expected at most 1 bin runs (the block's bin indices), found more"),
-            std::string::npos);
-  // a file of version 3 (or an exact one) has no bin runs: a head of 1 is a token of no bytes
-  cformat::Meta v3 = meta;
-  v3.bin_runs = 0;
-  std::string plain = block(0, 0, 3).substr(1); // the stream alone, without the (empty) bin indices
-  EXPECT_NE(error(plain, v3).find("expected a value token of 1 to"), std::string::npos) << error(plain, v3);
-  EXPECT_NE(error(plain, v3).find("found a length of 0"), std::string::npos) << error(plain, v3);
+  // an exact file has no bin runs: a head of 1 is a token of no bytes
+  cformat::Meta exact = meta;
+  exact.bin_runs = 0;
+  std::string plain = block(0, 3).substr(1); // the stream alone, without the (empty) bin indices
+  EXPECT_NE(error(plain, exact).find("expected a value token of 1 to"), std::string::npos) << error(plain, exact);
+  EXPECT_NE(error(plain, exact).find("found a length of 0"), std::string::npos) << error(plain, exact);
 }
 
 TEST(CompressedTrace, DeployedRanksMustMatch)
@@ -2519,7 +2443,6 @@ TEST(CompressedOnline, BlocksReadInPlaceGiveTheirDecodedValues)
   ASSERT_FALSE(indices.empty());
   cformat::Meta binned = meta;
   binned.bin_runs = 0.01;
-  binned.stream_bases = true;
   for (const auto& [stream, of] : indices)
     binned.bin_bases[stream] = cformat::bin_base(of);
   std::string bytes = cformat::encode_streams(streams, &bins, &binned.bin_bases);

@@ -50,21 +50,14 @@ struct CompressStats {
 namespace tit::trace::cformat {
 
 inline constexpr std::array<char, 8> kMagic = {'T', 'I', 'T', 'C', 'T', 'R', 'C', '\n'};
-/// The newest version this code reads and writes. Version 2 added the `stats` value mode (mode byte 2: each rank's
-/// draws stored in its value streams); version 3 compresses the records with LZMA2 instead of deflate and replaces,
-/// for new files, `stats` by its pooled form (mode byte 3: schedules shared by the ranks, a level per rank); version 4
-/// adds bin runs to the value blocks of `binned:R` files (a bin's representative written as its bin index); version 5
-/// starts each LZMA2 record's stored bytes with its LZMA properties byte (lc, lp, pb: the writer keeps the smallest of
-/// a few) and gives every block of a `binned:R` file its bin indices (none when the plain form packs smaller);
-/// version 6 writes the block table's chunks and the rank entries' structures and blocks as differences from the previous
-/// entry's, the ranks' dialect once when they share it, and a signature's action name by its number in kActionNames;
-/// version 7 adds the phases of a `stats` schedule (Schedule::phases). A file is written as version 6 unless it holds
-/// phases (written_version); versions 1 to 6 stay readable.
+/// The format's version. The format was never released: the versions 1 to 5 that this repository's earlier builds
+/// wrote are no longer read (the reader refuses them, saying so). Version 6 is the format of docs/compressed-format.md;
+/// version 7 is version 6 with the phases of a `stats` schedule (Schedule::phases): a file is written as version 6
+/// unless it holds phases (written_version), so that files without phases keep their bytes.
 inline constexpr unsigned kVersion = 7;
-/// The version of files without a newer version's feature.
+/// The version of files without phases, and the oldest one read.
 inline constexpr unsigned kBaseVersion = 6;
-inline constexpr unsigned kOldestVersion = 1;
-/// Version 6: the action names a signature gives by their number in this table (a byte) rather than as a string.
+/// The action names a signature gives by their number in this table (a byte) rather than as a string.
 /// Part of the format: entries are only ever appended.
 inline constexpr std::array<std::string_view, 58> kActionNames = {
     "init",      "finalize",   "comm_size",  "comm_split",  "comm_dup",      "compute",    "sleep",    "location",
@@ -220,23 +213,15 @@ struct Meta {
   std::vector<Schedule> schedules; ///< pooled `stats`: sorted by (body, position, slot)
   std::vector<ChunkRef> chunks;
   std::vector<BlockRef> blocks;
-  /// `binned:R` files of versions 4 and 5: R, the bins of the bin runs their value blocks hold (0: no bin runs).
+  /// `binned:R` files: R, the bins of the bin runs their value blocks hold (0: no bin runs).
   double bin_runs = 0;
-  /// `binned:R` files of version 5: the bin index each stream's bin runs count from, per (signature, value slot), the
-  /// same in every block (version 4 files have a base per block instead: `stream_bases` false).
+  /// `binned:R` files: the bin index each stream's bin runs count from, per (signature, value slot), the same in every
+  /// block.
   BinBases bin_bases;
-  bool stream_bases = false;
   /// Version 6: the rank entries' structure and block ids as written (the writer keeps the form that packs smaller),
   /// else as differences from the previous rank's.
   bool absolute_ids = false;
 };
-
-/// The oldest version that can say `meta`'s value mode: 3 for pooled `stats`, 2 for `stats` with per-rank draws, 1
-/// otherwise (a reader refuses a file whose version is older).
-inline unsigned version_for(const Meta& meta)
-{
-  return meta.pooled ? 3 : meta.value_mode == "stats" ? 2 : 1;
-}
 
 /// The version a file of `meta` is written as: 7 when a schedule has phases, else 6.
 inline unsigned written_version(const Meta& meta)

@@ -25,21 +25,20 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
 /// file's (version 3 records say how each value chunk is packed).
 Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version = kVersion);
 
-/// Compresses a record as a file of `version` packs it: from version 3 with raw LZMA2 (liblzma, preset 6, a dictionary
-/// of the record's size rounded up to a power of 2; from version 5 with the one of kLzmaTried's properties that packs
-/// its first kLzmaSample bytes smallest in liblzma's fast mode) or
-/// raw deflate, whichever is smaller (tiny records pack better with deflate); in versions 1 and 2 with raw deflate
-/// (zlib, no header); with an optional preset dictionary (value chunks after the first use the first one's last
-/// 32 KiB: ranks repeat each other's numbers). A record that does not shrink is stored as it is. `codec` receives how it
-/// was packed. From version 5 an LZMA2 record's stored bytes are its properties byte, then the LZMA2 data (so that the
-/// CRC-32 covers both). unpack checks the size and throws TraceError naming the file and the record.
-/// `only`: the one LZMA properties byte to try (version 5), instead of all of kLzmaTried (the value chunks after the
-/// first try the first one's: chunks of a file are alike, and each property tried is one more LZMA pass).
-std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary = {},
+/// Compresses a record: with raw LZMA2 (liblzma, preset 6, a dictionary of the record's size rounded up to a power of
+/// 2, up to kLzmaWriterDict; the one of kLzmaTried's properties that packs its first kLzmaSample bytes smallest in
+/// liblzma's fast mode) or raw deflate (zlib, no header; records up to kChunkBytes), whichever is smaller (tiny records
+/// pack better with deflate); with an optional preset dictionary (value chunks after the first use the first one's
+/// last 32 KiB: ranks repeat each other's numbers). A record that does not shrink is stored as it is. `codec` receives
+/// how it was packed. An LZMA2 record's stored bytes are its properties byte, then the LZMA2 data (so that the CRC-32
+/// covers both). unpack checks the size and throws TraceError naming the file and the record.
+/// `only`: the one LZMA properties byte to try, instead of all of kLzmaTried (the value chunks after the first try the
+/// first one's: chunks of a file are alike, and each property tried is one more LZMA pass).
+std::string pack(std::string_view raw, std::uint8_t& codec, std::string_view dictionary = {},
                  std::optional<std::uint8_t> only = {});
-std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
-                   const std::string& file, std::string_view record, std::string_view dictionary = {});
-/// The LZMA properties version 5's writer chooses from for each record (pack): liblzma's preset (lc 3,
+std::string unpack(std::string_view stored, std::uint64_t raw_size, std::uint8_t codec, const std::string& file,
+                   std::string_view record, std::string_view dictionary = {});
+/// The LZMA properties the writer chooses from for each record (pack): liblzma's preset (lc 3,
 /// lp 0, pb 2); pb 0 (no alignment of the varints to 4 bytes) with lc 0, 2 and 4 literal context bits (bin indices and
 /// node ids are better predicted with fewer or more of the previous byte's bits, depending on the record); lp 2 with
 /// lc 1, pb 1 and lc 0, pb 2 (measured integers of exact values: their varints' bytes by position). Chosen on the
@@ -97,7 +96,7 @@ private:
     if (chunks_.empty())
       first_ = current_;
     std::uint8_t codec = 0;
-    std::string stored = cformat::pack(current_, cformat::kVersion, codec,
+    std::string stored = cformat::pack(current_, codec,
                                        chunks_.empty() ? std::string_view() : cformat::chunk_dictionary(first_), props_);
     if (chunks_.empty() && codec == cformat::kLzma2) // the LZMA properties of chunk 0 (its first byte) for the others
       props_ = static_cast<std::uint8_t>(stored[0]);

@@ -17,12 +17,11 @@ std::string file_head(unsigned version, const std::string& meta)
   head.bytes(std::string_view(kMagic.data(), kMagic.size()));
   head.varint(version);
   std::uint8_t codec = 0;
-  std::string stored = pack(meta, version, codec);
+  std::string stored = pack(meta, codec);
   head.varint(meta.size());
   head.varint(stored.size());
   head.u32(crc32_of(stored));
-  if (version >= 3)
-    head.byte(codec);
+  head.byte(codec);
   head.bytes(stored);
   return std::move(head.out());
 }

@@ -148,12 +148,12 @@ void check_tree(ByteReader& r, const std::vector<Node>& nodes_out, const std::ve
   }
 }
 
-/// Version 5's tables (encode_inline_tables): the nodes are numbered as their items are first met, body by body, so
-/// that a loop's body holds earlier nodes, as in the older versions' node tables.
+/// The structure record's tables (encode_inline_tables): signatures naming their action by its number, the nodes
+/// numbered as their items are first met, body by body, so that a loop's body holds earlier nodes.
 void decode_inline_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::vector<Signature>& signatures,
-                          std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies, bool numbered)
+                          std::vector<Node>& nodes_out, std::vector<std::vector<std::uint32_t>>& bodies)
 {
-  decode_signatures(r, rank_count, bytes_size, signatures, numbered);
+  decode_signatures(r, rank_count, bytes_size, signatures, true);
   bodies.resize(table_size(r, "the number of bodies", bytes_size));
   std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> ids;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
@@ -219,6 +219,120 @@ void decode_tables(ByteReader& r, int rank_count, std::size_t bytes_size, std::v
   check_tree(r, nodes_out, bodies);
 }
 
+namespace {
+
+/// The value mode: 0 exact, 1 binned (R follows: its value blocks may hold bin runs), 2 `stats` with each rank's
+/// draws in its streams (load_compressed's form of a pooled file, written back by tools), 4 `stats` pooled with compute
+/// gaps. (3, pooled without gaps, was written by format versions before 6 only.)
+void decode_mode(ByteReader& r, Meta& m)
+{
+  std::uint8_t mode = r.byte("the value mode");
+  if (mode > 4 || mode == 3)
+    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats, 4 pooled stats with compute gaps), found {}",
+                       mode));
+  m.value_mode = mode == 0 ? "exact" : mode == 1 ? "binned:" + r.string("the bin width of the binned value mode") : "stats";
+  m.pooled = mode == 4;
+  m.gaps = m.pooled;
+  if (mode == 1) { // R must be what binned:R accepts
+    std::string_view text = std::string_view(m.value_mode).substr(7);
+    std::optional<double> bin = detail::parse_double(text);
+    if (!bin || !(*bin > 0) || !(*bin < 1))
+      r.fail(fmt::format("expected the R of binned:R, a number between 0 and 1 (exclusive), found '{}'", text));
+    m.bin_runs = *bin;
+  }
+}
+
+void decode_chunks(ByteReader& r, std::size_t size, Meta& m)
+{
+  m.chunks.resize(table_size(r, "the number of value chunks", size));
+  std::uint64_t area = 0;
+  for (ChunkRef& c : m.chunks) {
+    c.offset = area;
+    c.stored_size = r.below(std::uint64_t{1} << 48, "a value chunk's stored size");
+    c.crc = r.u32("a value chunk CRC-32");
+    c.codec = r.byte("a value chunk's packing");
+    if (c.codec > kLzma2)
+      r.fail(fmt::format("expected a packing (0 stored, 1 deflate, 2 LZMA2), found {}", c.codec));
+    area += c.stored_size;
+  }
+}
+
+/// An id written as its difference from the previous one, checked once added.
+std::uint64_t next_id(ByteReader& r, std::uint64_t& previous, std::uint64_t limit, std::string_view what)
+{
+  std::int64_t d = r.zigzag(what);
+  auto prev = static_cast<std::int64_t>(previous);
+  if (d < -prev || d >= static_cast<std::int64_t>(limit) - prev)
+    r.fail(fmt::format("expected {} that makes an id below {} (the previous one {} plus it), found {}", what, limit,
+                       previous, d));
+  previous = static_cast<std::uint64_t>(prev + d);
+  return previous;
+}
+
+void decode_blocks(ByteReader& r, std::size_t size, Meta& m)
+{
+  m.blocks.resize(table_size(r, "the number of value blocks", size));
+  std::uint64_t previous_chunk = 0;
+  for (BlockRef& b : m.blocks) {
+    b.chunk = static_cast<std::uint32_t>(next_id(r, previous_chunk, m.chunks.size(), "a value block's chunk (a difference)"));
+    b.raw_size = r.below(std::uint64_t{1} << 48, "a value block's size");
+    ChunkRef& c = m.chunks[b.chunk];
+    b.offset = c.raw_size;
+    c.raw_size += b.raw_size;
+  }
+}
+
+/// The rank entries: the ranks' dialect byte (0 thesis, 1 SimGrid, 2 each rank's own; 3 more when the ids are not
+/// differences), then per rank its structure, dialect, value block and (pooled `stats`) level.
+void decode_ranks(ByteReader& r, Meta& m)
+{
+  m.ranks.resize(static_cast<std::size_t>(m.rank_count));
+  std::uint8_t dialects = r.byte("the ranks' dialect");
+  if (dialects > 5)
+    r.fail(fmt::format("expected the ranks' dialect (0 thesis, 1 SimGrid, 2 each rank's own; 3 more when the ids are "
+                       "not differences), found {}", dialects));
+  m.absolute_ids = dialects >= 3;
+  bool differences = !m.absolute_ids;
+  dialects %= 3;
+  std::uint64_t previous_root = 0, previous_block = 0;
+  for (RankEntry& e : m.ranks) {
+    e.root = static_cast<std::uint32_t>(
+        differences ? next_id(r, previous_root, m.bodies.size(), "a rank's structure (a body id difference)")
+                    : r.below(m.bodies.size(), "a rank's structure (body id)"));
+    std::uint8_t d = dialects < 2 ? dialects : r.byte("a rank's dialect");
+    if (d > 1)
+      r.fail(fmt::format("expected a dialect (0 thesis, 1 SimGrid), found {}", d));
+    e.dialect = static_cast<Dialect>(d);
+    e.block = static_cast<std::uint32_t>(
+        differences ? next_id(r, previous_block, m.blocks.size(), "a rank's value block (an id difference)")
+                    : r.below(m.blocks.size(), "a rank's value block id"));
+    if (m.pooled) {
+      e.level = r.string("a rank's level (pooled stats)");
+      std::optional<double> v = detail::parse_double(e.level);
+      if (!v || !(*v >= 0) || !std::isfinite(*v))
+        r.fail(fmt::format("expected a rank's level (a non-negative number), found '{}'", e.level));
+    }
+  }
+}
+
+/// `binned:R`: the bin index each stream's bin runs count from, per (signature, value slot).
+void decode_bin_bases(ByteReader& r, std::size_t size, Meta& m)
+{
+  std::uint64_t n = table_size(r, "the number of bin bases", size);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    auto sig = static_cast<std::uint32_t>(r.below(m.signatures.size(), "a bin base's signature id"));
+    auto slot = static_cast<std::uint32_t>(r.below(value_slots(m.signatures[sig]), "a bin base's value slot"));
+    std::int64_t base = r.zigzag("a bin base");
+    if (base > Bins::kMaxIndex || base < -Bins::kMaxIndex)
+      r.fail(fmt::format("expected a bin base within +-2^40, found {}", base));
+    if (!m.bin_bases.empty() && m.bin_bases.rbegin()->first >= std::pair(sig, slot))
+      r.fail("expected bin bases in ascending (signature, slot) order, no two alike");
+    m.bin_bases.emplace(std::pair(sig, slot), base);
+  }
+}
+
+} // namespace
+
 Meta decode_meta(std::string_view bytes, const std::string& file, unsigned version)
 {
   ByteReader r(bytes, file, "structure record");
@@ -226,110 +340,14 @@ Meta decode_meta(std::string_view bytes, const std::string& file, unsigned versi
   m.rank_count = static_cast<int>(r.below(kMaxRanks, "the number of ranks"));
   if (m.rank_count == 0)
     r.fail("expected at least one rank, found 0");
-  std::uint8_t mode = r.byte("the value mode");
-  if (mode > 4)
-    r.fail(fmt::format("expected a value mode (0 exact, 1 binned, 2 stats, 3 pooled stats, 4 pooled stats with compute "
-                       "gaps), found {}", mode));
-  m.value_mode = mode == 0 ? "exact" : mode == 1 ? "binned:" + r.string("the bin width of the binned value mode") : "stats";
-  m.pooled = mode >= 3;
-  m.gaps = mode == 4;
-  if (mode == 1 && version >= 4) { // its value blocks may hold bin runs: R must be what binned:R accepts
-    std::string_view text = std::string_view(m.value_mode).substr(7);
-    std::optional<double> bin = detail::parse_double(text);
-    if (!bin || !(*bin > 0) || !(*bin < 1))
-      r.fail(fmt::format("expected the R of binned:R, a number between 0 and 1 (exclusive), found '{}'", text));
-    m.bin_runs = *bin;
-  }
-  if (version < version_for(m))
-    r.fail(fmt::format("value mode '{}'{} in a version {} file (it needs version {})", m.value_mode,
-                       m.pooled ? " (pooled)" : "", version, version_for(m)));
+  decode_mode(r, m);
   m.compute_unit = r.string("the compute unit");
-  if (version >= 5)
-    decode_inline_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies, version >= 6);
-  else
-    decode_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
-  m.chunks.resize(table_size(r, "the number of value chunks", bytes.size()));
-  std::uint64_t area = 0;
-  for (ChunkRef& c : m.chunks) {
-    c.offset = area;
-    c.stored_size = r.below(std::uint64_t{1} << 48, "a value chunk's stored size");
-    c.crc = r.u32("a value chunk CRC-32");
-    if (version >= 3) {
-      c.codec = r.byte("a value chunk's packing");
-      if (c.codec > kLzma2)
-        r.fail(fmt::format("expected a packing (0 stored, 1 deflate, 2 LZMA2), found {}", c.codec));
-    } else {
-      c.codec = kDeflate; // or stored, when its sizes are equal
-    }
-    area += c.stored_size;
-  }
-  // version 6: differences from the previous entry's, each checked once added
-  auto next_id = [&r](std::uint64_t& previous, std::uint64_t limit, std::string_view what) {
-    std::int64_t d = r.zigzag(what);
-    auto prev = static_cast<std::int64_t>(previous);
-    if (d < -prev || d >= static_cast<std::int64_t>(limit) - prev)
-      r.fail(fmt::format("expected {} that makes an id below {} (the previous one {} plus it), found {}", what, limit,
-                         previous, d));
-    previous = static_cast<std::uint64_t>(prev + d);
-    return previous;
-  };
-  m.blocks.resize(table_size(r, "the number of value blocks", bytes.size()));
-  std::uint64_t previous_chunk = 0;
-  for (BlockRef& b : m.blocks) {
-    b.chunk = static_cast<std::uint32_t>(
-        version >= 6 ? next_id(previous_chunk, m.chunks.size(), "a value block's chunk (a difference)")
-                     : r.below(m.chunks.size(), "a value block's chunk"));
-    b.raw_size = r.below(std::uint64_t{1} << 48, "a value block's size");
-    ChunkRef& c = m.chunks[b.chunk];
-    b.offset = c.raw_size;
-    c.raw_size += b.raw_size;
-  }
-  m.ranks.resize(static_cast<std::size_t>(m.rank_count));
-  std::uint8_t dialects = 2; // version 6: the ranks' one dialect, or 2: each rank's in its entry
-  bool differences = false;  // version 6: the ids as differences from the previous rank's
-  if (version >= 6) {
-    dialects = r.byte("the ranks' dialect");
-    if (dialects > 5)
-      r.fail(fmt::format("expected the ranks' dialect (0 thesis, 1 SimGrid, 2 each rank's own; 3 more when the ids are "
-                         "not differences), found {}", dialects));
-    m.absolute_ids = dialects >= 3;
-    differences = !m.absolute_ids;
-    dialects %= 3;
-  }
-  std::uint64_t previous_root = 0, previous_block = 0;
-  for (RankEntry& e : m.ranks) {
-    e.root = static_cast<std::uint32_t>(
-        differences ? next_id(previous_root, m.bodies.size(), "a rank's structure (a body id difference)")
-                    : r.below(m.bodies.size(), "a rank's structure (body id)"));
-    std::uint8_t d = dialects < 2 ? dialects : r.byte("a rank's dialect");
-    if (d > 1)
-      r.fail(fmt::format("expected a dialect (0 thesis, 1 SimGrid), found {}", d));
-    e.dialect = static_cast<Dialect>(d);
-    e.block = static_cast<std::uint32_t>(
-        differences ? next_id(previous_block, m.blocks.size(), "a rank's value block (an id difference)")
-                    : r.below(m.blocks.size(), "a rank's value block id"));
-    if (m.pooled) {
-      e.level = r.string("a rank's level (pooled stats)");
-      std::optional<double> v = detail::parse_double(e.level);
-      if (!v || !(*v > 0 || (m.gaps && *v == 0)) || !std::isfinite(*v))
-        r.fail(fmt::format("expected a rank's level (a {} number), found '{}'", m.gaps ? "non-negative" : "positive",
-                           e.level));
-    }
-  }
-  if (mode == 1 && version >= 5) {
-    m.stream_bases = true;
-    std::uint64_t n = table_size(r, "the number of bin bases", bytes.size());
-    for (std::uint64_t i = 0; i < n; ++i) {
-      auto sig = static_cast<std::uint32_t>(r.below(m.signatures.size(), "a bin base's signature id"));
-      auto slot = static_cast<std::uint32_t>(r.below(value_slots(m.signatures[sig]), "a bin base's value slot"));
-      std::int64_t base = r.zigzag("a bin base");
-      if (base > Bins::kMaxIndex || base < -Bins::kMaxIndex)
-        r.fail(fmt::format("expected a bin base within +-2^40, found {}", base));
-      if (!m.bin_bases.empty() && m.bin_bases.rbegin()->first >= std::pair(sig, slot))
-        r.fail("expected bin bases in ascending (signature, slot) order, no two alike");
-      m.bin_bases.emplace(std::pair(sig, slot), base);
-    }
-  }
+  decode_inline_tables(r, m.rank_count, bytes.size(), m.signatures, m.nodes, m.bodies);
+  decode_chunks(r, bytes.size(), m);
+  decode_blocks(r, bytes.size(), m);
+  decode_ranks(r, m);
+  if (m.bin_runs > 0)
+    decode_bin_bases(r, bytes.size(), m);
   if (m.pooled)
     decode_schedules(r, bytes.size(), m, version, m.schedules);
   if (!r.at_end())

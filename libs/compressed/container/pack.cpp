@@ -210,23 +210,20 @@ std::string lzma_unpack(std::string_view stored, std::uint64_t raw_size, const s
 
 } // namespace
 
-std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, std::string_view dictionary,
+std::string pack(std::string_view raw, std::uint8_t& codec, std::string_view dictionary,
                  std::optional<std::uint8_t> only)
 {
   // deflate packs tiny records better than LZMA; from a chunk's size on it never did on our traces, and costs 5 % of
   // packing a large one
-  bool deflate_too = version < 3 || raw.size() <= kChunkBytes;
+  bool deflate_too = raw.size() <= kChunkBytes;
   std::string best = deflate_too ? deflate(raw, dictionary) : std::string(raw);
   codec = best.size() < raw.size() ? kDeflate : kStored;
-  if (version < 3)
-    return best;
-  // the properties: liblzma's preset before version 5; then `only`, or the one of kLzmaTried that packs the record's
+  // the properties: `only`, or the one of kLzmaTried that packs the record's
   // first kLzmaSample bytes smallest in a trial pass (fast mode: six normal passes cost more than xz -6 on the whole
   // text of small traces; on the SMPI mini-applications' traces the fast trials give files within -1..+24 bytes of
   // six normal passes over the whole record), then the record packed once with it
-  std::vector<std::uint8_t> tried = version < 5 ? std::vector<std::uint8_t>{kLzmaProps}
-                                    : only      ? std::vector<std::uint8_t>{*only}
-                                                : std::vector<std::uint8_t>(kLzmaTried.begin(), kLzmaTried.end());
+  std::vector<std::uint8_t> tried = only ? std::vector<std::uint8_t>{*only}
+                                        : std::vector<std::uint8_t>(kLzmaTried.begin(), kLzmaTried.end());
   if (tried.size() > 1) {
     std::size_t smallest = std::numeric_limits<std::size_t>::max();
     std::uint8_t chosen = tried[0];
@@ -241,8 +238,7 @@ std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, st
   }
   for (std::uint8_t props : tried) {
     std::string lzma = lzma_pack(raw, dictionary, props);
-    if (version >= 5)
-      lzma.insert(lzma.begin(), static_cast<char>(props));
+    lzma.insert(lzma.begin(), static_cast<char>(props)); // its properties byte first
     if (lzma.size() < best.size()) {
       codec = kLzma2;
       best = std::move(lzma);
@@ -251,11 +247,9 @@ std::string pack(std::string_view raw, unsigned version, std::uint8_t& codec, st
   return best;
 }
 
-std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned version, std::uint8_t codec,
-                   const std::string& file, std::string_view record, std::string_view dictionary)
+std::string unpack(std::string_view stored, std::uint64_t raw_size, std::uint8_t codec, const std::string& file,
+                   std::string_view record, std::string_view dictionary)
 {
-  if (version < 3)
-    return inflate(stored, raw_size, file, record, dictionary);
   if (codec == kStored) {
     if (stored.size() != raw_size)
       throw TraceError(fmt::format("{}: error: {}: stored as it is, but {} bytes for {} (corrupt compressed trace)",
@@ -267,17 +261,15 @@ std::string unpack(std::string_view stored, std::uint64_t raw_size, unsigned ver
                                  record));
   if (codec != kLzma2)
     return inflate(stored, raw_size, file, record, dictionary);
-  std::uint8_t props = kLzmaProps;
-  if (version >= 5) { // its properties byte first
-    if (stored.empty())
-      throw TraceError(fmt::format("{}: error: {}: expected its LZMA properties byte, found no byte (corrupt compressed "
-                                   "trace)", file, record));
-    props = static_cast<std::uint8_t>(stored[0]);
-    if (!lzma_props_ok(props))
-      throw TraceError(fmt::format("{}: error: {}: expected LZMA properties (a byte (pb * 5 + lp) * 9 + lc with lc + lp "
-                                   "<= 4, pb <= 4), found {} (corrupt compressed trace)", file, record, props));
-    stored.remove_prefix(1);
-  }
+  // its properties byte first
+  if (stored.empty())
+    throw TraceError(fmt::format("{}: error: {}: expected its LZMA properties byte, found no byte (corrupt compressed "
+                                 "trace)", file, record));
+  std::uint8_t props = static_cast<std::uint8_t>(stored[0]);
+  if (!lzma_props_ok(props))
+    throw TraceError(fmt::format("{}: error: {}: expected LZMA properties (a byte (pb * 5 + lp) * 9 + lc with lc + lp "
+                                 "<= 4, pb <= 4), found {} (corrupt compressed trace)", file, record, props));
+  stored.remove_prefix(1);
   return lzma_unpack(stored, raw_size, file, record, dictionary, props);
 }
 

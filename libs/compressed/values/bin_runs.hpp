@@ -7,20 +7,18 @@
 
 namespace tit::trace::cformat {
 
-/// The bin indices of a binned value block (versions 4 and 5), read before its streams; each bin run takes the next.
+/// The bin indices of a binned value block, read before its streams; each bin run takes the next.
 struct BinIndices {
   Bins bins;
-  std::span<const std::int64_t> indices; ///< per bin run, in order (version 5: less the base of the run's stream)
+  std::span<const std::int64_t> indices; ///< per bin run, in order, less the base of the run's stream
   std::size_t used = 0;
-  const std::int64_t* base = nullptr; ///< version 5: the base of the stream being read (none: it has no bin runs)
+  const std::int64_t* base = nullptr; ///< the base of the stream being read (none: it has no bin runs)
   std::uint32_t signature = 0, slot = 0; ///< that stream's
-  std::int64_t next(ByteReader& r, bool stream_bases)
+  std::int64_t next(ByteReader& r)
   {
     if (used == indices.size())
       r.fail(fmt::format("expected at most {} bin runs (the block's bin indices), found more", indices.size()));
     std::int64_t k = indices[used++];
-    if (!stream_bases)
-      return k;
     if (base == nullptr)
       r.fail(fmt::format("expected no bin run in the stream of signature {}'s value slot {} (the structure record "
                          "gives it no bin base), found one", signature, slot));
@@ -31,8 +29,7 @@ struct BinIndices {
   }
 };
 
-/// One run of a value stream, or a bin run (`bins`, the block's bin indices; `stream_bases`, version 5: indices
-/// relative to the stream's base).
-ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins, bool stream_bases);
+/// One run of a value stream, or a bin run (`bins`, the block's bin indices, relative to the stream's base).
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins);
 
 } // namespace tit::trace::cformat

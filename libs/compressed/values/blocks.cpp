@@ -184,29 +184,12 @@ void walk_block(std::string_view bytes, const Meta& meta, const std::string& fil
   if (meta.bin_runs > 0) {
     bins.emplace(BinIndices{Bins(meta.bin_runs), {}, 0});
     indices.resize(table_size(r, "the number of bin runs", bytes.size()));
-    if (meta.stream_bases) { // version 5: each index less its stream's base (applied as the bin run is read)
-      for (std::int64_t& d : indices) {
-        d = r.byte("a bin index");
-        if (d == 255) {
-          d = r.zigzag("a bin index less its stream's base");
-          if (d > 2 * Bins::kMaxIndex || d < -2 * Bins::kMaxIndex)
-            r.fail(fmt::format("expected a bin index less its stream's base within +-2^41, found {}", d));
-        }
-      }
-    } else if (!indices.empty()) {
-      std::int64_t low = r.zigzag("the base of the bin indices");
-      if (low > Bins::kMaxIndex || low < -Bins::kMaxIndex)
-        r.fail(fmt::format("expected a bin index within +-2^40, found {}", low));
-      for (std::int64_t& k : indices) {
-        std::int64_t d = r.byte("a bin index");
-        if (d == 255) {
-          d = r.zigzag("a bin index less the base");
-          if (d > 2 * Bins::kMaxIndex || d < -2 * Bins::kMaxIndex)
-            r.fail(fmt::format("expected a bin index within +-2^40, found the base {} plus {}", low, d));
-        }
-        k = low + d;
-        if (k > Bins::kMaxIndex || k < -Bins::kMaxIndex)
-          r.fail(fmt::format("expected a bin index within +-2^40, found {}", k));
+    for (std::int64_t& d : indices) { // each index less its stream's base (applied as the bin run is read)
+      d = r.byte("a bin index");
+      if (d == 255) {
+        d = r.zigzag("a bin index less its stream's base");
+        if (d > 2 * Bins::kMaxIndex || d < -2 * Bins::kMaxIndex)
+          r.fail(fmt::format("expected a bin index less its stream's base within +-2^41, found {}", d));
       }
     }
     bins->indices = indices;
@@ -218,7 +201,7 @@ void walk_block(std::string_view bytes, const Meta& meta, const std::string& fil
     auto slot = static_cast<std::uint32_t>(r.below(value_slots(meta.signatures[signature]), "a stream's value slot"));
     std::uint64_t repeats = table_size(r, "a stream's number of repeats", bytes.size());
     const std::int64_t* base = nullptr;
-    if (bins && meta.stream_bases) {
+    if (bins) {
       auto it = meta.bin_bases.find({signature, slot});
       base = it == meta.bin_bases.end() ? nullptr : &it->second;
       bins->base = base;
@@ -235,7 +218,7 @@ void walk_block(std::string_view bytes, const Meta& meta, const std::string& fil
         r.fail("expected a repeat length of at least 1, found 0");
       on_repeat(count == 0 ? 1 : count, static_cast<std::uint32_t>(length));
       for (std::uint64_t j = 0; j < length; ++j)
-        on_run(decode_run(r, bytes.size(), bins ? &*bins : nullptr, meta.stream_bases));
+        on_run(decode_run(r, bytes.size(), bins ? &*bins : nullptr));
     }
   }
   if (bins && bins->used != indices.size())
@@ -365,7 +348,7 @@ void InPlaceCursor::load()
   if (block->meta->bin_runs > 0) {
     const BlockInPlace::StreamAt& at = block->streams[stream_];
     BinIndices bins{Bins(block->meta->bin_runs), block->bin_indices, bin_, at.base, at.signature, at.slot};
-    run = decode_run(r, bytes.size(), &bins, block->meta->stream_bases);
+    run = decode_run(r, bytes.size(), &bins);
     bin_ = bins.used;
   } else {
     run = decode_run(r, bytes.size());

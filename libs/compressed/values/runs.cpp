@@ -61,12 +61,12 @@ void encode_run(ByteWriter& w, const ValueRun& run)
     w.zigzag(run.step);
 }
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins, bool stream_bases)
+ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins)
 {
   ValueRun run;
   std::uint64_t head = r.varint("a value");
-  if (head == 1 && bins != nullptr) { // a bin run (binned files of versions 4 and 5): its index is the next of the block's
-    std::int64_t k = bins->next(r, stream_bases);
+  if (head == 1 && bins != nullptr) { // a bin run (binned files): its index is the next of the block's
+    std::int64_t k = bins->next(r);
     std::uint64_t count_form = r.varint("a bin run's length and form");
     unsigned form = static_cast<unsigned>(count_form & 1);
     std::string text = bins->bins.text(k, form);
@@ -112,6 +112,6 @@ ValueRun decode_run(ByteReader& r, std::size_t max_text, BinIndices* bins, bool 
   return run;
 }
 
-ValueRun decode_run(ByteReader& r, std::size_t max_text) { return decode_run(r, max_text, nullptr, false); }
+ValueRun decode_run(ByteReader& r, std::size_t max_text) { return decode_run(r, max_text, nullptr); }
 
 } // namespace tit::trace::cformat
