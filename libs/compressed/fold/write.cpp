@@ -35,11 +35,10 @@ struct EncodedFile {
   }
 };
 
-/// `budget`: a file whose value chunks alone take more bytes is given over budget, its other chunks not packed (the
-/// `stats` file that keeps every value, against the one with draws).
-EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
-                        const std::string& compute_unit, const Part& all,
-                        std::uint64_t budget = std::numeric_limits<std::uint64_t>::max())
+/// The structure record of `all` (ranks 0 .. rank_count-1, each once: TraceError naming `out` otherwise), without its
+/// chunks and blocks.
+Meta file_meta(const std::filesystem::path& out, int rank_count, const ValueMode& mode, const std::string& compute_unit,
+               const Part& all)
 {
   Meta meta;
   meta.rank_count = rank_count;
@@ -60,52 +59,37 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   meta.nodes = all.nodes;
   meta.bodies = all.bodies;
   meta.schedules = all.schedules;
-  // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded);
-  // a block of a binned file starts with its bin indices (version 5): none here, a count of 0
-  bool binned_mode = mode.kind == ValueMode::Kind::Binned;
-  bool over_budget = false;
-  auto pack_blocks = [&all, binned_mode, budget, &over_budget](Meta& m, std::vector<std::string>& chunks) {
-    Chunker chunker(budget);
-    m.blocks.clear();
-    for (const std::string& b : all.blocks)
-      m.blocks.push_back(chunker.add(binned_mode ? std::string(1, '\0') + b : b));
-    chunker.finish(m, chunks);
-    over_budget = chunker.over_budget();
-  };
-  std::vector<std::string> chunks;
-  std::uint64_t raw = 0;
-  for (const std::string& b : all.blocks)
-    raw += b.size();
-  bool binned_only = mode.kind == ValueMode::Kind::Binned && raw > kChunkBytes;
-  if (!binned_only)
-    pack_blocks(meta, chunks);
-  if (mode.kind == ValueMode::Kind::Binned) {
-    // binned: with bin runs; a file whose values fit one chunk keeps the plain form (no bin indices, every volume's
-    // representative a token or an integer run) when that packs smaller (tiny files, whose few bins do not pay for
-    // the bin indices)
-    Meta binned = meta;
-    binned.bin_runs = mode.bin;
-    Bins bins(mode.bin);
-    // a block decoded at a time, twice (its bin indices for the bases, then its bytes)
-    binned.bin_bases = bases_of(all.blocks.size(), [&all, &meta](std::size_t b) { return decode_block(all, meta, b); },
-                                bins);
-    Chunker chunker;
-    binned.blocks.clear();
-    for (std::size_t b = 0; b < all.blocks.size(); ++b)
-      binned.blocks.push_back(chunker.add(encode_streams(decode_block(all, meta, b), &bins, &binned.bin_bases)));
-    std::vector<std::string> binned_chunks;
-    chunker.finish(binned, binned_chunks);
-    auto file_size = [](const Meta& m, const std::vector<std::string>& c) { // the header, structure and chunks
-      std::uint64_t n = file_head(kVersion, encode_meta(m)).size();
-      for (const std::string& s : c)
-        n += s.size();
-      return n;
-    };
-    if (binned_only || file_size(binned, binned_chunks) < file_size(meta, chunks)) {
-      meta = std::move(binned);
-      chunks = std::move(binned_chunks);
-    }
-  }
+  return meta;
+}
+
+/// The header, structure and chunks of a file.
+std::uint64_t file_size(const Meta& m, const std::vector<std::string>& chunks)
+{
+  std::uint64_t n = file_head(kVersion, encode_meta(m)).size();
+  for (const std::string& s : chunks)
+    n += s.size();
+  return n;
+}
+
+/// Binned: the blocks with bin runs into `binned` (a copy of `meta` with the bins and their bases) and `chunks`; a block
+/// decoded at a time, twice (its bin indices for the bases, then its bytes).
+void pack_binned(const Part& all, const Meta& meta, double bin, Meta& binned, std::vector<std::string>& chunks)
+{
+  binned = meta;
+  binned.bin_runs = bin;
+  Bins bins(bin);
+  binned.bin_bases = bases_of(all.blocks.size(), [&all, &meta](std::size_t b) { return decode_block(all, meta, b); },
+                              bins);
+  Chunker chunker;
+  binned.blocks.clear();
+  for (std::size_t b = 0; b < all.blocks.size(); ++b)
+    binned.blocks.push_back(chunker.add(encode_streams(decode_block(all, meta, b), &bins, &binned.bin_bases)));
+  chunker.finish(binned, chunks);
+}
+
+/// What compress() reports of a file of `meta` (all but its bytes).
+CompressStats stats_of(const Meta& meta)
+{
   CompressStats stats;
   stats.signatures = meta.signatures.size();
   stats.loops = static_cast<std::uint64_t>(
@@ -116,12 +100,51 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   std::sort(roots.begin(), roots.end());
   stats.structures = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
   stats.value_blocks = meta.blocks.size();
+  return stats;
+}
+
+/// `budget`: a file whose value chunks alone take more bytes is given over budget, its other chunks not packed (the
+/// `stats` file that keeps every value, against the one with draws).
+EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
+                        const std::string& compute_unit, const Part& all,
+                        std::uint64_t budget = std::numeric_limits<std::uint64_t>::max())
+{
+  Meta meta = file_meta(out, rank_count, mode, compute_unit, all);
+  // the value chunks: the blocks as the parts hold them (plain runs: parts are merged, renumbered and re-encoded);
+  // a block of a binned file starts with its bin indices: none here, a count of 0
+  bool binned_mode = mode.kind == ValueMode::Kind::Binned;
+  bool over_budget = false;
+  std::vector<std::string> chunks;
+  std::uint64_t raw = 0;
+  for (const std::string& b : all.blocks)
+    raw += b.size();
+  bool binned_only = binned_mode && raw > kChunkBytes;
+  if (!binned_only) {
+    Chunker chunker(budget);
+    meta.blocks.clear();
+    for (const std::string& b : all.blocks)
+      meta.blocks.push_back(chunker.add(binned_mode ? std::string(1, '\0') + b : b));
+    chunker.finish(meta, chunks);
+    over_budget = chunker.over_budget();
+  }
+  if (binned_mode) {
+    // binned: with bin runs; a file whose values fit one chunk keeps the plain form (no bin indices, every volume's
+    // representative a token or an integer run) when that packs smaller (tiny files, whose few bins do not pay for
+    // the bin indices)
+    Meta binned;
+    std::vector<std::string> binned_chunks;
+    pack_binned(all, meta, mode.bin, binned, binned_chunks);
+    if (binned_only || file_size(binned, binned_chunks) < file_size(meta, chunks)) {
+      meta = std::move(binned);
+      chunks = std::move(binned_chunks);
+    }
+  }
   EncodedFile file;
   file.over_budget = over_budget;
   file.version = written_version(meta);
   file.chunks = std::move(chunks);
   file.meta = smaller_meta(meta);
-  file.stats = stats;
+  file.stats = stats_of(meta);
   return file;
 }
 
