@@ -62,6 +62,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   meta.rank_count = 1;
   meta.value_mode = "stats";
   meta.pooled = true;
+  meta.gaps = true;
   meta.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}, cformat::Signature{"waitall", {}}};
   meta.nodes = {cformat::Node{false, 0, 1}, cformat::Node{false, 1, 1}, cformat::Node{true, 0, 40}};
   meta.bodies = {{0, 1}, {2}};
@@ -101,25 +102,25 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   EXPECT_NE(error({bad}).find("expected a schedule's draw (a run of 1 value), found a run of 2"), std::string::npos);
   bad = good;
   bad.draws[5] = cformat::ValueRun{false, 0, 0, "-3.5", 1};
-  EXPECT_NE(error({bad}).find("expected a schedule's draw (a positive number), found '-3.5'"), std::string::npos);
+  EXPECT_NE(error({bad}).find("expected a schedule's draw (a non-negative number), found '-3.5'"), std::string::npos);
   bad.rank_order = false; // sizes are not scaled: any token
   EXPECT_EQ(error({bad}), "<no error>");
-  EXPECT_NE(error({good}, "-2").find("expected a rank's level (a positive number), found '-2'"), std::string::npos);
-  EXPECT_NE(error({good}, "x").find("expected a rank's level (a positive number), found 'x'"), std::string::npos);
-  // value mode byte 4 (one compute per gap): a draw of 0 (no compute there) and a level of 0 (a rank that never
-  // computes at those sites) are read; mode 3 refuses them
-  bad = good;
-  bad.draws[5] = cformat::ValueRun{true, 0, 0, "", 1};
-  EXPECT_NE(error({bad}).find("expected a schedule's draw (a positive number), found '0'"), std::string::npos);
-  EXPECT_NE(error({good}, "0").find("expected a rank's level (a positive number), found '0'"), std::string::npos);
-  meta.gaps = true;
-  EXPECT_EQ(error({bad}, "0"), "<no error>");
   EXPECT_NE(error({good}, "-2").find("expected a rank's level (a non-negative number), found '-2'"),
             std::string::npos);
-  bad.draws[5] = cformat::ValueRun{false, 0, 0, "-3.5", 1};
-  EXPECT_NE(error({bad}).find("expected a schedule's draw (a non-negative number), found '-3.5'"), std::string::npos);
+  EXPECT_NE(error({good}, "x").find("expected a rank's level (a non-negative number), found 'x'"), std::string::npos);
+  // value mode byte 4 (one compute per gap, the only pooled form): a draw of 0 (no compute there) and a level of 0 (a
+  // rank that never computes at those sites) are read
+  bad = good;
+  bad.draws[5] = cformat::ValueRun{true, 0, 0, "", 1};
+  EXPECT_EQ(error({bad}, "0"), "<no error>");
   EXPECT_EQ(cformat::decode_meta(cformat::encode_meta(meta), "f.tit").gaps, true);
-  meta.gaps = false;
+  // value mode byte 3 (pooled without gaps, of earlier versions) is refused
+  std::string mode3 = cformat::encode_meta(meta);
+  ASSERT_EQ(mode3[1], 4);
+  mode3[1] = 3;
+  EXPECT_NE(trace_error([&] { cformat::decode_meta(mode3, "f.tit"); })
+                .find("expected a value mode (0 exact, 1 binned, 2 stats, 4 pooled stats with compute gaps), found 3"),
+            std::string::npos);
   // the order byte: the last byte before the draws of the last schedule
   cformat::Meta m = meta;
   m.schedules = {good};
@@ -166,7 +167,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
   EXPECT_NE(error({bad_phases}).find("expected a schedule's number of phases (2 to 64), found 65"), std::string::npos);
   bad_phases = phased;
   bad_phases.phases[1] = cformat::ValueRun{false, 0, 0, "-1", 1};
-  EXPECT_NE(error({bad_phases}).find("expected a schedule's phase (a positive number), found '-1'"), std::string::npos)
+  EXPECT_NE(error({bad_phases}).find("expected a schedule's phase (a non-negative number), found '-1'"), std::string::npos)
       << error({bad_phases});
   m.schedules = {good};
   EXPECT_EQ(cformat::written_version(m), 6u) << "a file without phases stays version 6";
@@ -180,8 +181,9 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
     EXPECT_EQ(static_cast<int>(cformat::encode_meta(m)[order_at]), 1 + cformat::kScheduleHead);
   }
   cformat::Schedule head = good;
-  head.head = {cformat::ValueRun{true, 0, 0, "", 1}};
-  EXPECT_NE(error({head}).find("expected a schedule's head value (a positive number), found '0'"), std::string::npos)
+  head.head = {cformat::ValueRun{true, -1, 0, "", 1}};
+  EXPECT_NE(error({head}).find("expected a schedule's head value (a non-negative number), found '-1'"),
+            std::string::npos)
       << error({head});
   head.head[0].count = 3;
   EXPECT_NE(error({head}).find("expected a schedule's head value (a run of 1 value), found a run of 3"),
@@ -209,7 +211,7 @@ TEST(CompressedTrace, BadSchedulesAreErrors)
       << error({bad_rare});
   bad_rare = rare;
   bad_rare.rare[0].value = cformat::ValueRun{false, 0, 0, "-2", 1};
-  EXPECT_NE(error({bad_rare}).find("expected a schedule's rare value (a positive number), found '-2'"),
+  EXPECT_NE(error({bad_rare}).find("expected a schedule's rare value (a non-negative number), found '-2'"),
             std::string::npos);
   bad_rare.rare.assign(17, rare.rare[0]);
   EXPECT_NE(error({bad_rare}).find("expected a schedule's count of rare values (1 to 16), found 17"),
@@ -248,6 +250,7 @@ TEST(CompressedTrace, FieldsWithBlanksAreErrors)
   cformat::Meta m = meta;
   m.value_mode = "stats";
   m.pooled = true;
+  m.gaps = true;
   m.signatures = {cformat::Signature{"compute", {cformat::Slot{}}}};
   cformat::Schedule s{0, 0, 0, false, false, {}, {}, {}, {}};
   for (int i = 0; i < 16; ++i)
