@@ -437,7 +437,7 @@ inline std::string binned_file()
                         scratch_dir() / "binned.tit");
 }
 
-// ---- the tracer's path (trace/compressed_build.hpp): lines folded online, parts merged along a tree ---------------
+// ---- the tracer's path (compressed/compressed.hpp): lines folded online, parts merged along a tree ---------------
 
 /// Each rank of `traces` folded from its action lines (RankCompressor::add_line, as the tracer feeds it; `stats`: with
 /// exact values, then fold_gaps, as the tracer does at MPI_Finalize; `binned:R`: consecutive computes summed into one

@@ -15,7 +15,7 @@ namespace tit::trace::cformat {
 
 /// The structure record as the newest version writes it.
 std::string encode_meta(const Meta& meta);
-/// The signatures, nodes and bodies of a structure record (also of a part in transit: compressed_build.hpp); decoding
+/// The signatures, nodes and bodies of a structure record (also of a part in transit: fold/merge.cpp); decoding
 /// checks every index, count and loop body (a loop repeats earlier nodes only) and relative offsets within +-rank_count.
 void encode_tables(ByteWriter& w, const std::vector<Signature>& signatures, const std::vector<Node>& nodes,
                    const std::vector<std::vector<std::uint32_t>>& bodies);

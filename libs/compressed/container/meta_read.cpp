@@ -274,7 +274,8 @@ void decode_blocks(ByteReader& r, std::size_t size, Meta& m)
   m.blocks.resize(table_size(r, "the number of value blocks", size));
   std::uint64_t previous_chunk = 0;
   for (BlockRef& b : m.blocks) {
-    b.chunk = static_cast<std::uint32_t>(next_id(r, previous_chunk, m.chunks.size(), "a value block's chunk (a difference)"));
+    b.chunk =
+        static_cast<std::uint32_t>(next_id(r, previous_chunk, m.chunks.size(), "a value block's chunk (a difference)"));
     b.raw_size = r.below(std::uint64_t{1} << 48, "a value block's size");
     ChunkRef& c = m.chunks[b.chunk];
     b.offset = c.raw_size;

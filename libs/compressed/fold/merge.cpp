@@ -1,4 +1,4 @@
-// Parts of compressed traces (trace/compressed_build.hpp): the interned tables, merging ranks' parts with canonical
+// Parts of compressed traces (fold/fold.hpp): the interned tables, merging ranks' parts with canonical
 // ids (so that any grouping of the same ranks gives the same bytes), and a part's byte form for sending it to another
 // process (the tracer's merge along a tree).
 #include "compressed/fold/fold.hpp"
