@@ -1,5 +1,5 @@
 // Compressed traces (docs/compressed-format.md). The first byte chooses what the rest is:
-//  - even: a whole file (the magic and version 1 are put first when the input lacks them), so that the header,
+//  - even: a whole file (the magic and version 6 are put first when the input lacks them), so that the header,
 //    the CRC checks and the sizes are fuzzed;
 //  - odd: the structure record's length as a varint, the raw structure record, then the raw value area (a length,
 //    not a separator: structure records hold zero bytes, so a NUL would cut real seeds short); the target wraps them
@@ -9,7 +9,7 @@
 // or throw a TraceError.
 #include "fuzz_files.hpp"
 #include "compressed/compressed.hpp"
-#include "compressed/format.hpp"
+#include "compressed/container/container.hpp"
 #include "trace/reader.hpp"
 
 #include <algorithm>
@@ -47,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string file;
   if ((data[0] & 1) == 0) {
     std::string_view magic(cf::kMagic.data(), cf::kMagic.size());
-    file = rest.starts_with(magic) ? std::string(rest) : std::string(magic) + '\x01' + std::string(rest);
+    file = rest.starts_with(magic) ? std::string(rest)
+                                   : std::string(magic) + static_cast<char>(cf::kBaseVersion) + std::string(rest);
   } else {
     std::size_t length = 0;
     std::size_t at = 0;

@@ -99,12 +99,12 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
     { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
   done
   # a pooled stats file (schedules and levels in the structure record) and a binned one (bin runs in the value
-  # blocks; the trace of tests/data/compressed/binned-v3.tit), whole and as raw records (first byte odd: the
+  # blocks; the trace of tests/data/compressed/binned-v3.expanded.txt), whole and as raw records (first byte odd: the
   # structure record's length as a varint, the record, the value area; the stats file's ranks share one value block,
   # so the target's even cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed
   # past the CRC checks too
   # (and a stats file with phases, version 7: 4 levels in turn running one loop body, their volumes 4 times apart)
-  "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.tit" "$seeds/binned" >/dev/null
+  "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.expanded.txt" "$seeds/binned" >/dev/null
   for mode in stats binned:0.01 phases; do
   if [[ $mode == stats ]]; then
     "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
@@ -175,7 +175,7 @@ open(sys.argv[2], "wb").write(b"\x01" + length + meta + values)
 PY
   done
   rm -rf "$seeds/compressed.tit" "$seeds/binned"
-  # the files of older versions the tests keep (versions 1 to 5: their own tables and value blocks)
+  # the file of an earlier format version the tests keep (refused at its header)
   for f in "$root"/tests/data/compressed/*.tit; do
     { printf '\000'; cat "$f"; } > "$seeds/compressed/old-$(basename "$f" .tit)"
   done

@@ -4,7 +4,7 @@
 #include "extrapolate/extrap_model.hpp"
 #include "trace_test_support.hpp"
 
-#include "compressed/build.hpp"
+#include "compressed/compressed.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 
 #include "extrap_grid.hpp"
 
-#include "compressed/format.hpp"
+#include "compressed/compressed.hpp"
 #include "trace/reader.hpp"
 
 #include <array>

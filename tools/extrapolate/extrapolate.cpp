@@ -2,7 +2,7 @@
 // (extrap_model.cpp), every number fitted (extrap_fit.cpp), and the target's ranks written as a compressed trace.
 #include "extrapolate.hpp"
 
-#include "compressed/build.hpp"
+#include "compressed/compressed.hpp"
 #include "trace/reader.hpp"
 
 #include <fmt/format.h>

@@ -3,8 +3,6 @@
 #include "proxy_check.hpp"
 
 #include "compressed/compressed.hpp"
-#include "compressed/build.hpp"
-#include "compressed/format.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

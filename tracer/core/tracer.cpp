@@ -1,6 +1,6 @@
 #include "tracer.hpp"
 
-#include "compressed/build.hpp"
+#include "compressed/compressed.hpp"
 
 #include <fmt/format.h>
 

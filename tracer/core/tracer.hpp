@@ -37,7 +37,7 @@
 #include <vector>
 
 namespace tit::trace::cformat {
-class RankCompressor; // trace/compressed_build.hpp: TIT_TRACE_FORMAT=compressed
+class RankCompressor; // compressed/compressed.hpp: TIT_TRACE_FORMAT=compressed
 }
 
 namespace tit::tracer {

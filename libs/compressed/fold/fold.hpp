@@ -1,21 +1,20 @@
-// Building a compressed trace (docs/compressed-format.md), shared by `tit-trace compress` and the tracer writing the
-// format online (tracer/, TIT_TRACE_FORMAT=compressed):
+// Folding traces into compressed traces (docs/compressed-format.md), shared by `tit-trace compress`, the tools that
+// make a compressed trace from a model (tit-trace extrapolate) and the tracer writing the format online (tracer/,
+// TIT_TRACE_FORMAT=compressed):
 //  - RankCompressor folds one rank's actions into nested loops as they arrive (memory bounded by the folded structure
 //    and the value runs, not by the number of actions) and keeps its numbers in value streams;
 //  - a Part holds some ranks' folded traces; merge_parts() joins parts (the tracer's ranks along a tree, compress()'s
 //    ranks at once), numbering signatures, nodes and bodies canonically: by a depth-first walk of the ranks'
 //    structures in rank order, so that the same ranks give the same bytes however they were grouped;
 //  - write_compressed() writes the file of a part holding every rank (for `stats`, pooling its exact values);
-//  - read_part() reads a part's ranks back as actions, which fold_gaps() folds again for `stats` (the tracer's ranks,
-//    folded with exact values as they ran);
-//  - for tools that make a compressed trace from a model rather than from actions (tit-trace extrapolate): fold() gives
-//    a trace set's compressed trace in memory (a Loaded, as load_compressed() reads a file), ValueStreams builds a
-//    rank's value streams from tokens, and write_compressed() writes a Loaded.
-// Internal to the trace library, its tools and the tracer.
+//  - fold_gaps() reads a part's ranks back (read/) and folds them again for `stats` (the tracer's ranks, folded with
+//    exact values as they ran);
+//  - fold() gives a trace set's compressed trace in memory (a Loaded, as load_compressed() reads a file).
+// The top layer of libs/compressed: above read/, container/ and values/.
 #pragma once
 
-#include "compressed/compressed.hpp"
-#include "compressed/format.hpp"
+#include "compressed/common/format.hpp"
+#include "trace/reader.hpp"
 
 #include <filesystem>
 #include <map>
@@ -26,13 +25,15 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tit::trace::cformat {
+namespace tit::trace {
 
-/// A transparent string hash: lookups by string_view without building a string.
-struct StringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-};
+/// Reads every rank of `in` (each rank once) and writes the compressed trace `out`. Throws TraceError on a bad
+/// trace, or when `out` cannot be written.
+CompressStats compress(TraceSet& in, const std::filesystem::path& out, const ValueMode& values);
+
+} // namespace tit::trace
+
+namespace tit::trace::cformat {
 
 /// Signatures, nodes and bodies, interned so that equal ones get one id.
 class Tables {
@@ -67,49 +68,14 @@ private:
   std::map<std::vector<std::uint32_t>, std::uint32_t> body_ids_;
 };
 
-/// Some ranks' compressed traces: their tables (ids canonical after merge_parts) and, per rank, its structure, dialect
-/// and value block. Blocks are distinct encoded value blocks (encode_streams), their streams sorted by (signature,
-/// slot).
-struct Part {
-  struct RankPart {
-    int rank = 0;
-    std::uint32_t root = 0;
-    Dialect dialect = Dialect::SimGrid;
-    std::uint32_t block = 0;
-    std::string level = "1"; ///< pooled `stats` (pool_stats): the rank's level of compute and sleep volumes
-  };
-  std::vector<Signature> signatures;
-  std::vector<Node> nodes;
-  std::vector<std::vector<std::uint32_t>> bodies;
-  std::vector<RankPart> ranks; ///< ascending ranks
-  std::vector<std::string> blocks;
-  std::vector<Schedule> schedules; ///< pooled `stats` (pool_stats)
-};
-
 /// The parts' ranks as one part, renumbered canonically: ranks in ascending order, each rank's structure walked depth
 /// first (a body's nodes before the body, a loop's body before the loop), every signature, node and body numbered when
 /// first met; value blocks remapped, re-sorted and shared when equal. Ranks must not repeat across parts.
 Part merge_parts(std::vector<Part> parts);
 
-/// Value block `b` of `part` decoded (a part holds its blocks encoded, with plain runs), `meta` giving its signatures;
-/// a block at a time: decoded runs take tens of bytes each where their bytes take a few.
-std::vector<Stream> decode_block(const Part& part, const Meta& meta, std::size_t b);
-
 /// A part as bytes (to send it to another process) and back; decode_part throws TraceError naming `what` on bad bytes.
 std::string encode_part(const Part& part);
 Part decode_part(std::string_view bytes, const std::string& what);
-
-/// `stats` values: rewrites `all` (every rank folded with exact values through a GapNormaliser, merged) as a pooled
-/// `stats` file (version 3, mode byte 4) says it. With `draw`: per value slot of each action of the structures (a
-/// site: a body, a position, a slot; for compute and sleep volumes, the bodies at one place of rank structures of one
-/// shape, partners left out, together) whose volumes are positive numbers (or 0 for a compute), not all equal, not
-/// repeating with a short period on every rank, and at least 2 * kStatsSlots over the ranks whose structure holds the
-/// site, one schedule shared by those ranks (compute and sleep volumes divided by their rank's level first: the rank's
-/// total of them over what the sites' means would give it, which goes to its `level`), repeated for each body of the
-/// site. With or without `draw`, a
-/// compute site that is 0 everywhere (a gap that never held a compute) is a schedule of 0s. Every other value stays in
-/// the rank's streams, and ranks with equal streams then share one block.
-void pool_stats(Part& all, bool draw = true);
 
 /// Writes the compressed trace of `all` (ranks 0 .. rank_count-1, each once) to `out`. `stats`: `all` folded as
 /// fold_parts() folds for it (exact values, one compute per gap), pooled here both ways (pool_stats with and without
@@ -196,58 +162,17 @@ private:
   Dialect dialect_ = Dialect::SimGrid;
 };
 
-/// One rank's value streams built from tokens, one stream per (signature, value slot), as runs (equal values, or
-/// integers by a constant step), for a trace made from a model; take() groups each stream's runs into repeats.
-class ValueStreams {
-public:
-  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token);
-  /// The streams in (signature, slot) order, so that equal ranks give equal blocks.
-  std::vector<Stream> take();
-
-private:
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index_;
-  std::vector<Stream> streams_;
-};
-
-/// One rank's value block built from tokens as they arrive, in memory bounded by each stream's look-ahead of runs (as
-/// RankCompressor's streams), not by the number of values: encode() gives the bytes encode_streams() writes of the
-/// streams ValueStreams would hold (exact values, runs grouped into repeats).
-class ValueBlock {
-public:
-  ValueBlock();
-  ~ValueBlock();
-  ValueBlock(const ValueBlock&) = delete;
-  ValueBlock& operator=(const ValueBlock&) = delete;
-  void add(std::uint32_t signature, std::uint32_t slot, std::string_view token);
-  std::string encode();
-
-private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
 /// Every rank of `in` (each rank once) folded by a RankCompressor and merged into one part; `actions` receives the
 /// number of actions read. `stats`: folded with exact values through a GapNormaliser, not pooled (write_compressed
 /// pools).
 /// Throws TraceError on a bad trace.
 Part fold_parts(TraceSet& in, const ValueMode& values, std::uint64_t& actions);
 
-/// The ranks of `part` (folded with exact or binned values, not pooled, from a trace of `rank_count` ranks), each read
-/// back in the part's rank order as a file of them would give its actions; `label` names them in errors
-/// ("<label> (rank <r>):<action>").
-std::vector<std::unique_ptr<RankReader>> read_part(Part part, int rank_count, const std::string& label);
-
 /// `stats` folding of ranks folded with exact values (the tracer folds each rank online as the program runs): every
 /// rank of `exact` read back (read_part) and folded again as fold_parts() folds a rank for `stats` (exact values, one
 /// compute per gap: GapNormaliser), merged (a part of one rank as RankCompressor::finish() gives it: merge_parts()
 /// numbers it when it joins the others). write_compressed() with `stats` then pools it, as compress() does.
 Part fold_gaps(Part exact, int rank_count);
-
-/// `binned:R`: a value slot whose streams hold one token in every block (a message size, a datatype, a compute volume
-/// that never changes) becomes a literal slot of its signature holding that token, from which the reader builds the
-/// same line, and its streams are dropped (the signature's later value slots take lower ordinals); ranks with equal
-/// streams then share one block. Signatures stay distinct (two of them differ by more than a value slot).
-void hoist_constants(Part& part);
 
 /// Folds every rank of `in` (each rank once) into its compressed trace in memory, exactly as compress() writes it
 /// (RankCompressor per rank, merge_parts). `actions`, when given, receives the number of actions read. Throws
@@ -257,5 +182,10 @@ Loaded fold(TraceSet& in, const ValueMode& values, std::uint64_t* actions = null
 /// Writes `trace` (its meta's chunks and block refs are recomputed from `trace.blocks`; `meta.ranks[r].block` indexes
 /// `trace.blocks`) as the file `out`; returns its size. Throws TraceError when `out` cannot be written.
 std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& trace);
+
+/// A whole compressed trace in memory: its structure and every value block decoded (for tools that walk the
+/// structure itself rather than the actions, like `tit-trace proxy`); a pooled `stats` file is given with each rank's
+/// draws in its own value streams (`meta.pooled` false). Throws TraceError on a bad file.
+Loaded load_compressed(const std::string& path);
 
 } // namespace tit::trace::cformat

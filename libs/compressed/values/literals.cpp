@@ -1,6 +1,6 @@
 // `binned:R` files (docs/compressed-format.md, "What it keeps"): value slots whose streams hold one token in every
 // value block become literal slots of their signature (hoist_constants), so that no block repeats them.
-#include "compressed/build.hpp"
+#include "compressed/values/values.hpp"
 
 #include <map>
 #include <optional>

@@ -1,9 +1,9 @@
 // Reading a compressed trace (docs/compressed-format.md): the structure record is read once and shared; each
 // rank's reader loads its value block and walks the structure with its own stack of loop counters, turning each
 // signature back into the action's line, which the dialect's parser reads as it reads a text trace.
-#include "compressed/compressed.hpp"
-#include "compressed/build.hpp"
-#include "compressed/format.hpp"
+#include "compressed/read/read.hpp"
+#include "compressed/container/container.hpp"
+#include "compressed/values/values.hpp"
 
 #include <fmt/format.h>
 
@@ -76,15 +76,18 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   cformat::ByteReader r(std::string_view(head).substr(cformat::kMagic.size()), o->path, "the header",
                         cformat::kMagic.size());
   std::uint64_t version = r.varint("the format version");
-  if (version < cformat::kOldestVersion || version > cformat::kVersion)
-    fail_file(o->path, fmt::format("compressed trace format version {}, but this tit-replay reads versions {} to {} "
-                                   "only{}", version, cformat::kOldestVersion, cformat::kVersion,
-                                   version > cformat::kVersion ? " (a newer one)" : ""));
+  if (version > cformat::kVersion)
+    fail_file(o->path, fmt::format("compressed trace format version {}, but this tit-replay reads versions {} and {} "
+                                   "only (a newer one)", version, cformat::kBaseVersion, cformat::kVersion));
+  if (version < cformat::kBaseVersion)
+    fail_file(o->path, fmt::format("compressed format version {} is no longer read; this build reads versions {} and "
+                                   "{} only: re-compress the trace from its text with tit-trace compress", version,
+                                   cformat::kBaseVersion, cformat::kVersion));
   o->version = static_cast<unsigned>(version);
   std::uint64_t raw_size = r.varint("the size of the structure record");
   std::uint64_t stored_size = r.varint("the stored size of the structure record");
   std::uint32_t crc = r.u32("the CRC-32 of the structure record");
-  std::uint8_t codec = version >= 3 ? r.byte("the packing of the structure record") : cformat::kDeflate;
+  std::uint8_t codec = r.byte("the packing of the structure record");
   if (codec > cformat::kLzma2)
     fail_file(o->path, fmt::format("the header: expected the packing of the structure record (0 stored, 1 deflate, 2 "
                                    "LZMA2), found {} (corrupt compressed trace)", codec));
@@ -95,7 +98,7 @@ std::shared_ptr<const Opened> open_file(const std::filesystem::path& p)
   std::string stored = read_range(f, o->path, at, stored_size, "the structure record");
   if (cformat::crc32_of(stored) != crc)
     fail_file(o->path, "the structure record: CRC-32 mismatch (corrupt compressed trace)");
-  o->meta = cformat::decode_meta(cformat::unpack(stored, raw_size, o->version, codec, o->path, "the structure record"),
+  o->meta = cformat::decode_meta(cformat::unpack(stored, raw_size, codec, o->path, "the structure record"),
                                  o->path, o->version);
   const std::vector<cformat::Schedule>& schedules = o->meta.schedules;
   if (!schedules.empty()) {
@@ -128,7 +131,7 @@ std::shared_ptr<const std::string> inflate_chunk(const Opened& o, std::uint32_t 
   std::string stored = read_range(f, o.path, o.value_area + c.offset, c.stored_size, record);
   if (cformat::crc32_of(stored) != c.crc)
     fail_file(o.path, fmt::format("{}: CRC-32 mismatch (corrupt compressed trace)", record));
-  return std::make_shared<const std::string>(cformat::unpack(stored, c.raw_size, o.version, c.codec, o.path, record, dictionary));
+  return std::make_shared<const std::string>(cformat::unpack(stored, c.raw_size, c.codec, o.path, record, dictionary));
 }
 
 /// The raw bytes of value block `block` (its chunk inflated, or taken from the cache).
@@ -505,23 +508,6 @@ CompressedInfo compressed_info(const std::filesystem::path& path)
   return info;
 }
 
-cformat::Loaded cformat::load_compressed(const std::string& path)
-{
-  std::shared_ptr<const Opened> o = open_file(path);
-  cformat::Loaded out;
-  out.blocks.reserve(o->meta.blocks.size());
-  if (o->meta.pooled) { // each rank's draws in its own streams, as version 2 kept them
-    CompressedSet set(o);
-    out = fold(set, ValueMode{});
-    out.meta.value_mode = "stats";
-    return out;
-  }
-  for (std::uint32_t b = 0; b < o->meta.blocks.size(); ++b)
-    out.blocks.push_back(cformat::decode_streams(read_block(*o, b), o->meta, o->path, b));
-  out.meta = o->meta;
-  return out;
-}
-
 std::vector<std::unique_ptr<RankReader>> cformat::read_part(Part part, int rank_count, const std::string& label)
 {
   auto o = std::make_shared<Opened>();
@@ -541,6 +527,19 @@ std::vector<std::unique_ptr<RankReader>> cformat::read_part(Part part, int rank_
   for (std::size_t i = 0; i < part.ranks.size(); ++i)
     readers.push_back(std::make_unique<CompressedRankReader>(o, part.ranks[i].rank, i));
   return readers;
+}
+
+cformat::Loaded cformat::read_whole(const std::string& path)
+{
+  std::shared_ptr<const Opened> o = open_file(path);
+  cformat::Loaded out;
+  out.meta = o->meta;
+  if (o->meta.pooled)
+    return out;
+  out.blocks.reserve(o->meta.blocks.size());
+  for (std::uint32_t b = 0; b < o->meta.blocks.size(); ++b)
+    out.blocks.push_back(cformat::decode_streams(read_block(*o, b), o->meta, o->path, b));
+  return out;
 }
 
 namespace detail {

@@ -1,6 +1,5 @@
 // Value modes of compressed traces: which arguments are volumes, and the bins of `binned:R`.
-#include "compressed/compressed.hpp"
-#include "compressed/format.hpp"
+#include "compressed/values/values.hpp"
 
 #include <fmt/format.h>
 
