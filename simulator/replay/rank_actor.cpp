@@ -41,6 +41,15 @@ std::string RunState::deadlock_report() const
   }
   if (communicators != nullptr)
     report += communicators->pending();
+  // Which outcome the tests took decides which request each later wait takes: say which rule was used.
+  if (polled && world != nullptr)
+    report += world->params().traced_tests
+                  ? "\n  the trace polls (tests or waitAny): they took their traced outcome (tit/traced-tests, the "
+                    "default); --cfg=tit/traced-tests:no replays them with the replay's own outcome, as SimGrid's "
+                    "replayer"
+                  : "\n  the trace polls (tests or waitAny) and --cfg=tit/traced-tests:no gave them the replay's own "
+                    "outcome, as SimGrid's replayer: a test that succeeded in the traced run may have failed here and "
+                    "left its request to a later wait; the default (tit/traced-tests:yes) takes the traced outcome";
   return report;
 }
 
@@ -530,6 +539,7 @@ void RankActor::execute_wait(const Action& a)
 // The trace names no request for these: they apply to every request of the rank still pending.
 void RankActor::execute_any(const Action& a)
 {
+  run_.polled = true;
   std::vector<mpi::RequestPtr> reqs;
   for (auto const& r : pending_) {
     if (r->done)
@@ -604,6 +614,7 @@ std::vector<mpi::RequestPtr>::iterator RankActor::oldest_group(int tag)
 
 void RankActor::execute_test(const Action& a)
 {
+  run_.polled = true;
   auto it = find_request(a);
   if (it == pending_.end())
     it = oldest_group(a.tag);
