@@ -2,6 +2,7 @@
 // and from host properties, under SimGrid's names.
 #pragma once
 
+#include "model/defaults.hpp"
 #include "model/piecewise.hpp"
 
 #include <string>
@@ -19,10 +20,6 @@ struct HostOverheads {
   PiecewiseLinear ois; ///< every isend
   PiecewiseLinear orecv; ///< receive completion of a detached message
 };
-
-/// SimGrid 3.32's default of smpi/send-is-detached-thresh (bytes), the model's eager/rendez-vous boundary; also
-/// the default of `tit-trace proxy`'s deadlock check (tools/proxy/proxy_check.hpp), which does not link SimGrid.
-inline constexpr double kDefaultDetachedThresh = 65536;
 
 struct MpiParams {
   double detached_thresh = kDefaultDetachedThresh; ///< smpi/send-is-detached-thresh: sizes strictly below are buffered

@@ -10,3 +10,7 @@ unset(_tit_readme_root)
 # Documentation links resolve inside the repository, and nothing points outside it.
 add_test(NAME readme-links COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/check-links.py ${CMAKE_CURRENT_LIST_DIR}/../..)
 set_tests_properties(readme-links PROPERTIES TIMEOUT 60 LABELS readme)
+
+# The rooms keep their rules: SimGrid-free libraries and tools, libs/ including only libs/.
+add_test(NAME layout COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check-layout.sh ${CMAKE_CURRENT_LIST_DIR}/../..)
+set_tests_properties(layout PROPERTIES TIMEOUT 60 LABELS readme)

@@ -1,5 +1,5 @@
 // tit-trace's subcommands: compress, expand, info.
-#include "tools.hpp"
+#include "compress/compress.hpp"
 
 #include "trace/writer.hpp"
 

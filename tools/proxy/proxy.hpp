@@ -4,7 +4,7 @@
 #pragma once
 
 #include "convert/convert.hpp"
-#include "model/params.hpp"
+#include "model/defaults.hpp"
 
 #include <filesystem>
 #include <optional>
