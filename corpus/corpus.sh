@@ -47,8 +47,8 @@ declare -A COMMIT=(
   [amg]=3ada8a128e311543e84d9d66344ece77924127a8
   [miniamr]=635fef2f83558f09805725428daf366c32428d0c
 )
-declare -A NPS=([hpcg]="4 8 16 32" [lulesh]="8 27 64 125" [minife]="4 8 16 32"
-                [comd]="4 8 16 32" [amg]="4 8 16 32" [miniamr]="4 8 16 32")
+declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32 64"
+                [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64")
 ALL_CODES=(hpcg lulesh minife comd amg miniamr)
 
 # factor3 NP: "PX PY PZ" with PX >= PY >= PZ, as close to a cube as the factors allow.

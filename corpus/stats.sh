@@ -3,7 +3,7 @@
 # `tit-trace compress --values stats` and `--values binned:0.01`, on the platform it was traced on.
 #
 # usage: stats.sh BUILD_DIR [OUT [CASE...]]
-#   BUILD_DIR  holds bin/tit-replay and bin/tit-trace
+#   BUILD_DIR  holds bin/tit-replay and bin/tit-trace ($TIT_REPLAY: another tit-replay)
 #   OUT        corpus.sh's output folder ($CORPUS_OUT, default /work/corpus-out); its smpi/traces/CASE
 #   CASE       e.g. hpcg-np16 (default: every traced case)
 # Prints one row per case: the exact prediction, stats' and binned:0.01's relative difference from it, the
@@ -30,7 +30,7 @@ for c in "${cases[@]}"; do
   list=$out/smpi/traces/$c/$c.trace
   [ -s "$list" ] || { echo "$0: $list missing" >&2; continue; }
   np=${c##*-np}
-  "$build/bin/tit-replay" --hostfile "$hosts" "$platform" "$list" >"$tmp/exact.out" 2>"$tmp/exact.err"
+  "${TIT_REPLAY:-$build/bin/tit-replay}" --hostfile "$hosts" "$platform" "$list" >"$tmp/exact.out" 2>"$tmp/exact.err"
   exact=$(time_of "$tmp/exact.out")
   actions=$(cat "$out/smpi/traces/$c/$c.trace_files"/* | wc -l)
   xz_bytes=$(cat "$out/smpi/traces/$c/$c.trace_files"/* | xz -6 -T1 | wc -c)
@@ -38,7 +38,7 @@ for c in "${cases[@]}"; do
   for mode in stats binned:0.01; do
     f=$tmp/$c.${mode%%:*}.tit
     "$build/bin/tit-trace" compress --values "$mode" "$list" "$f" >"$tmp/compress.out" 2>"$tmp/compress.err"
-    "$build/bin/tit-replay" --hostfile "$hosts" "$platform" "$f" >"$tmp/m.out" 2>"$tmp/m.err"
+    "${TIT_REPLAY:-$build/bin/tit-replay}" --hostfile "$hosts" "$platform" "$f" >"$tmp/m.out" 2>"$tmp/m.err"
     row+=("$(rel "$exact" "$(time_of "$tmp/m.out")")" "$(stat -c %s "$f")")
     if [ "$mode" = stats ]; then
       check=$(sed -n 's/.*stats check \([^ ,)]*\).*/\1/p' "$tmp/compress.out")

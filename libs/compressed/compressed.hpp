@@ -40,6 +40,11 @@ struct CompressStats {
   std::uint64_t structures = 0;  ///< distinct rank structures (ranks with the same loops share one)
   std::uint64_t value_blocks = 0;///< distinct per-rank value blocks (ranks with the same numbers share one)
   std::uint64_t bytes = 0;       ///< size of the file written
+  /// `stats`: the draws' lock-step estimate against the traced values' (relative; 0 when nothing was drawn)
+  double stats_check = 0;
+  /// `stats`: why the values were kept as traced rather than drawn (empty when they were not, or were kept because
+  /// that file was smaller): for stderr
+  std::string warning;
 };
 
 /// Reads every rank of `in` (each rank once) and writes the compressed trace `out`. Throws TraceError on a bad
@@ -63,6 +68,8 @@ struct CompressedInfo {
   std::uint64_t value_blocks = 0;
   std::uint64_t structure_bytes = 0; ///< the header and structure record
   std::uint64_t value_bytes = 0;     ///< the value blocks
+  std::uint64_t drawn_sites = 0;     ///< pooled `stats`: schedules that draw (not a gap's schedule of 0s)
+  std::uint64_t schedules = 0;       ///< pooled `stats`: every schedule
 };
 CompressedInfo compressed_info(const std::filesystem::path& path);
 

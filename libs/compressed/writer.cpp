@@ -1300,14 +1300,38 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
     // the distributions, unless keeping every value (folded with the gaps) makes a file no larger: then they would
     // lose the values and gain nothing (traces whose volumes repeat exactly, or too few to fold)
     EncodedFile drawn;
+    bool draws = false; // whether some site is drawn
     {
       Part pooled = all;
       pool_stats(pooled);
+      draws = std::any_of(pooled.schedules.begin(), pooled.schedules.end(), [](const Schedule& s) {
+        return !s.head.empty() || !s.phases.empty() ||
+               std::any_of(s.draws.begin(), s.draws.end(), [](const ValueRun& r) { return r.is_int ? r.first != 0 : r.text != "0"; });
+      });
       drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
     }
+    std::optional<LockStep> traced; // the check's reference: the traced values, folded with the gaps
+    if (draws)
+      traced = lock_step(read_part(all, rank_count, out.string()));
     pool_stats(all, false);
     EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all, drawn.size());
     file = std::move(drawn.size() < kept.size() ? drawn : kept);
+    if (draws && drawn.size() < kept.size()) {
+      // the check: the drawn file read back, on the reference model (docs/compressed-format.md, "The check")
+      write_file(out, drawn.version, drawn.meta, drawn.chunks);
+      double d = lock_step(open_ranks(out)).difference(*traced);
+      file.stats.stats_check = d;
+      if (std::abs(d) > kStatsCheckLimit) {
+        file = encode_file(out, rank_count, mode, compute_unit, all); // kept was encoded with the drawn size as budget
+        file.stats.stats_check = d;
+        file.stats.warning = fmt::format(
+            "warning: {}: values 'stats': the draws would move the computations' lock-step estimate by {:+.1f} % "
+            "(more than {:g} %): every value kept as traced instead (a file {:.1f} times the drawn one's size; "
+            "docs/compressed-format.md, \"The check\")",
+            out.string(), 100 * d, 100 * kStatsCheckLimit,
+            static_cast<double>(file.size()) / static_cast<double>(drawn.size()));
+      }
+    }
   } else {
     if (mode.kind == ValueMode::Kind::Binned) // what every block repeats, in the structure instead
       hoist_constants(all);

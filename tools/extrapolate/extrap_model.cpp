@@ -264,6 +264,7 @@ private:
         o.by_rank.clear();
     }
     o.sum += v.value_or(0);
+    o.nonzero += v.value_or(0) != 0 ? 1 : 0;
     ++o.count;
   }
 
@@ -469,14 +470,33 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs)
 
 namespace {
 
-/// One rank's actions with consecutive compute actions merged (merge_computes).
+/// One rank's actions with consecutive compute actions merged, and a `compute 0` in every gap that has none
+/// (merge_computes).
 class MergedComputes : public trace::RankReader {
 public:
   explicit MergedComputes(std::unique_ptr<trace::RankReader> in) : in_(std::move(in)) {}
 
   bool next(trace::Action& out) override
   {
-    if (!has_next_ && !fetch())
+    if (!has_next_ && !ended_) {
+      has_next_ = fetch();
+      ended_ = !has_next_;
+    }
+    if (gap_due_ && started_ && (ended_ || next_.kind != trace::Kind::Compute)) {
+      // a gap (before the first action, between two non-compute actions, after the last) without a compute
+      gap_due_ = false;
+      cur_ = trace::Action{};
+      cur_.kind = trace::Kind::Compute;
+      cur_.dialect = dialect_;
+      cur_.rank = rank_;
+      cur_.amount = 0;
+      cur_.line = line_;
+      cur_.file = file_;
+      cur_name_ = "compute";
+      cur_text_ = fmt::format("{} compute 0", rank_);
+      return emit(out);
+    }
+    if (!has_next_)
       return false;
     has_next_ = false;
     cur_ = next_;
@@ -498,6 +518,15 @@ public:
         cur_text_ = fmt::format("{} {} {}", cur_.rank, cur_name_, sum);
       }
     }
+    gap_due_ = cur_.kind != trace::Kind::Compute; // the gap after it, unless a compute follows
+    return emit(out);
+  }
+
+  const std::string& file() const override { return in_->file(); }
+
+private:
+  bool emit(trace::Action& out)
+  {
     cur_.text = cur_text_;
     cur_.name = cur_name_;
     // the raw arguments, as views of the text kept here (the underlying reader's have moved on)
@@ -517,9 +546,6 @@ public:
     return true;
   }
 
-  const std::string& file() const override { return in_->file(); }
-
-private:
   /// Reads the next action into next_ (its text owned here); false at the end.
   bool fetch()
   {
@@ -527,6 +553,11 @@ private:
       return false;
     next_text_ = std::string(next_.text);
     next_name_ = std::string(next_.name);
+    started_ = true;
+    rank_ = next_.rank;
+    dialect_ = next_.dialect;
+    line_ = next_.line;
+    file_ = next_.file;
     return true;
   }
 
@@ -534,6 +565,13 @@ private:
   trace::Action cur_, next_;
   std::string cur_text_, cur_name_, next_text_, next_name_;
   bool has_next_ = false;
+  bool ended_ = false;
+  bool started_ = false; // an action was read (a rank with none has no gap either)
+  bool gap_due_ = true;  // the gap before the next action has no compute yet
+  int rank_ = 0;
+  trace::Dialect dialect_ = trace::Dialect::SimGrid;
+  std::uint64_t line_ = 0;
+  const std::string* file_ = nullptr;
 };
 
 class MergedComputesSet : public trace::TraceSet {
