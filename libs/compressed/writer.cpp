@@ -1315,10 +1315,13 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
       traced = lock_step(read_part(all, rank_count, out.string()));
     pool_stats(all, false);
     EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all, drawn.size());
-    file = std::move(drawn.size() < kept.size() ? drawn : kept);
-    if (draws && drawn.size() < kept.size()) {
-      // the check: the drawn file read back, on the reference model (docs/compressed-format.md, "The check")
-      write_file(out, drawn.version, drawn.meta, drawn.chunks);
+    bool drawn_smaller = drawn.size() < kept.size();
+    std::uint64_t drawn_size = drawn.size();
+    file = std::move(drawn_smaller ? drawn : kept);
+    if (draws && drawn_smaller) {
+      // the check: the drawn file (now `file`) read back, on the reference model (docs/compressed-format.md, "The
+      // check")
+      write_file(out, file.version, file.meta, file.chunks);
       double d = lock_step(open_ranks(out)).difference(*traced);
       file.stats.stats_check = d;
       if (std::abs(d) > kStatsCheckLimit) {
@@ -1329,7 +1332,7 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
             "(more than {:g} %): every value kept as traced instead (a file {:.1f} times the drawn one's size; "
             "docs/compressed-format.md, \"The check\")",
             out.string(), 100 * d, 100 * kStatsCheckLimit,
-            static_cast<double>(file.size()) / static_cast<double>(drawn.size()));
+            static_cast<double>(file.size()) / static_cast<double>(drawn_size));
       }
     }
   } else {
