@@ -112,8 +112,9 @@ Part decode_part(std::string_view bytes, const std::string& what);
 void pool_stats(Part& all, bool draw = true);
 
 /// The `stats` check's reference model (stats_check.cpp): the ranks read gap by gap (the compute volume between two
-/// consecutive non-compute actions), in lock step, as if every rank waited for the others at each of its other
-/// actions; `time` the sum over the gaps of the largest volume, `rank_totals` each rank's total.
+/// consecutive non-compute actions, plus a nominal cost of the action that closes it), in lock step, as if every rank
+/// waited for the others at each of its other actions; `time` the sum over the gaps of the largest, `rank_totals`
+/// each rank's total compute volume.
 struct LockStep {
   double time = 0;
   std::uint64_t gaps = 0;

@@ -10,15 +10,34 @@ namespace tit::trace::cformat {
 
 namespace {
 
-/// One rank's actions read gap by gap: the compute volume between two consecutive non-compute actions.
+/// A nominal cost of the action that closes a gap, in the compute volumes' unit (flops or instructions): a latency
+/// of kLatencyVolume (10 us at 1 Gf) and a volume per byte (1 GB/s at 1 Gf). Not a model of any network: it only
+/// keeps the estimate of a trace whose time is mostly communication from reading its computations' differences as if
+/// they were all of its time.
+constexpr double kLatencyVolume = 1e4;
+double closing_cost(const Action& a)
+{
+  switch (a.kind) {
+    case Kind::Compute:
+    case Kind::Sleep:
+    case Kind::Init:
+    case Kind::Finalize: return 0;
+    default: return kLatencyVolume + std::max(0.0, a.bytes) + std::max(0.0, a.bytes2);
+  }
+}
+
+/// One rank's actions read gap by gap: the compute volume between two consecutive non-compute actions, plus the
+/// nominal cost of the action that closes it.
 class GapReader {
 public:
   explicit GapReader(std::unique_ptr<RankReader> reader) : reader_(std::move(reader)) {}
 
-  /// The next gap's compute volume (0 when it held none); false once the rank's trace has ended.
-  bool next(double& volume)
+  /// The next gap's compute volume (0 when it held none) in `volume`, its closing action's cost in `cost`; false once
+  /// the rank's trace has ended.
+  bool next(double& volume, double& cost)
   {
     volume = 0;
+    cost = 0;
     if (ended_)
       return false;
     while (reader_->next(a_)) {
@@ -26,6 +45,7 @@ public:
         volume += a_.amount;
         continue;
       }
+      cost = closing_cost(a_);
       return true; // a non-compute action closes the gap
     }
     ended_ = true;
@@ -52,15 +72,15 @@ LockStep lock_step(std::vector<std::unique_ptr<RankReader>> readers)
   for (std::size_t left = ranks.size(); left > 0;) {
     double slowest = 0;
     for (std::size_t i = 0; i < ranks.size(); ++i) {
-      double v = 0;
+      double v = 0, cost = 0;
       if (done[i])
         continue;
-      if (!ranks[i].next(v)) {
+      if (!ranks[i].next(v, cost)) {
         done[i] = true;
         --left;
         continue;
       }
-      slowest = std::max(slowest, v);
+      slowest = std::max(slowest, v + cost);
       s.rank_totals[i] += v;
     }
     s.time += slowest;

@@ -35,7 +35,7 @@ struct MpiParams {
   /// collective) takes bytes / this rate; 0 (the default, as SimGrid) makes such copies free.
   double local_copy_bw = 0;
   double time_precision = 1e-9; ///< surf/precision: SimGrid cannot sleep for less (it logs each attempt)
-  bool traced_tests = true;        ///< tit/traced-tests: tests and waitany take their traced outcome
+  bool traced_tests = false;       ///< tit/traced-tests: tests and waitany take their traced outcome
   HostOverheads default_overheads;
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings

@@ -633,6 +633,33 @@ void unroll_communicator_loops(trace::cformat::Loaded& trace)
     unroll(unroll, r.root);
 }
 
+void unroll_pairs(trace::cformat::Loaded& trace)
+{
+  auto& meta = trace.meta;
+  std::vector<int> state(meta.bodies.size(), 0); // 0 not seen, 1 being unrolled, 2 done
+  auto unroll = [&](auto& self, std::uint32_t body) -> void {
+    if (state[body] != 0)
+      return;
+    state[body] = 1;
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t id : meta.bodies[body]) {
+      const Node n = meta.nodes[id];
+      if (n.loop)
+        self(self, n.ref);
+      if (!n.loop || n.count != 2) {
+        out.push_back(id);
+        continue;
+      }
+      for (int c = 0; c < 2; ++c)
+        out.insert(out.end(), meta.bodies[n.ref].begin(), meta.bodies[n.ref].end());
+    }
+    meta.bodies[body] = std::move(out);
+    state[body] = 2;
+  };
+  for (const auto& r : meta.ranks)
+    unroll(unroll, r.root);
+}
+
 std::vector<std::vector<long long>> split_colours(const Input& input)
 {
   const auto& meta = input.trace.meta;

@@ -139,6 +139,11 @@ std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet>
 /// iteration, while extrapolation fits one value per action of the structure.
 void unroll_communicator_loops(trace::cformat::Loaded& trace);
 
+/// Unrolls, in place, every loop of 2 iterations of `trace`: on a grid 2 ranks wide, the exchanges with the neighbours
+/// on both sides name one partner and fold into a loop of 2, where a wider grid has two different actions (SMPI's
+/// CoMD at 8 ranks, 2 x 2 x 2, against 16, 4 x 2 x 2); unrolled, the inputs have one structure (issue 35).
+void unroll_pairs(trace::cformat::Loaded& trace);
+
 /// Per rank of `input`, the colours of its `comm_split` actions in order (-1: MPI_UNDEFINED), for finding its grid.
 std::vector<std::vector<long long>> split_colours(const Input& input);
 

@@ -39,6 +39,7 @@ Input load(const fs::path& path)
   std::unique_ptr<trace::TraceSet> set = extrap::merge_computes(trace::TraceSet::open(path, std::nullopt));
   in.trace = trace::cformat::fold(*set, trace::ValueMode{});
   extrap::unroll_communicator_loops(in.trace);
+  extrap::unroll_pairs(in.trace);
   return in;
 }
 
