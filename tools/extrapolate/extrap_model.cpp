@@ -223,8 +223,15 @@ private:
     if (n.loop)
       return loop_text(n.count);
     const Signature& s = meta_.signatures[n.ref];
-    ++action_;
-    return fmt::format("action {}: `{}`", action_, text(s.name, read_tokens(s, n.ref)));
+    std::vector<std::string> tokens = read_tokens(s, n.ref);
+    action_ += gap_filler(s, tokens) ? 0 : 1;
+    return fmt::format("action {}: `{}`", action_, text(s.name, tokens));
+  }
+
+  /// A `compute 0`, as merge_computes puts in the gaps without a compute: not counted in the actions' numbers.
+  static bool gap_filler(const Signature& s, const std::vector<std::string>& tokens)
+  {
+    return s.name == "compute" && tokens.size() == 1 && tokens[0] == "0";
   }
 
   [[noreturn]] void mismatch(const std::vector<TemplateNode>& tbody, std::uint32_t body, std::size_t k,
@@ -384,8 +391,8 @@ private:
                (slots[j].kind != Slot::Kind::Literal || slots[j].literal == t.slots[j].literal);
       if (!same)
         mismatch(tbody, body, k, prefix);
-      ++action_;
       std::vector<std::string> tokens = read_tokens(s, n.ref);
+      action_ += gap_filler(s, tokens) ? 0 : 1; // actions are numbered as in the trace
       std::string action_text = text(s.name, tokens);
       if (t.sample.empty())
         t.sample = fmt::format("action {}: `{}`", action_, action_text);
@@ -483,7 +490,7 @@ public:
       ended_ = !has_next_;
     }
     if (gap_due_ && started_ && (ended_ || next_.kind != trace::Kind::Compute)) {
-      // a gap (before the first action, between two non-compute actions, after the last) without a compute
+      // a gap (between two non-compute actions, after the last) without a compute
       gap_due_ = false;
       cur_ = trace::Action{};
       cur_.kind = trace::Kind::Compute;
@@ -567,7 +574,8 @@ private:
   bool has_next_ = false;
   bool ended_ = false;
   bool started_ = false; // an action was read (a rank with none has no gap either)
-  bool gap_due_ = true;  // the gap before the next action has no compute yet
+  bool gap_due_ = false; // the gap before the next action has no compute yet (none before the first action: the items
+                         // of a rank's sequence keep their numbers)
   int rank_ = 0;
   trace::Dialect dialect_ = trace::Dialect::SimGrid;
   std::uint64_t line_ = 0;

@@ -127,7 +127,7 @@ std::vector<std::pair<int, int>> partner_pairs(const Input& input);
 /// `set` read with consecutive `compute` actions of a rank merged into one (volumes summed): a burst that the program
 /// split with a call the trace does not show (SMPI ends a burst at MPI_Wtime) is one burst, whatever its parts'
 /// sizes against the tracer's threshold. Replayed, the merged action takes the same time (up to rounding). And every
-/// gap (before the first action, between two non-compute actions, after the last) that has no compute gets a
+/// gap (between two non-compute actions, after the last) that has no compute gets a
 /// `compute 0`: a compute's presence is a value, so that ranks that computed in a gap now and then (a volume near the
 /// tracer's threshold) have the structure of those that always did (the generator leaves out a compute that is
 /// absent at the target).
