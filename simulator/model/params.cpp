@@ -74,7 +74,7 @@ void declare_config_flags()
   simgrid::config::declare_flag<double>(kLocalCopyBw,
                                         "rate (bytes/s) of a rank's copies to itself; 0: free, as SimGrid", 0.0);
   simgrid::config::declare_flag<bool>(kTracedTests, "whether tests and waitany take the outcome the trace implies",
-                                      false);
+                                      true);
 }
 
 HostOverheads MpiParams::overheads_of(const simgrid::s4u::Host& host) const
@@ -109,7 +109,7 @@ const std::vector<ParamDoc>& documented_parameters()
       {"tit/local-copy-bw", "rate (B/s) of a rank's messages to itself (sendrecv to itself, a collective's own "
                             "block); default 0: free, as SimGrid (not SimGrid's: off in the compatible default)"},
       {"tit/traced-tests", "whether a test the trace never follows with a wait for its request completes it, "
-                              "waiting if needed (docs/mpi-semantics.md); default no (as SimGrid's replayer)"},
+                              "waiting if needed (docs/mpi-semantics.md); default yes (no: the replay's own outcome, as SimGrid's replayer)"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

@@ -32,6 +32,7 @@ struct RunState {
   std::ostream* actions_log = nullptr;
   timeline::Observer* observer = nullptr; ///< timeline outputs and analysis, if any
   bool merge_computations = false;
+  bool polled = false; ///< some rank replayed a test (test, testany/all/some) or a waitAny: its outcome may be traced
   int exit_code = 0;
   std::string error;
   Warnings warnings;

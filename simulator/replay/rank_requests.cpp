@@ -75,6 +75,7 @@ void RankActor::execute_wait(const Action& a)
 // The trace names no request for these: they apply to every request of the rank still pending.
 void RankActor::execute_any(const Action& a)
 {
+  run_.polled = true;
   std::vector<mpi::RequestPtr> reqs;
   for (auto const& r : pending_) {
     if (r->done)
@@ -149,6 +150,7 @@ std::vector<mpi::RequestPtr>::iterator RankActor::oldest_group(int tag)
 
 void RankActor::execute_test(const Action& a)
 {
+  run_.polled = true;
   auto it = find_request(a);
   if (it == pending_.end())
     it = oldest_group(a.tag);

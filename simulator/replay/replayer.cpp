@@ -17,6 +17,7 @@
 #include <xbt/config.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <smpi/smpi.h>
+#include <xbt/log.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +32,10 @@
 #include <variant>
 
 namespace s4u = simgrid::s4u;
+
+// SimGrid's engine category: its deadlock line ("Oops! Deadlock detected...") is CRITICAL, above any threshold
+// --log can set; tit-replay reports deadlocks itself.
+XBT_LOG_EXTERNAL_CATEGORY(ker_engine);
 
 namespace tit::replay {
 namespace {
@@ -246,11 +251,19 @@ std::unique_ptr<s4u::Engine> make_engine(const Options& options)
   smpi_init_options(); // declares smpi/os, smpi/or, smpi/ois before the command line is parsed
   colls::declare_config_flags();
   model::declare_config_flags();
+  std::unique_ptr<s4u::Engine> engine;
   try {
-    return std::make_unique<s4u::Engine>(&argc, argv.data());
+    engine = std::make_unique<s4u::Engine>(&argc, argv.data());
   } catch (const std::exception& e) {
     throw InputError(config_error(e.what(), options));
   }
+  // Silence the engine's category altogether (its deadlock line is printed above our report), unless the user set
+  // its log.
+  bool user_set = std::any_of(options.log.begin(), options.log.end(),
+                              [](std::string const& l) { return l.rfind("ker_engine.", 0) == 0; });
+  if (not user_set)
+    xbt_log_threshold_set(&_XBT_LOGV(ker_engine), xbt_log_priority_infinite);
+  return engine;
 }
 
 /// The jobs of `options`: its workload, or the single trace set it names.

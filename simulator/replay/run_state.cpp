@@ -33,6 +33,15 @@ std::string RunState::deadlock_report() const
   }
   if (communicators != nullptr)
     report += communicators->pending();
+  // Which outcome the tests took decides which request each later wait takes: say which rule was used.
+  if (polled && world != nullptr)
+    report += world->params().traced_tests
+                  ? "\n  the trace polls (tests or waitAny): they took their traced outcome (tit/traced-tests, the "
+                    "default); --cfg=tit/traced-tests:no replays them with the replay's own outcome, as SimGrid's "
+                    "replayer"
+                  : "\n  the trace polls (tests or waitAny) and --cfg=tit/traced-tests:no gave them the replay's own "
+                    "outcome, as SimGrid's replayer: a test that succeeded in the traced run may have failed here and "
+                    "left its request to a later wait; the default (tit/traced-tests:yes) takes the traced outcome";
   return report;
 }
 

@@ -2,9 +2,9 @@
 # Traces whose control flow depended on timing (issue 17, part 1; docs/mpi-semantics.md, "Traced outcomes"):
 # tests/mpi-programs/pollring.c polls its receive with up to three MPI_Test, so which test succeeded depends
 # on the timing, and the trace records it only implicitly. Traced with SMPI on 4 ranks of every platform:
-#  - replayed with the traced run's parameters and --cfg=tit/traced-tests:yes, the prediction equals SMPI's
+#  - replayed with the traced run's parameters by default (tit/traced-tests:yes), the prediction equals SMPI's
 #    online run (relative 1e-9);
-#  - replayed by default, it equals SimGrid's replayer (smpirun -replay, relative 1e-9);
+#  - replayed with --cfg=tit/traced-tests:no, it equals SimGrid's replayer (smpirun -replay, relative 1e-9);
 #  - the trace of small-hetero replayed on every other platform and with smpi/async-small-thresh:65536, with
 #    and without tit/traced-tests, completes (exit 0) without a "never posted" warning.
 # Usage: pollring.sh BUILD_DIR WORKDIR
@@ -33,15 +33,15 @@ for plat in "${platforms[@]}"; do
     --cfg=smpi/display-timing:yes -np "$np" -platform "$P.xml" -hostfile "$P.hosts" \
     --log=smpi_config.thresh:warning --log=xbt_cfg.thresh:warning --log=smpi_utils.fmt:'%.15d%e%m%n' \
     ./pollring 2>&1 | sed -n 's/^\([0-9.]*\) Simulated time.*/\1/p')
-  "$bin" --hostfile "$P.hosts" --cfg=tit/traced-tests:yes "$P.xml" "$work/$name" >"$name.traced.out" 2>&1
+  "$bin" --hostfile "$P.hosts" "$P.xml" "$work/$name" >"$name.traced.out" 2>&1
   ours=$(time_of "$name.traced.out")
-  if close "$online" "$ours"; then ok "$name traced-tests: online $online tit-replay $ours"
-  else ko "$name traced-tests: online '$online' tit-replay '$ours'" "$name.traced.out"; fi
+  if close "$online" "$ours"; then ok "$name default (traced tests): online $online tit-replay $ours"
+  else ko "$name default (traced tests): online '$online' tit-replay '$ours'" "$name.traced.out"; fi
   ref=$(bash "$here/reference.sh" "$work/$name" "$np" "$P.xml" "$P.hosts" 2>"$name.ref.err")
-  "$bin" --hostfile "$P.hosts" "$P.xml" "$work/$name" >"$name.default.out" 2>&1
+  "$bin" --hostfile "$P.hosts" --cfg=tit/traced-tests:no "$P.xml" "$work/$name" >"$name.default.out" 2>&1
   ours=$(time_of "$name.default.out")
-  if close "$ref" "$ours"; then ok "$name default: smpirun -replay $ref tit-replay $ours"
-  else ko "$name default: smpirun -replay '$ref' tit-replay '$ours'" "$name.default.out"; fi
+  if close "$ref" "$ours"; then ok "$name tit/traced-tests:no: smpirun -replay $ref tit-replay $ours"
+  else ko "$name tit/traced-tests:no: smpirun -replay '$ref' tit-replay '$ours'" "$name.default.out"; fi
 done
 
 trace=$work/pollring-np$np-small-hetero

@@ -21,7 +21,7 @@ add_test(NAME differential-online-sets COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/on
 set_tests_properties(differential-online-sets PROPERTIES TIMEOUT 300)
 
 # A trace whose control flow depended on timing (MPI_Test polling, tests/mpi-programs/pollring.c): with
-# tit/traced-tests it equals SMPI's online run, by default SimGrid's replayer; replayed with other parameters
+# tit/traced-tests (the default) it equals SMPI's online run, with tit/traced-tests:no SimGrid's replayer; replayed with other parameters
 # it completes without "never posted" warnings. About 3 s.
 add_test(NAME differential-pollring COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pollring.sh ${CMAKE_BINARY_DIR}
          ${CMAKE_BINARY_DIR}/differential-pollring)

@@ -230,6 +230,17 @@ case $case_name in
     expect_time 7.0086 ;; # probes of 1e-4 x 1, 2, ... 316 s reach 5.0086 s, then the 2 s transfer (as smpirun)
   deadlock-probe) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/probe-deadlock"
     expect_error 3 "deadlock" "rank 0 blocked in $d/probe-deadlock/rank-0.txt:2: 0 recv 1 0 -1" "rank-1.txt:2: 1 recv 0 0 8" ;;
+  deadlock-polling) # a trace that polls and deadlocks: the report says which rule its tests followed, and SimGrid's
+    # own "Oops! Deadlock detected" line is not shown
+    run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/deadlock-polling"
+    expect_error 3 "the trace deadlocks" "rank 0 blocked in $d/deadlock-polling/rank-0.txt:4: 0 recv 1 5 8" \
+      "the trace polls (tests or waitAny): they took their traced outcome (tit/traced-tests, the default)"
+    ! grep -q "Oops" "$err" || fail "SimGrid's deadlock line is shown"
+    run --cfg=tit/traced-tests:no "$d/two-hosts.xml" "$d/deploy2.xml" "$d/deadlock-polling"
+    expect_error 3 "the trace polls (tests or waitAny) and --cfg=tit/traced-tests:no gave them the replay's own outcome"
+    ! grep -q "Oops" "$err" || fail "SimGrid's deadlock line is shown"
+    run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/deadlock"
+    ! grep -q "the trace polls" "$err" || fail "a trace without tests said it polls" ;;
   deadlock-pending) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/pending"
     expect_error 3 "deadlock" "rank 0 blocked in" "end of its trace, waiting for 1 request(s)" ;;
   test-traced-pending) # the replay's first test completes the receive (arrived at 2); the trace tests it again and
@@ -237,21 +248,22 @@ case $case_name in
     run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/test-pending"; expect_time 10.0001
     ! grep -q "never posted" "$err" || fail "warned of a request never posted" ;;
   test-traced-repost) # the test at 0 fails in the replay; the trace posts the same key again before naming it,
-    # so its traced test succeeded: with tit/traced-tests it waits for the message (sent at 5, in at 7), computes
-    # to 17, and the wait takes the second message (sent at 25, in at 27), then 10 s: 37. By default (as SimGrid)
-    # that wait takes the first request (done) and the second one is waited for at the end: 10.0001 + 10 -> 27.
-    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/test-repost"; expect_time 27
-    run "${IDEAL[@]}" --cfg=tit/traced-tests:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/test-repost"
+    # so its traced test succeeded: with tit/traced-tests (the default) it waits for the message (sent at 5, in at
+    # 7), computes to 17, and the wait takes the second message (sent at 25, in at 27), then 10 s: 37. With
+    # tit/traced-tests:no (as SimGrid) that wait takes the first request (done) and the second one is waited for
+    # at the end: 10.0001 + 10 -> 27.
+    run "${IDEAL[@]}" --cfg=tit/traced-tests:no "$d/two-hosts.xml" "$d/deploy2.xml" "$d/test-repost"; expect_time 27
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/test-repost"
     expect_time 37 ;;
   waitany-traced) # tag 0 is in at 2, tag 1 at 12; the trace waits for tag 0 after waitAny, so waitAny took tag 1:
-    # with tit/traced-tests it waits for tag 1 (12), then computes 10: 22; by default it takes tag 0: 12
-    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/waitany-traced"; expect_time 12
-    run "${IDEAL[@]}" --cfg=tit/traced-tests:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/waitany-traced"
+    # with tit/traced-tests (the default) it waits for tag 1 (12), then computes 10: 22; with :no it takes tag 0: 12
+    run "${IDEAL[@]}" --cfg=tit/traced-tests:no "$d/two-hosts.xml" "$d/deploy2.xml" "$d/waitany-traced"; expect_time 12
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/waitany-traced"
     expect_time 22 ;;
   testany-traced) # testany at 1 fails (message in at 7); nothing names the request later, so the traced testany
-    # completed it: with tit/traced-tests it waits until 7, then computes 10: 17; by default 1.0001 + 10
-    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testany-traced"; expect_time 11.0001
-    run "${IDEAL[@]}" --cfg=tit/traced-tests:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testany-traced"
+    # completed it: with tit/traced-tests (the default) it waits until 7, then computes 10: 17; with :no 1.0001 + 10
+    run "${IDEAL[@]}" --cfg=tit/traced-tests:no "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testany-traced"; expect_time 11.0001
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testany-traced"
     expect_time 17 ;;
   bad-traced-tests) run --cfg=tit/traced-tests:maybe "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testall"
     expect_error 2 "tit/traced-tests:maybe: not a boolean" ;;

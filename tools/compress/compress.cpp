@@ -1,10 +1,13 @@
 // tit-trace's subcommands: compress, expand, info.
 #include "compress/compress.hpp"
 
+#include "compressed/compressed.hpp"
 #include "trace/writer.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+
+#include <cstdio>
 
 #include <fstream>
 #include <map>
@@ -41,9 +44,13 @@ void compress(const fs::path& traces, const fs::path& out, const trace::ValueMod
   std::unique_ptr<trace::TraceSet> set = trace::TraceSet::open(traces, std::nullopt);
   trace::CompressStats s = trace::compress(*set, out, mode);
   fmt::print(report, "{}: {} ranks, {} actions, {} signatures, {} loops, {} rank structures, {} value blocks, "
-                     "{} bytes (values {})\n",
+                     "{} bytes (values {}{})\n",
              out.string(), set->rank_count(), s.actions, s.signatures, s.loops, s.structures, s.value_blocks, s.bytes,
-             trace::value_mode_name(mode));
+             trace::value_mode_name(mode),
+             mode.kind == trace::ValueMode::Kind::Stats ? fmt::format(", stats check {:+.2f}%", 100 * s.stats_check)
+                                                        : std::string());
+  if (!s.warning.empty())
+    fmt::print(stderr, "{}\n", s.warning);
 }
 
 void expand(const fs::path& traces, const fs::path& outdir, std::optional<trace::Dialect> dialect,
@@ -111,6 +118,13 @@ void info(const fs::path& traces, std::ostream& report)
                "bytes: {} (header and structure {}, values {}); action lines / bytes: {}\n",
                c.version, c.value_mode, c.signatures, c.loops, c.structures, c.value_blocks, bytes, c.structure_bytes,
                c.value_bytes, ratio(text, bytes));
+    if (c.value_mode == "stats" && c.drawn_sites == 0)
+      fmt::print(report, "stats: no value drawn, every one kept as traced (tit-trace compress keeps them when the draws "
+                         "would move its lock-step estimate by more than {:g} %, and says so, or when that file is "
+                         "smaller)\n",
+                 100 * trace::cformat::kStatsCheckLimit);
+    else if (c.value_mode == "stats")
+      fmt::print(report, "stats: {} of {} schedules drawn\n", c.drawn_sites, c.schedules);
   }
   fmt::print(report, "actions per kind:\n");
   for (const auto& [name, count] : per_kind)

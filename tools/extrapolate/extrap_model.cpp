@@ -223,8 +223,15 @@ private:
     if (n.loop)
       return loop_text(n.count);
     const Signature& s = meta_.signatures[n.ref];
-    ++action_;
-    return fmt::format("action {}: `{}`", action_, text(s.name, read_tokens(s, n.ref)));
+    std::vector<std::string> tokens = read_tokens(s, n.ref);
+    action_ += gap_filler(s, tokens) ? 0 : 1;
+    return fmt::format("action {}: `{}`", action_, text(s.name, tokens));
+  }
+
+  /// A `compute 0`, as merge_computes puts in the gaps without a compute: not counted in the actions' numbers.
+  static bool gap_filler(const Signature& s, const std::vector<std::string>& tokens)
+  {
+    return s.name == "compute" && tokens.size() == 1 && tokens[0] == "0";
   }
 
   [[noreturn]] void mismatch(const std::vector<TemplateNode>& tbody, std::uint32_t body, std::size_t k,
@@ -264,6 +271,7 @@ private:
         o.by_rank.clear();
     }
     o.sum += v.value_or(0);
+    o.nonzero += v.value_or(0) != 0 ? 1 : 0;
     ++o.count;
   }
 
@@ -383,8 +391,8 @@ private:
                (slots[j].kind != Slot::Kind::Literal || slots[j].literal == t.slots[j].literal);
       if (!same)
         mismatch(tbody, body, k, prefix);
-      ++action_;
       std::vector<std::string> tokens = read_tokens(s, n.ref);
+      action_ += gap_filler(s, tokens) ? 0 : 1; // actions are numbered as in the trace
       std::string action_text = text(s.name, tokens);
       if (t.sample.empty())
         t.sample = fmt::format("action {}: `{}`", action_, action_text);
@@ -469,14 +477,33 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs)
 
 namespace {
 
-/// One rank's actions with consecutive compute actions merged (merge_computes).
+/// One rank's actions with consecutive compute actions merged, and a `compute 0` in every gap that has none
+/// (merge_computes).
 class MergedComputes : public trace::RankReader {
 public:
   explicit MergedComputes(std::unique_ptr<trace::RankReader> in) : in_(std::move(in)) {}
 
   bool next(trace::Action& out) override
   {
-    if (!has_next_ && !fetch())
+    if (!has_next_ && !ended_) {
+      has_next_ = fetch();
+      ended_ = !has_next_;
+    }
+    if (gap_due_ && started_ && (ended_ || next_.kind != trace::Kind::Compute)) {
+      // a gap (between two non-compute actions, after the last) without a compute
+      gap_due_ = false;
+      cur_ = trace::Action{};
+      cur_.kind = trace::Kind::Compute;
+      cur_.dialect = dialect_;
+      cur_.rank = rank_;
+      cur_.amount = 0;
+      cur_.line = line_;
+      cur_.file = file_;
+      cur_name_ = "compute";
+      cur_text_ = fmt::format("{} compute 0", rank_);
+      return emit(out);
+    }
+    if (!has_next_)
       return false;
     has_next_ = false;
     cur_ = next_;
@@ -498,6 +525,15 @@ public:
         cur_text_ = fmt::format("{} {} {}", cur_.rank, cur_name_, sum);
       }
     }
+    gap_due_ = cur_.kind != trace::Kind::Compute; // the gap after it, unless a compute follows
+    return emit(out);
+  }
+
+  const std::string& file() const override { return in_->file(); }
+
+private:
+  bool emit(trace::Action& out)
+  {
     cur_.text = cur_text_;
     cur_.name = cur_name_;
     // the raw arguments, as views of the text kept here (the underlying reader's have moved on)
@@ -517,9 +553,6 @@ public:
     return true;
   }
 
-  const std::string& file() const override { return in_->file(); }
-
-private:
   /// Reads the next action into next_ (its text owned here); false at the end.
   bool fetch()
   {
@@ -527,6 +560,11 @@ private:
       return false;
     next_text_ = std::string(next_.text);
     next_name_ = std::string(next_.name);
+    started_ = true;
+    rank_ = next_.rank;
+    dialect_ = next_.dialect;
+    line_ = next_.line;
+    file_ = next_.file;
     return true;
   }
 
@@ -534,6 +572,14 @@ private:
   trace::Action cur_, next_;
   std::string cur_text_, cur_name_, next_text_, next_name_;
   bool has_next_ = false;
+  bool ended_ = false;
+  bool started_ = false; // an action was read (a rank with none has no gap either)
+  bool gap_due_ = false; // the gap before the next action has no compute yet (none before the first action: the items
+                         // of a rank's sequence keep their numbers)
+  int rank_ = 0;
+  trace::Dialect dialect_ = trace::Dialect::SimGrid;
+  std::uint64_t line_ = 0;
+  const std::string* file_ = nullptr;
 };
 
 class MergedComputesSet : public trace::TraceSet {
@@ -586,6 +632,33 @@ void unroll_communicator_loops(trace::cformat::Loaded& trace)
       }
       has_creation[body] = true;
       for (std::uint64_t c = 0; c < n.count; ++c)
+        out.insert(out.end(), meta.bodies[n.ref].begin(), meta.bodies[n.ref].end());
+    }
+    meta.bodies[body] = std::move(out);
+    state[body] = 2;
+  };
+  for (const auto& r : meta.ranks)
+    unroll(unroll, r.root);
+}
+
+void unroll_pairs(trace::cformat::Loaded& trace)
+{
+  auto& meta = trace.meta;
+  std::vector<int> state(meta.bodies.size(), 0); // 0 not seen, 1 being unrolled, 2 done
+  auto unroll = [&](auto& self, std::uint32_t body) -> void {
+    if (state[body] != 0)
+      return;
+    state[body] = 1;
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t id : meta.bodies[body]) {
+      const Node n = meta.nodes[id];
+      if (n.loop)
+        self(self, n.ref);
+      if (!n.loop || n.count != 2) {
+        out.push_back(id);
+        continue;
+      }
+      for (int c = 0; c < 2; ++c)
         out.insert(out.end(), meta.bodies[n.ref].begin(), meta.bodies[n.ref].end());
     }
     meta.bodies[body] = std::move(out);

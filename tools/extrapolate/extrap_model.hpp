@@ -49,6 +49,7 @@ struct Observation {
   // values and trip counts
   double sum = 0;
   std::uint64_t count = 0;
+  std::uint64_t nonzero = 0; ///< values other than 0 (a compute's presence: merge_computes gives each gap one)
   bool all_int = true;    ///< every token a canonical integer
   bool all_equal = true;  ///< every token equal to the first
   std::string first_token;
@@ -125,7 +126,11 @@ std::vector<std::pair<int, int>> partner_pairs(const Input& input);
 
 /// `set` read with consecutive `compute` actions of a rank merged into one (volumes summed): a burst that the program
 /// split with a call the trace does not show (SMPI ends a burst at MPI_Wtime) is one burst, whatever its parts'
-/// sizes against the tracer's threshold. Replayed, the merged action takes the same time (up to rounding).
+/// sizes against the tracer's threshold. Replayed, the merged action takes the same time (up to rounding). And every
+/// gap (between two non-compute actions, after the last) that has no compute gets a
+/// `compute 0`: a compute's presence is a value, so that ranks that computed in a gap now and then (a volume near the
+/// tracer's threshold) have the structure of those that always did (the generator leaves out a compute that is
+/// absent at the target).
 std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet> set);
 
 /// Unrolls, in place, every loop of `trace` whose body creates or frees communicators (comm_split, comm_dup,
@@ -133,6 +138,11 @@ std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet>
 /// two splits in a row (rows, then columns) fold into a loop of 2 whose new handle and colour change at each
 /// iteration, while extrapolation fits one value per action of the structure.
 void unroll_communicator_loops(trace::cformat::Loaded& trace);
+
+/// Unrolls, in place, every loop of 2 iterations of `trace`: on a grid 2 ranks wide, the exchanges with the neighbours
+/// on both sides name one partner and fold into a loop of 2, where a wider grid has two different actions (SMPI's
+/// CoMD at 8 ranks, 2 x 2 x 2, against 16, 4 x 2 x 2); unrolled, the inputs have one structure (issue 35).
+void unroll_pairs(trace::cformat::Loaded& trace);
 
 /// Per rank of `input`, the colours of its `comm_split` actions in order (-1: MPI_UNDEFINED), for finding its grid.
 std::vector<std::vector<long long>> split_colours(const Input& input);

@@ -39,6 +39,7 @@ Input load(const fs::path& path)
   std::unique_ptr<trace::TraceSet> set = extrap::merge_computes(trace::TraceSet::open(path, std::nullopt));
   in.trace = trace::cformat::fold(*set, trace::ValueMode{});
   extrap::unroll_communicator_loops(in.trace);
+  extrap::unroll_pairs(in.trace);
   return in;
 }
 
@@ -303,6 +304,9 @@ struct ClassAtTarget {
   bool has_vectors = false;             ///< an action with a per-rank vector
   bool per_rank = false;                ///< a value given per rank (a grid function)
   std::vector<bool> unused;             ///< per parameter: not used by the class's model (unused_params)
+  /// per parameter: a compute's presence at the target, the share of its occurrences that have it (1: all; a
+  /// compute present in none is left out of the structure: Generator::absent)
+  std::vector<double> presence;
 
   /// The token of value parameter `param` at `rank` of `grid`.
   std::string token(std::size_t param, int rank, const Grid& grid) const
@@ -348,6 +352,7 @@ public:
         entry->second.first = *root;
         trace::cformat::ValueStreams values;
         next = 0;
+        occurrences_.assign(c.cls->params.size(), 0);
         walk_values(c, c.cls->top, r, sigs, next, values);
         entry->second.second = static_cast<std::uint32_t>(out.blocks.size());
         out.blocks.push_back(values.take());
@@ -357,6 +362,13 @@ public:
     tables_.move_into(out.meta.signatures, out.meta.nodes, out.meta.bodies);
     out.meta.rank_count = p;
     out.meta.value_mode = "exact";
+    if (sporadic_) {
+      // computes present in some occurrences only: a `stats` file with nothing drawn (mode byte 4), in which a compute
+      // of volume 0 is no action (docs/compressed-format.md), so that such a compute is absent where it was
+      out.meta.value_mode = "stats";
+      out.meta.pooled = true;
+      out.meta.gaps = true;
+    }
     out.meta.compute_unit = compute_unit;
     return out;
   }
@@ -408,13 +420,30 @@ private:
     }
   }
 
-  /// The body of `nodes` (loops of trip count 0 left out, with what they hold); `next` counts action nodes.
+  /// Whether `t` is a compute that is absent at the target (volume 0: merge_computes gave its gap a compute 0, or
+  /// present in fewer than half the occurrences: at_target); left out, with its value.
+  static bool absent(const ClassAtTarget& c, const TemplateNode& t)
+  {
+    if (t.loop || t.name != "compute")
+      return false;
+    for (std::size_t j = 0; j < t.slots.size(); ++j)
+      if (t.slots[j].kind == Slot::Kind::Value && !t.vector[j])
+        return c.fitted[t.params[j]].how == Fitted::How::Function && c.tokens[t.params[j]] == "0";
+    return false;
+  }
+
+  /// The body of `nodes` (loops of trip count 0 left out, with what they hold; absent computes too); `next` counts
+  /// action nodes.
   std::optional<std::uint32_t> body(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes,
                                     const std::vector<std::uint32_t>& sigs, std::size_t& next)
   {
     std::vector<trace::cformat::Node> items;
     for (const TemplateNode& t : nodes) {
       if (!t.loop) {
+        if (absent(c, t)) {
+          ++next;
+          continue;
+        }
         items.push_back(trace::cformat::Node{false, sigs[next++], 1});
         continue;
       }
@@ -444,6 +473,8 @@ private:
         continue;
       }
       std::uint32_t sig = sigs[next++];
+      if (absent(c, t))
+        continue;
       std::uint32_t ordinal = 0;
       for (std::size_t j = 0; j < t.slots.size(); ++j) {
         if (t.vector[j]) {
@@ -457,7 +488,17 @@ private:
             values.add(sig, ordinal++, c.token(param, rank, grid_));
           }
         } else if (t.slots[j].kind == Slot::Kind::Value) {
-          values.add(sig, ordinal++, c.token(t.params[j], rank, grid_));
+          std::size_t param = t.params[j];
+          double share = c.presence[param];
+          if (share > 0 && share < 1) {
+            // present at occurrence k when floor((k + 1) share) > floor(k share): spread evenly, share of them in all
+            std::uint64_t k = occurrences_[param]++;
+            bool present = std::floor(static_cast<double>(k + 1) * share) > std::floor(static_cast<double>(k) * share);
+            sporadic_ = true;
+            values.add(sig, ordinal++, present ? c.token(param, rank, grid_) : std::string("0"));
+          } else {
+            values.add(sig, ordinal++, c.token(param, rank, grid_));
+          }
         }
       }
     }
@@ -477,6 +518,8 @@ private:
   const std::vector<ClassAtTarget>& classes_;
   trace::cformat::Tables tables_;
   std::map<std::tuple<std::size_t, std::vector<std::uint32_t>, int>, std::pair<std::uint32_t, std::uint32_t>> cache_;
+  std::vector<std::uint64_t> occurrences_; ///< per parameter of the class being walked: occurrences written so far
+  bool sporadic_ = false;                  ///< a compute was written absent at some occurrences (a volume of 0)
 };
 
 /// Evaluates the fitted parameters of `cls` at the target (throws when a value cannot be written).
@@ -498,6 +541,7 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::
       todo.push_back(&u);
   }
   c.tokens.assign(cls.params.size(), "");
+  c.presence.assign(cls.params.size(), 1.0);
   double p = target.ranks();
   std::array<double, 3> dims = target.sizes();
   for (std::size_t i = 0; i < cls.params.size(); ++i) {
@@ -555,8 +599,30 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::
     if (!std::isfinite(v) || (positive && v <= 0))
       throw ExtrapolationError(fmt::format("error: {}: {} gives {} at {} ranks, where every input's value is positive",
                                            class_context(cls, param), f.fit.model.describe(), v, target.ranks()));
-    c.tokens[i] = f.int_tokens ? std::to_string(std::llround(v)) : fmt::format("{}", v);
+    c.tokens[i] = f.int_tokens ? std::to_string(std::llround(std::max(v, 0.0))) : fmt::format("{}", std::max(v, 0.0));
     f.target = c.tokens[i];
+    if (param.volume && v > 0) {
+      // a compute's presence (merge_computes gives every gap one, 0 where it had none): at the target, the share of
+      // its occurrences that had it in the largest input that has the class, each present one with the mean of the
+      // present ones (so that the total is the fitted mean's), spread evenly over the occurrences (Generator)
+      const Observation* largest = nullptr;
+      for (std::size_t k = 0; k < param.per_input.size(); ++k)
+        if (cls.in_input[k] && param.per_input[k].seen)
+          largest = &param.per_input[k];
+      if (largest != nullptr && largest->count > 0 && largest->nonzero < largest->count) {
+        double share = static_cast<double>(largest->nonzero) / static_cast<double>(largest->count);
+        c.presence[i] = share;
+        if (share == 0) {
+          c.tokens[i] = "0";
+        } else {
+          double present = v / share;
+          c.tokens[i] = f.int_tokens ? std::to_string(std::max<long long>(1, std::llround(present)))
+                                     : fmt::format("{}", present);
+        }
+        f.target = fmt::format("{} in {:.3g} % of the occurrences (as in the largest input: {} of {})", c.tokens[i],
+                               100 * share, largest->nonzero, largest->count);
+      }
+    }
   }
   c.fitted = std::move(fitted);
   return c;

@@ -669,7 +669,10 @@ void Tracer::merge_compressed()
   }
   std::string path = config.dir + "/" + kCompressedFile;
   try {
-    cf::write_compressed(path, size, trace::parse_value_mode(config.values), compute_unit_, std::move(mine));
+    trace::CompressStats written =
+        cf::write_compressed(path, size, trace::parse_value_mode(config.values), compute_unit_, std::move(mine));
+    if (!written.warning.empty()) // stats whose draws would move the prediction: the values kept, said on stderr
+      std::fprintf(stderr, "tit-trace: %s\n", written.warning.c_str());
   } catch (const trace::TraceError& e) {
     std::string what = e.what();
     if (what.starts_with("error: "))

@@ -7,6 +7,7 @@
 #include "trace/action.hpp"
 
 #include <array>
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -42,6 +43,11 @@ struct CompressStats {
   std::uint64_t structures = 0;  ///< distinct rank structures (ranks with the same loops share one)
   std::uint64_t value_blocks = 0;///< distinct per-rank value blocks (ranks with the same numbers share one)
   std::uint64_t bytes = 0;       ///< size of the file written
+  /// `stats`: the draws' lock-step estimate against the traced values' (relative; 0 when nothing was drawn)
+  double stats_check = 0;
+  /// `stats`: why the values were kept as traced rather than drawn (empty when they were not, or were kept because
+  /// that file was smaller): for stderr
+  std::string warning;
 };
 
 
@@ -194,6 +200,13 @@ struct Schedule {
   std::vector<ValueRun> phases; ///< version 7, with rank_order: 2 to kMaxPhases means, each a run of 1, by phase
   bool operator==(const Schedule&) const = default;
 };
+
+/// Whether a schedule draws anything: a gap's schedule of 0s (a compute site never present) does not.
+inline bool draws_something(const Schedule& s)
+{
+  auto nonzero = [](const ValueRun& r) { return r.is_int ? r.first != 0 : r.text != "0"; };
+  return !s.head.empty() || !s.phases.empty() || !s.rare.empty() || std::any_of(s.draws.begin(), s.draws.end(), nonzero);
+}
 
 /// Per (signature, value slot) of a `binned:R` file: the bin index its bin runs count from.
 using BinBases = std::map<std::pair<std::uint32_t, std::uint32_t>, std::int64_t>;

@@ -81,6 +81,23 @@ Part decode_part(std::string_view bytes, const std::string& what);
 /// fold_parts() folds for it (exact values, one compute per gap), pooled here both ways (pool_stats with and without
 /// draws), the smaller file written. Throws TraceError when a rank is missing or the file cannot be written (naming
 /// the file and the system's reason). `all` is taken (pooled in place for the second file).
+/// The `stats` check's reference model (stats_check.cpp): the ranks read gap by gap (the compute volume between two
+/// consecutive non-compute actions, plus a nominal cost of the action that closes it), in lock step, as if every rank
+/// waited for the others at each of its other actions; `time` the sum over the gaps of the largest, `rank_totals`
+/// each rank's total compute volume.
+struct LockStep {
+  double time = 0;
+  std::uint64_t gaps = 0;
+  std::vector<double> rank_totals;
+  /// The relative difference from `reference` of the lock-step time or of the busiest rank's total, the larger.
+  double difference(const LockStep& reference) const;
+};
+LockStep lock_step(std::vector<std::unique_ptr<RankReader>> readers);
+
+/// Above this difference of the drawn file's lock-step estimate from the traced values' (LockStep::difference),
+/// `stats` keeps the traced values (write_compressed).
+inline constexpr double kStatsCheckLimit = 0.02;
+
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, Part all);
 

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <cmath>
 #include <limits>
 
 namespace tit::trace::cformat {
@@ -148,6 +150,26 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   return file;
 }
 
+/// The `stats` check (docs/compressed-format.md, "The check"): the drawn file (`file`) read back on the reference
+/// model; when it moves the estimate of the traced values by more than kStatsCheckLimit, `file` becomes the one keeping
+/// every value as traced, and says why.
+void check_draws(const std::filesystem::path& out, int rank_count, const ValueMode& mode, const std::string& compute_unit,
+                 const Part& kept_values, const LockStep& traced, std::uint64_t drawn_size, EncodedFile& file)
+{
+  write_file(out, file.version, file.meta, file.chunks);
+  double d = lock_step(open_ranks(out)).difference(traced);
+  file.stats.stats_check = d;
+  if (std::abs(d) <= kStatsCheckLimit)
+    return;
+  file = encode_file(out, rank_count, mode, compute_unit, kept_values); // kept was encoded with the drawn size as budget
+  file.stats.stats_check = d;
+  file.stats.warning = fmt::format(
+      "warning: {}: values 'stats': the draws would move the computations' lock-step estimate by {:+.1f} % "
+      "(more than {:g} %): every value kept as traced instead (a file {:.1f} times the drawn one's size; "
+      "docs/compressed-format.md, \"The check\")",
+      out.string(), 100 * d, 100 * kStatsCheckLimit, static_cast<double>(file.size()) / static_cast<double>(drawn_size));
+}
+
 } // namespace
 
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
@@ -158,14 +180,23 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
     // the distributions, unless keeping every value (folded with the gaps) makes a file no larger: then they would
     // lose the values and gain nothing (traces whose volumes repeat exactly, or too few to fold)
     EncodedFile drawn;
+    bool draws = false; // whether some site is drawn
     {
       Part pooled = all;
       pool_stats(pooled);
+      draws = std::any_of(pooled.schedules.begin(), pooled.schedules.end(), draws_something);
       drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
     }
+    std::optional<LockStep> traced; // the check's reference: the traced values, folded with the gaps
+    if (draws)
+      traced = lock_step(read_part(all, rank_count, out.string()));
     pool_stats(all, false);
     EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all, drawn.size());
-    file = std::move(drawn.size() < kept.size() ? drawn : kept);
+    bool drawn_smaller = drawn.size() < kept.size();
+    std::uint64_t drawn_size = drawn.size();
+    file = std::move(drawn_smaller ? drawn : kept);
+    if (draws && drawn_smaller)
+      check_draws(out, rank_count, mode, compute_unit, all, *traced, drawn_size, file);
   } else {
     if (mode.kind == ValueMode::Kind::Binned) // what every block repeats, in the structure instead
       hoist_constants(all);

@@ -29,6 +29,8 @@ struct CompressedInfo {
   std::uint64_t value_blocks = 0;
   std::uint64_t structure_bytes = 0; ///< the header and structure record
   std::uint64_t value_bytes = 0;     ///< the value blocks
+  std::uint64_t drawn_sites = 0;     ///< pooled `stats`: schedules that draw (not a gap's schedule of 0s)
+  std::uint64_t schedules = 0;       ///< pooled `stats`: every schedule
 };
 CompressedInfo compressed_info(const std::filesystem::path& path);
 
@@ -47,6 +49,8 @@ namespace tit::trace::cformat {
 /// back in the part's rank order as a file of them would give its actions; `label` names them in errors
 /// ("<label> (rank <r>):<action>").
 std::vector<std::unique_ptr<RankReader>> read_part(Part part, int rank_count, const std::string& label);
+/// Every rank of the compressed file `path`, read as actions (TraceError on a bad file).
+std::vector<std::unique_ptr<RankReader>> open_ranks(const std::filesystem::path& path);
 
 /// The file `path` whole: its structure and every value block decoded; of a pooled `stats` file, its structure only
 /// (its ranks' draws are not value blocks: load_compressed folds its ranks instead). Throws TraceError on a bad file.

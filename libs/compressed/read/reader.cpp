@@ -505,7 +505,19 @@ CompressedInfo compressed_info(const std::filesystem::path& path)
   info.value_blocks = o->meta.blocks.size();
   info.structure_bytes = o->structure_bytes;
   info.value_bytes = o->file_size - o->value_area;
+  info.schedules = o->meta.schedules.size();
+  for (const cformat::Schedule& s : o->meta.schedules)
+    info.drawn_sites += draws_something(s);
   return info;
+}
+
+std::vector<std::unique_ptr<RankReader>> cformat::open_ranks(const std::filesystem::path& path)
+{
+  std::shared_ptr<const Opened> o = open_file(path);
+  std::vector<std::unique_ptr<RankReader>> readers;
+  for (int r = 0; r < o->meta.rank_count; ++r)
+    readers.push_back(std::make_unique<CompressedRankReader>(o, r, static_cast<std::size_t>(r)));
+  return readers;
 }
 
 std::vector<std::unique_ptr<RankReader>> cformat::read_part(Part part, int rank_count, const std::string& label)

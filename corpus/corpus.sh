@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# Build and trace the corpus of real MPI codes (issue 35): HPCG, LULESH, miniFE, CoMD, AMG, miniAMR.
+# Nothing of these codes is in the repository: this script checks each out of a git mirror at the
+# commit pinned below, into a scratch folder outside the repository, builds it with smpicc/smpicxx
+# (SMPI traces) or mpicc/mpicxx (traces of our tracer, libtit-trace.so), and runs it at small
+# rank counts. See corpus/README.md.
+#
+# usage: corpus.sh [-m MIRROR] [-s SRC] [-o OUT] [-k smpi|tracer] [CODE[:NP,NP...]...]
+#   -m MIRROR  folder holding OWNER+NAME/repo bare git mirrors ($CORPUS_MIRROR, default /work/.mirror)
+#   -s SRC     scratch folder for the checked-out sources ($CORPUS_SRC, default /work/corpus-src)
+#   -o OUT     output folder ($CORPUS_OUT, default /work/corpus-out): OUT/KIND/bin/CODE,
+#              OUT/KIND/traces/CODE-npN/ (trace list CODE-npN.trace for smpi, trace.list for tracer),
+#              OUT/KIND/logs/, OUT/KIND/online.tsv (smpi: code, np, SMPI's simulated time)
+#   -k KIND    smpi (default) or tracer ($CORPUS_TRACER_LIB: libtit-trace.so, default
+#              build/lib/libtit-trace.so of this checkout)
+#   CODE       hpcg lulesh minife comd amg miniamr (default: all), each with its default rank
+#              counts unless given after a colon
+# Exit 0 when every case built and traced; 1 otherwise (a summary on stderr lists what failed).
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+mirror=${CORPUS_MIRROR:-/work/.mirror}
+src=${CORPUS_SRC:-/work/corpus-src}
+out=${CORPUS_OUT:-/work/corpus-out}
+kind=smpi
+while getopts "m:s:o:k:h" opt; do
+  case $opt in
+    m) mirror=$OPTARG ;;
+    s) src=$OPTARG ;;
+    o) out=$OPTARG ;;
+    k) kind=$OPTARG ;;
+    *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+case $kind in smpi|tracer) ;; *) echo "$0: -k must be smpi or tracer, not '$kind'" >&2; exit 2 ;; esac
+
+# --- the codes: mirror name, pinned commit, default rank counts -----------------------------------
+declare -A REPO=([hpcg]=hpcg-benchmark+hpcg [lulesh]=LLNL+LULESH [minife]=Mantevo+miniFE
+                 [comd]=ECP-copa+CoMD [amg]=LLNL+AMG [miniamr]=Mantevo+miniAMR)
+declare -A COMMIT=(
+  [hpcg]=114602d458d1034faa52b71e4c15aba9b3a17698
+  [lulesh]=3e01c40b3281aadb7f996525cdd4a3354f6d3801
+  [minife]=c79e0f7f7afdd6c8191936efce7a668316159cc3
+  [comd]=3d48396b77ca8caa3124bc2391f9139c3ffb556c
+  [amg]=3ada8a128e311543e84d9d66344ece77924127a8
+  [miniamr]=635fef2f83558f09805725428daf366c32428d0c
+)
+declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32 64"
+                [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64")
+ALL_CODES=(hpcg lulesh minife comd amg miniamr)
+
+# factor3 NP: "PX PY PZ" with PX >= PY >= PZ, as close to a cube as the factors allow.
+factor3() {
+  local n=$1 px=1 py=1 pz=1 f
+  for f in $(factor "$n" | cut -d: -f2); do
+    if [ "$px" -le "$py" ] && [ "$px" -le "$pz" ]; then px=$((px * f))
+    elif [ "$py" -le "$pz" ]; then py=$((py * f))
+    else pz=$((pz * f)); fi
+  done
+  printf '%s\n' "$px $py $pz" | tr ' ' '\n' | sort -rn | tr '\n' ' '
+}
+
+# args_CODE NP: the command-line arguments of one run (small inputs, weak scaling where the code
+# has a per-rank size; each code's own rule on the rank count is checked here).
+args_hpcg() { echo "--nx=16 --ny=16 --nz=16 --rt=0"; } # rt=0: the quick path, a fixed number of iterations
+args_lulesh() {
+  local c; c=$(awk -v n="$1" 'BEGIN { c = int(n ^ (1/3) + 0.5); print (c*c*c == n) ? c : 0 }')
+  [ "$c" -gt 0 ] || { echo "lulesh needs a cube rank count, not $1" >&2; return 1; }
+  echo "-s 8 -i 30 -q"
+}
+args_minife() { echo "-nx 40 -ny 40 -nz 40"; }
+args_comd() {
+  local p; read -r -a p <<<"$(factor3 "$1")"
+  echo "-i ${p[0]} -j ${p[1]} -k ${p[2]} -x $((6 * p[0])) -y $((6 * p[1])) -z $((6 * p[2])) -N 20 -n 10"
+}
+args_amg() {
+  local p; read -r -a p <<<"$(factor3 "$1")"
+  echo "-P ${p[0]} ${p[1]} ${p[2]} -n 12 12 12"
+}
+args_miniamr() {
+  local p; read -r -a p <<<"$(factor3 "$1")"
+  echo "--npx ${p[0]} --npy ${p[1]} --npz ${p[2]} --nx 8 --ny 8 --nz 8 --num_tsteps 10" \
+       "--stages_per_ts 5 --checksum_freq 5 --num_refine 2 --refine_freq 5 --max_blocks 400" \
+       "--num_objects 1 --object 2 0 -1.1 -1.1 -1.1 0.5 0.5 0.5 1.5 1.5 1.5 0.0 0.0 0.0"
+}
+
+# --- builds ------------------------------------------------------------------------------------
+if [ "$kind" = smpi ]; then CC=smpicc; CXX=smpicxx; else CC=mpicc; CXX=mpicxx; fi
+
+# build_CODE DIR BIN: compile the checked-out sources of DIR into BIN.
+build_hpcg() {
+  (cd "$1/src" && $CXX -O2 -DHPCG_NO_OPENMP -I. -o "$2" ./*.cpp)
+}
+build_lulesh() {
+  (cd "$1" && $CXX -O2 -DUSE_MPI=1 -I. -o "$2" lulesh.cc lulesh-comm.cc lulesh-init.cc \
+     lulesh-util.cc lulesh-viz.cc -lm)
+}
+build_minife() {
+  local d=$1/ref/src
+  # miniFE's make_targets writes miniFE_info.hpp from the compiler and machine; a fixed one here.
+  cat >"$d/miniFE_info.hpp" <<'EOF'
+#ifndef miniFE_info_hpp
+#define miniFE_info_hpp
+#define MINIFE_HOSTNAME "corpus"
+#define MINIFE_KERNEL_NAME "'Linux'"
+#define MINIFE_KERNEL_RELEASE "'corpus'"
+#define MINIFE_PROCESSOR "'x86_64'"
+#define MINIFE_CXX "'mpicxx'"
+#define MINIFE_CXX_VERSION "'corpus'"
+#define MINIFE_CXXFLAGS "'-O2'"
+#endif
+EOF
+  (cd "$d" && $CXX -O2 -I. -I../utils -I../fem -DMINIFE_SCALAR=double -DMINIFE_LOCAL_ORDINAL=int \
+     -DMINIFE_GLOBAL_ORDINAL=int -DMINIFE_CSR_MATRIX -DHAVE_MPI -DMPICH_IGNORE_CXX_SEEK \
+     -o "$2" main.cpp ../utils/*.cpp ./YAML_Doc.cpp ./YAML_Element.cpp)
+}
+build_comd() {
+  local d=$1/src-mpi
+  cat >"$d/CoMD_info.h" <<'EOF'
+#ifndef CoMD_info_hpp
+#define CoMD_info_hpp
+#define CoMD_VARIANT "CoMD-mpi"
+#define CoMD_HOSTNAME "corpus"
+#define CoMD_KERNEL_NAME "'Linux'"
+#define CoMD_KERNEL_RELEASE "'corpus'"
+#define CoMD_PROCESSOR "'x86_64'"
+#define CoMD_COMPILER "'mpicc'"
+#define CoMD_COMPILER_VERSION "'corpus'"
+#define CoMD_CFLAGS "'-std=c99 -DDOUBLE -DDO_MPI -O2'"
+#define CoMD_LDFLAGS "'-lm'"
+#endif
+EOF
+  (cd "$d" && $CC -std=gnu99 -O2 -DDOUBLE -DDO_MPI -I. -o "$2" ./*.c -lm)
+}
+build_amg() {
+  # AMG's own Makefiles, without OpenMP nor persistent communication (plain MPI); one job.
+  (cd "$1" && make -s clean >/dev/null 2>&1
+   make -s CC="$CC" LD="$CC" \
+     INCLUDE_CFLAGS="-O2 -DTIMER_USE_MPI -DHYPRE_HOPSCOTCH -DHYPRE_BIGINT" \
+     INCLUDE_LFLAGS="-lm" && cp test/amg "$2")
+}
+build_miniamr() {
+  (cd "$1/ref" && rm -f ./*.o && make -s CC="$CC" LD="$CC" CFLAGS="-O2" && cp miniAMR.x "$2")
+}
+
+# checkout CODE: the sources of CODE at its pinned commit in $src/KIND/CODE (fresh each time:
+# the builds write files next to the sources).
+checkout() {
+  local c=$1 git_dir="$mirror/${REPO[$1]}/repo" dest="$src/$kind/$1"
+  [ -d "$git_dir" ] || git_dir="$mirror/${REPO[$1]}"
+  if ! git --git-dir="$git_dir" cat-file -e "${COMMIT[$c]}^{commit}" 2>/dev/null; then
+    echo "$0: $c: commit ${COMMIT[$c]} not in $git_dir (fetch github:${REPO[$c]/+//} first)" >&2
+    return 1
+  fi
+  rm -rf "$dest" && mkdir -p "$dest"
+  git --git-dir="$git_dir" archive "${COMMIT[$c]}" | tar -x -C "$dest"
+}
+
+# --- runs ----------------------------------------------------------------------------------------
+platform=$here/cluster-128.xml
+hosts=$out/cluster-128.hosts
+lib=${CORPUS_TRACER_LIB:-$root/build/lib/libtit-trace.so}
+
+# run_one CODE NP: trace one run; prints "CODE NP TIME" (SMPI) or "CODE NP -" (tracer).
+run_one() {
+  local c=$1 np=$2 name="$1-np$2" args log
+  args=$("args_$c" "$np") || return 1
+  log=$out/$kind/logs/run-$name.log
+  local dir=$out/$kind/traces/$name
+  rm -rf "$dir" && mkdir -p "$dir"
+  if [ "$kind" = smpi ]; then
+    # shellcheck disable=SC2086 # args holds several words on purpose
+    (cd "$dir" && timeout 3600 smpirun -trace-ti --cfg=tracing/filename:"$dir/$name.trace" \
+        -np "$np" -platform "$platform" -hostfile "$hosts" \
+        --cfg=smpi/host-speed:1Gf --cfg=smpi/display-timing:yes --cfg=smpi/privatization:dlopen \
+        --log=smpi_utils.fmt:'%.15d%e%m%n' --log=xbt_cfg.thres:warning \
+        "$out/$kind/bin/$c" $args) >"$log" 2>&1 || { echo "$name: run failed, see $log" >&2; return 1; }
+    local t; t=$(sed -n 's/^\([0-9.eE+-]*\) Simulated time: .*/\1/p' "$log" | tail -n 1)
+    [ -n "$t" ] && [ -s "$dir/$name.trace" ] || { echo "$name: no time or no trace, see $log" >&2; return 1; }
+    printf '%s\t%s\t%s\n' "$c" "$np" "$t"
+  else
+    [ -r "$lib" ] || { echo "$0: $lib missing (build the tracer, or set CORPUS_TRACER_LIB)" >&2; return 1; }
+    # shellcheck disable=SC2086
+    (cd "$dir" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TIT_TRACE_DIR="$dir" \
+       TIT_TRACE_COMPUTE=${TIT_TRACE_COMPUTE:-cpu-time} timeout 3600 mpirun --oversubscribe -np "$np" \
+       -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE "$out/$kind/bin/$c" $args) \
+       >"$log" 2>&1 || { echo "$name: run failed, see $log" >&2; return 1; }
+    [ -s "$dir/trace.list" ] || { echo "$name: no trace.list, see $log" >&2; return 1; }
+    printf '%s\t%s\t-\n' "$c" "$np"
+  fi
+}
+
+# merge_online: the line of online.new into online.tsv, replacing an earlier run's line of the same case.
+merge_online() {
+  touch "$out/$kind/online.tsv"
+  awk -F'\t' 'NR == FNR { seen[$1 FS $2] = 1; print; next } !(($1 FS $2) in seen)' \
+    "$out/$kind/online.new" "$out/$kind/online.tsv" | sort -k1,1 -k2,2n >"$out/$kind/online.tmp"
+  mv "$out/$kind/online.tmp" "$out/$kind/online.tsv"
+  rm -f "$out/$kind/online.new"
+}
+
+# --- main ----------------------------------------------------------------------------------------
+# (one function, called on the last line: bash has read the whole script before it runs, so that the script
+# can be edited while a long run goes on)
+main() {
+  [ $# -gt 0 ] || set -- "${ALL_CODES[@]}"
+  mkdir -p "$out/$kind/bin" "$out/$kind/traces" "$out/$kind/logs"
+  for i in $(seq 0 127); do echo "c$i"; done >"$hosts"
+  failed=()
+  for spec in "$@"; do
+    c=${spec%%:*}
+    [ -n "${REPO[$c]:-}" ] || { echo "$0: unknown code '$c' (${ALL_CODES[*]})" >&2; exit 2; }
+    nps=${NPS[$c]}
+    [ "$spec" = "$c" ] || nps=${spec#*:}; nps=${nps//,/ }
+    blog=$out/$kind/logs/build-$c.log
+    if [ ! -x "$out/$kind/bin/$c" ] || [ -n "${CORPUS_REBUILD:-}" ]; then
+      echo "== $c: checkout ${COMMIT[$c]:0:12}, build with $CC/$CXX" >&2
+      if ! checkout "$c" >"$blog" 2>&1 || ! "build_$c" "$src/$kind/$c" "$out/$kind/bin/$c" >>"$blog" 2>&1; then
+        echo "$c: build failed, see $blog" >&2
+        tail -n 5 "$blog" >&2
+        failed+=("$c:build")
+        continue
+      fi
+    fi
+    for np in $nps; do
+      echo "== $c at $np ranks" >&2
+      if run_one "$c" "$np" >"$out/$kind/online.new"; then merge_online; else failed+=("$c:$np"); fi
+    done
+  done
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "$0: failed: ${failed[*]}" >&2
+    exit 1
+  fi
+  echo "$0: all cases traced; see $out/$kind" >&2
+}
+
+main "$@"; exit $?

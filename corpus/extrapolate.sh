@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Extrapolation on the corpus's traces (issue 35): from three smaller rank counts of a code to a larger one that was
+# traced too, then every rank's count of each action kind and the predicted time against the real trace's.
+#
+# usage: extrapolate.sh BUILD_DIR [OUT [CODE:N1,N2,N3:TARGET...]]
+#   BUILD_DIR  holds bin/tit-replay and bin/tit-trace ($TIT_REPLAY: another tit-replay)
+#   OUT        corpus.sh's output folder ($CORPUS_OUT, default /work/corpus-out)
+#   default cases: lulesh:8,27,64:125 hpcg:8,16,32:64 minife:8,16,32:64 comd:8,16,32:64 miniamr:8,16,32:64
+# Prints one row per case: refused (the message) or the largest relative difference of a rank's count of an action
+# kind, and the predicted times. Scratch files in a temporary folder, removed at the end.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build=$(realpath "${1:?usage: extrapolate.sh BUILD_DIR [OUT [CASE...]]}")
+out=${2:-${CORPUS_OUT:-/work/corpus-out}}
+shift $(( $# >= 2 ? 2 : 1 ))
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(lulesh:8,27,64:125 hpcg:8,16,32:64 minife:8,16,32:64 comd:8,16,32:64 miniamr:8,16,32:64)
+platform=$here/cluster-128.xml
+hosts=$out/cluster-128.hosts
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+time_of() { sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$1"; }
+# counts DIR: "rank kind count" lines of the per-rank files of DIR (SMPI's or expand's)
+# (consecutive computes counted as one, as the extrapolator merges them)
+counts() {
+  for f in "$1"/*; do
+    awk '$1 ~ /^[0-9]+$/ && NF >= 2 { if ($2 == "compute" && prev == "compute") next; prev = $2; n[$1 " " $2]++ }
+         END { for (k in n) print k, n[k] }' "$f"
+  done | sort
+}
+printf '| code | inputs | target | result | worst count difference | real (s) | extrapolated (s) | difference |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
+for spec in "${cases[@]}"; do
+  IFS=: read -r code inputs target <<<"$spec"
+  lists=()
+  for n in ${inputs//,/ }; do lists+=("$out/smpi/traces/$code-np$n/$code-np$n.trace"); done
+  real=$out/smpi/traces/$code-np$target/$code-np$target.trace
+  if ! "$build/bin/tit-trace" extrapolate --ranks "$target" "$tmp/x.tit" "${lists[@]}" >"$tmp/x.out" 2>"$tmp/x.err"; then
+    msg=$(head -c 300 "$tmp/x.err" | tr '\n|' ' /')
+    printf '| %s | %s | %s | refused: %s | - | - | - | - |\n' "$code" "$inputs" "$target" "$msg"
+    continue
+  fi
+  rm -rf "$tmp/xe" && "$build/bin/tit-trace" expand "$tmp/x.tit" "$tmp/xe" >/dev/null 2>&1
+  worst=$(join -a1 -a2 -e 0 -o 0,1.2,2.2 <(counts "${real}_files" | awk '{print $1 ":" $2, $3}' | sort) \
+            <(counts "$tmp/xe" | awk '{print $1 ":" $2, $3}' | sort) |
+          awk '{ d = ($2 > 0) ? ($3 - $2) / $2 : ($3 > 0 ? 1 : 0); if (d < 0) d = -d; if (d >= w) { w = d; k = $1 " " $2 "->" $3 } }
+               END { printf "%.2f%% (%s)\n", 100 * w, k }')
+  "${TIT_REPLAY:-$build/bin/tit-replay}" --hostfile "$hosts" "$platform" "$real" >"$tmp/r.out" 2>&1
+  "${TIT_REPLAY:-$build/bin/tit-replay}" --hostfile "$hosts" "$platform" "$tmp/x.tit" >"$tmp/e.out" 2>&1
+  a=$(time_of "$tmp/r.out"); b=$(time_of "$tmp/e.out")
+  d=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a == "" || b == "") print "-"; else printf "%+.2f%%\n", 100 * (b - a) / a }')
+  printf '| %s | %s | %s | extrapolated | %s | %s | %s | %s |\n' "$code" "$inputs" "$target" "$worst" "$a" "${b:-$(head -c 200 "$tmp/e.out" | tr '\n|' ' /')}" "$d"
+done

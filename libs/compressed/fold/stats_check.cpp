@@ -1,0 +1,105 @@
+// The `stats` value mode's check at compress time (docs/compressed-format.md, "The check"): what the drawn volumes
+// give on a reference model against what the traced ones give, so that a `stats` file whose draws would move the
+// prediction says so and keeps the traced values instead.
+#include "compressed/fold/fold.hpp"
+#include "compressed/read/read.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tit::trace::cformat {
+
+namespace {
+
+/// A nominal cost of the action that closes a gap, in the compute volumes' unit (flops or instructions): a latency
+/// of kLatencyVolume (10 us at 1 Gf) and a volume per byte (1 GB/s at 1 Gf). Not a model of any network: it only
+/// keeps the estimate of a trace whose time is mostly communication from reading its computations' differences as if
+/// they were all of its time.
+constexpr double kLatencyVolume = 1e4;
+double closing_cost(const Action& a)
+{
+  switch (a.kind) {
+    case Kind::Compute:
+    case Kind::Sleep:
+    case Kind::Init:
+    case Kind::Finalize: return 0;
+    default: return kLatencyVolume + std::max(0.0, a.bytes) + std::max(0.0, a.bytes2);
+  }
+}
+
+/// One rank's actions read gap by gap: the compute volume between two consecutive non-compute actions, plus the
+/// nominal cost of the action that closes it.
+class GapReader {
+public:
+  explicit GapReader(std::unique_ptr<RankReader> reader) : reader_(std::move(reader)) {}
+
+  /// The next gap's compute volume (0 when it held none) in `volume`, its closing action's cost in `cost`; false once
+  /// the rank's trace has ended.
+  bool next(double& volume, double& cost)
+  {
+    volume = 0;
+    cost = 0;
+    if (ended_)
+      return false;
+    while (reader_->next(a_)) {
+      if (a_.kind == Kind::Compute) {
+        volume += a_.amount;
+        continue;
+      }
+      cost = closing_cost(a_);
+      return true; // a non-compute action closes the gap
+    }
+    ended_ = true;
+    return volume > 0; // computes after the last other action: one more gap
+  }
+
+private:
+  std::unique_ptr<RankReader> reader_;
+  Action a_;
+  bool ended_ = false;
+};
+
+} // namespace
+
+LockStep lock_step(std::vector<std::unique_ptr<RankReader>> readers)
+{
+  std::vector<GapReader> ranks;
+  ranks.reserve(readers.size());
+  for (auto& r : readers)
+    ranks.emplace_back(std::move(r));
+  LockStep s;
+  s.rank_totals.assign(ranks.size(), 0);
+  std::vector<bool> done(ranks.size(), false);
+  for (std::size_t left = ranks.size(); left > 0;) {
+    double slowest = 0;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      double v = 0, cost = 0;
+      if (done[i])
+        continue;
+      if (!ranks[i].next(v, cost)) {
+        done[i] = true;
+        --left;
+        continue;
+      }
+      slowest = std::max(slowest, v + cost);
+      s.rank_totals[i] += v;
+    }
+    s.time += slowest;
+    ++s.gaps;
+  }
+  return s;
+}
+
+double LockStep::difference(const LockStep& reference) const
+{
+  // the larger of the two relative differences: the lock-step sum, and the busiest rank's total
+  auto rel = [](double a, double b) { return b > 0 ? (a - b) / b : (a > 0 ? 1.0 : 0.0); };
+  double d = rel(time, reference.time);
+  double busiest = rank_totals.empty() ? 0 : *std::max_element(rank_totals.begin(), rank_totals.end());
+  double busiest_ref =
+      reference.rank_totals.empty() ? 0 : *std::max_element(reference.rank_totals.begin(), reference.rank_totals.end());
+  double e = rel(busiest, busiest_ref);
+  return std::abs(e) > std::abs(d) ? e : d;
+}
+
+} // namespace tit::trace::cformat
