@@ -154,12 +154,20 @@ case $case_name in
     same_as_text "$work/both" stats
     "$build/bin/tit-trace" info "$work/both/trace.tit" | grep -q "^format: compressed, version 6, values stats$" ||
       die "tit-trace info does not say stats"
-    # the volumes were drawn, which is what the 3 % bound is about: the file that keeps every value, written when it
-    # is smaller, is larger than exact's (the gaps' computes); the drawn one is smaller
-    "$build/bin/tit-trace" compress "$work/both/trace.list" "$work/exact.tit" >/dev/null || die "exact compress failed"
-    (($(stat -c %s "$work/both/trace.tit") < $(stat -c %s "$work/exact.tit"))) ||
-      die "the stats file ($(stat -c %s "$work/both/trace.tit") B) is not smaller than exact's ($(stat -c %s "$work/exact.tit") B): not drawn"
-    echo "stats $(stat -c %s "$work/both/trace.tit") B, exact $(stat -c %s "$work/exact.tit") B"
+    # Measured volumes decide whether the draws pass the compress-time check (docs/compressed-format.md, "The check";
+    # this halo's estimate falls on either side of its 2 % from run to run). Kept: the tracer said so and info says
+    # nothing was drawn. Drawn: the drawn file is smaller than exact's (the file keeping every value, written when it
+    # is smaller, is larger than exact's: the gaps' computes).
+    if grep -q "values 'stats': the draws would move" "$work/stderr"; then
+      "$build/bin/tit-trace" info "$work/both/trace.tit" | grep -q "^stats: no value drawn" ||
+        die "the tracer kept the traced values, but tit-trace info does not say that nothing was drawn"
+      echo "stats: the check kept the traced values of this run"
+    else
+      "$build/bin/tit-trace" compress "$work/both/trace.list" "$work/exact.tit" >/dev/null || die "exact compress failed"
+      (($(stat -c %s "$work/both/trace.tit") < $(stat -c %s "$work/exact.tit"))) ||
+        die "the stats file ($(stat -c %s "$work/both/trace.tit") B) is not smaller than exact's ($(stat -c %s "$work/exact.tit") B): not drawn"
+      echo "stats $(stat -c %s "$work/both/trace.tit") B, exact $(stat -c %s "$work/exact.tit") B"
+    fi
     ;;
 
   online-memory) # the structure, and so the tracer's memory, does not grow with the iterations (no compute lines:
