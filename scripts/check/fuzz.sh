@@ -81,6 +81,8 @@ fi
 mkdir -p "$build"
 seeds=$(mktemp -d "$build/seeds.XXXXXX")
 trap 'rm -rf "$seeds"' EXIT
+# the targets' scratch files (fuzz_files.hpp: TMPDIR/tit-fuzz-PID) go there too, removed with it
+export TMPDIR=$seeds
 mkdir -p "$seeds/trace" "$seeds/compressed" "$seeds/platform" "$seeds/placement" "$seeds/inputs" "$seeds/otf2"
 # otf2: the archives of tests/otf2/make_archive.py (Debian's python3-otf2, for /usr/bin/python3), each packed as one
 # input (tests/otf2/pack_fuzz_seed.py)
