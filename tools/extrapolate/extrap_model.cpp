@@ -605,67 +605,63 @@ std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet>
   return std::make_unique<MergedComputesSet>(std::move(set));
 }
 
-void unroll_communicator_loops(trace::cformat::Loaded& trace)
-{
-  auto& meta = trace.meta;
-  auto creates = [&](const Signature& s) {
-    return s.name == "comm_split" || s.name == "comm_dup" || s.name == "comm_create" || s.name == "comm_free";
-  };
-  std::vector<int> state(meta.bodies.size(), 0); // 0 not seen, 1 being unrolled, 2 done
-  std::vector<bool> has_creation(meta.bodies.size(), false);
-  auto unroll = [&](auto& self, std::uint32_t body) -> void {
-    if (state[body] != 0)
-      return;
-    state[body] = 1;
-    std::vector<std::uint32_t> out;
-    for (std::uint32_t id : meta.bodies[body]) {
-      const Node n = meta.nodes[id];
-      if (!n.loop) {
-        has_creation[body] = has_creation[body] || creates(meta.signatures[n.ref]);
-        out.push_back(id);
-        continue;
-      }
-      self(self, n.ref);
-      if (!has_creation[n.ref]) {
-        out.push_back(id);
-        continue;
-      }
-      has_creation[body] = true;
-      for (std::uint64_t c = 0; c < n.count; ++c)
-        out.insert(out.end(), meta.bodies[n.ref].begin(), meta.bodies[n.ref].end());
-    }
-    meta.bodies[body] = std::move(out);
-    state[body] = 2;
-  };
-  for (const auto& r : meta.ranks)
-    unroll(unroll, r.root);
-}
+namespace {
 
-void unroll_pairs(trace::cformat::Loaded& trace)
+/// Replaces, in every body a rank reaches (inner bodies first), each loop for which `unroll(node)` holds by its body
+/// repeated `count` times.
+template <class Unroll>
+void unroll_loops(trace::cformat::Loaded& trace, const Unroll& unroll)
 {
   auto& meta = trace.meta;
-  std::vector<int> state(meta.bodies.size(), 0); // 0 not seen, 1 being unrolled, 2 done
-  auto unroll = [&](auto& self, std::uint32_t body) -> void {
-    if (state[body] != 0)
+  std::vector<bool> seen(meta.bodies.size(), false);
+  auto visit = [&](auto& self, std::uint32_t body) -> void {
+    if (seen[body])
       return;
-    state[body] = 1;
+    seen[body] = true;
     std::vector<std::uint32_t> out;
     for (std::uint32_t id : meta.bodies[body]) {
       const Node n = meta.nodes[id];
       if (n.loop)
         self(self, n.ref);
-      if (!n.loop || n.count != 2) {
+      if (!n.loop || !unroll(n)) {
         out.push_back(id);
         continue;
       }
-      for (int c = 0; c < 2; ++c)
+      for (std::uint64_t c = 0; c < n.count; ++c)
         out.insert(out.end(), meta.bodies[n.ref].begin(), meta.bodies[n.ref].end());
     }
     meta.bodies[body] = std::move(out);
-    state[body] = 2;
   };
   for (const auto& r : meta.ranks)
-    unroll(unroll, r.root);
+    visit(visit, r.root);
+}
+
+} // namespace
+
+void unroll_communicator_loops(trace::cformat::Loaded& trace)
+{
+  const auto& meta = trace.meta;
+  auto creates = [&](const Signature& s) {
+    return s.name == "comm_split" || s.name == "comm_dup" || s.name == "comm_create" || s.name == "comm_free";
+  };
+  std::vector<int> creation(meta.bodies.size(), -1); // whether a body holds a creation, once known
+  auto holds_creation = [&](auto& self, std::uint32_t body) -> bool {
+    if (creation[body] < 0) {
+      bool any = false;
+      for (std::uint32_t id : meta.bodies[body]) {
+        const Node n = meta.nodes[id];
+        any = any || (n.loop ? self(self, n.ref) : creates(meta.signatures[n.ref]));
+      }
+      creation[body] = any;
+    }
+    return creation[body] == 1;
+  };
+  unroll_loops(trace, [&](const Node& n) { return holds_creation(holds_creation, n.ref); });
+}
+
+void unroll_pairs(trace::cformat::Loaded& trace)
+{
+  unroll_loops(trace, [](const Node& n) { return n.count == 2; });
 }
 
 std::vector<std::vector<long long>> split_colours(const Input& input)
