@@ -68,13 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tit::fuzz::write_file(p, file);
   try {
     auto set = tit::trace::TraceSet::open(p, std::nullopt);
-    int budget = 100000;
-    for (int r = 0; r < set->rank_count() && budget > 0; ++r) {
-      auto reader = set->reader(r);
-      tit::trace::Action a;
-      while (budget-- > 0 && reader->next(a)) {
-      }
-    }
+    tit::fuzz::read_ranks(*set);
   } catch (const tit::trace::TraceError&) {
   }
   return 0;

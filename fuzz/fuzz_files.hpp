@@ -1,6 +1,8 @@
 // The readers fuzzed here read files: each input is written to a scratch directory of this process first.
 #pragma once
 
+#include "trace/reader.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -22,6 +24,17 @@ inline const std::filesystem::path& scratch()
   for (auto const& entry : std::filesystem::directory_iterator(dir, ec))
     std::filesystem::remove_all(entry.path(), ec);
   return dir;
+}
+
+/// Reads every rank of `set`, at most `budget` actions in all: a reader must return actions or throw TraceError.
+inline void read_ranks(tit::trace::TraceSet& set, int budget = 100000)
+{
+  for (int r = 0; r < set.rank_count() && budget > 0; ++r) {
+    auto reader = set.reader(r);
+    tit::trace::Action a;
+    while (budget-- > 0 && reader->next(a)) {
+    }
+  }
 }
 
 inline void write_file(const std::filesystem::path& p, std::string_view content)

@@ -34,13 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   try {
     auto set = tit::otf2::open_archive(dir / "traces.otf2", std::nullopt, tit::otf2::ReadOptions{});
-    int budget = 100000;
-    for (int r = 0; r < set->rank_count() && budget > 0; ++r) {
-      auto reader = set->reader(r);
-      tit::trace::Action a;
-      while (budget-- > 0 && reader->next(a)) {
-      }
-    }
+    tit::fuzz::read_ranks(*set);
   } catch (const tit::trace::TraceError&) {
   }
   return 0;
