@@ -60,6 +60,13 @@ int main(int argc, char** argv)
       ->check(CLI::IsMember({"proportional", "local-first"}));
   app.add_flag("--progress", c.progress,
                "show the progress on stderr (the default when stderr is a terminal; not with --workload)");
+  std::string fast_forward;
+  app.add_flag("--fast-forward{0.005}", fast_forward,
+               "predict long loops from a few of their iterations: the trace replayed with each long loop cut to "
+               "k, 2k and 3k iterations on every rank, the time per iteration extended to the full trip count when "
+               "the estimated error is within TOL (default 0.005); otherwise the full replay, said so "
+               "(docs/fast-forward.md)")
+      ->expected(0, 1);
   app.add_option("--compare", c.compare, "print what changed between two --analysis-json files A and B")->expected(2);
   app.footer(tit::output::parameters_footer());
   try {
@@ -71,6 +78,18 @@ int main(int argc, char** argv)
     return 2;
   }
   otf2.metric_required = app.count("--otf2-metric") > 0;
+  if (app.count("--fast-forward") > 0) {
+    try {
+      std::size_t used = 0;
+      c.fast_forward = std::stod(fast_forward, &used);
+      if (used != fast_forward.size())
+        throw std::invalid_argument(fast_forward);
+    } catch (const std::exception&) {
+      std::cerr << "tit-replay: error: --fast-forward=" << fast_forward
+                << ": expected a tolerance between 0 and 1 (0.005: 0.5%)\n";
+      return 2;
+    }
+  }
   otf2.rate = otf2_rate;
   return tit::run_main("tit-replay", [&] {
     tit::otf2::enable(otf2);

@@ -3,6 +3,7 @@
 #include "analysis/recorder.hpp"
 #include "analysis/report.hpp"
 #include "colls/registry.hpp"
+#include "fastforward/fast_forward.hpp"
 #include "model/params.hpp"
 #include "output/progress.hpp"
 #include "output/report.hpp"
@@ -123,8 +124,48 @@ replay::Options replay_options(const Command& c)
   return options;
 }
 
+/// --fast-forward: the prediction extrapolated from replays of the trace with its loops cut (fastforward/).
+int fast_forward(const Command& c, std::ostream& out, std::ostream& err)
+{
+  double tolerance = *c.fast_forward;
+  if (not (tolerance > 0 && tolerance < 1))
+    throw Usage(fmt::format("error: --fast-forward={}: expected a tolerance between 0 and 1 (0.005: 0.5%)", tolerance));
+  if (not c.workload.empty())
+    throw Usage("error: --fast-forward replays one trace set, not a workload (its jobs share the platform while "
+                "they run: cutting one job's loops changes what the others meet); replay the workload in full");
+  std::vector<std::string> outputs;
+  for (auto [given, name] : {std::pair{not c.actions_log.empty(), "--actions-log"}, {not c.paje.empty(), "--paje"},
+                             {not c.chrome.empty(), "--chrome-trace"}, {not c.otf2.empty(), "--otf2"},
+                             {not c.csv.empty(), "--csv"}, {c.analysis, "--analysis"},
+                             {not c.analysis_json.empty(), "--analysis-json"}, {c.per_rank, "--per-rank"}})
+    if (given)
+      outputs.emplace_back(name);
+  if (not outputs.empty())
+    throw Usage(fmt::format("error: --fast-forward cannot go with {}: it simulates only some iterations of each long "
+                            "loop, so there is no timeline, analysis or per-rank figure of the whole run (replay "
+                            "without --fast-forward for them)",
+                            fmt::join(outputs, ", ")));
+  fastforward::Settings settings;
+  settings.tolerance = tolerance;
+  if (c.progress || isatty(STDERR_FILENO) != 0)
+    settings.progress = [&err](std::string_view line) { fmt::print(err, "tit-replay: {}\n", line); };
+  auto outcome = fastforward::run(replay_options(c), settings);
+  auto const& result = outcome.result;
+  for (auto const& w : result.warnings)
+    fmt::print(err, "tit-replay: {}\n", w);
+  if (result.exit_code != 0) {
+    fmt::print(err, "tit-replay: {}\n", result.error);
+    return result.exit_code;
+  }
+  write_summary(out, result, false);
+  fastforward::write_report(out, outcome.report);
+  return 0;
+}
+
 int replay_and_report(const Command& c, std::ostream& out, std::ostream& err)
 {
+  if (c.fast_forward)
+    return fast_forward(c, out, err);
   replay::Options options = replay_options(c);
   bool workload = not options.jobs.empty();
   // Outputs are opened before the replay starts; one set per job of a workload.

@@ -4,6 +4,7 @@
 
 #include "replay/replayer.hpp"
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ struct Command {
   std::string delay_model = "proportional";
   bool progress = false;            ///< --progress (also on when stderr is a terminal)
   std::vector<std::string> compare; ///< --compare A.json B.json
+  std::optional<double> fast_forward; ///< --fast-forward[=TOL]: the tolerance
 };
 
 /// Runs `command`: the summary (and analysis) on `out`, diagnostics on `err`. Returns the exit code (0, 2 bad

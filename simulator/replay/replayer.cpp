@@ -3,6 +3,7 @@
 #include "colls/registry.hpp"
 #include "model/params.hpp"
 #include "mpi/world.hpp"
+#include "replay/child.hpp"
 #include "replay/limits.hpp"
 #include "replay/placement.hpp"
 #include "replay/platform_gate.hpp"
@@ -19,8 +20,6 @@
 #include <smpi/smpi.h>
 #include <xbt/log.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -125,7 +124,7 @@ std::vector<s4u::Host*> place_job(const s4u::Engine& engine, const Job& job, con
     wanted = static_cast<int>(job.hosts.size());
   else if (not job.host_indices.empty())
     wanted = static_cast<int>(job.host_indices.size());
-  traces = trace::TraceSet::open(job.traces, wanted);
+  traces = job.trace_source ? job.trace_source() : trace::TraceSet::open(job.traces, wanted);
   traces_out = traces.get();
   int n = traces->rank_count();
   Placement placement;
@@ -279,6 +278,7 @@ std::vector<Job> jobs_of(const Options& options)
   job.ranks = options.ranks;
   job.actions_log = options.actions_log;
   job.observer = options.observer;
+  job.trace_source = options.trace_source;
   return {job};
 }
 
@@ -286,15 +286,7 @@ std::vector<Job> jobs_of(const Options& options)
 /// duration, or the child's error.
 std::variant<double, std::string> replay_alone(const Options& options, const Job& job)
 {
-  int fds[2];
-  if (pipe(fds) != 0)
-    return std::string("error: cannot create a pipe for the isolated baseline");
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0)
-    return std::string("error: cannot fork the isolated baseline");
-  if (pid == 0) {
-    close(fds[0]);
+  auto text = in_child([&] {
     Options alone = options;
     alone.isolated_baseline = false;
     alone.jobs = {job};
@@ -302,24 +294,12 @@ std::variant<double, std::string> replay_alone(const Options& options, const Job
     alone.jobs.front().actions_log = nullptr;
     alone.jobs.front().observer = nullptr;
     Result r = run(alone);
-    std::string out = r.exit_code == 0 ? fmt::format("ok {:.17g}", r.jobs.front().duration())
-                                       : fmt::format("error {}", r.error);
-    [[maybe_unused]] auto written = write(fds[1], out.data(), out.size());
-    close(fds[1]);
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string text;
-  char buffer[4096];
-  for (ssize_t got; (got = read(fds[0], buffer, sizeof buffer)) > 0;)
-    text.append(buffer, static_cast<std::size_t>(got));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (text.rfind("ok ", 0) == 0)
-    return std::stod(text.substr(3));
-  if (text.rfind("error ", 0) == 0)
-    return text.substr(6);
+    return r.exit_code == 0 ? fmt::format("ok {:.17g}", r.jobs.front().duration()) : fmt::format("error {}", r.error);
+  });
+  if (text && text->rfind("ok ", 0) == 0)
+    return std::stod(text->substr(3));
+  if (text && text->rfind("error ", 0) == 0)
+    return text->substr(6);
   return fmt::format("error: the isolated baseline of job '{}' ended abnormally", job.name);
 }
 

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -11,6 +13,9 @@
 
 namespace tit::timeline {
 class Observer;
+}
+namespace tit::trace {
+class TraceSet;
 }
 
 namespace tit::replay {
@@ -30,6 +35,8 @@ struct Job {
   std::string where;                    ///< "file:line" of its definition, for messages
   std::ostream* actions_log = nullptr;  ///< one line per action when set
   timeline::Observer* observer = nullptr; ///< its timelines and analysis, if any
+  /// When set, its trace set instead of opening `traces` (the cut trace sets of --fast-forward).
+  std::function<std::unique_ptr<trace::TraceSet>()> trace_source;
 };
 
 struct Options {
@@ -46,6 +53,8 @@ struct Options {
   /// A workload: these jobs on `platform` in one simulation (then deployment, hostfile, traces, ranks,
   /// actions_log and observer above are unused).
   std::vector<Job> jobs;
+  /// When set, the trace set replayed instead of opening `traces` (fastforward/: a trace set with loops cut).
+  std::function<std::unique_ptr<trace::TraceSet>()> trace_source;
   /// With jobs: replay each job alone as well (for its slowdown), each in a process of its own.
   bool isolated_baseline = false;
 };
