@@ -2,6 +2,7 @@
 
 #include "result.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 
@@ -69,10 +70,11 @@ Counts write_csv(std::ostream& out, const Plan& plan)
       bool ok = r.exit_code == 0;
       ++(ok ? c.done : c.failed);
       row.push_back(ok ? number(r.predicted_time) : "");
-      row.push_back(ok ? std::to_string(r.ranks) : "");
+      bool per_rank = ok && not std::isnan(r.per_rank.front().min); // none when fast-forwarded
+      row.push_back(per_rank ? std::to_string(r.ranks) : "");
       for (auto const& m : r.per_rank)
         for (double v : {m.min, m.mean, m.max})
-          row.push_back(ok ? number(v) : "");
+          row.push_back(per_rank ? number(v) : "");
       row.push_back(fmt::format("{:.3f}", r.wall_time));
       row.push_back(fmt::format("{:.1f}", static_cast<double>(r.max_rss_kb) / 1024.0));
       row.push_back(std::to_string(r.exit_code));

@@ -1,5 +1,7 @@
 #include "plan.hpp"
 
+#include <algorithm>
+
 #include "result.hpp"
 
 #include <fmt/format.h>
@@ -78,8 +80,14 @@ std::vector<std::string> command(const Spec& spec, const Point& p, const fs::pat
     argv.push_back("--hostfile");
     argv.push_back(hostfile);
   }
-  argv.push_back("--analysis-json");
-  argv.push_back((dir / "analysis.json").string());
+  // The prediction and the per-rank figures come from the analysis; a fast-forwarded prediction has no per-rank
+  // figures and no analysis: its time is read from the summary (result.cpp).
+  bool fast_forward = std::any_of(spec.args.begin(), spec.args.end(),
+                                  [](std::string const& a) { return a.rfind("--fast-forward", 0) == 0; });
+  if (not fast_forward) {
+    argv.push_back("--analysis-json");
+    argv.push_back((dir / "analysis.json").string());
+  }
   argv.push_back(point_platform(spec, p, dir, write));
   std::string deployment = absolute(spec, value_of(spec, p, ParamKind::deployment, spec.deployment));
   if (not deployment.empty())

@@ -3,6 +3,8 @@
 #include "plan.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -24,6 +26,7 @@ namespace {
 
 constexpr const char* kPointSchema = "tit-sweep point v1";
 constexpr std::array<const char*, 3> kParts{"busy", "communication", "waiting"};
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN(); ///< a figure the run did not give
 
 // Runs argv with stdout and stderr into files; returns the exit code (128 + signal when killed).
 int spawn(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err, std::string& why,
@@ -102,13 +105,35 @@ void read_analysis(const fs::path& file, PointResult& r)
   }
 }
 
+/// The time of tit-replay's "Simulated time: T s" line in `file`; NaN when there is none.
+double summary_time(const fs::path& file)
+{
+  std::ifstream in(file);
+  constexpr std::string_view prefix = "Simulated time: ";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0)
+      return std::strtod(line.c_str() + prefix.size(), nullptr);
+  return kNone;
+}
+
+/// A number of a result file, or null when there is none (NaN).
+json number_or_null(double v)
+{
+  return std::isnan(v) ? json(nullptr) : json(v);
+}
+double number_of(const json& j)
+{
+  return j.is_null() ? kNone : j.get<double>();
+}
+
 json to_json(const PointResult& r)
 {
   json j{{"schema", kPointSchema}, {"exit_code", r.exit_code},         {"error", r.error},
          {"wall_time", r.wall_time}, {"predicted_time", r.predicted_time}, {"ranks", r.ranks},
          {"max_rss_kb", r.max_rss_kb}};
   for (std::size_t k = 0; k < kParts.size(); ++k)
-    j[kParts[k]] = {{"min", r.per_rank[k].min}, {"mean", r.per_rank[k].mean}, {"max", r.per_rank[k].max}};
+    j[kParts[k]] = {{"min", number_or_null(r.per_rank[k].min)}, {"mean", number_or_null(r.per_rank[k].mean)},
+                    {"max", number_or_null(r.per_rank[k].max)}};
   return j;
 }
 
@@ -131,8 +156,8 @@ PointResult read_result(const fs::path& dir)
     r.ranks = j.at("ranks").get<std::size_t>();
     r.max_rss_kb = j.value("max_rss_kb", 0L);
     for (std::size_t k = 0; k < kParts.size(); ++k)
-      r.per_rank[k] = {j.at(kParts[k]).at("min").get<double>(), j.at(kParts[k]).at("mean").get<double>(),
-                       j.at(kParts[k]).at("max").get<double>()};
+      r.per_rank[k] = {number_of(j.at(kParts[k]).at("min")), number_of(j.at(kParts[k]).at("mean")),
+                       number_of(j.at(kParts[k]).at("max"))};
     r.present = true;
   } catch (const json::exception&) {
     r.present = false; // an unreadable result is run again
@@ -153,6 +178,13 @@ PointResult run_point(const PlannedPoint& point)
     r.error = why.empty() ? error_line(point.dir / "stderr.txt") : why;
     if (r.error.empty())
       r.error = fmt::format("tit-replay exited with code {}", r.exit_code);
+  } else if (not fs::exists(analysis)) { // --fast-forward: the summary's time, no per-rank figures
+    r.predicted_time = summary_time(point.dir / "stdout.txt");
+    r.per_rank.fill({kNone, kNone, kNone});
+    if (std::isnan(r.predicted_time)) {
+      r.exit_code = 1;
+      r.error = fmt::format("{}: no 'Simulated time:' line", (point.dir / "stdout.txt").string());
+    }
   } else {
     try {
       read_analysis(analysis, r);

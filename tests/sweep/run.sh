@@ -102,6 +102,22 @@ assert pts[2] == ["100MBps", "100us", "smpi"] and pts[17] == ["400MBps", "1000us
 assert len(pts) == 18 and pts[4] == ["100MBps", "1000us", "smpi"] and pts[6][0] == "250MBps", pts
 PY
     ;;
+  fast-forward) # args: [--fast-forward]: each point fast-forwarded, within 0.5 % of the full replay; no per-rank
+    # figures (empty cells) and no analysis file
+    python3 "$root/tests/fastforward/gen.py" "$tmp/ring" ring 16 200 || fail "gen.py"
+    for mode in full ff; do
+      { echo "platform: $root/platforms/cluster-backbone.xml"; echo "hostfile: $root/platforms/cluster-backbone.hosts"
+        echo "traces: $tmp/ring/traces.list"; [ $mode = ff ] && echo 'args: [--fast-forward]'
+        echo 'vary:'; echo '  "cluster[id=bbc]@bb_bw": [100MBps, 1.6GBps]'; } >"$tmp/$mode.yaml"
+      run run "$tmp/$mode.yaml" --out "$tmp/$mode" -j 2; [ "$status" -eq 0 ] || fail "$mode: exit status $status"
+    done
+    ! ls "$tmp"/ff/points/*/analysis.json >/dev/null 2>&1 || fail "an analysis file was written for a fast-forwarded point"
+    grep -q "^Fast-forward: the time above is extrapolated" "$tmp"/ff/points/*/stdout.txt || fail "no fast-forward report"
+    paste -d' ' <(csv_column "$tmp/full/results.csv" predicted_time) <(csv_column "$tmp/ff/results.csv" predicted_time) |
+      awk '{ d = ($2 - $1) / $1; if (d < 0) d = -d; print "full " $1 " s, fast-forwarded " $2 " s"; if (d > 0.005 || $2 == "") bad = 1 }
+           END { exit bad }' || fail "fast-forwarded points differ from the full replays by more than 0.5 %"
+    [ "$(csv_column "$tmp/ff/results.csv" computing_max | sort -u)" = "" ] || fail "per-rank figures for fast-forwarded points"
+    [ "$(csv_column "$tmp/full/results.csv" computing_max | grep -c .)" = 2 ] || fail "no per-rank figures in full replays" ;;
   local) # every point's prediction equals tit-replay's on a platform edited by hand
     { base; echo 'cfg: {smpi/async-small-thresh: 65536}'; echo 'vary:'; echo '  "cluster[id=bbc]@bb_bw": [100MBps, 1.6GBps]'
       echo '  "bbc@bb_lat": [10us, 1ms]'; } >"$tmp/sweep.yaml"

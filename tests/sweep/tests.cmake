@@ -1,5 +1,5 @@
 # tit-sweep (tests/sweep/run.sh cases, and a sweep through a one-machine Slurm started by slurm.sh).
-foreach(case no-attribute bad-unit no-match empty-range bad-file bad-yaml bad-zip points local resume interrupted slurm-script cli)
+foreach(case no-attribute bad-unit no-match empty-range bad-file bad-yaml bad-zip points local resume interrupted slurm-script cli fast-forward)
   add_test(NAME sweep.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
   set_tests_properties(sweep.${case} PROPERTIES TIMEOUT 120 LABELS sweep)
 endforeach()
