@@ -5,15 +5,18 @@
 #   - SMPI traces (smpirun -trace-ti, computations measured) of the mini-applications halo2d, halo3d, cg, fft and
 #     wavefront (tests/mpi-programs/apps) with 500 or more iterations, at 16 and 64 ranks;
 #   - NAS-like generated traces (tests/bench/gen-trace.py: a 2-D halo with an allreduce per iteration, 5 % noise on
-#     the compute volumes; a ring) with 500 iterations at 16 to 1,024 ranks.
-# usage: scripts/bench/fast-forward.sh [--quick]     (BUILD_DIR=build; --quick: 16 ranks only)
+#     the compute volumes; a ring) with 500 iterations at 16 to 1,024 ranks;
+#   - the 2-D halo at 64 ranks with 500 to 5,000 iterations (how the gain grows with the iterations).
+# usage: scripts/bench/fast-forward.sh [--quick] [SECTION...]   (BUILD_DIR=build; --quick: 16 ranks only;
+#        SECTION: smpi, generated, iterations; default all three)
 # Run it on a quiet machine: it prints the load average at its start and end.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(realpath -m "${BUILD_DIR:-$root/build}")
 replay=$build/bin/tit-replay
 quick=0
-[[ ${1:-} == --quick ]] && quick=1
+[[ ${1:-} == --quick ]] && { quick=1; shift; }
+sections=" ${*:-smpi generated iterations} "
 [[ -x $replay ]] || { echo "fast-forward.sh: build first (no $replay)" >&2; exit 2; }
 command -v smpicc >/dev/null || { echo "fast-forward.sh: smpicc not found (libsimgrid-dev)" >&2; exit 2; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tit-bench-ff.XXXXXX")
@@ -42,11 +45,12 @@ row() { # NAME RANKS HOSTFILE PLATFORM TRACES
 }
 
 # SMPI traces of the mini-applications
-apps=("halo2d 256 600" "halo3d 32 500" "cg 20000 500" "fft 64 500" "wavefront 256 500 32")
+[[ $sections == *" smpi "* ]] || apps=()
+[[ $sections == *" smpi "* ]] && apps=("halo2d 256 600" "halo3d 32 500" "cg 20000 500" "fft 64 500" "wavefront 256 500 32")
 nps=(16 64)
 ((quick)) && nps=(16)
 mkdir -p "$dir/bin"
-for spec in "${apps[@]}"; do
+for spec in ${apps[@]+"${apps[@]}"}; do
   read -r app args <<<"$spec"
   smpicc -O1 -o "$dir/bin/$app" "$root/tests/mpi-programs/apps/$app.c" -lm 2>"$dir/smpicc.log" ||
     { cat "$dir/smpicc.log" >&2; exit 1; }
@@ -62,12 +66,22 @@ done
 # Generated NAS-like patterns
 gnps=(16 64 256 1024)
 ((quick)) && gnps=(16)
+[[ $sections == *" generated "* ]] || gnps=()
 for pattern in halo2d ring8k; do
-  for np in "${gnps[@]}"; do
+  for np in ${gnps[@]+"${gnps[@]}"}; do
     python3 "$root/tests/bench/gen-trace.py" --ranks "$np" --iterations 500 --pattern "$pattern" --noise 0.05 \
       "$dir/gen" >/dev/null
     row "gen-$pattern" "$np" "$dir/gen/hostfile" "$dir/gen/platform.xml" "$dir/gen/traces.list"
     rm -rf "$dir/gen"
   done
 done
+# The gain against the iterations
+if [[ $sections == *" iterations "* ]]; then
+  for iterations in 500 2000 5000; do
+    python3 "$root/tests/bench/gen-trace.py" --ranks 64 --iterations "$iterations" --pattern halo2d --noise 0.05 \
+      "$dir/gen" >/dev/null
+    row "gen-halo2d-x$iterations" 64 "$dir/gen/hostfile" "$dir/gen/platform.xml" "$dir/gen/traces.list"
+    rm -rf "$dir/gen"
+  done
+fi
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -158,7 +158,6 @@ Outcome run(const replay::Options& options, const Settings& settings)
     out.result.error = e.what();
     return out;
   }
-  report.notes = plan->notes();
   report.actions = plan->actions();
   auto full = [&](std::string why) {
     report.why_not = std::move(why);
@@ -262,8 +261,6 @@ void write_report(std::ostream& out, const Report& report)
 {
   if (not report.applied) {
     fmt::print(out, "Fast-forward: not applied, the trace was replayed in full: {}\n", report.why_not);
-    for (auto const& n : report.notes)
-      fmt::print(out, "  note: {}\n", n);
     return;
   }
   fmt::print(out,
@@ -279,8 +276,6 @@ void write_report(std::ostream& out, const Report& report)
   for (auto const& l : report.loops)
     fmt::print(out, "  {:<40} {:>10} {:>10} {:>8} {:>16.9g} {:>7.2g}% {:>7.0f}% {:>8.2g}%\n", l.where, l.trip,
                l.simulated, l.body, l.per_iteration, 100 * l.slopes_differ, 100 * l.compute_share, 100 * l.error);
-  for (auto const& n : report.notes)
-    fmt::print(out, "  note: {}\n", n);
   fmt::print(out, "  (per-rank figures are not extrapolated: replay without --fast-forward for them)\n");
 }
 

@@ -30,7 +30,6 @@ struct Report {
   bool applied = false;           ///< the time was fast-forwarded (else the full replay ran)
   std::string why_not;            ///< when not applied: why
   std::vector<LoopReport> loops;
-  std::vector<std::string> notes; ///< loops left whole, and why
   double tolerance = 0;
   double estimated_error = 0;     ///< relative, sum over the loops
   std::uint64_t k = 0;            ///< the final cut (loops simulated for k, 2k, 3k iterations)

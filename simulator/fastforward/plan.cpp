@@ -33,19 +33,21 @@ struct Candidate {
   std::uint64_t trip = 0;
 };
 
-/// The structure of the folded ranks: actions per body, bodies that cannot be cut, each rank's top-level loops.
+/// The structure of one folded rank: actions per body, bodies that cannot be cut, its top-level loops.
 class Structure {
 public:
-  explicit Structure(const trace::cformat::Meta& meta) : meta_(meta), length_(meta.bodies.size(), 0),
-                                                        cuttable_(meta.bodies.size(), -1) {}
+  explicit Structure(const trace::cformat::Part& part)
+      : part_(part), length_(part.bodies.size(), 0), cuttable_(part.bodies.size(), -1)
+  {
+  }
 
   std::uint64_t length(std::uint32_t body)
   {
     if (length_[body] != 0)
       return length_[body];
     std::uint64_t n = 0;
-    for (std::uint32_t id : meta_.bodies[body]) {
-      const auto& node = meta_.nodes[id];
+    for (std::uint32_t id : part_.bodies[body]) {
+      const auto& node = part_.nodes[id];
       n += node.loop ? node.count * length(node.ref) : 1;
     }
     return length_[body] = n;
@@ -56,25 +58,25 @@ public:
     if (cuttable_[body] >= 0)
       return cuttable_[body] == 1;
     bool ok = true;
-    for (std::uint32_t id : meta_.bodies[body]) {
-      const auto& node = meta_.nodes[id];
+    for (std::uint32_t id : part_.bodies[body]) {
+      const auto& node = part_.nodes[id];
       if (node.loop)
         ok = ok && cuttable(node.ref);
       else
-        ok = ok && std::find(kNotInCutLoops.begin(), kNotInCutLoops.end(), meta_.signatures[node.ref].name) ==
+        ok = ok && std::find(kNotInCutLoops.begin(), kNotInCutLoops.end(), part_.signatures[node.ref].name) ==
                        kNotInCutLoops.end();
     }
     cuttable_[body] = ok ? 1 : 0;
     return ok;
   }
 
-  /// The loops of rank `r`'s top level with at least `min_trip` iterations and a cuttable body; `total` its actions.
-  std::vector<Candidate> candidates(int r, std::uint64_t min_trip, std::uint64_t& total)
+  /// The loops of the rank's top level with at least `min_trip` iterations and a cuttable body; `total` its calls.
+  std::vector<Candidate> candidates(std::uint64_t min_trip, std::uint64_t& total)
   {
     std::vector<Candidate> out;
     std::uint64_t at = 0;
-    for (std::uint32_t id : meta_.bodies[meta_.ranks[static_cast<std::size_t>(r)].root]) {
-      const auto& node = meta_.nodes[id];
+    for (std::uint32_t id : part_.bodies[part_.ranks.front().root]) {
+      const auto& node = part_.nodes[id];
       if (not node.loop) {
         ++at;
         continue;
@@ -89,7 +91,7 @@ public:
   }
 
 private:
-  const trace::cformat::Meta& meta_;
+  const trace::cformat::Part& part_;
   std::vector<std::uint64_t> length_;
   std::vector<int> cuttable_;
 };
@@ -121,38 +123,6 @@ bool local(const Action& a)
   return trace::traits(a.kind).group == trace::Group::Local;
 }
 
-/// A trace set's ranks without their computations and sleeps: what the loops are found in.
-class CallsOnly final : public trace::TraceSet {
-public:
-  explicit CallsOnly(std::unique_ptr<trace::TraceSet> set) : set_(std::move(set)) {}
-  int rank_count() const override { return set_->rank_count(); }
-  bool has_own_rank_count() const override { return set_->has_own_rank_count(); }
-  std::unique_ptr<trace::RankReader> reader(int r) override
-  {
-    return std::make_unique<Reader>(set_->reader(r));
-  }
-  std::string describe() const override { return set_->describe(); }
-  const std::string& compute_unit() const override { return set_->compute_unit(); }
-
-private:
-  class Reader final : public trace::RankReader {
-  public:
-    explicit Reader(std::unique_ptr<trace::RankReader> in) : in_(std::move(in)) {}
-    bool next(Action& out) override
-    {
-      while (in_->next(out))
-        if (not local(out))
-          return true;
-      return false;
-    }
-    const std::string& file() const override { return in_->file(); }
-
-  private:
-    std::unique_ptr<trace::RankReader> in_;
-  };
-  std::unique_ptr<trace::TraceSet> set_;
-};
-
 /// Bytes an action sends (messages and collectives).
 double bytes_sent(const Action& a)
 {
@@ -175,151 +145,158 @@ double bytes_sent(const Action& a)
 struct Plan::Impl {
   std::vector<Loop> loops;
   std::string refusal;
-  std::vector<std::string> notes;
   std::vector<RankLines> ranks;
   std::uint64_t actions = 0;
   bool own_rank_count = true;
   std::string description;
   std::string unit;
 
-  void find_loops(const fs::path& traces, std::optional<int> ranks, const Settings& settings);
-  void hold(const fs::path& traces, std::optional<int> ranks, const Settings& settings);
+  void read(const fs::path& traces, std::optional<int> ranks, const Settings& settings);
 };
 
-void Plan::Impl::find_loops(const fs::path& traces, std::optional<int> rank_hint, const Settings& settings)
+namespace {
+
+/// One action of a rank read in full, before the rank's loops are known.
+struct Item {
+  bool call = false;
+  double volume = 0; ///< a computation: its volume; a call: the bytes it sends
+};
+
+/// Per loop (by its rank in the ranks' top-level loops) and iteration, summed over the ranks read so far.
+struct Volumes {
+  std::vector<double> work, peak, bytes;
+  std::string where;
+};
+
+/// How many iterations of a loop of `trip` iterations a rank holds: those a cut may keep, and the peeled ones.
+std::uint64_t held(std::uint64_t trip, const Settings& settings)
 {
-  using namespace trace::cformat;
-  if (settings.progress)
-    settings.progress("fast-forward: folding each rank's actions into loops");
-  CallsOnly calls(trace::TraceSet::open(traces, rank_hint));
-  Loaded folded = fold(calls, trace::ValueMode{});
-  Structure structure(folded.meta);
-  int n = folded.meta.rank_count;
-  std::uint64_t min_trip = 6 * settings.first_k; // cutting to 3k iterations leaves at most half of them
-  std::vector<std::vector<Candidate>> found(static_cast<std::size_t>(n));
-  ranks.resize(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r)
-    found[static_cast<std::size_t>(r)] = structure.candidates(r, min_trip, ranks[static_cast<std::size_t>(r)].calls);
-  auto trips = [&](int r) {
-    std::vector<std::uint64_t> t;
-    for (auto const& c : found[static_cast<std::size_t>(r)])
-      t.push_back(c.trip);
-    return t;
-  };
-  auto reference = trips(0);
-  if (reference.empty()) {
-    refusal = fmt::format("no loop of rank 0 runs {} times or more at the top level of its MPI calls without starting "
-                          "or ending the run or making communicators",
-                          min_trip);
-    return;
-  }
-  // Ranks fold the same loop from different starting points (a rank that only sends folds `compute send` where its
-  // neighbour folds `recv compute send`): a loop may have an iteration or two more on some ranks, peeled off on the
-  // others. Every rank skipping the same number of iterations still skips the same messages.
-  for (int r = 1; r < n; ++r) {
-    auto t = trips(r);
-    bool same = t.size() == reference.size();
-    for (std::size_t i = 0; same && i < t.size(); ++i)
-      same = std::max(t[i], reference[i]) - std::min(t[i], reference[i]) <= kPeeledIterations;
-    if (not same) {
-      auto list = [](const std::vector<std::uint64_t>& v) {
-        return v.empty() ? std::string("none") : fmt::format("{}", fmt::join(v, ", "));
-      };
-      refusal = fmt::format("the ranks' loops differ: rank 0 has loops of {} iterations at the top level of its "
-                            "MPI calls, rank {} of {} (a cut must skip the same iterations on every rank)",
-                            list(reference), r, list(t));
-      return;
-    }
-  }
-  // The longest loops (iterations x rank 0's body), at most max_loops, in the order the ranks run them.
-  std::vector<std::size_t> order(reference.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto weight = [&](std::size_t i) { return found[0][i].trip * found[0][i].body; };
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weight(a) > weight(b); });
-  if (order.size() > settings.max_loops) {
-    for (std::size_t i = settings.max_loops; i < order.size(); ++i)
-      notes.push_back(fmt::format("a loop of {} iterations is replayed in full (at most {} loops are cut)",
-                                  found[0][order[i]].trip, settings.max_loops));
-    order.resize(settings.max_loops);
-  }
-  std::sort(order.begin(), order.end());
-  std::uint64_t kept_max = 3 * settings.first_k << settings.doublings;
-  for (std::size_t i : order) {
-    Loop loop;
-    loop.trip = reference[i];
-    for (int r = 0; r < n; ++r)
-      loop.trip = std::min(loop.trip, found[static_cast<std::size_t>(r)][i].trip);
-    loop.kept = std::max(3 * settings.first_k, std::min(loop.trip / 2, kept_max));
-    for (int r = 0; r < n; ++r) {
-      const Candidate& c = found[static_cast<std::size_t>(r)][i];
-      loop.first.push_back(c.first);
-      loop.body.push_back(c.body);
-      loop.extra.push_back(c.trip - loop.trip);
-    }
-    loop.work.assign(loop.trip + kPeeledIterations, 0.0);
-    loop.peak.assign(loop.trip + kPeeledIterations, 0.0);
-    loop.bytes.assign(loop.trip + kPeeledIterations, 0.0);
-    loops.push_back(std::move(loop));
-  }
+  std::uint64_t most = 3 * settings.first_k << settings.doublings;
+  return std::min(trip, std::max(3 * settings.first_k, std::min(trip / 2, most)) + kPeeledIterations);
 }
 
-void Plan::Impl::hold(const fs::path& traces, std::optional<int> rank_hint, const Settings& settings)
+std::string trips_text(const std::vector<Candidate>& found)
+{
+  std::vector<std::uint64_t> t;
+  for (auto const& c : found)
+    t.push_back(c.trip);
+  return t.empty() ? std::string("none") : fmt::format("{}", fmt::join(t, ", "));
+}
+
+} // namespace
+
+// Each rank is read once: its actions held in full while its MPI calls are folded into loops (as `tit-trace
+// compress` folds them), then only the iterations a cut may keep are held on.
+void Plan::Impl::read(const fs::path& traces, std::optional<int> rank_hint, const Settings& settings)
 {
   auto set = trace::TraceSet::open(traces, rank_hint);
-  if (set->rank_count() != static_cast<int>(ranks.size()))
-    throw TraceError(fmt::format("error: {}: {} ranks when read again, {} when folded (did the trace change?)",
-                                 traces.string(), set->rank_count(), ranks.size()));
   own_rank_count = set->has_own_rank_count();
   description = set->describe();
   unit = set->compute_unit();
+  std::size_t n = static_cast<std::size_t>(set->rank_count());
+  std::uint64_t min_trip = 6 * settings.first_k; // cutting to 3k iterations leaves at most half of them
+  ranks.resize(n);
+  std::vector<std::vector<Candidate>> found(n);
+  std::vector<Volumes> volumes;
   Action a;
-  std::size_t step = std::max<std::size_t>(1, ranks.size() / 10);
-  for (std::size_t r = 0; r < ranks.size(); ++r) {
-    if (settings.progress && r % step == 0 && ranks.size() >= 64)
-      settings.progress(fmt::format("fast-forward: reading rank {} of {}", r, ranks.size()));
-    RankLines& rl = ranks[r];
-    rl.iteration_start.resize(loops.size());
+  std::size_t step = std::max<std::size_t>(1, n / 10);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (settings.progress && r % step == 0 && (r > 0 || n >= 64))
+      settings.progress(fmt::format("fast-forward: reading rank {} of {}", r, n));
+    RankLines all; // every action of the rank
+    std::vector<Item> items;
+    trace::cformat::RankCompressor folder(static_cast<int>(r), static_cast<int>(n), trace::ValueMode{});
     auto reader = set->reader(static_cast<int>(r));
-    std::uint64_t i = 0;       // calls so far
-    std::size_t j = 0;         // the loop `i` is in or before
-    std::size_t gap = 0;       // index in rl.lines of the first computation since the last call
-    double gap_work = 0;
-    std::vector<std::vector<double>> mine(loops.size()); // this rank's compute volume per iteration of each loop
-    for (std::size_t l = 0; l < loops.size(); ++l)
-      mine[l].assign(loops[l].work.size(), 0.0);
     while (reader->next(a)) {
-      if (rl.actions++ == 0) {
-        rl.file = reader->file();
-        rl.dialect = a.dialect;
+      if (items.empty()) {
+        all.file = reader->file();
+        all.dialect = a.dialect;
       }
+      all.lines.push_back({all.text.size(), static_cast<std::uint32_t>(a.text.size()), a.line});
+      all.text += a.text;
+      bool call = not local(a);
+      items.push_back({call, call ? bytes_sent(a) : a.kind == trace::Kind::Compute ? a.amount : 0.0});
+      if (call)
+        folder.add(a);
+    }
+    all.actions = items.size();
+    auto part = folder.finish();
+    found[r] = Structure(part).candidates(min_trip, all.calls);
+    if (found[0].empty()) {
+      refusal = fmt::format("no loop of rank 0 runs {} times or more at the top level of its MPI calls without "
+                            "starting or ending the run or making communicators",
+                            min_trip);
+      return;
+    }
+    // Ranks fold the same loop from different starting points (a rank that only sends folds `compute send` where
+    // its neighbour folds `recv compute send`): a loop may have an iteration or two more on some ranks, peeled off
+    // on the others. Every rank skipping the same number of iterations still skips the same messages.
+    bool same = found[r].size() == found[0].size();
+    for (std::size_t i = 0; same && i < found[r].size(); ++i)
+      same = std::max(found[r][i].trip, found[0][i].trip) - std::min(found[r][i].trip, found[0][i].trip) <=
+             kPeeledIterations;
+    if (not same) {
+      refusal = fmt::format("the ranks' loops differ: rank 0 has loops of {} iterations at the top level of its "
+                            "MPI calls, rank {} of {} (a cut must skip the same iterations on every rank)",
+                            trips_text(found[0]), r, trips_text(found[r]));
+      return;
+    }
+    if (found[r].size() > settings.max_loops) {
+      refusal = fmt::format("rank 0 has {} loops of {} iterations or more at the top level of its MPI calls: more "
+                            "than the {} a fast-forward cuts",
+                            found[r].size(), min_trip, settings.max_loops);
+      return;
+    }
+    volumes.resize(found[r].size());
+
+    // The rank's held lines: every action outside its loops, the first iterations of each loop (an iteration's
+    // computations are the ones before each of its calls).
+    RankLines& rl = ranks[r];
+    rl.file = all.file;
+    rl.dialect = all.dialect;
+    rl.actions = all.actions;
+    rl.calls = all.calls;
+    const auto& loops_here = found[r];
+    rl.iteration_start.resize(loops_here.size());
+    std::uint64_t i = 0; // calls so far
+    std::size_t j = 0;   // the loop call i is in or before
+    std::size_t gap = 0; // index in rl.lines of the first computation since the last call
+    double gap_work = 0;
+    std::vector<std::vector<double>> mine(loops_here.size()); // compute volume per iteration of each loop
+    for (std::size_t l = 0; l < loops_here.size(); ++l) {
+      mine[l].assign(loops_here[l].trip, 0.0);
+      for (auto* v : {&volumes[l].work, &volumes[l].peak, &volumes[l].bytes})
+        v->resize(std::max<std::size_t>(v->size(), loops_here[l].trip), 0.0);
+    }
+    for (std::size_t at = 0; at < items.size(); ++at) {
+      const Line& line = all.lines[at];
+      auto hold_line = [&] {
+        rl.lines.push_back({rl.text.size(), line.size, line.number});
+        rl.text.append(all.text, line.offset, line.size);
+      };
       if (rl.lines.size() == gap)
         gap_work = 0;
-      auto hold_line = [&] {
-        rl.lines.push_back({rl.text.size(), static_cast<std::uint32_t>(a.text.size()), a.line});
-        rl.text += a.text;
-      };
-      if (local(a)) { // held with the gap; dropped with the call that ends it
-        if (a.kind == trace::Kind::Compute)
-          gap_work += a.amount;
+      if (not items[at].call) { // held with the gap; dropped with the call that ends it
+        gap_work += items[at].volume;
         hold_line();
         continue;
       }
-      while (j < loops.size() && i >= loops[j].first[r] + (loops[j].trip + loops[j].extra[r]) * loops[j].body[r]) {
-        rl.iteration_start[j].push_back(gap); // the end of the last held iteration
+      while (j < loops_here.size() && i >= loops_here[j].first + loops_here[j].trip * loops_here[j].body) {
+        rl.iteration_start[j].push_back(gap); // where the actions after the held iterations start
         ++j;
       }
       bool keep = true;
-      if (j < loops.size() && i >= loops[j].first[r]) {
-        Loop& loop = loops[j];
-        std::uint64_t offset = i - loop.first[r];
-        std::uint64_t iteration = offset / loop.body[r];
-        keep = iteration < loop.kept + loop.extra[r];
-        if (offset % loop.body[r] == 0 && keep)
+      if (j < loops_here.size() && i >= loops_here[j].first) {
+        const Candidate& loop = loops_here[j];
+        std::uint64_t offset = i - loop.first;
+        std::uint64_t iteration = offset / loop.body;
+        keep = iteration < held(loop.trip, settings);
+        if (offset % loop.body == 0 && keep)
           rl.iteration_start[j].push_back(gap);
         if (offset == 0 && r == 0)
-          loop.where = fmt::format("{}:{}", *a.file, a.line);
+          volumes[j].where = fmt::format("{}:{}", all.file, line.number);
         mine[j][iteration] += gap_work;
-        loop.bytes[iteration] += bytes_sent(a);
+        volumes[j].bytes[iteration] += items[at].volume;
       }
       if (keep) {
         hold_line();
@@ -331,22 +308,37 @@ void Plan::Impl::hold(const fs::path& traces, std::optional<int> rank_hint, cons
       gap = rl.lines.size();
       ++i;
     }
-    while (j < loops.size()) { // a loop that ends with the rank's last call
+    for (; j < loops_here.size(); ++j) // a loop that ends with the rank's last call
       rl.iteration_start[j].push_back(gap);
-      ++j;
-    }
-    for (std::size_t l = 0; l < loops.size(); ++l)
+    for (std::size_t l = 0; l < loops_here.size(); ++l)
       for (std::size_t it = 0; it < mine[l].size(); ++it) {
-        loops[l].work[it] += mine[l][it];
-        loops[l].peak[it] = std::max(loops[l].peak[it], mine[l][it]);
+        volumes[l].work[it] += mine[l][it];
+        volumes[l].peak[it] = std::max(volumes[l].peak[it], mine[l][it]);
       }
-    if (i != rl.calls)
-      throw TraceError(fmt::format("error: {}: rank {} has {} MPI calls when read again, {} when folded (did the "
-                                   "trace change?)",
-                                   traces.string(), r, i, rl.calls));
     rl.text.shrink_to_fit();
     rl.lines.shrink_to_fit();
     actions += rl.actions;
+  }
+
+  std::uint64_t most = 3 * settings.first_k << settings.doublings;
+  for (std::size_t l = 0; l < found[0].size(); ++l) {
+    Loop loop;
+    loop.trip = found[0][l].trip;
+    for (std::size_t r = 0; r < n; ++r)
+      loop.trip = std::min(loop.trip, found[r][l].trip);
+    loop.kept = std::max(3 * settings.first_k, std::min(loop.trip / 2, most));
+    for (std::size_t r = 0; r < n; ++r) {
+      loop.first.push_back(found[r][l].first);
+      loop.body.push_back(found[r][l].body);
+      loop.extra.push_back(found[r][l].trip - loop.trip);
+      if (loop.kept + loop.extra.back() + 1 > ranks[r].iteration_start[l].size())
+        throw std::logic_error("fast-forward: a rank holds fewer iterations than a cut keeps");
+    }
+    loop.where = volumes[l].where;
+    loop.work = std::move(volumes[l].work);
+    loop.peak = std::move(volumes[l].peak);
+    loop.bytes = std::move(volumes[l].bytes);
+    loops.push_back(std::move(loop));
   }
 }
 
@@ -423,9 +415,7 @@ private:
 Plan Plan::make(const fs::path& traces, std::optional<int> ranks, const Settings& settings)
 {
   auto impl = std::make_unique<Impl>();
-  impl->find_loops(traces, ranks, settings);
-  if (impl->refusal.empty())
-    impl->hold(traces, ranks, settings);
+  impl->read(traces, ranks, settings);
   return Plan(std::move(impl));
 }
 
@@ -436,7 +426,6 @@ Plan::~Plan() = default;
 
 const std::vector<Loop>& Plan::loops() const { return impl_->loops; }
 const std::string& Plan::refusal() const { return impl_->refusal; }
-const std::vector<std::string>& Plan::notes() const { return impl_->notes; }
 int Plan::rank_count() const { return static_cast<int>(impl_->ranks.size()); }
 std::uint64_t Plan::actions() const { return impl_->actions; }
 

@@ -23,7 +23,7 @@ struct Settings {
   double tolerance = 0.005;     ///< the largest estimated relative error accepted (--fast-forward=TOL)
   std::uint64_t first_k = 4;    ///< the first cut: loops simulated for k, 2k and 3k iterations
   int doublings = 3;            ///< k doubled at most this many times while the fit is not within tolerance
-  std::size_t max_loops = 4;    ///< at most this many loops are cut (the longest ones, by iterations x body)
+  std::size_t max_loops = 8;    ///< more long loops than this: not fast-forwarded (each costs two more replays)
   /// What is said while the trace is read (one line at a time); may be empty.
   std::function<void(std::string_view)> progress;
 };
@@ -46,9 +46,9 @@ struct Loop {
 /// The loops of a trace set and the actions a cut keeps.
 class Plan {
 public:
-  /// Reads `traces` twice (once to fold each rank into loops, as `tit-trace compress` does, or, for a compressed
-  /// trace, once to read its loops; once to keep the actions a cut needs and count each iteration's volumes). Throws
-  /// trace::TraceError on a bad trace (as the replay would).
+  /// Reads `traces` once: each rank's MPI calls folded into loops as `tit-trace compress` folds them, the actions a
+  /// cut may keep held, each iteration's volumes counted. Throws trace::TraceError on a bad trace (as the replay
+  /// would).
   static Plan make(const std::filesystem::path& traces, std::optional<int> ranks, const Settings& settings);
 
   Plan(Plan&&) noexcept;
@@ -59,8 +59,6 @@ public:
   const std::vector<Loop>& loops() const;
   /// Why no loop is cut (empty when some are).
   const std::string& refusal() const;
-  /// Loops found long enough but left whole, and why (for the report).
-  const std::vector<std::string>& notes() const;
   int rank_count() const;
   /// Every action of the trace set (every rank).
   std::uint64_t actions() const;
