@@ -5,7 +5,7 @@
 # application for real at that rate, and print predicted against measured.
 #
 # Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
-#                          [--full] [--long] [--divisors 1,4,20]
+#                          [--full] [--long] [--divisors 1,4,20] [--mpi-args "ARGS"]
 #   --build     build directory holding bin/ and lib/ (default: build/ at the repository root)
 #   --rate      configuration A's link rate (default 200mbit)
 #   --apps      mini-applications (tests/mpi-programs/apps, with their default arguments), and
@@ -16,6 +16,9 @@
 #   --divisors  the configurations: A's rate divided by each (default 1,4,20: A, B, C)
 #   --full      calibrate with the walkthrough's full size range (1 B .. 100 MiB, 20 repetitions: at
 #               200mbit more than the walkthrough's 300 s per measurement; default: --small, 1 B .. 1 MiB)
+#   --mpi-args  more mpirun options for the traced and the measured runs, e.g. "--mca btl_tcp_flags send" (Open
+#               MPI's TCP transport without its RDMA-put pipeline, which halves exchanges in both directions at
+#               once: testbed/README.md, "Measurements")
 #   --out       output directory (default whatif-out): calibration, traces, platforms, results.csv
 # Needs root (tit-testbed). The testbed is taken down on every exit path.
 # Exit status: 0 when everything ran, 1 when a run or a replay failed, 2 on a usage error.
@@ -31,6 +34,7 @@ runs=3
 divisors=1,4,20
 small=(--small)
 out=whatif-out
+mpi_args=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift ;;
@@ -41,6 +45,7 @@ while [[ $# -gt 0 ]]; do
     --full) small=() ;;
     --long) long=1 ;;
     --out) out=$2; shift ;;
+    --mpi-args) read -r -a mpi_args <<<"$2"; shift ;;
     *) echo "whatif.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -98,7 +103,7 @@ echo "== tracing at $rate (once per application)"
 for a in "${app_list[@]}"; do
   read -r -a args <<<"$(app_args "$a")"
   rm -rf "$out/trace-$a"
-  TIT_TRACE_DIR=$out/trace-$a TIT_TRACE_TIMINGS=1 run "$tb" mpirun -np 2 -x LD_PRELOAD="$build/lib/libtit-trace.so" \
+  TIT_TRACE_DIR=$out/trace-$a TIT_TRACE_TIMINGS=1 run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np 2 -x LD_PRELOAD="$build/lib/libtit-trace.so" \
     -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS -x TIT_TRACE_COMPUTE -x TIT_TRACE_RATE "$(prog "$a")" "${args[@]}" \
     >"$out/trace-$a.log" 2>&1 || { echo "whatif.sh: traced run of $a failed: $out/trace-$a.log" >&2; exit 1; }
   # Each application's own CPU rate (in its traces' unit), from its traced run.
@@ -125,7 +130,7 @@ for d in "${div_list[@]}"; do
     read -r -a args <<<"$(app_args "$a")"
     spans=()
     for ((i = 0; i < runs; i++)); do
-      run "$tb" mpirun -np 2 "$(prog "$a")" "${args[@]}" >"$out/run.log" 2>&1 ||
+      run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np 2 "$(prog "$a")" "${args[@]}" >"$out/run.log" 2>&1 ||
         { echo "whatif.sh: run of $a at $r failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
       spans+=("$(span "$out/run.log")")
     done
