@@ -2,7 +2,7 @@
 # The what-if study on tit-testbed: calibrate a 2-host testbed once (configuration A), trace each
 # mini-application once at A, then for each configuration (A, and every link at A/4 and A/20) predict
 # with tit-replay on the testbed's platform as it is then (only the link rate changes), run the
-# application for real at that rate, and print predicted against measured.
+# application for real at that rate, and print and plot (whatif.png) predicted against measured.
 #
 # Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
 #                          [--full] [--long] [--divisors 1,4,20] [--mpi-args "ARGS"]
@@ -163,3 +163,8 @@ for app in dict.fromkeys(r["app"] for r in rows):
     pred = [r["config"] for r in sorted(mine, key=lambda r: float(r["predicted_s"]))]
     print(f"{app}: order measured {' < '.join(meas)}, predicted {' < '.join(pred)}: {'same' if meas == pred else 'DIFFERENT'}")
 EOF
+if /usr/bin/python3 "$here/whatif_plot.py" "$out/results.csv" "$out/whatif.png" 2>"$out/plot.log"; then
+  echo "plot: $out/whatif.png"
+else
+  echo "whatif.sh: no plot ($(tail -1 "$out/plot.log"); Debian's python3-matplotlib)" >&2
+fi

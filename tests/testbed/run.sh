@@ -110,6 +110,15 @@ simulated() { # tit-replay ARGS...: prints the simulated time
 }
 
 case $case in
+  plot) # the study's plot of a results.csv as whatif.sh writes it: a PNG; a file without results refused
+    printf '%s\n' "config,divisor,rate,app,measured_s,min_s,max_s,predicted_s,error" \
+      "x1/1,1,200mbit,fft,2.15,2.13,2.17,2.14,-0.0057" "x1/4,4,50mbit,fft,8.05,7.9,8.1,7.61,-0.054" \
+      "x1/1,1,200mbit,cg,0.228,0.22,0.23,0.217,-0.046" "x1/4,4,50mbit,cg,0.222,0.22,0.225,0.219,-0.012" >results.csv
+    /usr/bin/python3 "$root/testbed/whatif_plot.py" results.csv whatif.png || fail "whatif_plot.py failed"
+    [ "$(head -c 8 whatif.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "whatif.png is no PNG"
+    head -1 results.csv >empty.csv
+    if /usr/bin/python3 "$root/testbed/whatif_plot.py" empty.csv e.png 2>plot.err; then fail "an empty results file was plotted"; fi
+    grep -q "empty.csv: no results" plot.err || fail "no message for an empty results file: $(cat plot.err)" ;;
   errors)
     export TIT_TESTBED_STATE=$work/state # no testbed here: nothing of the machine's is read or changed
     expect 2 "--hosts: expected a number of hosts from 1 to 200, got '0'" "$tb" up --hosts 0
