@@ -216,7 +216,9 @@ void Plan::Impl::read(const fs::path& traces, std::optional<int> rank_hint, cons
       all.text += a.text;
       bool call = not local(a);
       items.push_back({call, call ? bytes_sent(a) : a.kind == trace::Kind::Compute ? a.amount : 0.0});
-      if (call)
+      if (call && a.dialect == trace::Dialect::SimGrid)
+        folder.add_line(a.text); // with its shortcut for lines seen before (most of a loop's)
+      else if (call)
         folder.add(a);
     }
     all.actions = items.size();
