@@ -5,7 +5,7 @@
 # application for real at that rate, and print and plot (whatif.png) predicted against measured.
 #
 # Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
-#                          [--full] [--long] [--divisors 1,4,20] [--mpi-args "ARGS"]
+#                          [--full] [--long] [--divisors 1,4,20] [--mpi-args "ARGS"] [--switches]
 #   --build     build directory holding bin/ and lib/ (default: build/ at the repository root)
 #   --rate      configuration A's link rate (default 200mbit)
 #   --apps      mini-applications (tests/mpi-programs/apps, with their default arguments), and
@@ -19,6 +19,10 @@
 #   --mpi-args  more mpirun options for the traced and the measured runs, e.g. "--mca btl_tcp_flags send" (Open
 #               MPI's TCP transport without its RDMA-put pipeline, which halves exchanges in both directions at
 #               once: testbed/README.md, "Measurements")
+#   --switches  instead of A/B/C: 4 hosts, two behind each of 2 switches, one rank per host; A the uplink at the
+#               link rate, D the uplink at 1/8 of it (the pairs of ranks that cross it contend), E as D with
+#               ranks 1 and 2 swapped (placement: neighbours behind the other switch). 4 ranks on this
+#               machine's 2 cores: read the noise column.
 #   --out       output directory (default whatif-out): calibration, traces, platforms, results.csv
 # Needs root (tit-testbed). The testbed is taken down on every exit path.
 # Exit status: 0 when everything ran, 1 when a run or a replay failed, 2 on a usage error.
@@ -35,6 +39,7 @@ divisors=1,4,20
 small=(--small)
 out=whatif-out
 mpi_args=()
+switches=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift ;;
@@ -46,6 +51,7 @@ while [[ $# -gt 0 ]]; do
     --long) long=1 ;;
     --out) out=$2; shift ;;
     --mpi-args) read -r -a mpi_args <<<"$2"; shift ;;
+    --switches) switches=1 ;;
     *) echo "whatif.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -90,7 +96,13 @@ span() { awk '$1 == "span" && $3 > m { m = $3 } END { print m }' "$1"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "== load average at the start: $(loadavg)"
-"$tb" up --hosts 2 --link "$rate" >/dev/null
+np=2
+if ((switches)); then
+  np=4
+  "$tb" up --hosts 4 --switches 2 --link "$rate" --uplink "$rate" >/dev/null
+else
+  "$tb" up --hosts 2 --link "$rate" >/dev/null
+fi
 export TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_RATE=1e9
 echo "== calibrating at $rate into $out/calibration"
 first=${app_list[0]}
@@ -103,43 +115,64 @@ echo "== tracing at $rate (once per application)"
 for a in "${app_list[@]}"; do
   read -r -a args <<<"$(app_args "$a")"
   rm -rf "$out/trace-$a"
-  TIT_TRACE_DIR=$out/trace-$a TIT_TRACE_TIMINGS=1 run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np 2 -x LD_PRELOAD="$build/lib/libtit-trace.so" \
+  TIT_TRACE_DIR=$out/trace-$a TIT_TRACE_TIMINGS=1 run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np "$np" -x LD_PRELOAD="$build/lib/libtit-trace.so" \
     -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS -x TIT_TRACE_COMPUTE -x TIT_TRACE_RATE "$(prog "$a")" "${args[@]}" \
     >"$out/trace-$a.log" 2>&1 || { echo "whatif.sh: traced run of $a failed: $out/trace-$a.log" >&2; exit 1; }
   # Each application's own CPU rate (in its traces' unit), from its traced run.
   "$bin/tit-calibrate" cpu-trace "$out/trace-$a/trace.list" -o "$out/cpu-$a.csv" >/dev/null
 done
 
+# RATE divided by D, as tc writes it (integers with kbit/mbit: one unit down when the division leaves a fraction)
+divided() {
+  local r
+  r=$(awk -v n="$rate_n" -v d="$1" 'BEGIN { printf "%g", n / d }')$rate_u
+  [[ $r != *.* ]] || r=$(awk -v n="$rate_n" -v d="$1" 'BEGIN { printf "%.0f", n * 1e3 / d }')$(
+    case $rate_u in gbit) echo mbit ;; *) echo kbit ;; esac)
+  echo "$r"
+}
+# The configurations: NAME DIVISOR LINK UPLINK HOSTS (rank i on the i-th host; UPLINK - without switches).
+configs=()
+if ((switches)); then
+  slow=$(divided 8)
+  configs=("A 1 $rate $rate tit-h0,tit-h1,tit-h2,tit-h3" "D 8 $rate $slow tit-h0,tit-h1,tit-h2,tit-h3"
+           "E 8 $rate $slow tit-h0,tit-h2,tit-h1,tit-h3")
+else
+  for d in "${div_list[@]}"; do configs+=("x1/$d $d $(divided "$d") - tit-h0,tit-h1"); done
+fi
+
 echo "config,divisor,rate,app,measured_s,min_s,max_s,predicted_s,error" >"$out/results.csv"
-for d in "${div_list[@]}"; do
-  r=$(awk -v n="$rate_n" -v d="$d" 'BEGIN { printf "%g", n / d }')$rate_u
-  # tc wants integers with kbit/mbit: go one unit down when the division leaves a fraction.
-  if [[ $r == *.* ]]; then
-    r=$(awk -v n="$rate_n" -v d="$d" -v u="$rate_u" 'BEGIN { printf "%.0f", n * 1e3 / d }')$(
-      case $rate_u in gbit) echo mbit ;; *) echo kbit ;; esac)
+for c in "${configs[@]}"; do
+  read -r name d link uplink hosts <<<"$c"
+  if [[ $uplink == - ]]; then
+    "$tb" set --link "$link" 2>/dev/null
+    label=$link
+  else
+    "$tb" set --link "$link" --uplink "$uplink" 2>/dev/null
+    label=$link/$uplink
   fi
-  "$tb" set --link "$r" 2>/dev/null
-  "$tb" platform --calibration "$out/calibration" -o "$out/platform-$d.xml" 2>"$out/platform-$d.log" ||
-    { echo "whatif.sh: platform at $r failed: $out/platform-$d.log" >&2; exit 1; }
+  tag=${name//\//-}
+  tr ',' '\n' <<<"$hosts" >"$out/hosts-$tag"
+  "$tb" platform --calibration "$out/calibration" -o "$out/platform-$tag.xml" 2>"$out/platform-$tag.log" ||
+    { echo "whatif.sh: platform of $name failed: $out/platform-$tag.log" >&2; exit 1; }
   for a in "${app_list[@]}"; do
-    cp "$out/platform-$d.xml" "$out/platform-$d-$a.xml"
-    "$bin/tit-calibrate" fit --cpu "$out/cpu-$a.csv" --platform "$out/platform-$d-$a.xml" >/dev/null
-    pred=$("$bin/tit-replay" --hostfile /run/tit-testbed/hostfile "$out/platform-$d-$a.xml" "$out/trace-$a/trace.list" \
-      2>"$out/replay-$d-$a.err" | sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p')
-    [[ -n $pred ]] || { echo "whatif.sh: replay of $a at $r failed: $out/replay-$d-$a.err" >&2; exit 1; }
+    cp "$out/platform-$tag.xml" "$out/platform-$tag-$a.xml"
+    "$bin/tit-calibrate" fit --cpu "$out/cpu-$a.csv" --platform "$out/platform-$tag-$a.xml" >/dev/null
+    pred=$("$bin/tit-replay" --hostfile "$out/hosts-$tag" "$out/platform-$tag-$a.xml" "$out/trace-$a/trace.list" \
+      2>"$out/replay-$tag-$a.err" | sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p')
+    [[ -n $pred ]] || { echo "whatif.sh: replay of $a in $name failed: $out/replay-$tag-$a.err" >&2; exit 1; }
     read -r -a args <<<"$(app_args "$a")"
     spans=()
     for ((i = 0; i < runs; i++)); do
-      run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np 2 "$(prog "$a")" "${args[@]}" >"$out/run.log" 2>&1 ||
-        { echo "whatif.sh: run of $a at $r failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
+      run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np "$np" --host "$hosts" "$(prog "$a")" "${args[@]}" \
+        >"$out/run.log" 2>&1 || { echo "whatif.sh: run of $a in $name failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
       spans+=("$(span "$out/run.log")")
     done
-    python3 - "$d" "$r" "$a" "$pred" "${spans[@]}" >>"$out/results.csv" <<'EOF'
+    python3 - "$name" "$d" "$label" "$a" "$pred" "${spans[@]}" >>"$out/results.csv" <<'EOF'
 import statistics, sys
-d, r, a, pred = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-runs = [float(x) for x in sys.argv[5:]]
+name, d, r, a, pred = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
+runs = [float(x) for x in sys.argv[6:]]
 m = statistics.median(runs)
-print(f"x1/{d},{d},{r},{a},{m:.6g},{min(runs):.6g},{max(runs):.6g},{pred:.6g},{(pred - m) / m:.4f}")
+print(f"{name},{d},{r},{a},{m:.6g},{min(runs):.6g},{max(runs):.6g},{pred:.6g},{(pred - m) / m:.4f}")
 EOF
     tail -1 "$out/results.csv"
   done
@@ -149,11 +182,11 @@ echo "== load average at the end: $(loadavg)"
 python3 - "$out/results.csv" <<'EOF'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-print(f"\n{'config':<8}{'rate':>10}  {'app':<10}{'measured s':>11}{'noise':>9}{'predicted s':>13}{'error':>9}")
+print(f"\n{'config':<8}{'rate':>16}  {'app':<10}{'measured s':>11}{'noise':>9}{'predicted s':>13}{'error':>9}")
 for r in rows:
     m = float(r["measured_s"])
     noise = (float(r["max_s"]) - float(r["min_s"])) / m
-    print(f"{r['config']:<8}{r['rate']:>10}  {r['app']:<10}{m:>11.4f}{100 * noise:>8.1f}%{float(r['predicted_s']):>13.4f}"
+    print(f"{r['config']:<8}{r['rate']:>16}  {r['app']:<10}{m:>11.4f}{100 * noise:>8.1f}%{float(r['predicted_s']):>13.4f}"
           f"{100 * float(r['error']):>+8.1f}%")
 errs = [abs(float(r["error"])) for r in rows]
 print(f"\nmedian |error| {100 * statistics.median(errs):.1f}%, largest {100 * max(errs):.1f}%")

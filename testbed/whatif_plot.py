@@ -3,7 +3,7 @@
 
 Usage: whatif_plot.py RESULTS.csv OUT.png
 
-One panel per program: for each configuration (x1/1, x1/4, ...), the median measured time with a bar from the
+One panel per program: for each configuration (x1/1, x1/4, ... or A, D, E, in the file's order), the median measured time with a bar from the
 fastest to the slowest run (the noise) and the predicted time, on a logarithmic time axis; the title gives the
 largest error and whether the predicted order of the configurations is the measured one. Reads the results.csv
 that whatif.sh writes (config, divisor, rate, app, measured_s, min_s, max_s, predicted_s, error).
@@ -30,7 +30,7 @@ def main():
     lines = math.ceil(len(apps) / columns)
     fig, axes = plt.subplots(lines, columns, figsize=(3.6 * columns, 3.2 * lines), squeeze=False)
     for ax, app in zip(axes.flat, apps):
-        mine = sorted((r for r in rows if r["app"] == app), key=lambda r: int(r["divisor"]))
+        mine = [r for r in rows if r["app"] == app]  # in the study's order of configurations
         x = range(len(mine))
         measured = [float(r["measured_s"]) for r in mine]
         low = [m - float(r["min_s"]) for m, r in zip(measured, mine)]
