@@ -35,7 +35,9 @@ struct MpiParams {
   /// collective) takes bytes / this rate; 0 (the default, as SimGrid) makes such copies free.
   double local_copy_bw = 0;
   double time_precision = 1e-9; ///< surf/precision: SimGrid cannot sleep for less (it logs each attempt)
-  bool traced_tests = false;       ///< tit/traced-tests: tests and waitany take their traced outcome
+  /// tit/traced-tests: tests and waitany take their traced outcome. The parameter's default is yes (from_config sets
+  /// it); a default-built MpiParams, as unit tests make, keeps SimGrid's rule.
+  bool traced_tests = false;
   HostOverheads default_overheads;
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings

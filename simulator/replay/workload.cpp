@@ -232,7 +232,7 @@ std::vector<Job> read_json(const fs::path& file, const std::string& text)
   }
   std::string top = fmt::format("{}:1", file.string());
   if (not doc.is_object() || not doc.contains("jobs") || not doc["jobs"].is_array() || doc.size() != 1)
-    fail(top, "a JSON workload is {\"jobs\": [JOB, ...]} (see tit-replay's README, section Workloads)");
+    fail(top, "a JSON workload is {\"jobs\": [JOB, ...]} (see docs/workloads.md)");
   std::vector<Job> jobs;
   std::map<std::string, std::string> names;
   std::size_t k = 0;
