@@ -80,6 +80,14 @@ compressed) # a compressed trace: its own loops, the same prediction as its text
   run "$replay" "${extra[@]}" --fast-forward --hostfile "$hosts" "$platform" "$tmp/ring.tit"; expect_ok; applied
   [ "$(time_of)" = "$a" ] || fail "the compressed trace fast-forwards to $(time_of) s, its text to $a s"
   ;;
+otf2) # an OTF2 archive (the simulated run written by --otf2, read back): fast-forwarded like its text
+  gen ring 4 100
+  run "$replay" "${extra[@]}" --otf2 "$tmp/arch" --hostfile "$hosts" "$platform" "$tmp/ring/traces.list"; expect_ok
+  run "$replay" "${extra[@]}" --hostfile "$hosts" "$platform" "$tmp/arch/traces.otf2"; expect_ok; f=$(time_of)
+  run "$replay" "${extra[@]}" --fast-forward --hostfile "$hosts" "$platform" "$tmp/arch/traces.otf2"; expect_ok
+  applied; grep -q "traces.otf2\[rank 0\]:[0-9]* *100 " "$out" || fail "the report does not name the archive's loop"
+  within "$(time_of)" "$f" 1e-9 otf2
+  ;;
 tolerance) # TOL is read; a tighter one than the noise allows doubles k or replays in full
   gen noise 8 600
   ff noise 0.2; applied; grep -q "tolerance 20%" "$out" || fail "tolerance not reported"
