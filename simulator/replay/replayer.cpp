@@ -305,12 +305,118 @@ std::variant<double, std::string> replay_alone(const Options& options, const Job
 
 } // namespace
 
+namespace {
+
+/// Checks the inputs, creates the engine, loads the platform and launches every job's ranks (in `runs`).
+std::unique_ptr<s4u::Engine> launch_all(const Options& options, std::vector<Job>& jobs,
+                                        std::vector<std::unique_ptr<JobRun>>& runs)
+{
+  bool workload = not options.jobs.empty();
+  check_file(options.platform, "platform");
+  auto topology = check_platform(options.platform);
+  if (not workload && not options.deployment.empty())
+    check_file(options.deployment, "deployment");
+  else if (not workload)
+    check_file(options.hostfile, "hostfile");
+  if (auto problem = refused_setting(options.cfg))
+    throw InputError(*problem);
+  auto engine = make_engine(options);
+  try {
+    engine->load_platform(options.platform.string());
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("{}: error: cannot load the platform: {}", options.platform.string(), e.what()));
+  }
+  std::size_t total_actors = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    runs.push_back(std::make_unique<JobRun>());
+    runs.back()->job = &jobs[j];
+    try {
+      launch(*engine, *runs.back(), options, topology, static_cast<int>(j), workload, total_actors);
+    } catch (const trace::TraceError& e) {
+      if (not workload)
+        throw;
+      throw InputError(in_job(jobs[j], e.what()));
+    } catch (const InputError& e) {
+      if (not workload || std::string_view(e.what()).find(jobs[j].where) == 0)
+        throw;
+      throw InputError(in_job(jobs[j], e.what()));
+    }
+  }
+  make_room_for_solver(total_actors);
+  return engine;
+}
+
+/// What the engine's run gave: the ranks' errors, a deadlock (exit 3), or each job's outcome and the prediction.
+void gather(const Options& options, std::vector<std::unique_ptr<JobRun>>& runs, bool deadlock, Result& result)
+{
+  bool workload = not options.jobs.empty();
+  for (auto const& jr : runs) {
+    auto prefix = workload ? fmt::format("job '{}': ", jr->job->name) : std::string();
+    for (auto const& w : jr->run.warnings.report())
+      result.warnings.push_back(prefix + w);
+    if (jr->run.exit_code != 0 && result.exit_code == 0) {
+      result.exit_code = jr->run.exit_code;
+      result.error = prefix + jr->run.error;
+    }
+  }
+  if (result.exit_code != 0)
+    return;
+  if (deadlock) {
+    result.exit_code = 3;
+    return;
+  }
+  for (auto const& jr : runs) {
+    result.jobs.push_back(collect(*jr));
+    result.makespan = std::max(result.makespan, result.jobs.back().end);
+    if (jr->job->observer != nullptr)
+      jr->job->observer->end_run(result.jobs.back().end);
+    auto prefix = workload ? fmt::format("job '{}': ", jr->job->name) : std::string();
+    for (auto const& u : jr->world->unreceived()) {
+      auto [context, tag] = jr->world->context_of(u.tag);
+      auto on = context == 0 ? std::string() : fmt::format(" on communicator {}", context);
+      result.warnings.push_back(fmt::format("{}warning: {} message(s) from rank {} to rank {} with tag {}{} were "
+                                            "sent but never received",
+                                            prefix, u.count, u.src, u.dst, tag, on));
+    }
+  }
+  // A single trace set: the prediction is the end of the last rank to finish, counted from its own init (as
+  // SMPI's replay).
+  if (workload) {
+    result.simulated_time = result.makespan;
+  } else {
+    result.ranks = result.jobs.front().ranks;
+    result.simulated_time = result.jobs.front().simulated_time;
+    result.jobs.clear();
+  }
+}
+
+/// An input error of any layer as the Result reports it (exit 2): never an abort.
+void input_error(Result& result, std::exception_ptr error)
+{
+  result.exit_code = 2;
+  try {
+    std::rethrow_exception(error);
+  } catch (const trace::TraceError& e) {
+    result.error = e.what();
+  } catch (const InputError& e) {
+    result.error = e.what();
+  } catch (const model::ModelError& e) {
+    result.error = fmt::format("error: bad model parameter: {}", e.what());
+  } catch (const colls::SelectionError& e) {
+    result.error = fmt::format("error: {}", e.what());
+  } catch (const std::exception& e) { // an input SimGrid refused in a way not foreseen above
+    std::string what = e.what();
+    result.error = fmt::format("error: {}", what.substr(0, what.find('\n')));
+  }
+}
+
+} // namespace
+
 Result run(const Options& options)
 {
   Result result;
   std::vector<Job> jobs = jobs_of(options);
   bool workload = not options.jobs.empty();
-  std::vector<std::unique_ptr<JobRun>> runs;
   // Before this process creates its engine: each child replays one job in a fresh process.
   std::vector<std::variant<double, std::string>> baselines;
   if (workload && options.isolated_baseline)
@@ -322,43 +428,11 @@ Result run(const Options& options)
                    "several trace sets together with Options::jobs, or one after the other in child processes)";
     return result;
   }
+  std::vector<std::unique_ptr<JobRun>> runs;
   try {
-    check_file(options.platform, "platform");
-    auto topology = check_platform(options.platform);
-    if (not workload && not options.deployment.empty())
-      check_file(options.deployment, "deployment");
-    else if (not workload)
-      check_file(options.hostfile, "hostfile");
-
-    if (auto problem = refused_setting(options.cfg))
-      throw InputError(*problem);
-    auto engine_ptr = make_engine(options);
-    s4u::Engine& engine = *engine_ptr;
-    try {
-      engine.load_platform(options.platform.string());
-    } catch (const std::exception& e) {
-      throw InputError(fmt::format("{}: error: cannot load the platform: {}", options.platform.string(), e.what()));
-    }
-
-    std::size_t total_actors = 0;
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      runs.push_back(std::make_unique<JobRun>());
-      runs.back()->job = &jobs[j];
-      try {
-        launch(engine, *runs.back(), options, topology, static_cast<int>(j), workload, total_actors);
-      } catch (const trace::TraceError& e) {
-        if (not workload)
-          throw;
-        throw InputError(in_job(jobs[j], e.what()));
-      } catch (const InputError& e) {
-        if (not workload || std::string_view(e.what()).find(jobs[j].where) == 0)
-          throw;
-        throw InputError(in_job(jobs[j], e.what()));
-      }
-    }
+    auto engine = launch_all(options, jobs, runs);
     if (not workload)
       result.trace_description = runs.front()->traces->describe();
-
     bool deadlock = false;
     s4u::Engine::on_deadlock_cb([&] {
       deadlock = true;
@@ -367,63 +441,12 @@ Result run(const Options& options)
                         (workload ? fmt::format("job '{}': ", jr->job->name) : std::string()) +
                         jr->run.deadlock_report();
     });
-    make_room_for_solver(total_actors);
-    engine.run();
-
-    for (auto const& jr : runs) {
-      auto prefix = workload ? fmt::format("job '{}': ", jr->job->name) : std::string();
-      for (auto const& w : jr->run.warnings.report())
-        result.warnings.push_back(prefix + w);
-      if (jr->run.exit_code != 0 && result.exit_code == 0) {
-        result.exit_code = jr->run.exit_code;
-        result.error = prefix + jr->run.error;
-      }
-    }
+    engine->run();
+    gather(options, runs, deadlock, result);
     if (result.exit_code != 0)
       return result;
-    if (deadlock) {
-      result.exit_code = 3;
-      return result;
-    }
-    for (auto const& jr : runs) {
-      result.jobs.push_back(collect(*jr));
-      result.makespan = std::max(result.makespan, result.jobs.back().end);
-      if (jr->job->observer != nullptr)
-        jr->job->observer->end_run(result.jobs.back().end);
-      auto prefix = workload ? fmt::format("job '{}': ", jr->job->name) : std::string();
-      for (auto const& u : jr->world->unreceived()) {
-        auto [context, tag] = jr->world->context_of(u.tag);
-        auto on = context == 0 ? std::string() : fmt::format(" on communicator {}", context);
-        result.warnings.push_back(fmt::format("{}warning: {} message(s) from rank {} to rank {} with tag {}{} were "
-                                              "sent but never received",
-                                              prefix, u.count, u.src, u.dst, tag, on));
-      }
-    }
-    // A single trace set: the prediction is the end of the last rank to finish, counted from its own init (as
-    // SMPI's replay).
-    if (workload) {
-      result.simulated_time = result.makespan;
-    } else {
-      result.ranks = result.jobs.front().ranks;
-      result.simulated_time = result.jobs.front().simulated_time;
-      result.jobs.clear();
-    }
-  } catch (const trace::TraceError& e) {
-    result.exit_code = 2;
-    result.error = e.what();
-  } catch (const InputError& e) {
-    result.exit_code = 2;
-    result.error = e.what();
-  } catch (const model::ModelError& e) {
-    result.exit_code = 2;
-    result.error = fmt::format("error: bad model parameter: {}", e.what());
-  } catch (const colls::SelectionError& e) {
-    result.exit_code = 2;
-    result.error = fmt::format("error: {}", e.what());
-  } catch (const std::exception& e) { // an input SimGrid refused in a way not foreseen above: still no abort
-    result.exit_code = 2;
-    std::string what = e.what();
-    result.error = fmt::format("error: {}", what.substr(0, what.find('\n')));
+  } catch (const std::exception&) {
+    input_error(result, std::current_exception());
   }
   if (result.exit_code == 0 && not baselines.empty())
     for (std::size_t j = 0; j < result.jobs.size(); ++j) {
