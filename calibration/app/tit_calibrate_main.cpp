@@ -254,18 +254,9 @@ int run_from_trace(const InSituArgs& a)
   return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+/// `tit-calibrate fit`: its options into `fa`.
+CLI::App* add_fit(CLI::App& app, FitArgs& fa)
 {
-  CLI::App app{"tit-calibrate: fits SimGrid's MPI model (smpi/os, or, ois, bw-factor, lat-factor, protocol "
-               "threshold), the CPU speed and the node limiter to the measurements of calib-p2p, calib-contention "
-               "and calib-cpu, and writes them into a platform file."};
-  app.require_subcommand(1);
-  app.footer("Exit status: 0 success, 2 bad input (the message names the file, line and column), 1 plotting "
-             "failed.\nSee calibration/README.md for the walkthrough.");
-
-  FitArgs fa;
   auto* fit = app.add_subcommand("fit", "fit the model and write it into a platform file");
   fit->add_option("--p2p", fa.p2p, "calib-p2p measurements (CSV)");
   fit->add_option("--contention", fa.contention, "calib-contention measurements (CSV)");
@@ -287,49 +278,99 @@ int main(int argc, char** argv)
   fit->add_option("--curves", fa.curves, "write the raw points and fitted curves (CSV) for plotting");
   fit->add_option("--plot-dir", fa.plot_dir, "draw one PNG per quantity there (needs --curves; python3-matplotlib)");
   fit->add_option("--report", fa.report, "write the fit report to this file instead of stdout");
+  return fit;
+}
 
+/// `tit-calibrate fit`, once its options are checked together.
+int fit_checked(const FitArgs& fa)
+{
+  if (not fa.p2p.empty() && not(fa.route.bandwidth > 0))
+    throw InputError("error: fitting --p2p needs --bandwidth and --latency (the nominal route)");
+  if (not fa.platform.empty() && not std::filesystem::exists(fa.platform) && fa.template_file.empty() &&
+      not(fa.route.bandwidth > 0))
+    throw InputError("error: creating a platform needs --bandwidth and --latency");
+  return run_fit(fa);
+}
+
+/// `tit-calibrate platform`: a generated cluster in cabinets, and its hostfile.
+struct PlatformCommand {
+  CLI::App* cmd;
   ClusterSpec spec;
-  std::string gen_out;
-  std::string hostfile;
-  std::string switch_policy = "FATPIPE";
-  auto* gen = app.add_subcommand("platform", "generate a hierarchical cluster in cabinets (graphene-like)");
-  gen->add_option("--cabinets", spec.cabinets, "cabinets")->check(CLI::PositiveNumber)->capture_default_str();
-  gen->add_option("--nodes-per-cabinet", spec.nodes_per_cabinet, "nodes in each cabinet")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  gen->add_option("--prefix", spec.prefix, "node name prefix")->capture_default_str();
-  gen->add_option("--suffix", spec.suffix, "node name suffix")->capture_default_str();
-  gen->add_option("--speed", spec.speed, "node speed (flop/s)")->capture_default_str();
-  gen->add_option("--cores", spec.cores, "cores per node")->check(CLI::PositiveNumber)->capture_default_str();
-  gen->add_option("--node-bw", spec.node_bw, "node link bandwidth (B/s)")->capture_default_str();
-  gen->add_option("--node-lat", spec.node_lat, "node link latency (s)")->capture_default_str();
-  gen->add_option("--limiter-ratio", spec.limiter_ratio, "node limiter bandwidth / node link bandwidth")
-      ->capture_default_str();
-  gen->add_option("--switch-bw", spec.switch_bw, "cabinet switch bandwidth (B/s)")->capture_default_str();
-  gen->add_option("--switch-lat", spec.switch_lat, "cabinet switch latency (s)")->capture_default_str();
-  gen->add_option("--switch-sharing", switch_policy, "FATPIPE (each flow bounded) or SHARED")
-      ->check(CLI::IsMember({"FATPIPE", "SHARED"}))
-      ->capture_default_str();
-  gen->add_option("--uplink-bw", spec.uplink_bw, "bandwidth of each cabinet's uplink (B/s)")->capture_default_str();
-  gen->add_option("--uplink-lat", spec.uplink_lat, "latency of each cabinet's uplink (s)")->capture_default_str();
-  gen->add_option("--loopback-bw", spec.loopback_bw, "loopback bandwidth (B/s)")->capture_default_str();
-  gen->add_option("--loopback-lat", spec.loopback_lat, "loopback latency (s)")->capture_default_str();
-  gen->add_option("-o,--output", gen_out, "platform file to write")->required();
-  gen->add_option("--hostfile", hostfile, "also write a hostfile listing the nodes");
+  std::string out, hostfile, switch_policy = "FATPIPE";
 
-  std::string traces;
-  std::string timings;
-  std::string cpu_out;
+  explicit PlatformCommand(CLI::App& app)
+      : cmd(app.add_subcommand("platform", "generate a hierarchical cluster in cabinets (graphene-like)"))
+  {
+    cmd->add_option("--cabinets", spec.cabinets, "cabinets")->check(CLI::PositiveNumber)->capture_default_str();
+    cmd->add_option("--nodes-per-cabinet", spec.nodes_per_cabinet, "nodes in each cabinet")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd->add_option("--prefix", spec.prefix, "node name prefix")->capture_default_str();
+    cmd->add_option("--suffix", spec.suffix, "node name suffix")->capture_default_str();
+    cmd->add_option("--speed", spec.speed, "node speed (flop/s)")->capture_default_str();
+    cmd->add_option("--cores", spec.cores, "cores per node")->check(CLI::PositiveNumber)->capture_default_str();
+    cmd->add_option("--node-bw", spec.node_bw, "node link bandwidth (B/s)")->capture_default_str();
+    cmd->add_option("--node-lat", spec.node_lat, "node link latency (s)")->capture_default_str();
+    cmd->add_option("--limiter-ratio", spec.limiter_ratio, "node limiter bandwidth / node link bandwidth")
+        ->capture_default_str();
+    cmd->add_option("--switch-bw", spec.switch_bw, "cabinet switch bandwidth (B/s)")->capture_default_str();
+    cmd->add_option("--switch-lat", spec.switch_lat, "cabinet switch latency (s)")->capture_default_str();
+    cmd->add_option("--switch-sharing", switch_policy, "FATPIPE (each flow bounded) or SHARED")
+        ->check(CLI::IsMember({"FATPIPE", "SHARED"}))
+        ->capture_default_str();
+    cmd->add_option("--uplink-bw", spec.uplink_bw, "bandwidth of each cabinet's uplink (B/s)")->capture_default_str();
+    cmd->add_option("--uplink-lat", spec.uplink_lat, "latency of each cabinet's uplink (s)")->capture_default_str();
+    cmd->add_option("--loopback-bw", spec.loopback_bw, "loopback bandwidth (B/s)")->capture_default_str();
+    cmd->add_option("--loopback-lat", spec.loopback_lat, "loopback latency (s)")->capture_default_str();
+    cmd->add_option("-o,--output", out, "platform file to write")->required();
+    cmd->add_option("--hostfile", hostfile, "also write a hostfile listing the nodes");
+  }
+
+  int run()
+  {
+    spec.switch_fatpipe = switch_policy == "FATPIPE";
+    auto doc = generate_cluster(spec);
+    save_platform(doc, out);
+    if (not hostfile.empty()) {
+      std::string text;
+      for (auto const& n : node_names(spec))
+        text += n + "\n";
+      write_text(hostfile, text);
+    }
+    return 0;
+  }
+};
+
+/// `tit-calibrate cpu-trace`: the CPU bursts of a traced run as a cpu CSV.
+struct CpuTraceCommand {
+  CLI::App* cmd;
+  std::string traces, timings, out;
   double problem = 0;
   int iteration = 0;
-  auto* cpu = app.add_subcommand("cpu-trace", "CPU bursts of a trace taken with TIT_TRACE_TIMINGS=1, as a cpu CSV");
-  cpu->add_option("traces", traces, "trace set (directory, trace list or merged file)")->required();
-  cpu->add_option("--timings", timings, "directory of timings-<rank>.csv (default: the trace directory)");
-  cpu->add_option("--problem", problem, "problem size label of this run")->capture_default_str();
-  cpu->add_option("--iteration", iteration, "repetition number of this run")->capture_default_str();
-  cpu->add_option("-o,--output", cpu_out, "CSV to write")->required();
 
-  InSituArgs ia;
+  explicit CpuTraceCommand(CLI::App& app)
+      : cmd(app.add_subcommand("cpu-trace", "CPU bursts of a trace taken with TIT_TRACE_TIMINGS=1, as a cpu CSV"))
+  {
+    cmd->add_option("traces", traces, "trace set (directory, trace list or merged file)")->required();
+    cmd->add_option("--timings", timings, "directory of timings-<rank>.csv (default: the trace directory)");
+    cmd->add_option("--problem", problem, "problem size label of this run")->capture_default_str();
+    cmd->add_option("--iteration", iteration, "repetition number of this run")->capture_default_str();
+    cmd->add_option("-o,--output", out, "CSV to write")->required();
+  }
+
+  int run() const
+  {
+    auto bursts = bursts_from_trace(traces, timings_dir(traces, timings), problem, iteration);
+    std::ostringstream text;
+    write_cpu_csv(text, bursts, traces, trace_compute_unit(traces));
+    write_text(out, text.str());
+    return 0;
+  }
+};
+
+/// `tit-calibrate from-trace`: its options into `ia`.
+CLI::App* add_from_trace(CLI::App& app, InSituArgs& ia)
+{
   auto* situ = app.add_subcommand("from-trace", "fit smpi/ois, smpi/os, the local-copy rate and (with --bandwidth) "
                                                 "smpi/lat-factor and smpi/bw-factor per size band from the timings of "
                                                 "an application's traced run (TIT_TRACE_TIMINGS=1)");
@@ -346,7 +387,25 @@ int main(int argc, char** argv)
   add_route_options(situ, ia.route,
                     "the traced ranks' hosts in the replay (with --bandwidth: smpi/lat-factor and smpi/bw-factor fitted "
                     "from the messages between ranks that ran on one host)");
+  return situ;
+}
 
+} // namespace
+
+int main(int argc, char** argv)
+{
+  CLI::App app{"tit-calibrate: fits SimGrid's MPI model (smpi/os, or, ois, bw-factor, lat-factor, protocol "
+               "threshold), the CPU speed and the node limiter to the measurements of calib-p2p, calib-contention "
+               "and calib-cpu, and writes them into a platform file."};
+  app.require_subcommand(1);
+  app.footer("Exit status: 0 success, 2 bad input (the message names the file, line and column), 1 plotting "
+             "failed.\nSee calibration/README.md for the walkthrough.");
+  FitArgs fa;
+  auto* fit = add_fit(app, fa);
+  PlatformCommand gen(app);
+  CpuTraceCommand cpu(app);
+  InSituArgs ia;
+  auto* situ = add_from_trace(app, ia);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -356,34 +415,14 @@ int main(int argc, char** argv)
     return 2;
   }
   return tit::run_main("tit-calibrate", [&] {
-    if (*fit) {
-      if (not fa.p2p.empty() && not(fa.route.bandwidth > 0))
-        throw InputError("error: fitting --p2p needs --bandwidth and --latency (the nominal route)");
-      if (not fa.platform.empty() && not std::filesystem::exists(fa.platform) && fa.template_file.empty() && not(fa.route.bandwidth > 0))
-        throw InputError("error: creating a platform needs --bandwidth and --latency");
-      return run_fit(fa);
-    }
-    if (*gen) {
-      spec.switch_fatpipe = switch_policy == "FATPIPE";
-      auto doc = generate_cluster(spec);
-      save_platform(doc, gen_out);
-      if (not hostfile.empty()) {
-        std::string text;
-        for (auto const& n : node_names(spec))
-          text += n + "\n";
-        write_text(hostfile, text);
-      }
-      return 0;
-    }
+    if (*fit)
+      return fit_checked(fa);
+    if (*gen.cmd)
+      return gen.run();
     if (*situ)
       return run_from_trace(ia);
-    if (*cpu) {
-      auto bursts = bursts_from_trace(traces, timings_dir(traces, timings), problem, iteration);
-      std::ostringstream out;
-      write_cpu_csv(out, bursts, traces, trace_compute_unit(traces));
-      write_text(cpu_out, out.str());
-      return 0;
-    }
+    if (*cpu.cmd)
+      return cpu.run();
     return 0;
   });
 }
