@@ -145,6 +145,118 @@ Fit fit(const Loop& loop, std::uint64_t k, const CutRun& base, const CutRun& two
 
 } // namespace
 
+namespace {
+
+/// The cut replays of one plan (each made once) and the rounds of fits made from them.
+class Cuts {
+public:
+  Cuts(const replay::Options& options, const Plan& plan, const Settings& settings, Report& report)
+      : options_(options), plan_(plan), settings_(settings), report_(report)
+  {
+  }
+
+  /// Why a round at `k` is not worth making (the loops hold too few iterations, or it would cost more than the
+  /// full replay); empty when it is.
+  std::string refused(std::uint64_t k) const
+  {
+    for (auto const& loop : plan_.loops())
+      if (3 * k > loop.kept)
+        return fmt::format("the loop at {} ({} iterations) is not steady: simulated for up to {} iterations, its time "
+                           "per iteration still moved by more than the tolerance (estimated error {:.2g}%)",
+                           loop.where, loop.trip, 3 * k / 2, 100 * report_.estimated_error);
+    std::uint64_t round = 0;
+    for (auto const& at : cuts_of(k))
+      round += runs_.count(at) != 0 ? 0 : plan_.actions_of_cut(at);
+    if (k > settings_.first_k && report_.simulated_actions + round > report_.actions)
+      return fmt::format("the loops are not steady enough to gain from a cut: after {} replays (estimated error "
+                         "{:.2g}%, tolerance {:.2g}%), simulating them longer would cost more than the full replay",
+                         report_.replays, 100 * report_.estimated_error, 100 * settings_.tolerance);
+    return {};
+  }
+
+  /// One round: every loop at k, then each at 2k and 3k; the prediction in `predicted` and the report's loops and
+  /// estimated error. Returns why the trace must be replayed in full (empty: the round was made).
+  std::string round(std::uint64_t k, double& predicted)
+  {
+    const auto& loops = plan_.loops();
+    std::vector<std::uint64_t> at_k(loops.size(), k);
+    const CutRun& base = replay(at_k);
+    if (base.exit_code != 0)
+      return did_not_replay(base);
+    predicted = base.time;
+    report_.loops.clear();
+    report_.estimated_error = 0;
+    std::vector<Fit> fits;
+    for (std::size_t j = 0; j < loops.size(); ++j) {
+      auto two_at = at_k, three_at = at_k;
+      two_at[j] = 2 * k;
+      three_at[j] = 3 * k;
+      const CutRun& two = replay(two_at);
+      const CutRun& three = replay(three_at);
+      for (const CutRun* r : {&two, &three})
+        if (r->exit_code != 0)
+          return did_not_replay(*r);
+      fits.push_back(fit(loops[j], k, base, two, three, settings_.tolerance));
+      if (not fits.back().unsteady.empty())
+        return fmt::format("the loop at {} ({} iterations) is not steady: {}", loops[j].where, loops[j].trip,
+                           fits.back().unsteady);
+      predicted += fits.back().added;
+    }
+    for (std::size_t j = 0; j < loops.size(); ++j) {
+      LoopReport l{loops[j].where, loops[j].trip, 3 * k, loops[j].body.front(), fits[j].per_iteration,
+                   fits[j].slopes_differ, fits[j].compute_share, predicted > 0 ? fits[j].spread / predicted : 0};
+      report_.estimated_error += l.error;
+      report_.loops.push_back(l);
+    }
+    report_.k = k;
+    warnings_ = base.warnings;
+    return {};
+  }
+
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+private:
+  /// The cuts of a round at k: every loop at k, and each loop at 2k and 3k.
+  std::vector<std::vector<std::uint64_t>> cuts_of(std::uint64_t k) const
+  {
+    std::size_t m = plan_.loops().size();
+    std::vector<std::vector<std::uint64_t>> out{std::vector<std::uint64_t>(m, k)};
+    for (std::size_t j = 0; j < m; ++j)
+      for (std::uint64_t times : {2, 3}) {
+        out.emplace_back(m, k);
+        out.back()[j] = times * k;
+      }
+    return out;
+  }
+
+  const CutRun& replay(const std::vector<std::uint64_t>& iterations)
+  {
+    auto found = runs_.find(iterations);
+    if (found != runs_.end())
+      return found->second;
+    if (settings_.progress)
+      settings_.progress(fmt::format("fast-forward: replay {} (loops cut to {} iterations)", runs_.size() + 1,
+                                     fmt::join(iterations, ", ")));
+    report_.simulated_actions += plan_.actions_of_cut(iterations);
+    ++report_.replays;
+    return runs_.emplace(iterations, replay_cut(options_, plan_, iterations)).first->second;
+  }
+
+  static std::string did_not_replay(const CutRun& r)
+  {
+    return fmt::format("the trace with its loops cut did not replay ({})", r.error.substr(0, r.error.find('\n')));
+  }
+
+  const replay::Options& options_;
+  const Plan& plan_;
+  const Settings& settings_;
+  Report& report_;
+  std::map<std::vector<std::uint64_t>, CutRun> runs_;
+  std::vector<std::string> warnings_;
+};
+
+} // namespace
+
 Outcome run(const replay::Options& options, const Settings& settings)
 {
   Outcome out;
@@ -171,88 +283,22 @@ Outcome run(const replay::Options& options, const Settings& settings)
   };
   if (not plan->refusal().empty())
     return full(plan->refusal());
-
-  const auto& loops = plan->loops();
-  std::map<std::vector<std::uint64_t>, CutRun> runs;
-  auto replay = [&](std::vector<std::uint64_t> iterations) -> const CutRun& {
-    auto found = runs.find(iterations);
-    if (found != runs.end())
-      return found->second;
-    if (settings.progress)
-      settings.progress(fmt::format("fast-forward: replay {} (loops cut to {} iterations)", runs.size() + 1,
-                                    fmt::join(iterations, ", ")));
-    report.simulated_actions += plan->actions_of_cut(iterations);
-    ++report.replays;
-    return runs.emplace(iterations, replay_cut(options, *plan, iterations)).first->second;
-  };
-
+  Cuts cuts(options, *plan, settings, report);
   for (std::uint64_t k = settings.first_k;; k *= 2) {
-    for (auto const& loop : loops)
-      if (3 * k > loop.kept)
-        return full(fmt::format("the loop at {} ({} iterations) is not steady: simulated for up to {} iterations, "
-                                "its time per iteration still moved by more than the tolerance (estimated error "
-                                "{:.2g}%)",
-                                loop.where, loop.trip, 3 * k / 2, 100 * report.estimated_error));
-    std::vector<std::uint64_t> at_k(loops.size(), k);
-    // The replays this round would add, against what the full replay costs: past it, replaying in full is cheaper.
-    std::uint64_t round = 0;
-    for (std::size_t j = 0; j < loops.size(); ++j)
-      for (std::uint64_t m : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}}) {
-        auto at = at_k;
-        at[j] = m * k;
-        round += runs.count(at) != 0 ? 0 : plan->actions_of_cut(at);
-      }
-    if (k > settings.first_k && report.simulated_actions + round > report.actions)
-      return full(fmt::format("the loops are not steady enough to gain from a cut: after {} replays (estimated "
-                              "error {:.2g}%, tolerance {:.2g}%), simulating them longer would cost more than the "
-                              "full replay",
-                              report.replays, 100 * report.estimated_error, 100 * settings.tolerance));
-    const CutRun& base = replay(at_k);
-    if (base.exit_code != 0)
-      return full(fmt::format("the trace with its loops cut did not replay ({})",
-                              base.error.substr(0, base.error.find('\n'))));
-    std::vector<Fit> fits;
-    double predicted = base.time;
-    bool failed = false;
-    for (std::size_t j = 0; j < loops.size(); ++j) {
-      auto two_at = at_k, three_at = at_k;
-      two_at[j] = 2 * k;
-      three_at[j] = 3 * k;
-      const CutRun& two = replay(two_at);
-      const CutRun& three = replay(three_at);
-      for (const CutRun* r : {&two, &three})
-        if (r->exit_code != 0)
-          return full(fmt::format("the trace with its loops cut did not replay ({})",
-                                  r->error.substr(0, r->error.find('\n'))));
-      fits.push_back(fit(loops[j], k, runs.at(at_k), two, three, settings.tolerance));
-      if (not fits.back().unsteady.empty())
-        return full(fmt::format("the loop at {} ({} iterations) is not steady: {}", loops[j].where, loops[j].trip,
-                                fits.back().unsteady));
-      predicted += fits.back().added;
-    }
-    report.loops.clear();
-    report.estimated_error = 0;
-    for (std::size_t j = 0; j < loops.size(); ++j) {
-      LoopReport l;
-      l.where = loops[j].where;
-      l.trip = loops[j].trip;
-      l.simulated = 3 * k;
-      l.body = loops[j].body.front();
-      l.per_iteration = fits[j].per_iteration;
-      l.slopes_differ = fits[j].slopes_differ;
-      l.compute_share = fits[j].compute_share;
-      l.error = predicted > 0 ? fits[j].spread / predicted : 0;
-      report.estimated_error += l.error;
-      report.loops.push_back(l);
-      failed = failed || l.error > settings.tolerance;
-    }
-    report.k = k;
-    if (failed || report.estimated_error > settings.tolerance)
+    if (auto why = cuts.refused(k); not why.empty())
+      return full(why);
+    double predicted = 0;
+    if (auto why = cuts.round(k, predicted); not why.empty())
+      return full(why);
+    bool within = report.estimated_error <= settings.tolerance;
+    for (auto const& l : report.loops)
+      within = within && l.error <= settings.tolerance;
+    if (not within)
       continue;
     report.applied = true;
     out.result.exit_code = 0;
     out.result.simulated_time = predicted;
-    out.result.warnings = runs.at(at_k).warnings;
+    out.result.warnings = cuts.warnings();
     return out;
   }
 }

@@ -123,6 +123,12 @@ bool local(const Action& a)
   return trace::traits(a.kind).group == trace::Group::Local;
 }
 
+/// One action of a rank read in full, before the rank's loops are known.
+struct Item {
+  bool call = false;
+  double volume = 0; ///< a computation: its volume; a call: the bytes it sends
+};
+
 /// Bytes an action sends (messages and collectives).
 double bytes_sent(const Action& a)
 {
@@ -152,21 +158,21 @@ struct Plan::Impl {
   std::string unit;
 
   void read(const fs::path& traces, std::optional<int> ranks, const Settings& settings);
+
+private:
+  struct Volumes;
+  /// Why rank r's loops cannot be cut along rank 0's (empty: they can).
+  std::string refused(const std::vector<std::vector<Candidate>>& found, std::size_t r, std::uint64_t min_trip,
+                      const Settings& settings) const;
+  /// Holds of rank r's actions (`all`) those a cut may keep; adds its volumes per iteration to `volumes`.
+  void hold(std::size_t r, const RankLines& all, const std::vector<Item>& items,
+            const std::vector<Candidate>& found, std::vector<Volumes>& volumes, const Settings& settings);
+  /// The loops, from every rank's candidates and the volumes summed over the ranks.
+  void make_loops(const std::vector<std::vector<Candidate>>& found, std::vector<Volumes>& volumes,
+                  const Settings& settings);
 };
 
 namespace {
-
-/// One action of a rank read in full, before the rank's loops are known.
-struct Item {
-  bool call = false;
-  double volume = 0; ///< a computation: its volume; a call: the bytes it sends
-};
-
-/// Per loop (by its rank in the ranks' top-level loops) and iteration, summed over the ranks read so far.
-struct Volumes {
-  std::vector<double> work, peak, bytes;
-  std::string where;
-};
 
 /// How many iterations of a loop of `trip` iterations a rank holds: those a cut may keep, and the peeled ones.
 std::uint64_t held(std::uint64_t trip, const Settings& settings)
@@ -185,6 +191,38 @@ std::string trips_text(const std::vector<Candidate>& found)
 
 } // namespace
 
+/// Per loop (by its rank in the ranks' top-level loops) and iteration, summed over the ranks read so far.
+struct Plan::Impl::Volumes {
+  std::vector<double> work, peak, bytes;
+  std::string where;
+};
+
+namespace {
+
+/// Reads every action of one rank into `all` (its lines) and `items`, its MPI calls folded by `folder`.
+void read_rank(trace::RankReader& reader, RankLines& all, std::vector<Item>& items,
+               trace::cformat::RankCompressor& folder)
+{
+  Action a;
+  while (reader.next(a)) {
+    if (items.empty()) {
+      all.file = reader.file();
+      all.dialect = a.dialect;
+    }
+    all.lines.push_back({all.text.size(), static_cast<std::uint32_t>(a.text.size()), a.line});
+    all.text += a.text;
+    bool call = not local(a);
+    items.push_back({call, call ? bytes_sent(a) : a.kind == trace::Kind::Compute ? a.amount : 0.0});
+    if (call && a.dialect == trace::Dialect::SimGrid)
+      folder.add_line(a.text); // with its shortcut for lines seen before (most of a loop's)
+    else if (call)
+      folder.add(a);
+  }
+  all.actions = items.size();
+}
+
+} // namespace
+
 // Each rank is read once: its actions held in full while its MPI calls are folded into loops (as `tit-trace
 // compress` folds them), then only the iterations a cut may keep are held on.
 void Plan::Impl::read(const fs::path& traces, std::optional<int> rank_hint, const Settings& settings)
@@ -198,7 +236,6 @@ void Plan::Impl::read(const fs::path& traces, std::optional<int> rank_hint, cons
   ranks.resize(n);
   std::vector<std::vector<Candidate>> found(n);
   std::vector<Volumes> volumes;
-  Action a;
   std::size_t step = std::max<std::size_t>(1, n / 10);
   for (std::size_t r = 0; r < n; ++r) {
     if (settings.progress && r % step == 0 && (r > 0 || n >= 64))
@@ -206,130 +243,126 @@ void Plan::Impl::read(const fs::path& traces, std::optional<int> rank_hint, cons
     RankLines all; // every action of the rank
     std::vector<Item> items;
     trace::cformat::RankCompressor folder(static_cast<int>(r), static_cast<int>(n), trace::ValueMode{});
-    auto reader = set->reader(static_cast<int>(r));
-    while (reader->next(a)) {
-      if (items.empty()) {
-        all.file = reader->file();
-        all.dialect = a.dialect;
-      }
-      all.lines.push_back({all.text.size(), static_cast<std::uint32_t>(a.text.size()), a.line});
-      all.text += a.text;
-      bool call = not local(a);
-      items.push_back({call, call ? bytes_sent(a) : a.kind == trace::Kind::Compute ? a.amount : 0.0});
-      if (call && a.dialect == trace::Dialect::SimGrid)
-        folder.add_line(a.text); // with its shortcut for lines seen before (most of a loop's)
-      else if (call)
-        folder.add(a);
-    }
-    all.actions = items.size();
+    read_rank(*set->reader(static_cast<int>(r)), all, items, folder);
     auto part = folder.finish();
     found[r] = Structure(part).candidates(min_trip, all.calls);
-    if (found[0].empty()) {
-      refusal = fmt::format("no loop of rank 0 runs {} times or more at the top level of its MPI calls without "
-                            "starting or ending the run or making communicators",
-                            min_trip);
+    refusal = refused(found, r, min_trip, settings);
+    if (not refusal.empty())
       return;
-    }
-    // Ranks fold the same loop from different starting points (a rank that only sends folds `compute send` where
-    // its neighbour folds `recv compute send`): a loop may have an iteration or two more on some ranks, peeled off
-    // on the others. Every rank skipping the same number of iterations still skips the same messages.
-    bool same = found[r].size() == found[0].size();
-    for (std::size_t i = 0; same && i < found[r].size(); ++i)
-      same = std::max(found[r][i].trip, found[0][i].trip) - std::min(found[r][i].trip, found[0][i].trip) <=
-             kPeeledIterations;
-    if (not same) {
-      refusal = fmt::format("the ranks' loops differ: rank 0 has loops of {} iterations at the top level of its "
-                            "MPI calls, rank {} of {} (a cut must skip the same iterations on every rank)",
-                            trips_text(found[0]), r, trips_text(found[r]));
-      return;
-    }
-    if (found[r].size() > settings.max_loops) {
-      refusal = fmt::format("rank 0 has {} loops of {} iterations or more at the top level of its MPI calls: more "
-                            "than the {} a fast-forward cuts",
-                            found[r].size(), min_trip, settings.max_loops);
-      return;
-    }
     volumes.resize(found[r].size());
-
-    // The rank's held lines: every action outside its loops, the first iterations of each loop (an iteration's
-    // computations are the ones before each of its calls).
-    RankLines& rl = ranks[r];
-    rl.file = all.file;
-    rl.dialect = all.dialect;
-    rl.actions = all.actions;
-    rl.calls = all.calls;
-    const auto& loops_here = found[r];
-    rl.iteration_start.resize(loops_here.size());
-    std::uint64_t i = 0; // calls so far
-    std::size_t j = 0;   // the loop call i is in or before
-    std::size_t gap = 0; // index in rl.lines of the first computation since the last call
-    double gap_work = 0;
-    std::vector<std::vector<double>> mine(loops_here.size()); // compute volume per iteration of each loop
-    for (std::size_t l = 0; l < loops_here.size(); ++l) {
-      mine[l].assign(loops_here[l].trip, 0.0);
-      for (auto* v : {&volumes[l].work, &volumes[l].peak, &volumes[l].bytes})
-        v->resize(std::max<std::size_t>(v->size(), loops_here[l].trip), 0.0);
-    }
-    for (std::size_t at = 0; at < items.size(); ++at) {
-      const Line& line = all.lines[at];
-      auto hold_line = [&] {
-        rl.lines.push_back({rl.text.size(), line.size, line.number});
-        rl.text.append(all.text, line.offset, line.size);
-      };
-      if (rl.lines.size() == gap)
-        gap_work = 0;
-      if (not items[at].call) { // held with the gap; dropped with the call that ends it
-        gap_work += items[at].volume;
-        hold_line();
-        continue;
-      }
-      while (j < loops_here.size() && i >= loops_here[j].first + loops_here[j].trip * loops_here[j].body) {
-        rl.iteration_start[j].push_back(gap); // where the actions after the held iterations start
-        ++j;
-      }
-      bool keep = true;
-      if (j < loops_here.size() && i >= loops_here[j].first) {
-        const Candidate& loop = loops_here[j];
-        std::uint64_t offset = i - loop.first;
-        std::uint64_t iteration = offset / loop.body;
-        keep = iteration < held(loop.trip, settings);
-        if (offset % loop.body == 0 && keep)
-          rl.iteration_start[j].push_back(gap);
-        if (offset == 0 && r == 0)
-          volumes[j].where = fmt::format("{}:{}", all.file, line.number);
-        mine[j][iteration] += gap_work;
-        volumes[j].bytes[iteration] += items[at].volume;
-      }
-      if (keep) {
-        hold_line();
-      } else { // the call and its gap's computations
-        if (gap < rl.lines.size())
-          rl.text.resize(rl.lines[gap].offset);
-        rl.lines.resize(gap);
-      }
-      gap = rl.lines.size();
-      ++i;
-    }
-    for (; j < loops_here.size(); ++j) // a loop that ends with the rank's last call
-      rl.iteration_start[j].push_back(gap);
-    for (std::size_t l = 0; l < loops_here.size(); ++l)
-      for (std::size_t it = 0; it < mine[l].size(); ++it) {
-        volumes[l].work[it] += mine[l][it];
-        volumes[l].peak[it] = std::max(volumes[l].peak[it], mine[l][it]);
-      }
-    rl.text.shrink_to_fit();
-    rl.lines.shrink_to_fit();
-    actions += rl.actions;
+    hold(r, all, items, found[r], volumes, settings);
   }
+  make_loops(found, volumes, settings);
+}
 
+std::string Plan::Impl::refused(const std::vector<std::vector<Candidate>>& found, std::size_t r,
+                                std::uint64_t min_trip, const Settings& settings) const
+{
+  if (found[0].empty())
+    return fmt::format("no loop of rank 0 runs {} times or more at the top level of its MPI calls without starting "
+                       "or ending the run or making communicators",
+                       min_trip);
+  // Ranks fold the same loop from different starting points (a rank that only sends folds `compute send` where its
+  // neighbour folds `recv compute send`): a loop may have an iteration or two more on some ranks, peeled off on the
+  // others. Every rank skipping the same number of iterations still skips the same messages.
+  bool same = found[r].size() == found[0].size();
+  for (std::size_t i = 0; same && i < found[r].size(); ++i)
+    same = std::max(found[r][i].trip, found[0][i].trip) - std::min(found[r][i].trip, found[0][i].trip) <=
+           kPeeledIterations;
+  if (not same)
+    return fmt::format("the ranks' loops differ: rank 0 has loops of {} iterations at the top level of its MPI "
+                       "calls, rank {} of {} (a cut must skip the same iterations on every rank)",
+                       trips_text(found[0]), r, trips_text(found[r]));
+  if (found[r].size() > settings.max_loops)
+    return fmt::format("rank 0 has {} loops of {} iterations or more at the top level of its MPI calls: more than "
+                       "the {} a fast-forward cuts",
+                       found[r].size(), min_trip, settings.max_loops);
+  return {};
+}
+
+// The rank's held lines: every action outside its loops, the first iterations of each loop (an iteration's
+// computations are the ones before each of its calls).
+void Plan::Impl::hold(std::size_t r, const RankLines& all, const std::vector<Item>& items,
+                      const std::vector<Candidate>& found, std::vector<Volumes>& volumes, const Settings& settings)
+{
+  RankLines& rl = ranks[r];
+  rl.file = all.file;
+  rl.dialect = all.dialect;
+  rl.actions = all.actions;
+  rl.calls = all.calls;
+  rl.iteration_start.resize(found.size());
+  std::uint64_t i = 0; // calls so far
+  std::size_t j = 0;   // the loop call i is in or before
+  std::size_t gap = 0; // index in rl.lines of the first computation since the last call
+  double gap_work = 0;
+  std::vector<std::vector<double>> mine(found.size()); // this rank's compute volume per iteration of each loop
+  for (std::size_t l = 0; l < found.size(); ++l) {
+    mine[l].assign(found[l].trip, 0.0);
+    for (auto* v : {&volumes[l].work, &volumes[l].peak, &volumes[l].bytes})
+      v->resize(std::max<std::size_t>(v->size(), found[l].trip), 0.0);
+  }
+  for (std::size_t at = 0; at < items.size(); ++at) {
+    const Line& line = all.lines[at];
+    auto hold_line = [&] {
+      rl.lines.push_back({rl.text.size(), line.size, line.number});
+      rl.text.append(all.text, line.offset, line.size);
+    };
+    if (rl.lines.size() == gap)
+      gap_work = 0;
+    if (not items[at].call) { // held with the gap; dropped with the call that ends it
+      gap_work += items[at].volume;
+      hold_line();
+      continue;
+    }
+    while (j < found.size() && i >= found[j].first + found[j].trip * found[j].body) {
+      rl.iteration_start[j].push_back(gap); // where the actions after the held iterations start
+      ++j;
+    }
+    bool keep = true;
+    if (j < found.size() && i >= found[j].first) {
+      std::uint64_t offset = i - found[j].first;
+      std::uint64_t iteration = offset / found[j].body;
+      keep = iteration < held(found[j].trip, settings);
+      if (offset % found[j].body == 0 && keep)
+        rl.iteration_start[j].push_back(gap);
+      if (offset == 0 && r == 0)
+        volumes[j].where = fmt::format("{}:{}", all.file, line.number);
+      mine[j][iteration] += gap_work;
+      volumes[j].bytes[iteration] += items[at].volume;
+    }
+    if (keep) {
+      hold_line();
+    } else { // the call and its gap's computations
+      if (gap < rl.lines.size())
+        rl.text.resize(rl.lines[gap].offset);
+      rl.lines.resize(gap);
+    }
+    gap = rl.lines.size();
+    ++i;
+  }
+  for (; j < found.size(); ++j) // a loop that ends with the rank's last call
+    rl.iteration_start[j].push_back(gap);
+  for (std::size_t l = 0; l < found.size(); ++l)
+    for (std::size_t it = 0; it < mine[l].size(); ++it) {
+      volumes[l].work[it] += mine[l][it];
+      volumes[l].peak[it] = std::max(volumes[l].peak[it], mine[l][it]);
+    }
+  rl.text.shrink_to_fit();
+  rl.lines.shrink_to_fit();
+  actions += rl.actions;
+}
+
+void Plan::Impl::make_loops(const std::vector<std::vector<Candidate>>& found, std::vector<Volumes>& volumes,
+                            const Settings& settings)
+{
   std::uint64_t most = 3 * settings.first_k << settings.doublings;
   for (std::size_t l = 0; l < found[0].size(); ++l) {
     Loop loop;
     loop.trip = found[0][l].trip;
-    for (std::size_t r = 0; r < n; ++r)
-      loop.trip = std::min(loop.trip, found[r][l].trip);
+    for (auto const& rank : found)
+      loop.trip = std::min(loop.trip, rank[l].trip);
     loop.kept = std::max(3 * settings.first_k, std::min(loop.trip / 2, most));
-    for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t r = 0; r < found.size(); ++r) {
       loop.first.push_back(found[r][l].first);
       loop.body.push_back(found[r][l].body);
       loop.extra.push_back(found[r][l].trip - loop.trip);
