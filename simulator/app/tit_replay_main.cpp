@@ -65,8 +65,7 @@ int main(int argc, char** argv)
                "predict long loops from a few of their iterations: the trace replayed with each long loop cut to "
                "k, 2k and 3k iterations on every rank, the time per iteration extended to the full trip count when "
                "the estimated error is within TOL (default 0.005); otherwise the full replay, said so "
-               "(docs/fast-forward.md)")
-      ->expected(0, 1);
+               "(docs/fast-forward.md); TOL only as --fast-forward=TOL, so that the files after it stay files");
   app.add_option("--compare", c.compare, "print what changed between two --analysis-json files A and B")->expected(2);
   app.footer(tit::output::parameters_footer());
   try {

@@ -91,6 +91,9 @@ otf2) # an OTF2 archive (the simulated run written by --otf2, read back): fast-f
 tolerance) # TOL is read; a tighter one than the noise allows doubles k or replays in full
   gen noise 8 600
   ff noise 0.2; applied; grep -q "tolerance 20%" "$out" || fail "tolerance not reported"
+  # TOL only with '=': the platform after the option stays the platform
+  run "$replay" "${extra[@]}" --hostfile "$hosts" --fast-forward "$platform" "$tmp/noise/traces.list"; expect_ok
+  grep -q "tolerance 0.5%" "$out" || fail "--fast-forward followed by a file did not run with the default tolerance"
   ff noise 1e-9; grep -q "^Fast-forward: not applied.*not steady" "$out" || grep -q "estimated error 0%" "$out" ||
     fail "a tolerance of 1e-9 was met with a nonzero error"
   ;;
