@@ -1,7 +1,9 @@
 // Protocol rules of the simulated MPI layer, each checked on a tiny simulation with hand-computed times.
-// SimGrid has one engine per process, so every scenario runs in a child process and prints its results.
+// SimGrid has one engine per process, so every scenario runs in a child process (replay::in_child) and returns
+// what it printed.
 #include "model/params.hpp"
 #include "mpi/world.hpp"
+#include "replay/child.hpp"
 
 #include <gtest/gtest.h>
 #include <simgrid/s4u/Actor.hpp>
@@ -12,7 +14,6 @@
 #include <fstream>
 #include <functional>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -35,16 +36,13 @@ constexpr const char* kPlatform = R"(<?xml version='1.0'?>
 
 using Body = std::function<void(Rank&)>;
 
+/// What the ranks' bodies printed (print below), in the child process that runs them.
+std::string printed;
+
 /// Runs rank 0 and rank 1 with the given bodies and extra --cfg options; returns what the bodies printed.
 std::string simulate(const std::vector<std::string>& cfg, Body rank0, Body rank1)
 {
-  int fds[2];
-  if (pipe(fds) != 0)
-    return "pipe failed";
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    close(fds[0]);
+  auto out = tit::replay::in_child([&] {
     auto platform = std::string("/tmp/tit-protocol-") + std::to_string(getpid()) + ".xml";
     std::ofstream(platform) << kPlatform;
     std::vector<std::string> args{"test",
@@ -70,25 +68,16 @@ std::string simulate(const std::vector<std::string>& cfg, Body rank0, Body rank1
     world.prepare({s4u::Actor::create("0", engine.host_by_name("A"), [&] { rank0(r0); r0.drain_buffered(); }),
                    s4u::Actor::create("1", engine.host_by_name("B"), [&] { rank1(r1); r1.drain_buffered(); })});
     engine.run();
-    std::fflush(stdout);
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string out;
-  char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
-    out.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (not WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    out += " [child failed]";
-  return out;
+    return printed;
+  });
+  return out ? *out : std::string("[child failed]");
 }
 
 void print(const char* label)
 {
-  std::printf("%s=%.9f ", label, s4u::Engine::get_clock());
+  char text[128];
+  std::snprintf(text, sizeof text, "%s=%.9f ", label, s4u::Engine::get_clock());
+  printed += text;
 }
 
 } // namespace

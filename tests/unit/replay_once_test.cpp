@@ -1,11 +1,9 @@
 // replay::run in one process: the first replay runs; a second one is refused with a message (SimGrid cannot
 // create a second engine in a process) instead of crashing. Runs in a child process of its own.
+#include "replay/child.hpp"
 #include "replay/replayer.hpp"
 
 #include <gtest/gtest.h>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <string>
 
@@ -15,12 +13,7 @@ std::string root() { return std::string(TIT_TEST_DATA_DIR) + "/../.."; }
 
 TEST(ReplayOnce, SecondRunInAProcessIsRefused)
 {
-  int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    close(fds[0]);
+  auto out = tit::replay::in_child([] {
     tit::replay::Options o;
     o.platform = root() + "/platforms/small-hetero.xml";
     o.hostfile = root() + "/platforms/small-hetero.hosts";
@@ -31,22 +24,12 @@ TEST(ReplayOnce, SecondRunInAProcessIsRefused)
     o.cfg = {"contexts/factory:thread"};
     auto first = tit::replay::run(o);
     auto second = tit::replay::run(o);
-    std::string out = std::to_string(first.exit_code) + " " + std::to_string(first.simulated_time > 0) + " " +
-                      std::to_string(second.exit_code) + " " + second.error;
-    [[maybe_unused]] auto n = write(fds[1], out.data(), out.size());
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string out;
-  char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
-    out.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(out.substr(0, 6), "0 1 2 ");
-  EXPECT_NE(out.find("one replay per process"), std::string::npos) << out;
+    return std::to_string(first.exit_code) + " " + std::to_string(first.simulated_time > 0) + " " +
+           std::to_string(second.exit_code) + " " + second.error;
+  });
+  ASSERT_TRUE(out); // the child ended and answered
+  EXPECT_EQ(out->substr(0, 6), "0 1 2 ");
+  EXPECT_NE(out->find("one replay per process"), std::string::npos) << *out;
 }
 
 } // namespace
