@@ -5,6 +5,7 @@
 # Usage: calibration/walkthrough.sh [--small] [--mode shm|tcp|hosts] [--build DIR] [--out DIR] [--tolerance T]
 #                                   [--cpu-from trace|flops] [--app "PROGRAM ARGS..."]
 #                                   [--hostfile FILE] [--launcher "CMD..."] [--node-bw B/s] [--node-lat S]
+#                                   [--max-bw-factor F]
 #   --small       a small size range (1 B .. 1 MiB) and few repetitions: about a minute (CI)
 #   --mode        shm: Open MPI's shared-memory transport (btl self,vader); tcp: TCP loopback (btl self,tcp);
 #                 hosts: the two ranks on two different hosts (the launcher's transport, no btl forced): with
@@ -19,6 +20,10 @@
 #                 ranks in the generated platform (default 1e10 and 1e-6, round numbers: the fitted factors
 #                 make up the difference). For hosts, the link's real rate: the report then compares the
 #                 fitted inter-host bandwidth with it
+#   --max-bw-factor  largest bandwidth factor of a size band, passed to tit-calibrate fit: 1 when --node-bw is
+#                 the link's real rate (no message crosses a link faster than its rate; a ping-pong on an idle
+#                 link can, when the link lets a burst through at once: calibration/README.md). tit-testbed
+#                 calibrate passes 1. Default: no bound
 #   --breaks      size bands of the fit, e.g. 1420,65536, passed to tit-calibrate fit (default: found by
 #                 segmented regression; in mode hosts, the protocol switch (--detached-thresh), so that the
 #                 rendez-vous band, whose bandwidth is the link's, is fitted from its own sizes: on a busy
@@ -51,6 +56,7 @@ bw=1e10
 lat=1e-6
 detached=
 breaks=
+max_bwf=
 build=$root/build
 out=
 tolerance=0.20
@@ -71,6 +77,7 @@ while [[ $# -gt 0 ]]; do
     --node-lat) lat=$2; shift ;;
     --detached-thresh) detached=$2; shift ;;
     --breaks) breaks=$2; shift ;;
+    --max-bw-factor) max_bwf=$2; shift ;;
     *) echo "walkthrough.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -91,7 +98,7 @@ if [[ -n $hostfile ]]; then
     { echo "walkthrough.sh: error: --hostfile $hostfile: expected at least 2 hosts (one per line)" >&2; exit 2; }
   hostfile=$(realpath "$hostfile")
 fi
-for v in "--node-bw:$bw" "--node-lat:$lat"; do
+for v in "--node-bw:$bw" "--node-lat:$lat" ${max_bwf:+"--max-bw-factor:$max_bwf"}; do
   [[ ${v#*:} =~ ^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]] ||
     { echo "walkthrough.sh: error: ${v%%:*}: expected a number, got '${v#*:}'" >&2; exit 2; }
 done
@@ -172,7 +179,8 @@ echo "== generating the platform and fitting"
   --switch-bw 1e11 -o "$out/platform.xml" --hostfile "$out/hosts"
 # The options of the fit, kept so that the measurements can be fitted again into another platform
 # (tit-testbed platform --calibration does).
-fit_opts=(--bandwidth "$bw" --latency "$lat" --links 2 ${detached:+--detached-thresh "$detached"} ${breaks:+--breaks "$breaks"})
+fit_opts=(--bandwidth "$bw" --latency "$lat" --links 2 ${detached:+--detached-thresh "$detached"} ${breaks:+--breaks "$breaks"}
+          ${max_bwf:+--max-bw-factor "$max_bwf"})
 echo "${fit_opts[*]}" >"$out/fit-options"
 "$bin/tit-calibrate" fit --p2p "$out/p2p.csv" --contention "$out/contention.csv" --cpu "$out/cpu.csv" \
   "${fit_opts[@]}" --platform "$out/platform.xml" \

@@ -44,7 +44,7 @@ void write_text(const std::string& path, const std::string& text)
 
 struct FitArgs {
   std::string p2p, contention, cpu, breaks, platform, template_file, output, curves, plot_dir, report;
-  std::optional<double> detached, cpu_problem;
+  std::optional<double> detached, cpu_problem, max_bw_factor;
   int max_segments = 6;
   Route route;
   std::vector<std::string> targets;
@@ -64,6 +64,7 @@ int run_fit(const FitArgs& a)
       opt.breaks = parse_breaks(a.breaks);
     opt.max_segments = a.max_segments;
     opt.detached_thresh = a.detached;
+    opt.max_bw_factor = a.max_bw_factor;
     auto fit = fit_p2p(data, a.route, opt);
     report << "== Point-to-point (" << a.p2p << ")\n";
     write_p2p_report(report, fit);
@@ -267,6 +268,11 @@ CLI::App* add_fit(CLI::App& app, FitArgs& fa)
       ->check(CLI::Range(1, 20))
       ->capture_default_str();
   fit->add_option("--detached-thresh", fa.detached, "protocol threshold in bytes (default: detected from the data)");
+  fit->add_option("--max-bw-factor", fa.max_bw_factor,
+                  "largest smpi/bw-factor of a size band, e.g. 1 when --bandwidth is the link's real rate (a ping-pong "
+                  "on an idle link may run faster than the rate: a band fitted above is capped, its latency refitted; "
+                  "default: no bound)")
+      ->check(CLI::Range(0.001, 1000.0));
   add_route_options(fit, fa.route, "the nodes measured");
   fit->add_option("--cpu-problem", fa.cpu_problem, "problem size whose CPU rate to use (default: the largest)");
   fit->add_option("--platform", fa.platform, "platform file to update (created when it does not exist)");

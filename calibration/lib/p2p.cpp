@@ -173,6 +173,83 @@ std::string P2pFit::bw_factor() const
   return fmt::format("{}", fmt::join(parts, ";"));
 }
 
+namespace {
+
+/// The network line of segment `s` (one-way ping-pong points `pp` of its sizes, overheads of detached messages
+/// removed) and its latency and bandwidth factors; a bandwidth factor above `options.max_bw_factor` is capped there
+/// and the latency refitted under that slope (docs: calibration/README.md, "A link's rate as a bound").
+void fit_network(SegmentFit& s, const std::string& name, const std::vector<Point>& pp, P2pFit& fit,
+                 const P2pOptions& options)
+{
+  const double lone = fit.route.lone_flow_bandwidth();
+  const double lat = fit.route.raw_latency();
+  // The model's one-way time is os + or + network time: overheads measured alone that exceed the
+  // ping-pong's one-way time (seen on shared memory, where the ping-pong overlaps copies the ping
+  // experiments do not) would leave the network a negative time. Scale them down to leave it 10%.
+  std::vector<double> room;
+  for (auto const& m : medians_by_size(pp))
+    if (m.x < fit.detached_thresh && s.os(m.x) + s.orecv(m.x) > 0)
+      room.push_back(m.y / (s.os(m.x) + s.orecv(m.x)));
+  if (not room.empty() && 0.9 * median(room) < 1) {
+    double k = 0.9 * median(room);
+    for (LineFit* f : {&s.os, &s.orecv}) {
+      f->offset *= k;
+      f->slope *= k;
+    }
+    s.overhead_scale = k;
+    fit.warnings.push_back(fmt::format("os + or on {} exceed {:.0f}% of the one-way ping-pong time; both scaled by "
+                                       "{:.3f} so that the model reproduces the ping-pong",
+                                       name, 90.0, k));
+  }
+  std::vector<Point> net;
+  for (auto const& p : pp) {
+    double y = p.y;
+    if (p.x < fit.detached_thresh)
+      y -= s.os(p.x) + s.orecv(p.x);
+    net.push_back({p.x + kEnvelope, y});
+  }
+  s.network = robust_line_fit(net);
+  if (s.network.slope <= 0) {
+    std::vector<Point> flat = net;
+    for (auto& p : flat)
+      p.x = 0;
+    auto c = robust_line_fit(flat);
+    c.slope = 0;
+    s.network = c;
+    fit.warnings.push_back(fmt::format("network time on {} does not grow with the size: bandwidth factor capped "
+                                       "at {}",
+                                       name, kMaxBwFactor));
+  }
+  if (s.network.offset < 0 || lat <= 0) {
+    if (s.network.offset < 0)
+      fit.warnings.push_back(fmt::format("network time on {}: the overheads exceed the ping-pong time at small "
+                                         "sizes; latency factor 0, line refitted through the origin",
+                                         name));
+    s.network = robust_line_fit(net, true);
+  }
+  // SimGrid and tit-replay refuse a zero factor: a segment without latency gets a negligible one.
+  s.lat_factor = std::max(lat > 0 ? s.network.offset / lat : 0.0, kMinLatFactor);
+  s.bw_factor = s.network.slope > 0 ? std::min(1 / (s.network.slope * lone), kMaxBwFactor) : kMaxBwFactor;
+  if (options.max_bw_factor && s.bw_factor > *options.max_bw_factor) {
+    // Faster than the link's rate: what a ping-pong measures when the idle link lets a burst through at once (a
+    // token bucket; the reply's time refills it), never what a busy link gives. The slope of the cap, and the
+    // latency that fits best under it (median of the remaining time, at least 0).
+    const double fitted = s.bw_factor;
+    s.bw_factor = *options.max_bw_factor;
+    s.network.slope = 1 / (lone * s.bw_factor);
+    std::vector<double> rest;
+    for (auto const& p : net)
+      rest.push_back(p.y - s.network.slope * p.x);
+    s.network.offset = std::max(median(rest), 0.0);
+    s.lat_factor = std::max(lat > 0 ? s.network.offset / lat : 0.0, kMinLatFactor);
+    fit.warnings.push_back(fmt::format("network time on {}: bandwidth factor {} is above --max-bw-factor {} (the "
+                                       "ping-pong ran faster than the link); capped, latency factor refitted: {}",
+                                       name, num(fitted), num(s.bw_factor), num(s.lat_factor)));
+  }
+}
+
+} // namespace
+
 P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& options)
 {
   struct Named {
@@ -255,59 +332,9 @@ P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& option
   }
 
   // Network factors from the ping-pong, after removing the overheads of detached messages.
-  const double lone = route.lone_flow_bandwidth();
-  const double lat = route.raw_latency();
   for (std::size_t i = 0; i < nseg; ++i) {
     auto& s = fit.segments[i];
-    auto name = range_name(s, i == 0);
-    auto pp = in_segment(half, s.low, s.high, i == 0);
-    // The model's one-way time is os + or + network time: overheads measured alone that exceed the
-    // ping-pong's one-way time (seen on shared memory, where the ping-pong overlaps copies the ping
-    // experiments do not) would leave the network a negative time. Scale them down to leave it 10%.
-    std::vector<double> room;
-    for (auto const& m : medians_by_size(pp))
-      if (m.x < fit.detached_thresh && s.os(m.x) + s.orecv(m.x) > 0)
-        room.push_back(m.y / (s.os(m.x) + s.orecv(m.x)));
-    if (not room.empty() && 0.9 * median(room) < 1) {
-      double k = 0.9 * median(room);
-      for (LineFit* f : {&s.os, &s.orecv}) {
-        f->offset *= k;
-        f->slope *= k;
-      }
-      s.overhead_scale = k;
-      fit.warnings.push_back(fmt::format("os + or on {} exceed {:.0f}% of the one-way ping-pong time; both scaled by "
-                                         "{:.3f} so that the model reproduces the ping-pong",
-                                         name, 90.0, k));
-    }
-    std::vector<Point> net;
-    for (auto const& p : pp) {
-      double y = p.y;
-      if (p.x < fit.detached_thresh)
-        y -= s.os(p.x) + s.orecv(p.x);
-      net.push_back({p.x + kEnvelope, y});
-    }
-    s.network = robust_line_fit(net);
-    if (s.network.slope <= 0) {
-      std::vector<Point> flat = net;
-      for (auto& p : flat)
-        p.x = 0;
-      auto c = robust_line_fit(flat);
-      c.slope = 0;
-      s.network = c;
-      fit.warnings.push_back(fmt::format("network time on {} does not grow with the size: bandwidth factor capped "
-                                         "at {}",
-                                         name, kMaxBwFactor));
-    }
-    if (s.network.offset < 0 || lat <= 0) {
-      if (s.network.offset < 0)
-        fit.warnings.push_back(fmt::format("network time on {}: the overheads exceed the ping-pong time at small "
-                                           "sizes; latency factor 0, line refitted through the origin",
-                                           name));
-      s.network = robust_line_fit(net, true);
-    }
-    // SimGrid and tit-replay refuse a zero factor: a segment without latency gets a negligible one.
-    s.lat_factor = std::max(lat > 0 ? s.network.offset / lat : 0.0, kMinLatFactor);
-    s.bw_factor = s.network.slope > 0 ? std::min(1 / (s.network.slope * lone), kMaxBwFactor) : kMaxBwFactor;
+    fit_network(s, range_name(s, i == 0), in_segment(half, s.low, s.high, i == 0), fit, options);
   }
   return fit;
 }

@@ -54,6 +54,9 @@ struct P2pOptions {
   std::optional<double> detached_thresh;    ///< given protocol threshold; else detected
   double sync_ratio = 0.4;                  ///< a segment whose send and recv times are both at least this
                                             ///< fraction of the one-way ping-pong time is rendez-vous
+  /// Largest bandwidth factor a segment may take (1: no message faster than the route's nominal bandwidth, when
+  /// that is the link's real rate); none: as fitted. A segment fitted above it is capped and its latency refitted.
+  std::optional<double> max_bw_factor;
 };
 
 struct SegmentFit {

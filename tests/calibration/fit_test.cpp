@@ -206,6 +206,33 @@ TEST(SyntheticRecovery, SimGridStrings)
   EXPECT_NE(fit.bw_factor().find("1436:0.6;0:0.1"), std::string::npos) << fit.bw_factor();
 }
 
+TEST(P2pFit, MaxBwFactorCapsOnlyTheBandsAboveIt)
+{
+  // The machine's last band has bw-factor 1.1: faster than the route's nominal rate, as a ping-pong through an idle
+  // token bucket measures. Capped at 1, that band is slower than measured, its latency refitted; the others as fitted.
+  Machine m;
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  auto as_fitted = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  ASSERT_EQ(as_fitted.segments.size(), 5U);
+  EXPECT_NEAR(as_fitted.segments[4].bw_factor, 1.1, 1e-9);
+  opt.max_bw_factor = 1;
+  auto capped = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  ASSERT_EQ(capped.segments.size(), 5U);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_DOUBLE_EQ(capped.segments[i].bw_factor, as_fitted.segments[i].bw_factor) << "band " << i;
+    EXPECT_DOUBLE_EQ(capped.segments[i].lat_factor, as_fitted.segments[i].lat_factor) << "band " << i;
+  }
+  EXPECT_EQ(capped.segments[4].bw_factor, 1);
+  EXPECT_GE(capped.segments[4].lat_factor, kMinLatFactor);
+  EXPECT_GT(capped.one_way(3e6), m.one_way(3e6));
+  EXPECT_LT(capped.one_way(3e6), m.one_way(3e6) * 1.11);
+  bool warned = false;
+  for (auto const& w : capped.warnings)
+    warned = warned || w.find("bandwidth factor 1.1 is above --max-bw-factor 1") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
 TEST(P2pFit, MissingExperimentIsAnError)
 {
   Machine m;

@@ -61,6 +61,7 @@ case $case in
       "$bin/tit-calibrate" fit --p2p missing.csv --bandwidth 1e9 --latency 1e-6
     expect 2 "error: fitting --p2p needs --bandwidth and --latency" "$bin/tit-calibrate" fit --p2p bad.csv
     expect 2 "error: nothing to fit: give --p2p, --contention and/or --cpu" "$bin/tit-calibrate" fit
+    expect 2 "--max-bw-factor: Value 0 not in range 0.001000 to 1000.000000" "$bin/tit-calibrate" fit --p2p bad.csv --max-bw-factor 0
     # from-trace: the 100-byte send of rank 0 took 0.5 s; rendez-vous above 50 bytes leaves nothing to fit
     expect 2 "error: nothing to fit in situ: the trace has no isend, no detached send and no sendRecv to itself of two sizes or more with a timing; 1 send(s) of at least 50 bytes (rendez-vous) left out of os" \
       "$bin/tit-calibrate" from-trace "$here/data/trace-timings/traces.txt" --detached-thresh 50
