@@ -6,6 +6,8 @@
 # rank counts. See corpus/README.md.
 #
 # usage: corpus.sh [-m MIRROR] [-s SRC] [-o OUT] [-k smpi|tracer] [CODE[:NP,NP...]...]
+#        corpus.sh -a CODE NP   prints the arguments of CODE's run at NP ranks (for other harnesses:
+#                               testbed/whatif.sh), exit 2 when NP does not suit CODE
 #   -m MIRROR  folder holding OWNER+NAME/repo bare git mirrors ($CORPUS_MIRROR, default /work/.mirror)
 #   -s SRC     scratch folder for the checked-out sources ($CORPUS_SRC, default /work/corpus-src)
 #   -o OUT     output folder ($CORPUS_OUT, default /work/corpus-out): OUT/KIND/bin/CODE,
@@ -24,8 +26,10 @@ mirror=${CORPUS_MIRROR:-/work/.mirror}
 src=${CORPUS_SRC:-/work/corpus-src}
 out=${CORPUS_OUT:-/work/corpus-out}
 kind=smpi
-while getopts "m:s:o:k:h" opt; do
+print_args=0
+while getopts "m:s:o:k:ah" opt; do
   case $opt in
+    a) print_args=1 ;;
     m) mirror=$OPTARG ;;
     s) src=$OPTARG ;;
     o) out=$OPTARG ;;
@@ -236,4 +240,10 @@ main() {
   echo "$0: all cases traced; see $out/$kind" >&2
 }
 
+if [ "$print_args" = 1 ]; then
+  [ $# -eq 2 ] && [ -n "${REPO[$1]:-}" ] && [[ $2 =~ ^[1-9][0-9]*$ ]] ||
+    { echo "$0: -a needs a code (${ALL_CODES[*]}) and a rank count, got '$*'" >&2; exit 2; }
+  "args_$1" "$2" || exit 2
+  exit 0
+fi
 main "$@"; exit $?

@@ -6,10 +6,17 @@
 #
 # Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
 #                          [--full] [--long] [--divisors 1,4,20] [--mpi-args "ARGS"] [--switches]
+#                          [--corpus DIR] [--replay-args "ARGS"]
 #   --build     build directory holding bin/ and lib/ (default: build/ at the repository root)
 #   --rate      configuration A's link rate (default 200mbit)
 #   --apps      mini-applications (tests/mpi-programs/apps, with their default arguments), and
 #               pingpong (tests/testbed/pingpong.c: bulk ping-pong with computation)
+#               and the corpus codes (corpus/README.md: comd, minife, hpcg, ...) built with mpicc by
+#               `corpus/corpus.sh -k tracer` (their arguments: `corpus.sh -a CODE NP`); a corpus code's measured
+#               time is the largest over its ranks of the time from MPI_Init's return to MPI_Finalize, as the
+#               tracer's timings give it (its measured runs are traced too, into a scratch folder: the same
+#               overhead as the traced run), and it runs in a scratch folder (the codes write reports there)
+#   --corpus    corpus.sh's output folder, holding tracer/bin/CODE ($CORPUS_OUT, default /work/corpus-out)
 #   --long      the mini-applications' arguments of tests/mpi-programs/apps/measure-args (runs 10-100
 #               times longer: at A/20, minutes per run)
 #   --runs      plain runs per application and configuration (median, min-max reported; default 3)
@@ -19,6 +26,8 @@
 #   --mpi-args  more mpirun options for the traced and the measured runs, e.g. "--mca btl_tcp_flags send" (Open
 #               MPI's TCP transport without its RDMA-put pipeline, which halves exchanges in both directions at
 #               once: testbed/README.md, "Measurements")
+#   --replay-args  more tit-replay options for every prediction, e.g. "--cfg=smpi/allreduce:rdb" (the collective
+#               algorithms the MPI library runs: testbed/README.md, "Measurements")
 #   --switches  instead of A/B/C: 4 hosts, two behind each of 2 switches, one rank per host; A the uplink at the
 #               link rate, D the uplink at 1/8 of it (the pairs of ranks that cross it contend), E as D with
 #               ranks 1 and 2 swapped (placement: neighbours behind the other switch). 4 ranks on this
@@ -39,7 +48,9 @@ divisors=1,4,20
 small=(--small)
 out=whatif-out
 mpi_args=()
+replay_args=()
 switches=0
+corpus=${CORPUS_OUT:-/work/corpus-out}
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift ;;
@@ -51,7 +62,9 @@ while [[ $# -gt 0 ]]; do
     --long) long=1 ;;
     --out) out=$2; shift ;;
     --mpi-args) read -r -a mpi_args <<<"$2"; shift ;;
+    --replay-args) read -r -a replay_args <<<"$2"; shift ;;
     --switches) switches=1 ;;
+    --corpus) corpus=$2; shift ;;
     *) echo "whatif.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -67,9 +80,20 @@ bin=$build/bin
 tb=$bin/tit-testbed
 IFS=, read -r -a app_list <<<"$apps"
 IFS=, read -r -a div_list <<<"$divisors"
-prog() { if [[ $1 == pingpong ]]; then echo "$bin/testbed-pingpong"; else echo "$bin/app-$1"; fi; }
+corpus_codes=" hpcg lulesh minife comd amg miniamr "
+is_corpus() { [[ $corpus_codes == *" $1 "* ]]; }
+prog() {
+  if [[ $1 == pingpong ]]; then echo "$bin/testbed-pingpong"
+  elif is_corpus "$1"; then echo "$corpus/tracer/bin/$1"
+  else echo "$bin/app-$1"; fi
+}
+np=2
+((switches == 0)) || np=4
 for a in "${app_list[@]}"; do
-  [[ -x $(prog "$a") ]] || { echo "whatif.sh: error: --apps: no program $(prog "$a")" >&2; exit 2; }
+  [[ -x $(prog "$a") ]] || { echo "whatif.sh: error: --apps: no program $(prog "$a")" \
+    "$(is_corpus "$a" && echo "(build it with: bash corpus/corpus.sh -k tracer -o $corpus $a:$np)")" >&2; exit 2; }
+  is_corpus "$a" || continue
+  bash "$root/corpus/corpus.sh" -a "$a" "$np" >/dev/null || { echo "whatif.sh: error: --apps: $a cannot run at $np ranks" >&2; exit 2; }
 done
 mkdir -p "$out"
 out=$(realpath "$out")
@@ -91,14 +115,20 @@ run() {
   return $status
 }
 
-app_args() { ((long == 0)) || sed -n "s/^$1 //p" "$root/tests/mpi-programs/apps/measure-args"; }
+app_args() {
+  if is_corpus "$1"; then bash "$root/corpus/corpus.sh" -a "$1" "$np"
+  elif ((long)); then sed -n "s/^$1 //p" "$root/tests/mpi-programs/apps/measure-args"; fi
+}
 span() { awk '$1 == "span" && $3 > m { m = $3 } END { print m }' "$1"; }
+# timings_span DIR: the largest over the ranks of the start of MPI_Finalize in the tracer's timings (seconds from
+# the rank's return from MPI_Init), the span the mini-applications print
+timings_span() {
+  awk -F, '$2 == "finalize" && $3 > m { m = $3 } END { if (m != "") print m }' "$1"/timings-*.csv
+}
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "== load average at the start: $(loadavg)"
-np=2
 if ((switches)); then
-  np=4
   "$tb" up --hosts 4 --switches 2 --link "$rate" --uplink "$rate" >/dev/null
 else
   "$tb" up --hosts 2 --link "$rate" >/dev/null
@@ -111,13 +141,22 @@ run "$tb" calibrate "$out/calibration" "${small[@]}" --tolerance 1 \
   { echo "whatif.sh: calibration failed: see $out/calibrate.log" >&2; exit 1; }
 grep '^inter-host bandwidth' "$out/calibrate.log" || true
 
+# traced DIR APP MPIRUN-ARGS...: a run of APP under the tracer into DIR, with the timings, in the scratch folder
+# (a corpus code writes its reports in its working directory)
+traced() {
+  local dir=$1 app=$2
+  shift 2
+  mkdir -p "$out/work-$app"
+  TIT_TRACE_DIR=$dir TIT_TRACE_TIMINGS=1 run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} --wdir "$out/work-$app" \
+    -x LD_PRELOAD="$build/lib/libtit-trace.so" -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS -x TIT_TRACE_COMPUTE \
+    -x TIT_TRACE_RATE "$@"
+}
 echo "== tracing at $rate (once per application)"
 for a in "${app_list[@]}"; do
   read -r -a args <<<"$(app_args "$a")"
   rm -rf "$out/trace-$a"
-  TIT_TRACE_DIR=$out/trace-$a TIT_TRACE_TIMINGS=1 run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np "$np" -x LD_PRELOAD="$build/lib/libtit-trace.so" \
-    -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS -x TIT_TRACE_COMPUTE -x TIT_TRACE_RATE "$(prog "$a")" "${args[@]}" \
-    >"$out/trace-$a.log" 2>&1 || { echo "whatif.sh: traced run of $a failed: $out/trace-$a.log" >&2; exit 1; }
+  traced "$out/trace-$a" "$a" -np "$np" "$(prog "$a")" "${args[@]}" >"$out/trace-$a.log" 2>&1 ||
+    { echo "whatif.sh: traced run of $a failed: $out/trace-$a.log" >&2; exit 1; }
   # Each application's own CPU rate (in its traces' unit), from its traced run.
   "$bin/tit-calibrate" cpu-trace "$out/trace-$a/trace.list" -o "$out/cpu-$a.csv" >/dev/null
 done
@@ -157,15 +196,23 @@ for c in "${configs[@]}"; do
   for a in "${app_list[@]}"; do
     cp "$out/platform-$tag.xml" "$out/platform-$tag-$a.xml"
     "$bin/tit-calibrate" fit --cpu "$out/cpu-$a.csv" --platform "$out/platform-$tag-$a.xml" >/dev/null
-    pred=$("$bin/tit-replay" --hostfile "$out/hosts-$tag" "$out/platform-$tag-$a.xml" "$out/trace-$a/trace.list" \
+    pred=$("$bin/tit-replay" ${replay_args[@]+"${replay_args[@]}"} --hostfile "$out/hosts-$tag" "$out/platform-$tag-$a.xml" "$out/trace-$a/trace.list" \
       2>"$out/replay-$tag-$a.err" | sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p')
     [[ -n $pred ]] || { echo "whatif.sh: replay of $a in $name failed: $out/replay-$tag-$a.err" >&2; exit 1; }
     read -r -a args <<<"$(app_args "$a")"
     spans=()
     for ((i = 0; i < runs; i++)); do
-      run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np "$np" --host "$hosts" "$(prog "$a")" "${args[@]}" \
-        >"$out/run.log" 2>&1 || { echo "whatif.sh: run of $a in $name failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
-      spans+=("$(span "$out/run.log")")
+      if is_corpus "$a"; then
+        rm -rf "$out/run-trace"
+        traced "$out/run-trace" "$a" -np "$np" --host "$hosts" "$(prog "$a")" "${args[@]}" >"$out/run.log" 2>&1 ||
+          { echo "whatif.sh: run of $a in $name failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
+        spans+=("$(timings_span "$out/run-trace")")
+        rm -rf "$out/run-trace"
+      else
+        run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np "$np" --host "$hosts" "$(prog "$a")" "${args[@]}" \
+          >"$out/run.log" 2>&1 || { echo "whatif.sh: run of $a in $name failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
+        spans+=("$(span "$out/run.log")")
+      fi
     done
     python3 - "$name" "$d" "$label" "$a" "$pred" "${spans[@]}" >>"$out/results.csv" <<'EOF'
 import statistics, sys
