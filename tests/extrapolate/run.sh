@@ -62,6 +62,7 @@ cg_args=(dims=1 coll=1 n=840)
 halo_args=(dims=2 n=120)
 torus_args=(dims=2 periodic=1 scaling=w n=16)
 halo3_args=(dims=3 n=60 iters=3)
+torus3_args=(dims=3 periodic=1 scaling=w n=12 iters=3 reductions=1)
 
 case $case_name in
   sporadic) # issue 35 (LULESH, CoMD, HPCG traced by SMPI): a 1-D chain whose measured computations are written in
@@ -141,6 +142,23 @@ PY
   halo3d) # 3-D halo without periodic boundaries (27 classes), strong scaling: faces shrink as p^(-2/3)
     for np in 27 64 125 216; do trace halo3 "$np" "${halo3_args[@]}"; done
     same_as_real halo3 216 27 64 125 ;;
+  torus3d) # issue 35 (SMPI's CoMD): a 3-D torus whose inputs' grids are 2 ranks wide along some dimensions (3 x 2 x 2,
+    # 3 x 3 x 2, 3 x 3 x 3 -> 4 x 3 x 3), after four MPI_Allreduce of 1, 4, 2 and 2 doubles. Refused before for the
+    # allreduces (one loop whose sizes change: unrolled now, it has at most 8 iterations), then for the partners (on 2
+    # ranks, the neighbours on both sides are one rank: the offset that fits every input is taken), then for the classes
+    # (the target's interior along n2 is in one input only: the ranks of a torus are one class).
+    for np in 12 18 27 36; do trace torus3 "$np" "${torus3_args[@]}"; done
+    same_as_real torus3 36 12 18 27
+    run "$tool" extrapolate --report --ranks 36 "$tmp/t.tit" "$tmp"/torus3-{12,18,27}.trace
+    grep -q "^class (every rank): 36 rank(s) at the target" "$out" || fail "not one class: $(head -3 "$out")" ;;
+  error-side) # the same torus on 8, 12, 18 ranks (2 x 2 x 2, 3 x 2 x 2, 3 x 3 x 2) to 27 (3 x 3 x 3): along one
+    # dimension (n0: the fastest-varying, MPI_Cart_create's last) every input is 2 ranks wide, so no input says on
+    # which side each neighbour is; refused
+    for np in 8 12 18; do trace torus3 "$np" "${torus3_args[@]}"; done
+    run "$tool" extrapolate --ranks 27 "$tmp/t.tit" "$tmp"/torus3-{8,12,18}.trace
+    [ "$status" -eq 2 ] || fail "expected exit 2, got $status"
+    grep -q "the partner is the grid neighbour on either side along dimension 0 (n0), which is 2 ranks wide in every input and 3 at the target: no input says which side" "$err" ||
+      fail "unexpected message" ;;
   torus2d) # 2-D halo with periodic boundaries, weak scaling
     for np in 9 16 25 36; do trace torus "$np" "${torus_args[@]}"; done
     same_as_real torus 36 9 16 25 ;;

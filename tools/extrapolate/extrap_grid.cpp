@@ -108,6 +108,19 @@ std::optional<std::array<int, 3>> Grid::neighbour(int from, int to) const
   return d;
 }
 
+std::vector<std::array<int, 3>> Grid::neighbour_offsets(int from, int to) const
+{
+  std::vector<std::array<int, 3>> out;
+  auto reach = [&](std::size_t k) { return k < dims.size() ? 1 : 0; }; // no offset beyond the grid's dimensions
+  std::array<int, 3> d{0, 0, 0};
+  for (d[2] = -reach(2); d[2] <= reach(2); ++d[2])
+    for (d[1] = -reach(1); d[1] <= reach(1); ++d[1])
+      for (d[0] = -reach(0); d[0] <= reach(0); ++d[0])
+        if (at_offset(from, d) == to)
+          out.push_back(d);
+  return out;
+}
+
 int Grid::at_offset(int from, const std::array<int, 3>& delta) const
 {
   std::array<int, 3> c = coords(from);

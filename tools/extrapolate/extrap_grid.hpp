@@ -31,6 +31,9 @@ struct Grid {
   /// The grid offset from `from` to `to` when `to` is a neighbour (each coordinate within 1, directly or across the
   /// boundary: periodic wrap); std::nullopt otherwise. A direct offset is preferred to a wrapped one.
   std::optional<std::array<int, 3>> neighbour(int from, int to) const;
+  /// Every grid offset (each coordinate -1, 0 or 1) that leads from `from` to `to` across the periodic boundary: more
+  /// than one along a dimension of 2 ranks, where the neighbours on both sides are one rank (none: no neighbour).
+  std::vector<std::array<int, 3>> neighbour_offsets(int from, int to) const;
   /// The rank at grid offset `delta` of `from`, wrapping around the boundary when needed.
   int at_offset(int from, const std::array<int, 3>& delta) const;
 };

@@ -281,18 +281,21 @@ private:
     std::int64_t n = meta_.rank_count;
     int offset = static_cast<int>(((q - rank_) % n + n) % n);
     std::optional<std::array<int, 3>> delta = in_.grid.neighbour(rank_, q);
+    std::vector<std::array<int, 3>> deltas = in_.grid.neighbour_offsets(rank_, q);
     if (!o.seen) {
       o.seen = true;
       o.first = Origin{rank_, action_, action_text};
       o.delta_ok = delta.has_value();
       if (delta)
         o.delta = *delta;
+      o.deltas = std::move(deltas);
       o.absolute = q;
       o.offset = offset;
       return;
     }
     bool was_ok = o.delta_ok || o.absolute_ok || o.offset_ok;
-    o.delta_ok = o.delta_ok && delta && *delta == o.delta;
+    std::erase_if(o.deltas, [&](const auto& d) { return std::find(deltas.begin(), deltas.end(), d) == deltas.end(); });
+    o.delta_ok = o.delta_ok && !o.deltas.empty();
     o.absolute_ok = o.absolute_ok && q == o.absolute;
     o.offset_ok = o.offset_ok && offset == o.offset;
     if (was_ok && !(o.delta_ok || o.absolute_ok || o.offset_ok))
@@ -444,18 +447,19 @@ std::vector<std::size_t> vector_segments(const std::string& name, std::size_t n,
   return {};
 }
 
-std::vector<ClassModel> build_classes(const std::vector<Input>& inputs)
+std::vector<ClassModel> build_classes(const std::vector<Input>& inputs, bool one_class)
 {
   std::map<int, ClassModel> classes;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Input& in = inputs[i];
     for (int r = 0; r < in.ranks(); ++r) {
       std::array<int, 3> pos = in.grid.position(r);
-      auto [it, added] = classes.try_emplace(position_code(pos));
+      auto [it, added] = classes.try_emplace(class_key(in.grid, r, one_class));
       ClassModel& cls = it->second;
       if (added) {
         cls.position = pos;
-        cls.name = position_name(pos, in.grid.dimensions());
+        cls.key = it->first;
+        cls.name = one_class ? "every rank" : position_name(pos, in.grid.dimensions());
         cls.dialect = in.trace.meta.ranks[r].dialect;
         cls.in_input.assign(inputs.size(), false);
         cls.origin_input = i;
@@ -662,6 +666,58 @@ void unroll_communicator_loops(trace::cformat::Loaded& trace)
 void unroll_pairs(trace::cformat::Loaded& trace)
 {
   unroll_loops(trace, [](const Node& n) { return n.count == 2; });
+}
+
+void unroll_varying_loops(trace::cformat::Loaded& trace, std::uint64_t max_trip)
+{
+  const auto& meta = trace.meta;
+  std::set<std::pair<std::uint32_t, std::uint64_t>> varying; // loops (body, trip count) to unroll
+  for (int r = 0; r < meta.rank_count; ++r) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors;
+    for (const Stream& s : trace.blocks.at(meta.ranks[r].block))
+      cursors.emplace(std::pair(s.signature, s.slot), Cursor(&s));
+    // Reads the values of `body`'s actions (and of its loops, iteration by iteration); appends to `own` those of its
+    // own actions that are no volume.
+    auto walk = [&](auto& self, std::uint32_t body, std::vector<std::string>& own) -> void {
+      for (std::uint32_t id : meta.bodies[body]) {
+        const Node& n = meta.nodes[id];
+        if (n.loop) {
+          std::vector<std::string> first, iteration;
+          bool differs = false;
+          for (std::uint64_t c = 0; c < n.count; ++c) {
+            iteration.clear();
+            self(self, n.ref, iteration);
+            if (c == 0)
+              first = iteration;
+            else
+              differs = differs || iteration != first;
+          }
+          if (differs && n.count <= max_trip)
+            varying.emplace(n.ref, n.count);
+          continue;
+        }
+        const Signature& s = meta.signatures[n.ref];
+        const bool volume = is_volume_action(s.name);
+        std::uint32_t ordinal = 0;
+        std::string token;
+        for (const Slot& slot : s.slots) {
+          if (slot.kind != Slot::Kind::Value)
+            continue;
+          auto it = cursors.find(std::pair(n.ref, ordinal++));
+          if (it == cursors.end() || !it->second.next(token))
+            throw ExtrapolationError(fmt::format("error: rank {}: a value stream ends before its action (corrupt "
+                                                 "compressed trace)",
+                                                 r));
+          if (!volume)
+            own.push_back(token);
+        }
+      }
+    };
+    std::vector<std::string> top;
+    walk(walk, meta.ranks[r].root, top);
+  }
+  if (!varying.empty())
+    unroll_loops(trace, [&](const Node& n) { return varying.count(std::pair(n.ref, n.count)) > 0; });
 }
 
 std::vector<std::vector<long long>> split_colours(const Input& input)

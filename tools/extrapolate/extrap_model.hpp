@@ -58,7 +58,9 @@ struct Observation {
   // partners: the partner's grid offset, absolute rank and offset modulo the rank count, each while every
   // observation agrees
   bool delta_ok = true, absolute_ok = true, offset_ok = true;
-  std::array<int, 3> delta{0, 0, 0};
+  std::array<int, 3> delta{0, 0, 0};       ///< the first observation's offset (Grid::neighbour)
+  std::vector<std::array<int, 3>> deltas; ///< the offsets that fit every observation (Grid::neighbour_offsets: two
+                                          ///< along a dimension of 2 ranks, where both sides are one rank)
   int absolute = 0;
   int offset = 0;
   // integer values per rank, for a value that differs between the ranks of a class (a grid function of the rank's
@@ -99,8 +101,12 @@ struct TemplateNode {
   std::string sample;               ///< the origin rank's first occurrence (text), or "a loop of N iterations"
 };
 
+/// The class key of every rank when the ranks are one class (build_classes with `one_class`).
+inline constexpr int kEveryRank = -1;
+
 struct ClassModel {
   std::array<int, 3> position{0, 0, 0};
+  int key = 0;                      ///< position_code(position), or kEveryRank
   std::string name;                 ///< "first,interior"
   trace::Dialect dialect = trace::Dialect::SimGrid;
   std::vector<TemplateNode> top;
@@ -119,7 +125,16 @@ std::vector<std::size_t> vector_segments(const std::string& name, std::size_t sl
 /// Groups the ranks of `inputs` (grids set) by position class and merges each class's ranks into one structure,
 /// collecting the observations. Throws ExtrapolationError naming both ranks and the action where two ranks of a class
 /// differ in structure (an action or loop where the other has another, or none).
-std::vector<ClassModel> build_classes(const std::vector<Input>& inputs);
+/// With `one_class`, every rank of every input in one class (key kEveryRank), whatever its grid position: the ranks of
+/// a periodic grid (or of a code whose boundary ranks behave as the others) have one structure, and an input whose grid
+/// has no interior along a dimension (2 ranks wide) still counts (docs/extrapolation.md#one-class).
+std::vector<ClassModel> build_classes(const std::vector<Input>& inputs, bool one_class = false);
+
+/// The class key of `rank` on `grid`: its position code, or kEveryRank for one class.
+inline int class_key(const Grid& grid, int rank, bool one_class)
+{
+  return one_class ? kEveryRank : position_code(grid.position(rank));
+}
 
 /// The partners (absolute ranks, with the rank) that the actions of each rank of `input` name, for finding its grid.
 std::vector<std::pair<int, int>> partner_pairs(const Input& input);
@@ -143,6 +158,12 @@ void unroll_communicator_loops(trace::cformat::Loaded& trace);
 /// on both sides name one partner and fold into a loop of 2, where a wider grid has two different actions (SMPI's
 /// CoMD at 8 ranks, 2 x 2 x 2, against 16, 4 x 2 x 2); unrolled, the inputs have one structure (issue 35).
 void unroll_pairs(trace::cformat::Loaded& trace);
+
+/// Unrolls, in place, every loop of at most `max_trip` iterations whose iterations differ in a value that is no volume
+/// (on any rank): a few calls of one kind with different arguments in a row fold into a loop whose values change at
+/// each iteration (SMPI's CoMD: four MPI_Allreduce of 1, 4, 2 and 2 elements), while extrapolation fits one value
+/// per action of the structure and input (issue 35). Longer loops stay folded (refused later, with the value named).
+void unroll_varying_loops(trace::cformat::Loaded& trace, std::uint64_t max_trip);
 
 /// Per rank of `input`, the colours of its `comm_split` actions in order (-1: MPI_UNDEFINED), for finding its grid.
 std::vector<std::vector<long long>> split_colours(const Input& input);

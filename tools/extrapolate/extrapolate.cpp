@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <optional>
 #include <tuple>
 
@@ -31,6 +32,9 @@ using extrap::Point;
 using extrap::TemplateNode;
 using trace::cformat::Slot;
 
+/// The longest loop whose iterations may differ in their values (unrolled by unroll_varying_loops).
+constexpr std::uint64_t kMaxVaryingTrip = 8;
+
 Input load(const fs::path& path)
 {
   Input in;
@@ -40,6 +44,7 @@ Input load(const fs::path& path)
   in.trace = trace::cformat::fold(*set, trace::ValueMode{});
   extrap::unroll_communicator_loops(in.trace);
   extrap::unroll_pairs(in.trace);
+  extrap::unroll_varying_loops(in.trace, kMaxVaryingTrip);
   return in;
 }
 
@@ -231,11 +236,29 @@ private:
             class_context(cls, p), inputs_[input_of[k]].path, inputs_[input_of[k]].ranks(), o.first.rank,
             o.first.action, o.first.text, o.other.rank, o.other.action, o.other.text));
     }
-    const std::array<int, 3> delta = obs.front()->delta;
-    if (all([&](const Observation* o) { return o->delta_ok && o->delta == delta; })) {
-      f.how = Fitted::How::Delta;
-      f.delta = delta;
-      return f;
+    // A grid offset that fits every input (a dimension of 2 ranks allows both signs: the inputs where it is wider
+    // decide), the first input's own offset first.
+    if (all([](const Observation* o) { return o->delta_ok; })) {
+      std::vector<std::array<int, 3>> common = obs.front()->deltas;
+      for (const Observation* o : obs)
+        std::erase_if(common, [&](const auto& d) { return std::find(o->deltas.begin(), o->deltas.end(), d) == o->deltas.end(); });
+      if (!common.empty()) {
+        // offsets that differ along a dimension that is 2 ranks wide in every input but wider at the target: no input
+        // says which side the partner is on
+        for (std::size_t k = 0; k < 3; ++k) {
+          bool differ = std::any_of(common.begin(), common.end(), [&](const auto& d) { return d[k] != common[0][k]; });
+          if (differ && target_->dims[k] > 2)
+            throw ExtrapolationError(fmt::format(
+                "error: {}: the partner is the grid neighbour on either side along dimension {} (n{}), which is 2 "
+                "ranks wide in every input and {} at the target: no input says which side (give inputs with 3 or "
+                "more ranks along it; first seen in `{}`)",
+                class_context(cls, p), k, k, target_->dims[k], obs.front()->first.text));
+        }
+        auto own = std::find(common.begin(), common.end(), obs.front()->delta);
+        f.how = Fitted::How::Delta;
+        f.delta = own != common.end() ? *own : common.front();
+        return f;
+      }
     }
     bool absolute = all([](const Observation* o) { return o->absolute_ok; });
     bool offset = all([](const Observation* o) { return o->offset_ok; });
@@ -320,7 +343,10 @@ struct ClassAtTarget {
 
 class Generator {
 public:
-  Generator(const Grid& grid, const std::vector<ClassAtTarget>& classes) : grid_(grid), classes_(classes) {}
+  Generator(const Grid& grid, const std::vector<ClassAtTarget>& classes, bool one_class)
+      : grid_(grid), classes_(classes), one_class_(one_class)
+  {
+  }
 
   trace::cformat::Loaded run(const std::string& compute_unit)
   {
@@ -328,10 +354,10 @@ public:
     int p = grid_.ranks();
     std::map<int, std::size_t> by_position;
     for (std::size_t c = 0; c < classes_.size(); ++c)
-      by_position[extrap::position_code(classes_[c].cls->position)] = c;
+      by_position[classes_[c].cls->key] = c;
     for (int r = 0; r < p; ++r) {
       std::array<int, 3> pos = grid_.position(r);
-      auto it = by_position.find(extrap::position_code(pos));
+      auto it = by_position.find(extrap::class_key(grid_, r, one_class_));
       if (it == by_position.end())
         throw ExtrapolationError(fmt::format("error: the target's grid {} has ranks of class ({}), which no input has "
                                              "(rank {})",
@@ -516,6 +542,7 @@ private:
 
   const Grid& grid_;
   const std::vector<ClassAtTarget>& classes_;
+  bool one_class_ = false;
   trace::cformat::Tables tables_;
   std::map<std::tuple<std::size_t, std::vector<std::uint32_t>, int>, std::pair<std::uint32_t, std::uint32_t>> cache_;
   std::vector<std::uint64_t> occurrences_; ///< per parameter of the class being walked: occurrences written so far
@@ -667,6 +694,39 @@ void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target,
   }
 }
 
+/// The classes of the inputs for `target`: by grid position; or, when the target has ranks of a position class that
+/// fewer than 3 inputs have (a grid 2 ranks wide has no interior along that dimension), every rank in one class, if
+/// all ranks of every input have one structure (a periodic grid: docs/extrapolation.md#one-class). The refusal names
+/// the class and, when one class does not hold either, why.
+std::pair<std::vector<ClassModel>, bool> classes_for(const std::vector<Input>& inputs, const Grid& target)
+{
+  std::vector<ClassModel> by_position = extrap::build_classes(inputs);
+  std::set<int> at_target;
+  for (int r = 0; r < target.ranks(); ++r)
+    at_target.insert(extrap::class_key(target, r, false));
+  for (const ClassModel& cls : by_position) {
+    if (at_target.count(cls.key) == 0 || std::count(cls.in_input.begin(), cls.in_input.end(), true) >= 3)
+      continue;
+    std::string seen_in;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (cls.in_input[i])
+        seen_in += fmt::format("{}{}", seen_in.empty() ? "" : ", ", inputs[i].ranks());
+    std::string refusal = fmt::format("error: the target has ranks of class ({}), which only the inputs of {} ranks "
+                                      "have; fitting needs 3 (give inputs whose grids have at least 3 ranks along "
+                                      "every dimension)",
+                                      cls.name, seen_in);
+    try {
+      return {extrap::build_classes(inputs, true), true};
+    } catch (const ExtrapolationError& e) {
+      std::string why = e.what();
+      if (why.starts_with("error: "))
+        why = why.substr(7);
+      throw ExtrapolationError(fmt::format("{}; nor are the ranks one class: {}", refusal, why));
+    }
+  }
+  return {std::move(by_position), false};
+}
+
 } // namespace
 
 void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const ExtrapolateOptions& options,
@@ -699,26 +759,17 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
     in.grid = extrap::grid_for(in.ranks(), dimensions, largest_fastest);
   Grid target = options.grid ? *options.grid : extrap::grid_for(options.ranks, dimensions, largest_fastest);
 
-  std::vector<ClassModel> classes = extrap::build_classes(inputs);
-  std::map<int, int> members; // per class position code: ranks at the target
+  auto [classes, one_class] = classes_for(inputs, target);
+  std::map<int, int> members; // per class key: ranks at the target
   for (int r = 0; r < target.ranks(); ++r) {
-    ++members[extrap::position_code(target.position(r))];
+    ++members[extrap::class_key(target, r, one_class)];
   }
   Fitter fitter(inputs, options.scaling, dimensions, target);
   std::vector<ClassAtTarget> at;
   std::size_t parameters = 0, exact = 0;
   for (const ClassModel& cls : classes) {
-    if (members.count(extrap::position_code(cls.position)) == 0)
+    if (members.count(cls.key) == 0)
       continue; // a class the target has not (a grid too small for it)
-    std::string seen_in;
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-      if (cls.in_input[i])
-        seen_in += fmt::format("{}{}", seen_in.empty() ? "" : ", ", inputs[i].ranks());
-    if (std::count(cls.in_input.begin(), cls.in_input.end(), true) < 3)
-      throw ExtrapolationError(fmt::format("error: the target has ranks of class ({}), which only the inputs of {} "
-                                           "ranks have; fitting needs 3 (give inputs whose grids have at least 3 ranks "
-                                           "along every dimension)",
-                                           cls.name, seen_in));
     std::vector<bool> unused = unused_params(cls);
     std::vector<Fitted> fitted;
     for (std::size_t i = 0; i < cls.params.size(); ++i) {
@@ -732,7 +783,7 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
     }
     at.push_back(at_target(cls, std::move(fitted), std::move(unused), target));
   }
-  trace::cformat::Loaded result = Generator(target, at).run(inputs[0].trace.meta.compute_unit);
+  trace::cformat::Loaded result = Generator(target, at, one_class).run(inputs[0].trace.meta.compute_unit);
   std::uint64_t bytes = trace::cformat::write_compressed(out, result);
 
   std::string sources;
@@ -744,7 +795,7 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
              bytes);
   if (options.report)
     for (const ClassAtTarget& c : at)
-      report_class(report, c, target, members[extrap::position_code(c.cls->position)]);
+      report_class(report, c, target, members[c.cls->key]);
 }
 
 } // namespace tit::tracetool

@@ -14,6 +14,8 @@
  *                an MPI_Gatherv of 2 doubles per rank to rank 0 (per-rank count vectors of the rank count's length);
  *                vectors=2: 4 doubles per rank of distance (counts that no model of the entries fits);
  *                vectors=3: 4 doubles to the ranks r - 1 and r + 1 only (an entry per grid neighbour)
+ *   reductions=0|1  before the iterations, four MPI_Allreduce of 1, 4, 2 and 2 doubles in a row (CoMD's setup: the
+ *                compressor folds them into one loop whose sizes change at each iteration)
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
@@ -61,6 +63,7 @@ int main(int argc, char** argv)
   int coll = (int)option(argc, argv, "coll", 0);
   int gather = (int)option(argc, argv, "gather", 0);
   int vectors = (int)option(argc, argv, "vectors", 0);
+  int reductions = (int)option(argc, argv, "reductions", 0);
 
   int dims[3] = {1, 1, 1}, cur[3] = {1, 1, 1}, found = 0;
   balanced(size, ndims, size, cur, 0, ndims, dims, &found);
@@ -116,6 +119,12 @@ int main(int argc, char** argv)
   double x = 1, y = 0;
   if (coll)
     MPI_Bcast(&x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (reductions) {
+    double in[4] = {1, 2, 3, 4}, red[4];
+    const int sizes[4] = {1, 4, 2, 2};
+    for (int i = 0; i < 4; i++)
+      MPI_Allreduce(in, red, sizes[i], MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
   for (long it = 0; it < iters; it++) {
     int nreq = 0;
     for (int i = 0; i < 2 * ndims; i++) /* receive what the neighbour sent towards us: tag = its direction */
