@@ -50,108 +50,126 @@ struct FitArgs {
   std::vector<std::string> targets;
 };
 
-int run_fit(const FitArgs& a)
-{
+/// What `tit-calibrate fit` found: the report so far, the platform's <config> properties, the CPU speed (and its
+/// unit), the limiter ratio.
+struct FitResults {
   std::ostringstream report;
   ConfigProps props;
   std::optional<double> speed;
-  std::string unit; // of the speed
+  std::string unit;
   std::optional<double> limiter;
-  if (not a.p2p.empty()) {
-    auto data = load_p2p(CsvTable::read(a.p2p, "p2p"));
-    P2pOptions opt;
-    if (not a.breaks.empty())
-      opt.breaks = parse_breaks(a.breaks);
-    opt.max_segments = a.max_segments;
-    opt.detached_thresh = a.detached;
-    opt.max_bw_factor = a.max_bw_factor;
-    auto fit = fit_p2p(data, a.route, opt);
-    report << "== Point-to-point (" << a.p2p << ")\n";
-    write_p2p_report(report, fit);
-    props = {{"smpi/os", fit.os()},
+};
+
+/// The point-to-point fit (and the local copy rate, the curves file) into `r`.
+void fit_p2p_step(const FitArgs& a, FitResults& r)
+{
+  auto data = load_p2p(CsvTable::read(a.p2p, "p2p"));
+  P2pOptions opt;
+  if (not a.breaks.empty())
+    opt.breaks = parse_breaks(a.breaks);
+  opt.max_segments = a.max_segments;
+  opt.detached_thresh = a.detached;
+  opt.max_bw_factor = a.max_bw_factor;
+  auto fit = fit_p2p(data, a.route, opt);
+  r.report << "== Point-to-point (" << a.p2p << ")\n";
+  write_p2p_report(r.report, fit);
+  r.props = {{"smpi/os", fit.os()},
              {"smpi/or", fit.orecv()},
              {"smpi/ois", fit.ois()},
              {"smpi/bw-factor", fit.bw_factor()},
              {"smpi/lat-factor", fit.lat_factor()},
              {"smpi/send-is-detached-thresh", num(fit.detached_thresh)},
              {"smpi/async-small-thresh", num(fit.detached_thresh)}};
-    if (not data.copy.empty()) {
-      auto copy = fit_local_copy(data.copy);
-      write_copy_report(report, copy);
-      props.emplace_back("tit/local-copy-bw", num(copy.rate));
-    }
-    if (not a.curves.empty()) {
-      std::ostringstream curves;
-      write_p2p_curves(curves, data, fit);
-      write_text(a.curves, curves.str());
-    }
+  if (not data.copy.empty()) {
+    auto copy = fit_local_copy(data.copy);
+    write_copy_report(r.report, copy);
+    r.props.emplace_back("tit/local-copy-bw", num(copy.rate));
   }
+  if (not a.curves.empty()) {
+    std::ostringstream curves;
+    write_p2p_curves(curves, data, fit);
+    write_text(a.curves, curves.str());
+  }
+}
+
+/// The platform of `a` (updated, from the template, or a generated 2-node cluster) with the results written in.
+void write_fitted_platform(const FitArgs& a, FitResults& r)
+{
+  pugi::xml_document doc;
+  std::string origin;
+  if (std::filesystem::exists(a.platform)) {
+    doc = load_platform(a.platform);
+    origin = "updated";
+  } else if (not a.template_file.empty()) {
+    doc = load_platform(a.template_file);
+    origin = "created from " + a.template_file;
+  } else {
+    ClusterSpec spec;
+    spec.node_bw = a.route.bandwidth;
+    spec.node_lat = a.route.latency;
+    spec.switch_lat = 0;
+    spec.switch_bw = 10 * a.route.bandwidth;
+    doc = generate_cluster(spec);
+    origin = "created (generated cluster of 2 nodes)";
+  }
+  if (not r.props.empty())
+    set_config(doc, r.props);
+  if (r.speed)
+    r.report << fmt::format("CPU speed set on {} host/cluster element(s)\n", set_speed(doc, *r.speed, r.unit, a.targets));
+  if (r.limiter)
+    r.report << fmt::format("limiter link set on {} cluster(s)\n", set_limiter(doc, *r.limiter, a.targets));
+  std::string out = a.output.empty() ? a.platform : a.output;
+  save_platform(doc, out);
+  r.report << fmt::format("Platform {} ({}): {}\n", a.platform, origin, out);
+}
+
+/// The plots of the curves file into `plot_dir` (python3-matplotlib); false when the plotting script failed.
+bool plot_fit(const FitArgs& a)
+{
+  if (a.curves.empty())
+    throw InputError("error: --plot-dir needs --curves (the plots are drawn from that file)");
+  // Debian's interpreter, which has python3-matplotlib, unless TIT_PYTHON names another.
+  const char* script = std::getenv("TIT_PLOT_SCRIPT");
+  const char* python = std::getenv("TIT_PYTHON");
+  std::string interpreter = python ? python : (std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
+  std::string cmd = fmt::format("'{}' '{}' '{}' '{}'", interpreter, script ? script : TIT_PLOT_SCRIPT, a.curves,
+                                a.plot_dir);
+  if (std::system(cmd.c_str()) != 0) {
+    std::cerr << "tit-calibrate: error: plotting failed: " << cmd << "\n";
+    return false;
+  }
+  return true;
+}
+
+int run_fit(const FitArgs& a)
+{
+  if (a.p2p.empty() && a.contention.empty() && a.cpu.empty())
+    throw InputError("error: nothing to fit: give --p2p, --contention and/or --cpu");
+  FitResults r;
+  if (not a.p2p.empty())
+    fit_p2p_step(a, r);
   if (not a.contention.empty()) {
     auto fit = fit_contention(load_contention(CsvTable::read(a.contention, "contention")));
-    report << "== Contention (" << a.contention << ")\n";
-    write_contention_report(report, fit);
-    limiter = fit.limiter_ratio;
+    r.report << "== Contention (" << a.contention << ")\n";
+    write_contention_report(r.report, fit);
+    r.limiter = fit.limiter_ratio;
   }
   if (not a.cpu.empty()) {
     auto table = CsvTable::read(a.cpu, "cpu");
     auto fit = fit_cpu(load_cpu(table), a.cpu_problem);
     fit.unit = cpu_unit(table);
-    unit = fit.unit;
-    report << "== CPU (" << a.cpu << ")\n";
-    write_cpu_report(report, fit);
-    speed = fit.speed;
+    r.unit = fit.unit;
+    r.report << "== CPU (" << a.cpu << ")\n";
+    write_cpu_report(r.report, fit);
+    r.speed = fit.speed;
   }
-  if (a.p2p.empty() && a.contention.empty() && a.cpu.empty())
-    throw InputError("error: nothing to fit: give --p2p, --contention and/or --cpu");
-
-  if (not a.platform.empty()) {
-    pugi::xml_document doc;
-    std::string origin;
-    if (std::filesystem::exists(a.platform)) {
-      doc = load_platform(a.platform);
-      origin = "updated";
-    } else if (not a.template_file.empty()) {
-      doc = load_platform(a.template_file);
-      origin = "created from " + a.template_file;
-    } else {
-      ClusterSpec spec;
-      spec.node_bw = a.route.bandwidth;
-      spec.node_lat = a.route.latency;
-      spec.switch_lat = 0;
-      spec.switch_bw = 10 * a.route.bandwidth;
-      doc = generate_cluster(spec);
-      origin = "created (generated cluster of 2 nodes)";
-    }
-    if (not props.empty())
-      set_config(doc, props);
-    if (speed)
-      report << fmt::format("CPU speed set on {} host/cluster element(s)\n", set_speed(doc, *speed, unit, a.targets));
-    if (limiter)
-      report << fmt::format("limiter link set on {} cluster(s)\n", set_limiter(doc, *limiter, a.targets));
-    std::string out = a.output.empty() ? a.platform : a.output;
-    save_platform(doc, out);
-    report << fmt::format("Platform {} ({}): {}\n", a.platform, origin, out);
-  }
+  if (not a.platform.empty())
+    write_fitted_platform(a, r);
   if (a.report.empty())
-    std::cout << report.str();
+    std::cout << r.report.str();
   else
-    write_text(a.report, report.str());
-
-  if (not a.plot_dir.empty()) {
-    if (a.curves.empty())
-      throw InputError("error: --plot-dir needs --curves (the plots are drawn from that file)");
-    // Debian's interpreter, which has python3-matplotlib, unless TIT_PYTHON names another.
-    const char* script = std::getenv("TIT_PLOT_SCRIPT");
-    const char* python = std::getenv("TIT_PYTHON");
-    std::string interpreter = python ? python : (std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
-    std::string cmd = fmt::format("'{}' '{}' '{}' '{}'", interpreter, script ? script : TIT_PLOT_SCRIPT, a.curves,
-                                  a.plot_dir);
-    if (std::system(cmd.c_str()) != 0) {
-      std::cerr << "tit-calibrate: error: plotting failed: " << cmd << "\n";
-      return 1;
-    }
-  }
-  return 0;
+    write_text(a.report, r.report.str());
+  return a.plot_dir.empty() || plot_fit(a) ? 0 : 1;
 }
 
 /// The directory of the timings of `traces`: `timings` when given, else the trace set's own directory.
