@@ -184,6 +184,7 @@ std::filesystem::path timings_dir(const std::string& traces, const std::string& 
 struct InSituArgs {
   std::string traces, timings, breaks, platform, template_file, output, report;
   double detached = 65536;
+  std::optional<double> max_bw_factor;
   Route route; ///< bandwidth 0: no network factors
 };
 
@@ -202,12 +203,23 @@ void add_route_options(CLI::App* app, Route& route, const std::string& between)
   app->add_option("--tcp-gamma", route.tcp_gamma, "network/TCP-gamma of the replay")->capture_default_str();
 }
 
+/// --max-bw-factor (fit and from-trace take the same): docs in calibration/README.md, "A link's rate as a bound".
+void add_max_bw_factor(CLI::App* app, std::optional<double>& bound)
+{
+  app->add_option("--max-bw-factor", bound,
+                  "largest smpi/bw-factor of a size band, e.g. 1 when --bandwidth is the link's real rate (a ping-pong "
+                  "on an idle link may run faster than the rate: a band fitted above is capped, its latency refitted; "
+                  "default: no bound)")
+      ->check(CLI::Range(0.001, 1000.0));
+}
+
 int run_from_trace(const InSituArgs& a)
 {
   InSituOptions opt;
   if (not a.breaks.empty())
     opt.breaks = parse_breaks(a.breaks);
   opt.detached_thresh = a.detached;
+  opt.max_bw_factor = a.max_bw_factor;
   pugi::xml_document doc;
   bool exists = not a.platform.empty() && std::filesystem::exists(a.platform);
   if (not a.platform.empty()) {
@@ -286,11 +298,7 @@ CLI::App* add_fit(CLI::App& app, FitArgs& fa)
       ->check(CLI::Range(1, 20))
       ->capture_default_str();
   fit->add_option("--detached-thresh", fa.detached, "protocol threshold in bytes (default: detected from the data)");
-  fit->add_option("--max-bw-factor", fa.max_bw_factor,
-                  "largest smpi/bw-factor of a size band, e.g. 1 when --bandwidth is the link's real rate (a ping-pong "
-                  "on an idle link may run faster than the rate: a band fitted above is capped, its latency refitted; "
-                  "default: no bound)")
-      ->check(CLI::Range(0.001, 1000.0));
+  add_max_bw_factor(fit, fa.max_bw_factor);
   add_route_options(fit, fa.route, "the nodes measured");
   fit->add_option("--cpu-problem", fa.cpu_problem, "problem size whose CPU rate to use (default: the largest)");
   fit->add_option("--platform", fa.platform, "platform file to update (created when it does not exist)");
@@ -404,6 +412,7 @@ CLI::App* add_from_trace(CLI::App& app, InSituArgs& ia)
   situ->add_option("--detached-thresh", ia.detached, "sends of at least this size are rendez-vous, left out of os")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  add_max_bw_factor(situ, ia.max_bw_factor);
   situ->add_option("--platform", ia.platform, "platform file whose <config> receives the fitted values");
   situ->add_option("--template", ia.template_file, "platform to start from when --platform does not exist");
   situ->add_option("-o,--output", ia.output, "write the platform here instead of over --platform");

@@ -337,9 +337,14 @@ InSituNetwork fit_network(const std::vector<Message>& messages, const InSituOpti
       LineFit f = robust_line_fit(pts);
       if (f.offset < 0 || lat <= 0)
         f = robust_line_fit(pts, true);
-      net.line[i] = f;
-      net.lat_factor[i] = std::max(lat > 0 ? f.offset / lat : 0.0, kMinLatFactor);
-      net.bw_factor[i] = f.slope > 0 ? std::min(1 / (f.slope * lone), kMaxBwFactor) : kMaxBwFactor;
+      BandFactors b = band_factors(f, pts, route, options.max_bw_factor);
+      net.line[i] = b.line;
+      net.lat_factor[i] = b.lat_factor;
+      net.bw_factor[i] = b.bw_factor;
+      if (b.capped_from)
+        notes.push_back(fmt::format("band {}: bandwidth factor {} is above --max-bw-factor {}; capped, latency "
+                                    "factor refitted: {}",
+                                    i, num(*b.capped_from), num(b.bw_factor), num(b.lat_factor)));
       continue;
     }
     // One size: latency and bandwidth cannot be told apart; the band keeps its bandwidth factor and the rest of

@@ -29,6 +29,8 @@ struct InSituOptions {
   /// The platform's factors ("threshold:value;..."): a band with messages of one size only keeps its
   /// bandwidth factor and gets a latency factor; empty: such a band is not fitted.
   std::string bw_factor;
+  /// Largest bandwidth factor of a band (band_factors): 1 when the route's bandwidth is the link's real rate.
+  std::optional<double> max_bw_factor;
 };
 
 /// One overhead per band: its line, or none when the band had no call (then the platform's value is kept).

@@ -173,6 +173,28 @@ std::string P2pFit::bw_factor() const
   return fmt::format("{}", fmt::join(parts, ";"));
 }
 
+BandFactors band_factors(LineFit line, const std::vector<Point>& points, const Route& route,
+                         std::optional<double> max_bw_factor)
+{
+  const double lone = route.lone_flow_bandwidth();
+  const double lat = route.raw_latency();
+  BandFactors b;
+  // SimGrid and tit-replay refuse a zero factor: a band without latency gets a negligible one.
+  b.bw_factor = line.slope > 0 ? std::min(1 / (line.slope * lone), kMaxBwFactor) : kMaxBwFactor;
+  if (max_bw_factor && b.bw_factor > *max_bw_factor) {
+    b.capped_from = b.bw_factor;
+    b.bw_factor = *max_bw_factor;
+    line.slope = 1 / (lone * b.bw_factor);
+    std::vector<double> rest;
+    for (auto const& p : points)
+      rest.push_back(p.y - line.slope * p.x);
+    line.offset = rest.empty() ? 0.0 : std::max(median(rest), 0.0);
+  }
+  b.lat_factor = std::max(lat > 0 ? line.offset / lat : 0.0, kMinLatFactor);
+  b.line = line;
+  return b;
+}
+
 namespace {
 
 /// The network line of segment `s` (one-way ping-pong points `pp` of its sizes, overheads of detached messages
@@ -227,25 +249,16 @@ void fit_network(SegmentFit& s, const std::string& name, const std::vector<Point
                                          name));
     s.network = robust_line_fit(net, true);
   }
-  // SimGrid and tit-replay refuse a zero factor: a segment without latency gets a negligible one.
-  s.lat_factor = std::max(lat > 0 ? s.network.offset / lat : 0.0, kMinLatFactor);
-  s.bw_factor = s.network.slope > 0 ? std::min(1 / (s.network.slope * lone), kMaxBwFactor) : kMaxBwFactor;
-  if (options.max_bw_factor && s.bw_factor > *options.max_bw_factor) {
-    // Faster than the link's rate: what a ping-pong measures when the idle link lets a burst through at once (a
-    // token bucket; the reply's time refills it), never what a busy link gives. The slope of the cap, and the
-    // latency that fits best under it (median of the remaining time, at least 0).
-    const double fitted = s.bw_factor;
-    s.bw_factor = *options.max_bw_factor;
-    s.network.slope = 1 / (lone * s.bw_factor);
-    std::vector<double> rest;
-    for (auto const& p : net)
-      rest.push_back(p.y - s.network.slope * p.x);
-    s.network.offset = std::max(median(rest), 0.0);
-    s.lat_factor = std::max(lat > 0 ? s.network.offset / lat : 0.0, kMinLatFactor);
+  BandFactors b = band_factors(s.network, net, fit.route, options.max_bw_factor);
+  s.network = b.line;
+  s.lat_factor = b.lat_factor;
+  s.bw_factor = b.bw_factor;
+  if (b.capped_from)
+    // A ping-pong through an idle link that lets a burst through at once (a token bucket, refilled while the reply
+    // travels) runs faster than the link's rate, which a busy link never does.
     fit.warnings.push_back(fmt::format("network time on {}: bandwidth factor {} is above --max-bw-factor {} (the "
                                        "ping-pong ran faster than the link); capped, latency factor refitted: {}",
-                                       name, num(fitted), num(s.bw_factor), num(s.lat_factor)));
-  }
+                                       name, num(*b.capped_from), num(s.bw_factor), num(s.lat_factor)));
 }
 
 } // namespace

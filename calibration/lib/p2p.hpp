@@ -91,6 +91,21 @@ struct P2pFit {
   double ois_at(double size) const;
 };
 
+/// A size band's network factors: the line of its one-way network time (seconds against payload + 16 bytes).
+struct BandFactors {
+  LineFit line;
+  double lat_factor = 1;
+  double bw_factor = 1;
+  std::optional<double> capped_from; ///< the bandwidth factor the line gave, when above the bound and capped
+};
+
+/// The factors of a band whose one-way network times are `points`, fitted as the line `line`, on `route`: lat-factor
+/// = offset / the route's latency, bw-factor = 1 / (slope x lone-flow rate). A bandwidth factor above
+/// `max_bw_factor` (a message faster than the link: an idle link's burst) is set to it, the slope with it, and the
+/// offset refitted under that slope (the median of what remains of each point's time, at least 0).
+BandFactors band_factors(LineFit line, const std::vector<Point>& points, const Route& route,
+                         std::optional<double> max_bw_factor);
+
 /// Fits the model. Throws InputError when an experiment is missing or a segment has too few points.
 P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& options);
 

@@ -442,6 +442,33 @@ TEST(InSitu, NetworkFactorsFromMatchedMessages)
                           "one-way time is not measured)");
 }
 
+TEST(InSitu, MaxBwFactorCapsABandAsTheP2pFitDoes)
+{
+  using tit::trace::Kind;
+  // One band of rendez-vous messages at bw-factor 2 (faster than the route's 10 GB/s) and lat-factor 0.5: capped at 1,
+  // the slope is the route's rate and the latency what remains (here: none, 0 at the median, kept at the minimum).
+  auto network = [](double size) { return 2e-6 * 0.5 + (size + 16) / (1e10 * 2); };
+  std::vector<TimedAction> acts;
+  double t = 1;
+  for (double size : {70000.0, 140000.0, 280000.0}) {
+    message(acts, Kind::Send, size, 1e-3, t, t + 3e-6, t + 3e-6 + network(size));
+    t += 1;
+  }
+  InSituOptions options;
+  options.route = two_links();
+  auto as_fitted = fit_in_situ(acts, options);
+  ASSERT_TRUE(as_fitted.network.bw_factor[0]);
+  EXPECT_NEAR(*as_fitted.network.bw_factor[0], 2, 1e-6);
+  options.max_bw_factor = 1;
+  auto capped = fit_in_situ(acts, options);
+  ASSERT_TRUE(capped.network.bw_factor[0] && capped.network.lat_factor[0]);
+  EXPECT_EQ(*capped.network.bw_factor[0], 1);
+  EXPECT_EQ(*capped.network.lat_factor[0], kMinLatFactor);
+  EXPECT_NE(std::find_if(capped.notes.begin(), capped.notes.end(),
+                         [](const std::string& n) { return n.starts_with("band 0: bandwidth factor 2 is above --max-bw-factor 1"); }),
+            capped.notes.end());
+}
+
 TEST(InSitu, NetworkFactorsFromIrecvsAndTheirWaits)
 {
   using tit::trace::Kind;
