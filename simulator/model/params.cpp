@@ -1,16 +1,20 @@
 #include "model/params.hpp"
 
 #include <fmt/core.h>
+#include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <xbt/config.hpp>
 
+#include <charconv>
 #include <cmath>
+#include <sstream>
 
 namespace tit::model {
 namespace {
 
 constexpr const char* kLocalCopyBw = "tit/local-copy-bw";
 constexpr const char* kTracedTests = "tit/traced-tests";
+constexpr const char* kHostAvailability = "tit/host-availability";
 
 template <typename T> T config_value(const char* name)
 {
@@ -75,6 +79,37 @@ void declare_config_flags()
                                         "rate (bytes/s) of a rank's copies to itself; 0: free, as SimGrid", 0.0);
   simgrid::config::declare_flag<bool>(kTracedTests, "whether tests and waitany take the outcome the trace implies",
                                       true);
+  simgrid::config::declare_flag<std::string>(kHostAvailability,
+                                             "HOST:FRACTION;...: hosts that compute at a fraction of their speed", "");
+}
+
+void apply_host_availability()
+{
+  declare_config_flags();
+  const auto text = config_value<std::string>(kHostAvailability);
+  std::istringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ';')) {
+    auto colon = item.rfind(':');
+    auto bad = [&](const std::string& why) {
+      return ModelError(fmt::format("{} '{}': {} (expected 'HOST:FRACTION;...', each fraction in (0, 1], e.g. "
+                                    "'node-3:0.5')",
+                                    kHostAvailability, text, why));
+    };
+    if (colon == std::string::npos || colon == 0)
+      throw bad(fmt::format("'{}' is not HOST:FRACTION", item));
+    std::string host_name = item.substr(0, colon);
+    std::string value = item.substr(colon + 1);
+    double fraction = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), fraction);
+    if (ec != std::errc() || end != value.data() + value.size() || not(fraction > 0 && fraction <= 1))
+      throw bad(fmt::format("the fraction of '{}' is '{}'", host_name, value));
+    simgrid::s4u::Host* host = simgrid::s4u::Host::by_name_or_null(host_name);
+    if (host == nullptr)
+      throw bad(fmt::format("the platform has no host '{}'", host_name));
+    host->set_speed_profile(simgrid::kernel::profile::ProfileBuilder::from_string(
+        fmt::format("{}:{}", kHostAvailability, host_name), fmt::format("0 {}\n", value), -1));
+  }
 }
 
 HostOverheads MpiParams::overheads_of(const simgrid::s4u::Host& host) const
@@ -110,6 +145,8 @@ const std::vector<ParamDoc>& documented_parameters()
                             "block); default 0: free, as SimGrid (not SimGrid's: off in the compatible default)"},
       {"tit/traced-tests", "whether a test the trace never follows with a wait for its request completes it, "
                               "waiting if needed (docs/mpi-semantics.md); default yes (no: the replay's own outcome, as SimGrid's replayer)"},
+      {"tit/host-availability", "'HOST:FRACTION;...': those hosts compute at that fraction of their speed (a node of "
+                                "a cluster slower than the others); default none (not SimGrid's)"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

@@ -54,9 +54,17 @@ struct MpiParams {
   HostOverheads overheads_of(const simgrid::s4u::Host& host) const;
 };
 
-/// Declares the model parameters of tit-replay's own (not SimGrid's: tit/local-copy-bw, tit/traced-tests) in
+/// Declares the model parameters of tit-replay's own (not SimGrid's: tit/local-copy-bw, tit/traced-tests,
+/// tit/host-availability) in
 /// SimGrid's configuration; call before the engine parses the command line. Idempotent.
 void declare_config_flags();
+
+/// Applies tit/host-availability ("HOST:FRACTION;...", entries separated as in the factor tables): each named host
+/// computes at that fraction of its speed (a constant availability profile, as SimGrid's speed profiles describe a
+/// host shared with other work), so that one node of a <cluster>, whose nodes share one speed in the XML, can be made
+/// slower for a what-if. Call after the platform is loaded. Throws ModelError naming the parameter, the host or the
+/// fraction.
+void apply_host_availability();
 
 /// One documented model parameter, for --help.
 struct ParamDoc {

@@ -326,6 +326,7 @@ std::unique_ptr<s4u::Engine> launch_all(const Options& options, std::vector<Job>
   } catch (const std::exception& e) {
     throw InputError(fmt::format("{}: error: cannot load the platform: {}", options.platform.string(), e.what()));
   }
+  model::apply_host_availability();
   std::size_t total_actors = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     runs.push_back(std::make_unique<JobRun>());

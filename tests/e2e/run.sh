@@ -217,6 +217,23 @@ case $case_name in
     expect_error 2 "tit/local-copy-bw 'inf'"
     run --cfg=tit/local-copy-bw:fast --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
     expect_error 2 "tit/local-copy-bw" "fast" ;;
+  host-availability) # detached on cluster4 (1 flop/s): rank 0 computes 5, sends 984 B eagerly (arrives 2 s later),
+    # computes 3; rank 1 receives. n0 at half its speed doubles rank 0's computations; n1's has nothing to slow down
+    run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"; expect_time 8
+    run "${IDEAL[@]}" --cfg=tit/host-availability:n0:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
+    expect_time 16
+    run "${IDEAL[@]}" --cfg=tit/host-availability:n1:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
+    expect_time 8
+    run "${IDEAL[@]}" "--cfg=tit/host-availability:n0:0.25;n1:0.5" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" \
+      "$d/detached"
+    expect_time 32 ;;
+  host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
+    run --cfg=tit/host-availability:n9:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
+    expect_error 2 "error: bad model parameter: tit/host-availability 'n9:0.5': the platform has no host 'n9' (expected 'HOST:FRACTION;...'"
+    run --cfg=tit/host-availability:n0:1.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
+    expect_error 2 "tit/host-availability 'n0:1.5': the fraction of 'n0' is '1.5'"
+    run --cfg=tit/host-availability:n0 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
+    expect_error 2 "tit/host-availability 'n0': 'n0' is not HOST:FRACTION" ;;
   bad-cfg-value) run --cfg=smpi/os:abc "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/os" "abc" ;;
   unknown-cfg) run --cfg=smpi/nonsense:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "smpi/nonsense" ;;
   bad-option) run --frobnicate "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"; expect_error 2 "frobnicate" ;;
