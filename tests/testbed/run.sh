@@ -56,7 +56,9 @@ expect() {
 leftovers() {
   { ip netns list | awk '{print $1}' | grep -E '^tit-' || true
     ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^tit-' || true
-    [[ ! -e /run/tit-testbed ]] || echo /run/tit-testbed; } | tr '\n' ' '
+    [[ ! -e /run/tit-testbed ]] || echo /run/tit-testbed
+    [[ ! -e /sys/fs/cgroup/cpu/tit-testbed ]] || echo /sys/fs/cgroup/cpu/tit-testbed
+    grep -q ' /run/tit-testbed/' /proc/mounts && echo "mounts under /run/tit-testbed"; } | tr '\n' ' '
 }
 
 up() { # ARGS...: brings a testbed up; a machine without namespaces fails here with tit-testbed's message
@@ -241,6 +243,27 @@ case $case in
     awk -v s="$span" 'BEGIN { exit !(s != "" && s < 3) }' || fail "ping-pong within tit-h0 took ${span:-no} s: not shared memory"
     ((after - before < 100000)) || fail "ping-pong within tit-h0 sent $((after - before)) bytes through its link"
     echo "two ranks of tit-h0: ${span} s, $((after - before)) bytes on its link"
+    # A host's CPU cap (cgroup v1 cpu controller): bad values refused; tit-h1's ranks in its group, tit-h0's not; the
+    # quota; the platform's tit/host-availability; a share of 1 removes it; down removes the group and the mount.
+    expect 2 "--cpu: no host tit-h5 (this testbed has tit-h0 .. tit-h1)" "$tb" set --cpu tit-h5:0.5
+    expect 2 "--cpu: the share of tit-h1 must be in (0, 1], got 0" "$tb" set --cpu tit-h1:0
+    expect 2 "--cpu: expected HOST:SHARE[,HOST:SHARE...] with a testbed host (tit-hN) and a share in (0, 1], got 'h1:0.5'" \
+      "$tb" set --cpu h1:0.5
+    "$tb" set --cpu tit-h1:0.5 2>set.err || fail "set --cpu: $(cat set.err)"
+    [[ $(cat /sys/fs/cgroup/cpu/tit-testbed/tit-h1/cpu.cfs_quota_us) == 5000 &&
+       $(cat /sys/fs/cgroup/cpu/tit-testbed/tit-h1/cpu.cfs_period_us) == 10000 ]] || fail "tit-h1's quota"
+    run timeout 120 "$tb" mpirun -np 2 sh -c 'echo "$(hostname) $(grep ":cpu:" /proc/self/cgroup)"' >cg.out 2>mpirun.err ||
+      fail "mpirun sh: $(cat mpirun.err)"
+    grep -qx 'tit-h1 [0-9]*:cpu:/tit-testbed/tit-h1' cg.out || fail "tit-h1's rank is not in its group: $(cat cg.out)"
+    grep -q '^tit-h0 .*tit-testbed' cg.out && fail "tit-h0's rank is capped: $(cat cg.out)"
+    "$tb" platform -o p3.xml 2>platform.err || fail "platform: $(cat platform.err)"
+    grep -q '<prop id="tit/host-availability" value="tit-h1:0.5" />' p3.xml || fail "no host availability: $(head -8 p3.xml)"
+    "$bin/tit-replay" --hostfile /run/tit-testbed/hostfile p3.xml "$root/traces/ring4.list" >/dev/null 2>replay.err ||
+      fail "replay on the capped platform: $(cat replay.err)"
+    "$tb" set --cpu tit-h1:1 2>set.err || fail "set --cpu tit-h1:1: $(cat set.err)"
+    "$tb" platform -o p4.xml 2>platform.err || fail "platform: $(cat platform.err)"
+    grep -q host-availability p4.xml && fail "a share of 1 left the cap in the platform"
+    "$tb" set --cpu tit-h1:0.5 2>set.err || fail "set --cpu: $(cat set.err)"
     down_clean
     echo "topology: ok; down left nothing"
     ;;
