@@ -6,7 +6,7 @@
 #
 # Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
 #                          [--full] [--long] [--divisors 1,4,20] [--mpi-args "ARGS"] [--switches]
-#                          [--corpus DIR] [--replay-args "ARGS"]
+#                          [--corpus DIR] [--replay-args "ARGS"] [--cpu-share S]
 #   --build     build directory holding bin/ and lib/ (default: build/ at the repository root)
 #   --rate      configuration A's link rate (default 200mbit)
 #   --apps      mini-applications (tests/mpi-programs/apps, with their default arguments), and
@@ -28,6 +28,8 @@
 #               once: testbed/README.md, "Measurements")
 #   --replay-args  more tit-replay options for every prediction, e.g. "--cfg=smpi/allreduce:rdb" (the collective
 #               algorithms the MPI library runs: testbed/README.md, "Measurements")
+#   --cpu-share configuration G after the others: A's links, the last host's CPU capped at S of a core (`tit-testbed
+#               set --cpu`, cgroup v1), predicted on the platform that says so (tit/host-availability)
 #   --switches  instead of A/B/C: 4 hosts, two behind each of 2 switches, one rank per host; A the uplink at the
 #               link rate, D the uplink at 1/8 of it (the pairs of ranks that cross it contend), E as D with
 #               ranks 1 and 2 swapped (placement: neighbours behind the other switch). 4 ranks on this
@@ -49,6 +51,7 @@ small=(--small)
 out=whatif-out
 mpi_args=()
 replay_args=()
+cpu_share=
 switches=0
 corpus=${CORPUS_OUT:-/work/corpus-out}
 while [[ $# -gt 0 ]]; do
@@ -63,6 +66,7 @@ while [[ $# -gt 0 ]]; do
     --out) out=$2; shift ;;
     --mpi-args) read -r -a mpi_args <<<"$2"; shift ;;
     --replay-args) read -r -a replay_args <<<"$2"; shift ;;
+    --cpu-share) cpu_share=$2; shift ;;
     --switches) switches=1 ;;
     --corpus) corpus=$2; shift ;;
     *) echo "whatif.sh: error: unknown argument '$1'" >&2; exit 2 ;;
@@ -72,6 +76,8 @@ done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "whatif.sh: error: --runs: expected a positive integer, got '$runs'" >&2; exit 2; }
 [[ $divisors =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
   { echo "whatif.sh: error: --divisors: expected positive integers separated by commas, got '$divisors'" >&2; exit 2; }
+[[ -z $cpu_share ]] || awk -v s="$cpu_share" 'BEGIN { exit !(s ~ /^[0-9]*\.?[0-9]+$/ && s > 0 && s < 1) }' ||
+  { echo "whatif.sh: error: --cpu-share: expected a share of a core in (0, 1), e.g. 0.5, got '$cpu_share'" >&2; exit 2; }
 [[ $rate =~ ^([0-9]+)(kbit|mbit|gbit)$ ]] ||
   { echo "whatif.sh: error: --rate: expected an integer with kbit, mbit or gbit (e.g. 200mbit), got '$rate'" >&2; exit 2; }
 rate_n=${BASH_REMATCH[1]} rate_u=${BASH_REMATCH[2]}
@@ -169,25 +175,34 @@ divided() {
     case $rate_u in gbit) echo mbit ;; *) echo kbit ;; esac)
   echo "$r"
 }
-# The configurations: NAME DIVISOR LINK UPLINK HOSTS (rank i on the i-th host; UPLINK - without switches).
+# The configurations: NAME DIVISOR LINK UPLINK HOSTS CPU (rank i on the i-th host; UPLINK - without switches; CPU
+# the last host's share of a core, 1: no cap).
 configs=()
 if ((switches)); then
   slow=$(divided 8)
-  configs=("A 1 $rate $rate tit-h0,tit-h1,tit-h2,tit-h3" "D 8 $rate $slow tit-h0,tit-h1,tit-h2,tit-h3"
-           "E 8 $rate $slow tit-h0,tit-h2,tit-h1,tit-h3")
+  configs=("A 1 $rate $rate tit-h0,tit-h1,tit-h2,tit-h3 1" "D 8 $rate $slow tit-h0,tit-h1,tit-h2,tit-h3 1"
+           "E 8 $rate $slow tit-h0,tit-h2,tit-h1,tit-h3 1")
 else
-  for d in "${div_list[@]}"; do configs+=("x1/$d $d $(divided "$d") - tit-h0,tit-h1"); done
+  for d in "${div_list[@]}"; do configs+=("x1/$d $d $(divided "$d") - tit-h0,tit-h1 1"); done
+fi
+if [[ -n $cpu_share ]]; then
+  if ((switches)); then configs+=("G 1 $rate $rate tit-h0,tit-h1,tit-h2,tit-h3 $cpu_share")
+  else configs+=("G 1 $rate - tit-h0,tit-h1 $cpu_share"); fi
 fi
 
 echo "config,divisor,rate,app,measured_s,min_s,max_s,predicted_s,error" >"$out/results.csv"
 for c in "${configs[@]}"; do
-  read -r name d link uplink hosts <<<"$c"
+  read -r name d link uplink hosts cpu <<<"$c"
   if [[ $uplink == - ]]; then
     "$tb" set --link "$link" 2>/dev/null
     label=$link
   else
     "$tb" set --link "$link" --uplink "$uplink" 2>/dev/null
     label=$link/$uplink
+  fi
+  if [[ -n $cpu_share ]]; then
+    "$tb" set --cpu "tit-h$((np - 1)):$cpu" 2>/dev/null
+    [[ $cpu == 1 ]] || label="$label+cpu$((np - 1))x$cpu"
   fi
   tag=${name//\//-}
   tr ',' '\n' <<<"$hosts" >"$out/hosts-$tag"

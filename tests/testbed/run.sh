@@ -180,6 +180,10 @@ case $case in
     expect 2 "whatif.sh: error: --rate: expected an integer with kbit, mbit or gbit (e.g. 200mbit), got '1.5gbit'" \
       bash "$study" --rate 1.5gbit
     expect 2 "whatif.sh: error: --apps: no program $bin/app-nosuch" bash "$study" --build "$build" --apps fft,nosuch
+    expect 2 "whatif.sh: error: --cpu-share: expected a share of a core in (0, 1), e.g. 0.5, got '1'" \
+      bash "$study" --cpu-share 1
+    expect 2 "whatif.sh: error: --apps: no program /nowhere/tracer/bin/comd (build it with: bash corpus/corpus.sh -k tracer -o /nowhere comd:2)" \
+      bash "$study" --build "$build" --corpus /nowhere --apps comd
     [[ ! -e whatif-out ]] || fail "whatif.sh made its output directory before refusing its options"
     # Without namespaces (here: not root), up says so and stops before making anything.
     if command -v setpriv >/dev/null && [[ $(id -u) == 0 ]]; then
