@@ -144,7 +144,7 @@ case $case in
     mkdir -p state
     printf '%s\n' HOSTS=2 SWITCHES=1 LINK=1gbit LINK_BPS=125000000 UPLINK=none UPLINK_BPS=0 \
       DATA_NET=10.213.0.0/24 MGMT_NET=10.213.1.0/24 >state/state
-    expect 2 "set: nothing to change (expected --link RATE and/or --uplink RATE)" "$tb" set
+    expect 2 "set: nothing to change (expected --link RATE, --uplink RATE and/or --cpu HOST:SHARE)" "$tb" set
     expect 2 "--link: bad rate 'fast'" "$tb" set --link fast
     expect 2 "set: --uplink needs a testbed with 2 or more switches (this one has 1)" "$tb" set --uplink 1gbit
     expect 2 "set: unknown argument '--hosts'" "$tb" set --hosts 3
