@@ -160,49 +160,54 @@ std::map<const TimedAction*, std::pair<double, double>> irecv_completions(const 
 /// rank that uses sends the trace keeps unparsed (Ssend, bsend, Start, ...). Only pairs whose receive is a
 /// blocking recv, or an irecv whose completion irecv_completions tells, and whose two ranks share a host
 /// clock are returned.
-std::vector<Message> match_messages(const std::vector<TimedAction>& actions, double detached_thresh,
-                                    std::vector<std::string>& notes)
-{
-  std::size_t unknown_completion = 0;
-  std::vector<WaitAllGroup> groups;
-  auto completions = irecv_completions(actions, detached_thresh, unknown_completion, groups);
+/// The point-to-point actions of a run by channel, and the ranks whose messages cannot be paired.
+struct Channels {
   using Key = std::tuple<int, int, int, int>; // source, destination, tag, communicator
   std::map<Key, std::vector<const TimedAction*>> sends, recvs;
   std::set<int> wildcard_receivers, unparsed_senders;
   std::set<std::pair<int, int>> sendrecv_pairs;
+};
+
+Channels channels_of(const std::vector<TimedAction>& actions)
+{
+  Channels c;
   for (auto const& a : actions) {
     switch (a.kind) {
     case trace::Kind::Send:
     case trace::Kind::Isend:
-      sends[{a.rank, a.partner, a.tag, a.comm}].push_back(&a);
+      c.sends[{a.rank, a.partner, a.tag, a.comm}].push_back(&a);
       break;
     case trace::Kind::Recv:
     case trace::Kind::Irecv:
       if (a.partner == trace::kAnySource || a.tag < 0)
-        wildcard_receivers.insert(a.rank);
+        c.wildcard_receivers.insert(a.rank);
       else
-        recvs[{a.partner, a.rank, a.tag, a.comm}].push_back(&a);
+        c.recvs[{a.partner, a.rank, a.tag, a.comm}].push_back(&a);
       break;
     case trace::Kind::SendRecv:
-      sendrecv_pairs.insert({a.rank, a.partner});
-      sendrecv_pairs.insert({a.partner2, a.rank});
+      c.sendrecv_pairs.insert({a.rank, a.partner});
+      c.sendrecv_pairs.insert({a.partner2, a.rank});
       break;
     default: // the synchronous and buffered sends, persistent starts: not paired
       if (trace::is_point_to_point(a.kind))
-        unparsed_senders.insert(a.rank);
+        c.unparsed_senders.insert(a.rank);
       break;
     }
   }
-  // The send of every receive of a channel that can be ordered (messages of a rank to itself included: they
-  // take part in telling which message of a waitall arrived last).
+  return c;
+}
+
+/// The send of every receive of a channel that can be ordered (messages of a rank to itself included: they take part
+/// in telling which message of a waitall arrived last); `unequal` counts the channels whose counts differ.
+std::map<const TimedAction*, const TimedAction*> pair_channels(const Channels& c, std::size_t& unequal)
+{
   std::map<const TimedAction*, const TimedAction*> sender_of;
-  std::size_t unequal = 0, irecvs = 0, last_of_group = 0;
-  for (auto const& [key, s] : sends) {
+  for (auto const& [key, s] : c.sends) {
     auto [src, dst, tag, comm] = key;
-    if (wildcard_receivers.contains(dst) || unparsed_senders.contains(src) || sendrecv_pairs.contains({src, dst}))
+    if (c.wildcard_receivers.contains(dst) || c.unparsed_senders.contains(src) || c.sendrecv_pairs.contains({src, dst}))
       continue;
-    auto it = recvs.find(key);
-    if (it == recvs.end())
+    auto it = c.recvs.find(key);
+    if (it == c.recvs.end())
       continue;
     auto const& r = it->second;
     if (r.size() != s.size())
@@ -210,9 +215,19 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, dou
     for (std::size_t i = 0; i < std::min(s.size(), r.size()); ++i)
       sender_of[r[i]] = s[i];
   }
-  // A waitall of several irecvs ended when the last of them arrived: the message whose send started last, when
-  // every other one started no later, is no larger, and all share the receiver's host clock (a one-way time
-  // that grows with the size: none arrived after it). The others are left out.
+  return sender_of;
+}
+
+/// A waitall of several irecvs ended when the last of them arrived: the message whose send started last, when every
+/// other one started no later, is no larger, and all share the receiver's host clock (a one-way time that grows with
+/// the size: none arrived after it), gets the waitall's times in `completions`; the others are left out. Returns how
+/// many were timed so.
+std::size_t time_last_of_waitalls(const std::vector<WaitAllGroup>& groups,
+                                  std::map<const TimedAction*, const TimedAction*>& sender_of,
+                                  std::map<const TimedAction*, std::pair<double, double>>& completions,
+                                  std::size_t& unknown_completion)
+{
+  std::size_t last_of_group = 0;
   for (auto const& g : groups) {
     const TimedAction* last = nullptr;
     bool known = true;
@@ -237,10 +252,23 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, dou
       unknown_completion += g.irecvs.size();
     }
   }
+  return last_of_group;
+}
+
+std::vector<Message> match_messages(const std::vector<TimedAction>& actions, double detached_thresh,
+                                    std::vector<std::string>& notes)
+{
+  std::size_t unknown_completion = 0;
+  std::vector<WaitAllGroup> groups;
+  auto completions = irecv_completions(actions, detached_thresh, unknown_completion, groups);
+  Channels c = channels_of(actions);
+  std::size_t unequal = 0, irecvs = 0;
+  auto sender_of = pair_channels(c, unequal);
+  std::size_t last_of_group = time_last_of_waitalls(groups, sender_of, completions, unknown_completion);
   std::vector<Message> out;
-  for (auto const& [key, s] : sends) {
-    auto it = recvs.find(key);
-    if (std::get<0>(key) == std::get<1>(key) || it == recvs.end())
+  for (auto const& [key, s] : c.sends) {
+    auto it = c.recvs.find(key);
+    if (std::get<0>(key) == std::get<1>(key) || it == c.recvs.end())
       continue;
     for (auto* r : it->second) {
       auto sit = sender_of.find(r);
@@ -251,20 +279,20 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, dou
         continue;
       if (r->kind == trace::Kind::Recv) {
         out.push_back({snd, r, r->start, r->end});
-      } else if (auto c = completions.find(r); c != completions.end()) {
-        out.push_back({snd, r, c->second.first, c->second.second});
+      } else if (auto done = completions.find(r); done != completions.end()) {
+        out.push_back({snd, r, done->second.first, done->second.second});
         ++irecvs;
       }
     }
   }
-  if (not wildcard_receivers.empty())
+  if (not c.wildcard_receivers.empty())
     notes.push_back(fmt::format("messages to {} rank(s) receiving from any source or with any tag left out of the "
                                 "network fit (their order cannot be told)",
-                                wildcard_receivers.size()));
-  if (not unparsed_senders.empty())
+                                c.wildcard_receivers.size()));
+  if (not c.unparsed_senders.empty())
     notes.push_back(fmt::format("messages of {} rank(s) using Ssend, bsend or persistent requests left out of the "
                                 "network fit",
-                                unparsed_senders.size()));
+                                c.unparsed_senders.size()));
   if (unequal > 0)
     notes.push_back(fmt::format("{} channel(s) with more sends than receives or the reverse: only the first ones "
                                 "paired",
