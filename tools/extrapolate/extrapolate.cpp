@@ -550,6 +550,100 @@ private:
 };
 
 /// Evaluates the fitted parameters of `cls` at the target (throws when a value cannot be written).
+/// Whether an action of `top` (or of the loops in it) has a per-rank vector.
+bool has_vectors(const std::vector<TemplateNode>& top)
+{
+  std::vector<const TemplateNode*> todo;
+  for (const TemplateNode& t : top)
+    todo.push_back(&t);
+  while (!todo.empty()) {
+    const TemplateNode* t = todo.back();
+    todo.pop_back();
+    if (std::find(t->vector.begin(), t->vector.end(), true) != t->vector.end())
+      return true;
+    for (const TemplateNode& u : t->body)
+      todo.push_back(&u);
+  }
+  return false;
+}
+
+/// Throws when two functions that fit the inputs exactly (the chosen one and an alternative) differ at the target.
+void check_alternatives(const ClassModel& cls, const Param& param, const Fitted& f, const Grid& target)
+{
+  double p = target.ranks();
+  std::array<double, 3> dims = target.sizes();
+  for (const extrap::Model& m : f.fit.alternatives) {
+    double chosen = f.fit.model.eval(p, dims), other = m.eval(p, dims);
+    bool same = f.integer ? std::llround(chosen) == std::llround(other)
+                          : std::fabs(other - chosen) <= 1e-9 * std::max(std::fabs(chosen), 1.0);
+    if (!same)
+      throw ExtrapolationError(fmt::format(
+          "error: {}: {} and {} both fit the inputs exactly but give {} and {} at {} ranks (grid {}); give inputs "
+          "on which the grid dimensions are not functions of each other or of p (docs/extrapolation.md#grid), or "
+          "a --grid whose shape is the inputs'",
+          class_context(cls, param), f.fit.model.describe(), m.describe(), chosen, other, target.ranks(),
+          target.describe()));
+  }
+}
+
+/// An integer parameter (trip count, partner, value) at the target, into `c` (its int and token) and `f.target`.
+void integer_at_target(const ClassModel& cls, const Param& param, std::size_t i, Fitted& f, const Grid& target,
+                       ClassAtTarget& c)
+{
+  double p = target.ranks();
+  std::array<double, 3> dims = target.sizes();
+  std::optional<long long> v = extrap::integer_at(f.fit.model, p, dims);
+  if (!v)
+    throw ExtrapolationError(fmt::format("error: {}: {} fits the inputs but gives {} at {} ranks, not an integer",
+                                         class_context(cls, param), f.fit.model.describe(), f.fit.model.eval(p, dims),
+                                         target.ranks()));
+  if (param.kind == Param::Kind::Trip && *v < 0)
+    throw ExtrapolationError(fmt::format("error: {}: {} gives a negative trip count ({}) at {} ranks",
+                                         class_context(cls, param), f.fit.model.describe(), *v, target.ranks()));
+  if (f.how == Fitted::How::Absolute && (*v < 0 || *v >= target.ranks()))
+    throw ExtrapolationError(fmt::format("error: {}: the partner {} is rank {}, not one of the {} ranks",
+                                         class_context(cls, param), f.fit.model.describe(), *v, target.ranks()));
+  c.ints[i] = *v;
+  c.tokens[i] = std::to_string(*v);
+  f.target = f.how == Fitted::How::Absolute ? "rank " + c.tokens[i]
+             : f.how == Fitted::How::Offset ? "offset " + c.tokens[i]
+                                            : c.tokens[i];
+}
+
+/// A volume or non-integer value at the target, into `c` and `f.target`. A compute's presence (merge_computes gives
+/// every gap one, 0 where it had none): at the target, the share of its occurrences that had it in the largest input
+/// that has the class, each present one with the mean of the present ones (so that the total is the fitted mean's),
+/// spread evenly over the occurrences (Generator).
+void value_at_target(const ClassModel& cls, const Param& param, std::size_t i, Fitted& f, const Grid& target,
+                     ClassAtTarget& c)
+{
+  double v = f.fit.model.eval(target.ranks(), target.sizes());
+  bool positive = std::all_of(f.points.begin(), f.points.end(), [](const Point& x) { return x.value > 0; });
+  if (!std::isfinite(v) || (positive && v <= 0))
+    throw ExtrapolationError(fmt::format("error: {}: {} gives {} at {} ranks, where every input's value is positive",
+                                         class_context(cls, param), f.fit.model.describe(), v, target.ranks()));
+  c.tokens[i] = f.int_tokens ? std::to_string(std::llround(std::max(v, 0.0))) : fmt::format("{}", std::max(v, 0.0));
+  f.target = c.tokens[i];
+  if (!param.volume || v <= 0)
+    return;
+  const Observation* largest = nullptr;
+  for (std::size_t k = 0; k < param.per_input.size(); ++k)
+    if (cls.in_input[k] && param.per_input[k].seen)
+      largest = &param.per_input[k];
+  if (largest == nullptr || largest->count == 0 || largest->nonzero >= largest->count)
+    return;
+  double share = static_cast<double>(largest->nonzero) / static_cast<double>(largest->count);
+  c.presence[i] = share;
+  if (share == 0) {
+    c.tokens[i] = "0";
+  } else {
+    double present = v / share;
+    c.tokens[i] = f.int_tokens ? std::to_string(std::max<long long>(1, std::llround(present))) : fmt::format("{}", present);
+  }
+  f.target = fmt::format("{} in {:.3g} % of the occurrences (as in the largest input: {} of {})", c.tokens[i],
+                         100 * share, largest->nonzero, largest->count);
+}
+
 ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::vector<bool> unused,
                         const Grid& target)
 {
@@ -557,20 +651,9 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::
   c.cls = &cls;
   c.unused = std::move(unused);
   c.ints.assign(cls.params.size(), 0);
-  std::vector<const TemplateNode*> todo;
-  for (const TemplateNode& t : cls.top)
-    todo.push_back(&t);
-  while (!todo.empty() && !c.has_vectors) {
-    const TemplateNode* t = todo.back();
-    todo.pop_back();
-    c.has_vectors = std::find(t->vector.begin(), t->vector.end(), true) != t->vector.end();
-    for (const TemplateNode& u : t->body)
-      todo.push_back(&u);
-  }
+  c.has_vectors = has_vectors(cls.top);
   c.tokens.assign(cls.params.size(), "");
   c.presence.assign(cls.params.size(), 1.0);
-  double p = target.ranks();
-  std::array<double, 3> dims = target.sizes();
   for (std::size_t i = 0; i < cls.params.size(); ++i) {
     Fitted& f = fitted[i];
     const Param& param = cls.params[i];
@@ -578,77 +661,20 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::
       continue;
     if (f.how == Fitted::How::Delta) {
       f.target = "grid offset " + delta_text(f.delta, target.dimensions());
-      continue;
-    }
-    if (f.how == Fitted::How::PerRank) {
-      if (!f.per_rank->at(p, dims, {0, 0, 0}))
+    } else if (f.how == Fitted::How::PerRank) {
+      if (!f.per_rank->at(target.ranks(), target.sizes(), {0, 0, 0}))
         throw ExtrapolationError(fmt::format("error: {}: {} fits the inputs but its constant term gives {} at {} "
                                              "ranks, not an integer",
                                              class_context(cls, param), f.per_rank->describe(),
-                                             f.fit.model.eval(p, dims), target.ranks()));
+                                             f.fit.model.eval(target.ranks(), target.sizes()), target.ranks()));
       c.per_rank = true;
       f.target = "per rank: " + f.per_rank->describe();
-      continue;
-    }
-    for (const extrap::Model& m : f.fit.alternatives) { // functions that agree on the inputs must agree here
-      double chosen = f.fit.model.eval(p, dims), other = m.eval(p, dims);
-      bool same = f.integer ? std::llround(chosen) == std::llround(other)
-                            : std::fabs(other - chosen) <= 1e-9 * std::max(std::fabs(chosen), 1.0);
-      if (!same)
-        throw ExtrapolationError(fmt::format(
-            "error: {}: {} and {} both fit the inputs exactly but give {} and {} at {} ranks (grid {}); give inputs "
-            "on which the grid dimensions are not functions of each other or of p (docs/extrapolation.md#grid), or "
-            "a --grid whose shape is the inputs'",
-            class_context(cls, param), f.fit.model.describe(), m.describe(), chosen, other, target.ranks(),
-            target.describe()));
-    }
-    if (f.integer) {
-      std::optional<long long> v = extrap::integer_at(f.fit.model, p, dims);
-      if (!v)
-        throw ExtrapolationError(fmt::format("error: {}: {} fits the inputs but gives {} at {} ranks, not an integer",
-                                             class_context(cls, param), f.fit.model.describe(),
-                                             f.fit.model.eval(p, dims), target.ranks()));
-      if (param.kind == Param::Kind::Trip && *v < 0)
-        throw ExtrapolationError(fmt::format("error: {}: {} gives a negative trip count ({}) at {} ranks",
-                                             class_context(cls, param), f.fit.model.describe(), *v, target.ranks()));
-      if (f.how == Fitted::How::Absolute && (*v < 0 || *v >= target.ranks()))
-        throw ExtrapolationError(fmt::format("error: {}: the partner {} is rank {}, not one of the {} ranks",
-                                             class_context(cls, param), f.fit.model.describe(), *v, target.ranks()));
-      c.ints[i] = *v;
-      c.tokens[i] = std::to_string(*v);
-      f.target = f.how == Fitted::How::Absolute ? "rank " + c.tokens[i]
-                 : f.how == Fitted::How::Offset ? "offset " + c.tokens[i]
-                                                : c.tokens[i];
-      continue;
-    }
-    double v = f.fit.model.eval(p, dims);
-    bool positive = std::all_of(f.points.begin(), f.points.end(), [](const Point& x) { return x.value > 0; });
-    if (!std::isfinite(v) || (positive && v <= 0))
-      throw ExtrapolationError(fmt::format("error: {}: {} gives {} at {} ranks, where every input's value is positive",
-                                           class_context(cls, param), f.fit.model.describe(), v, target.ranks()));
-    c.tokens[i] = f.int_tokens ? std::to_string(std::llround(std::max(v, 0.0))) : fmt::format("{}", std::max(v, 0.0));
-    f.target = c.tokens[i];
-    if (param.volume && v > 0) {
-      // a compute's presence (merge_computes gives every gap one, 0 where it had none): at the target, the share of
-      // its occurrences that had it in the largest input that has the class, each present one with the mean of the
-      // present ones (so that the total is the fitted mean's), spread evenly over the occurrences (Generator)
-      const Observation* largest = nullptr;
-      for (std::size_t k = 0; k < param.per_input.size(); ++k)
-        if (cls.in_input[k] && param.per_input[k].seen)
-          largest = &param.per_input[k];
-      if (largest != nullptr && largest->count > 0 && largest->nonzero < largest->count) {
-        double share = static_cast<double>(largest->nonzero) / static_cast<double>(largest->count);
-        c.presence[i] = share;
-        if (share == 0) {
-          c.tokens[i] = "0";
-        } else {
-          double present = v / share;
-          c.tokens[i] = f.int_tokens ? std::to_string(std::max<long long>(1, std::llround(present)))
-                                     : fmt::format("{}", present);
-        }
-        f.target = fmt::format("{} in {:.3g} % of the occurrences (as in the largest input: {} of {})", c.tokens[i],
-                               100 * share, largest->nonzero, largest->count);
-      }
+    } else {
+      check_alternatives(cls, param, f, target);
+      if (f.integer)
+        integer_at_target(cls, param, i, f, target, c);
+      else
+        value_at_target(cls, param, i, f, target, c);
     }
   }
   c.fitted = std::move(fitted);
