@@ -330,6 +330,7 @@ struct ClassAtTarget {
   /// per parameter: a compute's presence at the target, the share of its occurrences that have it (1: all; a
   /// compute present in none is left out of the structure: Generator::absent)
   std::vector<double> presence;
+  bool sporadic = false;                ///< a compute present in some occurrences only (presence in (0, 1))
 
   /// The token of value parameter `param` at `rank` of `grid`.
   std::string token(std::size_t param, int rank, const Grid& grid) const
@@ -366,8 +367,10 @@ public:
       std::vector<std::uint32_t> sigs;
       signatures(c, c.cls->top, r, sigs);
       // ranks of a class with the same signatures share their structure and values, unless a per-rank vector
-      // puts the rank's own entry at its place or a value is a function of the rank's coordinates
-      auto [entry, added] = cache_.try_emplace(std::tuple(it->second, sigs, c.has_vectors || c.per_rank ? r : -1));
+      // puts the rank's own entry at its place, a value is a function of the rank's coordinates, or a compute is
+      // present in some occurrences only (spread over the class's ranks, not repeated on each)
+      auto [entry, added] =
+          cache_.try_emplace(std::tuple(it->second, sigs, c.has_vectors || c.per_rank || c.sporadic ? r : -1));
       if (added) {
         std::size_t next = 0;
         std::optional<std::uint32_t> root = body(c, c.cls->top, sigs, next);
@@ -378,7 +381,10 @@ public:
         entry->second.first = *root;
         trace::cformat::ValueStreams values;
         next = 0;
-        occurrences_.assign(c.cls->params.size(), 0);
+        // a sporadic compute's occurrences are counted over the class's ranks in order, so that one that a rank
+        // meets once (outside any loop) is present on the share of the ranks it had in the input
+        occurrences_ = &class_occurrences_[it->second];
+        occurrences_->resize(c.cls->params.size(), 0);
         walk_values(c, c.cls->top, r, sigs, next, values);
         entry->second.second = static_cast<std::uint32_t>(out.blocks.size());
         out.blocks.push_back(values.take());
@@ -518,7 +524,7 @@ private:
           double share = c.presence[param];
           if (share > 0 && share < 1) {
             // present at occurrence k when floor((k + 1) share) > floor(k share): spread evenly, share of them in all
-            std::uint64_t k = occurrences_[param]++;
+            std::uint64_t k = (*occurrences_)[param]++;
             bool present = std::floor(static_cast<double>(k + 1) * share) > std::floor(static_cast<double>(k) * share);
             sporadic_ = true;
             values.add(sig, ordinal++, present ? c.token(param, rank, grid_) : std::string("0"));
@@ -545,7 +551,9 @@ private:
   bool one_class_ = false;
   trace::cformat::Tables tables_;
   std::map<std::tuple<std::size_t, std::vector<std::uint32_t>, int>, std::pair<std::uint32_t, std::uint32_t>> cache_;
-  std::vector<std::uint64_t> occurrences_; ///< per parameter of the class being walked: occurrences written so far
+  /// per class, per parameter: occurrences written so far (over the class's ranks); the class being walked's
+  std::map<std::size_t, std::vector<std::uint64_t>> class_occurrences_;
+  std::vector<std::uint64_t>* occurrences_ = nullptr;
   bool sporadic_ = false;                  ///< a compute was written absent at some occurrences (a volume of 0)
 };
 
@@ -634,6 +642,7 @@ void value_at_target(const ClassModel& cls, const Param& param, std::size_t i, F
     return;
   double share = static_cast<double>(largest->nonzero) / static_cast<double>(largest->count);
   c.presence[i] = share;
+  c.sporadic = c.sporadic || (share > 0 && share < 1);
   if (share == 0) {
     c.tokens[i] = "0";
   } else {
