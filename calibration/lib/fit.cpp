@@ -199,6 +199,94 @@ LineFit robust_line_fit(std::span<const Point> points, bool through_origin)
   return fit;
 }
 
+namespace {
+
+/// The quantities' medians (spikes removed) against the distinct sizes of all of them: cost[i][j] is the cost of one
+/// segment over size indices i..j (infinite when it has fewer than `min_sizes` sizes).
+std::vector<std::vector<double>> segment_costs(const std::vector<std::vector<Point>>& sorted,
+                                               const std::vector<double>& sizes, std::size_t min_sizes)
+{
+  const std::size_t n = sizes.size();
+  std::vector<std::vector<std::size_t>> first_at(sorted.size()); // first point of the quantity at size index >= i
+  for (std::size_t q = 0; q < sorted.size(); ++q) {
+    first_at[q].resize(n + 1);
+    std::size_t k = 0;
+    for (std::size_t i = 0; i <= n; ++i) {
+      while (k < sorted[q].size() && i < n && sorted[q][k].x < sizes[i])
+        ++k;
+      first_at[q][i] = i < n ? k : sorted[q].size();
+    }
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<double>> cost(n, std::vector<double>(n, inf));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + min_sizes - 1; j < n; ++j) {
+      double c = 0;
+      for (std::size_t q = 0; q < sorted.size(); ++q) {
+        std::size_t b = first_at[q][i];
+        std::size_t e = first_at[q][j + 1];
+        c += segment_cost(std::span<const Point>(sorted[q]).subspan(b, e - b));
+      }
+      cost[i][j] = c;
+    }
+  return cost;
+}
+
+/// Dynamic programming over `cost`: best[k][j] the least cost of sizes 0..j in k+1 segments, from[k][j] the first
+/// index of its last segment.
+struct Segmentation {
+  std::vector<std::vector<double>> best;
+  std::vector<std::vector<std::size_t>> from;
+};
+
+Segmentation segment(const std::vector<std::vector<double>>& cost, int kmax)
+{
+  const std::size_t n = cost.size();
+  const double inf = std::numeric_limits<double>::infinity();
+  Segmentation s{std::vector<std::vector<double>>(kmax, std::vector<double>(n, inf)),
+                 std::vector<std::vector<std::size_t>>(kmax, std::vector<std::size_t>(n, 0))};
+  for (std::size_t j = 0; j < n; ++j)
+    s.best[0][j] = cost[0][j];
+  for (int k = 1; k < kmax; ++k)
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 1; i <= j; ++i) {
+        if (s.best[k - 1][i - 1] == inf || cost[i][j] == inf)
+          continue;
+        double c = s.best[k - 1][i - 1] + cost[i][j];
+        if (c < s.best[k][j]) {
+          s.best[k][j] = c;
+          s.from[k][j] = i;
+        }
+      }
+  return s;
+}
+
+/// The number of segments (minus 1) whose cost, penalised as twice BIC's, is least, over `points` data points of
+/// `quantities` quantities.
+int chosen_segments(const Segmentation& s, double points, std::size_t quantities)
+{
+  const double inf = std::numeric_limits<double>::infinity();
+  const double floor = points * 1e-12; // relative residuals of 1e-6: exact data
+  const std::size_t last = s.best[0].size() - 1;
+  int chosen = 0;
+  double chosen_bic = inf;
+  for (int k = 0; k < static_cast<int>(s.best.size()); ++k) {
+    if (s.best[k][last] == inf)
+      continue;
+    double params = static_cast<double>((k + 1) * 2 * static_cast<int>(quantities) + k);
+    // Twice BIC's penalty: medians of a few noisy repetitions are not Gaussian, and a spurious break
+    // (a segment fitted to noise) costs more than a missed subtle one.
+    double bic = points * std::log(std::max(s.best[k][last], floor) / points) + 2 * params * std::log(points);
+    if (bic < chosen_bic) {
+      chosen_bic = bic;
+      chosen = k;
+    }
+  }
+  return chosen;
+}
+
+} // namespace
+
 std::vector<std::uint64_t> find_breaks(const std::vector<std::vector<Point>>& medians, int max_segments,
                                        int min_sizes)
 {
@@ -213,73 +301,19 @@ std::vector<std::uint64_t> find_breaks(const std::vector<std::vector<Point>>& me
   min_sizes = std::max(min_sizes, 1);
   if (n == 0 || max_segments <= 1 || n < 2 * static_cast<std::size_t>(min_sizes))
     return {};
-
   std::vector<std::vector<Point>> sorted(medians.size());
-  std::vector<std::vector<std::size_t>> first_at(medians.size()); // first point of the quantity at size index >= i
+  double m = 0;
   for (std::size_t q = 0; q < medians.size(); ++q) {
     sorted[q] = without_spikes(medians[q]);
-    first_at[q].resize(n + 1);
-    std::size_t k = 0;
-    for (std::size_t i = 0; i <= n; ++i) {
-      while (k < sorted[q].size() && i < n && sorted[q][k].x < sizes[i])
-        ++k;
-      first_at[q][i] = i < n ? k : sorted[q].size();
-    }
+    m += static_cast<double>(sorted[q].size());
   }
-  // cost[i][j]: segment of size indices i..j inclusive.
-  const double inf = std::numeric_limits<double>::infinity();
-  std::vector<std::vector<double>> cost(n, std::vector<double>(n, inf));
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + static_cast<std::size_t>(min_sizes) - 1; j < n; ++j) {
-      double c = 0;
-      for (std::size_t q = 0; q < sorted.size(); ++q) {
-        std::size_t b = first_at[q][i];
-        std::size_t e = first_at[q][j + 1];
-        c += segment_cost(std::span<const Point>(sorted[q]).subspan(b, e - b));
-      }
-      cost[i][j] = c;
-    }
-
+  auto cost = segment_costs(sorted, sizes, static_cast<std::size_t>(min_sizes));
   const int kmax = std::min<int>(max_segments, static_cast<int>(n / static_cast<std::size_t>(min_sizes)));
-  // best[k][j]: least cost of sizes 0..j in k+1 segments; from[k][j]: first index of the last segment.
-  std::vector<std::vector<double>> best(kmax, std::vector<double>(n, inf));
-  std::vector<std::vector<std::size_t>> from(kmax, std::vector<std::size_t>(n, 0));
-  for (std::size_t j = 0; j < n; ++j)
-    best[0][j] = cost[0][j];
-  for (int k = 1; k < kmax; ++k)
-    for (std::size_t j = 0; j < n; ++j)
-      for (std::size_t i = 1; i <= j; ++i) {
-        if (best[k - 1][i - 1] == inf || cost[i][j] == inf)
-          continue;
-        double c = best[k - 1][i - 1] + cost[i][j];
-        if (c < best[k][j]) {
-          best[k][j] = c;
-          from[k][j] = i;
-        }
-      }
-
-  double m = 0;
-  for (auto const& q : sorted)
-    m += static_cast<double>(q.size());
-  const double floor = m * 1e-12; // relative residuals of 1e-6: exact data
-  int chosen = 0;
-  double chosen_bic = inf;
-  for (int k = 0; k < kmax; ++k) {
-    if (best[k][n - 1] == inf)
-      continue;
-    double params = static_cast<double>((k + 1) * 2 * static_cast<int>(sorted.size()) + k);
-    // Twice BIC's penalty: medians of a few noisy repetitions are not Gaussian, and a spurious break
-    // (a segment fitted to noise) costs more than a missed subtle one.
-    double bic = m * std::log(std::max(best[k][n - 1], floor) / m) + 2 * params * std::log(m);
-    if (bic < chosen_bic) {
-      chosen_bic = bic;
-      chosen = k;
-    }
-  }
+  Segmentation s = segment(cost, kmax);
   std::vector<std::uint64_t> breaks;
   std::size_t j = n - 1;
-  for (int k = chosen; k > 0; --k) {
-    std::size_t i = from[k][j];
+  for (int k = chosen_segments(s, m, sorted.size()); k > 0; --k) {
+    std::size_t i = s.from[k][j];
     breaks.push_back(static_cast<std::uint64_t>(sizes[i - 1]));
     j = i - 1;
   }
