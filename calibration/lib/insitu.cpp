@@ -312,6 +312,65 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, dou
   return out;
 }
 
+/// The one-way network times of the matched messages, per band (payload + 16 bytes against seconds): an eager message
+/// when its receiver was already waiting (the send's and receive's overheads taken off), a rendez-vous one from when
+/// both ranks were there.
+std::vector<std::vector<Point>> one_way_points(const std::vector<Message>& messages, const InSituOptions& options,
+                                               const std::vector<std::uint64_t>& breaks,
+                                               const model::PiecewiseLinear& os, const model::PiecewiseLinear& ois,
+                                               const model::PiecewiseLinear& orecv, std::vector<std::string>& notes)
+{
+  std::vector<std::vector<Point>> points(breaks.size() + 1);
+  std::size_t late_receiver = 0;
+  for (auto const& m : messages) {
+    double size = m.send->bytes;
+    double y = 0;
+    if (size < options.detached_thresh) {
+      if (m.recv_start > m.send->start) {
+        ++late_receiver;
+        continue;
+      }
+      y = m.recv_end - m.send->start - (m.send->kind == trace::Kind::Isend ? ois(size) : os(size)) - orecv(size);
+    } else {
+      y = m.recv_end - std::max(m.send->start, m.recv_start);
+    }
+    points[segment_of(breaks, size)].push_back({size + kEnvelope, y});
+  }
+  if (late_receiver > 0)
+    notes.push_back(fmt::format("{} eager message(s) whose receive started after the send left out of the network "
+                                "fit (their one-way time is not measured)",
+                                late_receiver));
+  return points;
+}
+
+/// Band `i` whose messages have one size: latency and bandwidth cannot be told apart, so the band keeps the
+/// platform's bandwidth factor (`old_bw`) and the rest of the measured time is latency.
+void fit_one_size_band(std::size_t i, const std::vector<Point>& pts, const std::optional<model::FactorTable>& old_bw,
+                       const Route& route, InSituNetwork& net, std::vector<std::string>& notes)
+{
+  const double lat = route.raw_latency();
+  if (not old_bw || lat <= 0) {
+    notes.push_back(fmt::format("band {}: {} message(s) of one size and no smpi/bw-factor in the platform to keep: "
+                                "no factor fitted",
+                                i, pts.size()));
+    return;
+  }
+  std::vector<double> ys;
+  for (auto const& p : pts)
+    ys.push_back(p.y);
+  double x = pts.front().x;
+  double transfer = x / (route.lone_flow_bandwidth() * (*old_bw)(x));
+  LineFit flat;
+  flat.offset = median(ys);
+  flat.points = pts.size();
+  std::vector<double> dev;
+  for (double y : ys)
+    dev.push_back(std::abs(y - flat.offset) / std::abs(flat.offset));
+  flat.residual = flat.offset != 0 ? 1.4826 * median(dev) : 0;
+  net.line[i] = flat;
+  net.lat_factor[i] = std::max((flat.offset - transfer) / lat, kMinLatFactor);
+}
+
 /// The network's factors per band from the matched messages (docs: calibration/README.md, "In situ").
 InSituNetwork fit_network(const std::vector<Message>& messages, const InSituOptions& options,
                           const std::vector<std::uint64_t>& breaks, const model::PiecewiseLinear& os,
@@ -325,30 +384,8 @@ InSituNetwork fit_network(const std::vector<Message>& messages, const InSituOpti
   net.line.assign(n, std::nullopt);
   net.messages.assign(n, 0);
   net.sizes.assign(n, 0);
-  std::vector<std::vector<Point>> points(n);
-  std::size_t late_receiver = 0;
-  for (auto const& m : messages) {
-    double size = m.send->bytes;
-    double y = 0;
-    if (size < options.detached_thresh) {
-      // Eager: the one-way time is measured when the receiver waited for the message.
-      if (m.recv_start > m.send->start) {
-        ++late_receiver;
-        continue;
-      }
-      y = m.recv_end - m.send->start - (m.send->kind == trace::Kind::Isend ? ois(size) : os(size)) - orecv(size);
-    } else {
-      y = m.recv_end - std::max(m.send->start, m.recv_start); // rendez-vous: from when both are there
-    }
-    points[segment_of(breaks, size)].push_back({size + kEnvelope, y});
-  }
-  if (late_receiver > 0)
-    notes.push_back(fmt::format("{} eager message(s) whose receive started after the send left out of the network "
-                                "fit (their one-way time is not measured)",
-                                late_receiver));
+  auto points = one_way_points(messages, options, breaks, os, ois, orecv, notes);
   const Route& route = *options.route;
-  const double lat = route.raw_latency();
-  const double lone = route.lone_flow_bandwidth();
   std::optional<model::FactorTable> old_bw;
   if (not options.bw_factor.empty())
     old_bw = parse_factors("smpi/bw-factor", options.bw_factor);
@@ -361,42 +398,21 @@ InSituNetwork fit_network(const std::vector<Message>& messages, const InSituOpti
     net.sizes[i] = sizes.size();
     if (pts.empty())
       continue;
-    if (sizes.size() >= 2) {
-      LineFit f = robust_line_fit(pts);
-      if (f.offset < 0 || lat <= 0)
-        f = robust_line_fit(pts, true);
-      BandFactors b = band_factors(f, pts, route, options.max_bw_factor);
-      net.line[i] = b.line;
-      net.lat_factor[i] = b.lat_factor;
-      net.bw_factor[i] = b.bw_factor;
-      if (b.capped_from)
-        notes.push_back(fmt::format("band {}: bandwidth factor {} is above --max-bw-factor {}; capped, latency "
-                                    "factor refitted: {}",
-                                    i, num(*b.capped_from), num(b.bw_factor), num(b.lat_factor)));
+    if (sizes.size() < 2) {
+      fit_one_size_band(i, pts, old_bw, route, net, notes);
       continue;
     }
-    // One size: latency and bandwidth cannot be told apart; the band keeps its bandwidth factor and the rest of
-    // the measured time is latency.
-    if (not old_bw || lat <= 0) {
-      notes.push_back(fmt::format("band {}: {} message(s) of one size and no smpi/bw-factor in the platform to keep: "
-                                  "no factor fitted",
-                                  i, pts.size()));
-      continue;
-    }
-    std::vector<double> ys;
-    for (auto const& p : pts)
-      ys.push_back(p.y);
-    double x = *sizes.begin();
-    double transfer = x / (lone * (*old_bw)(x));
-    LineFit flat;
-    flat.offset = median(ys);
-    flat.points = pts.size();
-    std::vector<double> dev;
-    for (double y : ys)
-      dev.push_back(std::abs(y - flat.offset) / std::abs(flat.offset));
-    flat.residual = flat.offset != 0 ? 1.4826 * median(dev) : 0;
-    net.line[i] = flat;
-    net.lat_factor[i] = std::max((flat.offset - transfer) / lat, kMinLatFactor);
+    LineFit f = robust_line_fit(pts);
+    if (f.offset < 0 || route.raw_latency() <= 0)
+      f = robust_line_fit(pts, true);
+    BandFactors b = band_factors(f, pts, route, options.max_bw_factor);
+    net.line[i] = b.line;
+    net.lat_factor[i] = b.lat_factor;
+    net.bw_factor[i] = b.bw_factor;
+    if (b.capped_from)
+      notes.push_back(fmt::format("band {}: bandwidth factor {} is above --max-bw-factor {}; capped, latency "
+                                  "factor refitted: {}",
+                                  i, num(*b.capped_from), num(b.bw_factor), num(b.lat_factor)));
   }
   return net;
 }
