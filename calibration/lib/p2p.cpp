@@ -203,7 +203,6 @@ namespace {
 void fit_network(SegmentFit& s, const std::string& name, const std::vector<Point>& pp, P2pFit& fit,
                  const P2pOptions& options)
 {
-  const double lone = fit.route.lone_flow_bandwidth();
   const double lat = fit.route.raw_latency();
   // The model's one-way time is os + or + network time: overheads measured alone that exceed the
   // ping-pong's one-way time (seen on shared memory, where the ping-pong overlaps copies the ping
@@ -261,6 +260,59 @@ void fit_network(SegmentFit& s, const std::string& name, const std::vector<Point
                                        name, num(*b.capped_from), num(s.bw_factor), num(s.lat_factor)));
 }
 
+/// The segments' boundaries: the given breaks (those beyond the largest size measured dropped, with a warning), or
+/// found by segmented regression over the four quantities' medians.
+void choose_breaks(P2pFit& fit, const P2pData& data, const std::vector<Point>& half, double max_size,
+                   const P2pOptions& options)
+{
+  if (options.breaks.empty()) {
+    fit.breaks = find_breaks({medians_by_size(data.send), medians_by_size(data.recv), medians_by_size(data.isend),
+                              medians_by_size(half)},
+                             options.max_segments, options.min_sizes);
+    fit.breaks_found = true;
+    return;
+  }
+  fit.breaks = options.breaks;
+  std::sort(fit.breaks.begin(), fit.breaks.end());
+  fit.breaks.erase(std::unique(fit.breaks.begin(), fit.breaks.end()), fit.breaks.end());
+  while (not fit.breaks.empty() && static_cast<double>(fit.breaks.back()) >= max_size) {
+    fit.warnings.push_back(fmt::format("break {} is at or beyond the largest size measured ({}); ignored",
+                                       fit.breaks.back(), max_size));
+    fit.breaks.pop_back();
+  }
+}
+
+/// Segment `s`'s overheads (os, or, ois) and its synchronous ratio, from the measurements of its sizes (`half`: the
+/// one-way ping-pong times). Throws InputError when a quantity has fewer than 2 points there.
+void fit_overheads(SegmentFit& s, bool first, const P2pData& data, const std::vector<Point>& half,
+                   std::vector<std::string>& warnings)
+{
+  struct Named {
+    const char* name;
+    const std::vector<Point>* pts;
+  };
+  auto name = range_name(s, first);
+  auto send = in_segment(data.send, s.low, s.high, first);
+  auto recv = in_segment(data.recv, s.low, s.high, first);
+  auto isend = in_segment(data.isend, s.low, s.high, first);
+  auto pp = in_segment(half, s.low, s.high, first);
+  for (auto [what, pts] : {Named{"send", &send}, Named{"recv", &recv}, Named{"isend", &isend}, Named{"pingpong", &pp}})
+    if (pts->size() < 2)
+      throw InputError(fmt::format("error: segment {} of sizes has {} '{}' measurement(s); at least 2 are needed "
+                                   "(move the breaks or measure more sizes)",
+                                   name, pts->size(), what));
+  s.os = fit_overhead(send, warnings, fmt::format("os on {}", name));
+  s.orecv = fit_overhead(recv, warnings, fmt::format("or on {}", name));
+  s.ois = fit_overhead(isend, warnings, fmt::format("ois on {}", name));
+  auto ys = [](const std::vector<Point>& pts) {
+    std::vector<double> out;
+    for (auto const& p : pts)
+      out.push_back(p.y);
+    return out;
+  };
+  s.sync_ratio = std::min(median(ys(send)), median(ys(recv))) / median(ys(pp));
+}
+
 } // namespace
 
 P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& options)
@@ -285,21 +337,7 @@ P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& option
   for (auto const& p : half)
     max_size = std::max(max_size, p.x);
 
-  if (not options.breaks.empty()) {
-    fit.breaks = options.breaks;
-    std::sort(fit.breaks.begin(), fit.breaks.end());
-    fit.breaks.erase(std::unique(fit.breaks.begin(), fit.breaks.end()), fit.breaks.end());
-    while (not fit.breaks.empty() && static_cast<double>(fit.breaks.back()) >= max_size) {
-      fit.warnings.push_back(fmt::format("break {} is at or beyond the largest size measured ({}); ignored",
-                                         fit.breaks.back(), max_size));
-      fit.breaks.pop_back();
-    }
-  } else {
-    fit.breaks = find_breaks({medians_by_size(data.send), medians_by_size(data.recv), medians_by_size(data.isend),
-                              medians_by_size(half)},
-                             options.max_segments, options.min_sizes);
-    fit.breaks_found = true;
-  }
+  choose_breaks(fit, data, half, max_size, options);
 
   // Overheads and the protocol, segment by segment.
   const std::size_t nseg = fit.breaks.size() + 1;
@@ -307,30 +345,7 @@ P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& option
     SegmentFit s;
     s.low = i == 0 ? 0 : fit.breaks[i - 1];
     s.high = i + 1 < nseg ? fit.breaks[i] : static_cast<std::uint64_t>(max_size);
-    bool first = i == 0;
-    auto name = range_name(s, first);
-    auto send = in_segment(data.send, s.low, s.high, first);
-    auto recv = in_segment(data.recv, s.low, s.high, first);
-    auto isend = in_segment(data.isend, s.low, s.high, first);
-    auto pp = in_segment(half, s.low, s.high, first);
-    for (auto [what, pts] : {Named{"send", &send}, Named{"recv", &recv}, Named{"isend", &isend}, Named{"pingpong", &pp}})
-      if (pts->size() < 2)
-        throw InputError(fmt::format("error: segment {} of sizes has {} '{}' measurement(s); at least 2 are needed "
-                                     "(move the breaks or measure more sizes)",
-                                     name, pts->size(), what));
-    s.os = fit_overhead(send, fit.warnings, fmt::format("os on {}", name));
-    s.orecv = fit_overhead(recv, fit.warnings, fmt::format("or on {}", name));
-    s.ois = fit_overhead(isend, fit.warnings, fmt::format("ois on {}", name));
-    std::vector<double> sy;
-    std::vector<double> ry;
-    std::vector<double> py;
-    for (auto const& p : send)
-      sy.push_back(p.y);
-    for (auto const& p : recv)
-      ry.push_back(p.y);
-    for (auto const& p : pp)
-      py.push_back(p.y);
-    s.sync_ratio = std::min(median(sy), median(ry)) / median(py);
+    fit_overheads(s, i == 0, data, half, fit.warnings);
     fit.segments.push_back(s);
   }
 
