@@ -388,8 +388,14 @@ void write_p2p_report(std::ostream& out, const P2pFit& fit)
     line("or", s.orecv);
     line("ois", s.ois);
     line("network", s.network);
-    out << fmt::format("{:<22} {} (min(send, recv) / one-way {:.2f}), lat-factor {}, bw-factor {}{}\n", name,
-                       static_cast<double>(s.high) < fit.detached_thresh ? "detached" : "rendez-vous", s.sync_ratio,
+    // the protocol of the segment's sizes (> low, <= high): detached below the threshold
+    std::string protocol = "rendez-vous";
+    if (static_cast<double>(s.high) < fit.detached_thresh)
+      protocol = "detached";
+    else if (static_cast<double>(s.low) + 1 < fit.detached_thresh)
+      protocol = fmt::format("detached below {}", num(fit.detached_thresh));
+    out << fmt::format("{:<22} {} (min(send, recv) / one-way {:.2f}), lat-factor {}, bw-factor {}{}\n", name, protocol,
+                       s.sync_ratio,
                        num(s.lat_factor), num(s.bw_factor),
                        s.overhead_scale < 1 ? fmt::format(", os and or scaled by {:.3f}", s.overhead_scale) : "");
   }

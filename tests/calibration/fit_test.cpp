@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <random>
+#include <sstream>
 
 using namespace tit::calib;
 
@@ -231,6 +232,23 @@ TEST(P2pFit, MaxBwFactorCapsOnlyTheBandsAboveIt)
   for (auto const& w : capped.warnings)
     warned = warned || w.find("bandwidth factor 1.1 is above --max-bw-factor 1") != std::string::npos;
   EXPECT_TRUE(warned);
+}
+
+TEST(P2pFit, ReportNamesEachSegmentsProtocol)
+{
+  // Sizes <= 65536 are eager in the machine (threshold 65537); with breaks at 32768 and 65536 and the threshold given
+  // as 65536, the segment (32768, 65536] holds both protocols: its last size is rendez-vous.
+  Machine m;
+  P2pOptions opt;
+  opt.breaks = {32768, 65536};
+  opt.detached_thresh = 65536;
+  std::ostringstream out;
+  write_p2p_report(out, fit_p2p(synthesize(m, 0, 0, 1), m.route, opt));
+  const std::string text = out.str();
+  EXPECT_NE(text.find("[0, 32768]             detached (min(send, recv)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(32768, 65536]         detached below 65536 (min(send, recv)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(65536, "), std::string::npos) << text;
+  EXPECT_NE(text.find("rendez-vous (min(send, recv)"), std::string::npos) << text;
 }
 
 TEST(P2pFit, MissingExperimentIsAnError)
@@ -464,9 +482,10 @@ TEST(InSitu, MaxBwFactorCapsABandAsTheP2pFitDoes)
   ASSERT_TRUE(capped.network.bw_factor[0] && capped.network.lat_factor[0]);
   EXPECT_EQ(*capped.network.bw_factor[0], 1);
   EXPECT_EQ(*capped.network.lat_factor[0], kMinLatFactor);
-  EXPECT_NE(std::find_if(capped.notes.begin(), capped.notes.end(),
-                         [](const std::string& n) { return n.starts_with("band 0: bandwidth factor 2 is above --max-bw-factor 1"); }),
-            capped.notes.end());
+  auto capped_note = [](const std::string& n) {
+    return n.starts_with("band 0: bandwidth factor 2 is above --max-bw-factor 1");
+  };
+  EXPECT_NE(std::find_if(capped.notes.begin(), capped.notes.end(), capped_note), capped.notes.end());
 }
 
 TEST(InSitu, NetworkFactorsFromIrecvsAndTheirWaits)
