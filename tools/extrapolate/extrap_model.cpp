@@ -668,14 +668,44 @@ void unroll_pairs(trace::cformat::Loaded& trace)
   unroll_loops(trace, [](const Node& n) { return n.count == 2; });
 }
 
-void unroll_varying_loops(trace::cformat::Loaded& trace, std::uint64_t max_trip)
+namespace {
+
+/// One rank's value streams, read in the order of its actions (for a walk of its structure).
+class RankValues {
+public:
+  RankValues(const trace::cformat::Loaded& trace, int rank, const std::string& path) : rank_(rank), path_(path)
+  {
+    for (const Stream& s : trace.blocks.at(trace.meta.ranks[rank].block))
+      cursors_.emplace(std::pair(s.signature, s.slot), Cursor(&s));
+  }
+
+  /// The next token of value slot `ordinal` of signature `sig`; throws naming the file and the rank when that stream
+  /// has ended (a corrupt compressed trace).
+  std::string next(std::uint32_t sig, std::uint32_t ordinal)
+  {
+    std::string token;
+    auto it = cursors_.find(std::pair(sig, ordinal));
+    if (it == cursors_.end() || !it->second.next(token))
+      throw ExtrapolationError(fmt::format("{}: error: rank {}: a value stream ends before its action (corrupt "
+                                           "compressed trace)",
+                                           path_, rank_));
+    return token;
+  }
+
+private:
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors_;
+  int rank_;
+  const std::string& path_;
+};
+
+} // namespace
+
+void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path, std::uint64_t max_trip)
 {
   const auto& meta = trace.meta;
   std::set<std::pair<std::uint32_t, std::uint64_t>> varying; // loops (body, trip count) to unroll
   for (int r = 0; r < meta.rank_count; ++r) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors;
-    for (const Stream& s : trace.blocks.at(meta.ranks[r].block))
-      cursors.emplace(std::pair(s.signature, s.slot), Cursor(&s));
+    RankValues values(trace, r, path);
     // Reads the values of `body`'s actions (and of its loops, iteration by iteration); appends to `own` those of its
     // own actions that are no volume.
     auto walk = [&](auto& self, std::uint32_t body, std::vector<std::string>& own) -> void {
@@ -699,17 +729,12 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, std::uint64_t max_trip)
         const Signature& s = meta.signatures[n.ref];
         const bool volume = is_volume_action(s.name);
         std::uint32_t ordinal = 0;
-        std::string token;
         for (const Slot& slot : s.slots) {
           if (slot.kind != Slot::Kind::Value)
             continue;
-          auto it = cursors.find(std::pair(n.ref, ordinal++));
-          if (it == cursors.end() || !it->second.next(token))
-            throw ExtrapolationError(fmt::format("error: rank {}: a value stream ends before its action (corrupt "
-                                                 "compressed trace)",
-                                                 r));
+          std::string token = values.next(n.ref, ordinal++);
           if (!volume)
-            own.push_back(token);
+            own.push_back(std::move(token));
         }
       }
     };
@@ -725,9 +750,7 @@ std::vector<std::vector<long long>> split_colours(const Input& input)
   const auto& meta = input.trace.meta;
   std::vector<std::vector<long long>> out(static_cast<std::size_t>(meta.rank_count));
   for (int r = 0; r < meta.rank_count; ++r) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors;
-    for (const Stream& s : input.trace.blocks.at(meta.ranks[r].block))
-      cursors.emplace(std::pair(s.signature, s.slot), Cursor(&s));
+    RankValues values(input.trace, r, input.path);
     auto walk = [&](auto& self, std::uint32_t body) -> void {
       for (std::uint32_t id : meta.bodies[body]) {
         const Node& n = meta.nodes[id];
@@ -738,16 +761,11 @@ std::vector<std::vector<long long>> split_colours(const Input& input)
         }
         const Signature& s = meta.signatures[n.ref];
         std::uint32_t ordinal = 0;
-        std::string token;
         std::int64_t colour = 0;
         for (std::size_t j = 0; j < s.slots.size(); ++j) {
           if (s.slots[j].kind != Slot::Kind::Value)
             continue;
-          auto it = cursors.find(std::pair(n.ref, ordinal++));
-          if (it == cursors.end() || !it->second.next(token))
-            throw ExtrapolationError(fmt::format("{}: error: rank {}: a value stream ends before its action "
-                                                 "(corrupt compressed trace)",
-                                                 input.path, r));
+          std::string token = values.next(n.ref, ordinal++);
           if (s.name == "comm_split" && j == 1 && trace::cformat::canonical_int(token, colour))
             out[static_cast<std::size_t>(r)].push_back(colour);
         }

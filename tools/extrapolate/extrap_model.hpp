@@ -163,7 +163,8 @@ void unroll_pairs(trace::cformat::Loaded& trace);
 /// (on any rank): a few calls of one kind with different arguments in a row fold into a loop whose values change at
 /// each iteration (SMPI's CoMD: four MPI_Allreduce of 1, 4, 2 and 2 elements), while extrapolation fits one value
 /// per action of the structure and input (issue 35). Longer loops stay folded (refused later, with the value named).
-void unroll_varying_loops(trace::cformat::Loaded& trace, std::uint64_t max_trip);
+/// A value stream that ends early is an error naming `path`.
+void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path, std::uint64_t max_trip);
 
 /// Per rank of `input`, the colours of its `comm_split` actions in order (-1: MPI_UNDEFINED), for finding its grid.
 std::vector<std::vector<long long>> split_colours(const Input& input);

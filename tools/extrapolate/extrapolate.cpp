@@ -44,7 +44,7 @@ Input load(const fs::path& path)
   in.trace = trace::cformat::fold(*set, trace::ValueMode{});
   extrap::unroll_communicator_loops(in.trace);
   extrap::unroll_pairs(in.trace);
-  extrap::unroll_varying_loops(in.trace, kMaxVaryingTrip);
+  extrap::unroll_varying_loops(in.trace, in.path, kMaxVaryingTrip);
   return in;
 }
 
