@@ -8,6 +8,7 @@
 # usage: corpus.sh [-m MIRROR] [-s SRC] [-o OUT] [-k smpi|tracer] [CODE[:NP,NP...]...]
 #        corpus.sh -a CODE NP   prints the arguments of CODE's run at NP ranks (for other harnesses:
 #                               testbed/whatif.sh), exit 2 when NP does not suit CODE
+#        corpus.sh -l           prints the codes, one a line
 #   -m MIRROR  folder holding OWNER+NAME/repo bare git mirrors ($CORPUS_MIRROR, default /work/.mirror)
 #   -s SRC     scratch folder for the checked-out sources ($CORPUS_SRC, default /work/corpus-src)
 #   -o OUT     output folder ($CORPUS_OUT, default /work/corpus-out): OUT/KIND/bin/CODE,
@@ -27,9 +28,11 @@ src=${CORPUS_SRC:-/work/corpus-src}
 out=${CORPUS_OUT:-/work/corpus-out}
 kind=smpi
 print_args=0
-while getopts "m:s:o:k:ah" opt; do
+list=0
+while getopts "m:s:o:k:alh" opt; do
   case $opt in
     a) print_args=1 ;;
+    l) list=1 ;;
     m) mirror=$OPTARG ;;
     s) src=$OPTARG ;;
     o) out=$OPTARG ;;
@@ -240,6 +243,10 @@ main() {
   echo "$0: all cases traced; see $out/$kind" >&2
 }
 
+if [ "$list" = 1 ]; then
+  printf '%s\n' "${ALL_CODES[@]}"
+  exit 0
+fi
 if [ "$print_args" = 1 ]; then
   [ $# -eq 2 ] && [ -n "${REPO[$1]:-}" ] && [[ $2 =~ ^[1-9][0-9]*$ ]] ||
     { echo "$0: -a needs a code (${ALL_CODES[*]}) and a rank count, got '$*'" >&2; exit 2; }

@@ -86,7 +86,7 @@ bin=$build/bin
 tb=$bin/tit-testbed
 IFS=, read -r -a app_list <<<"$apps"
 IFS=, read -r -a div_list <<<"$divisors"
-corpus_codes=" hpcg lulesh minife comd amg miniamr "
+corpus_codes=" $(bash "$root/corpus/corpus.sh" -l | tr '\n' ' ')"  # corpus.sh's own list, a space on each side
 is_corpus() { [[ $corpus_codes == *" $1 "* ]]; }
 prog() {
   if [[ $1 == pingpong ]]; then echo "$bin/testbed-pingpong"
