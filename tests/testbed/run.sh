@@ -7,6 +7,9 @@
 #   whatif     2 hosts: calibrate across them (small size range), trace a mini-application at the
 #              calibrated rate, change the link rate (`set`), predict with tit-replay on the testbed's
 #              platform, run it for real at that rate, compare; `down` leaves nothing
+#   slurm      2 hosts with a Slurm cluster on them (`up --slurm`): one node per host, jobs inside their hosts,
+#              MPI across hosts through srun (PMIx) and through mpirun in an allocation, the calibration as a
+#              batch job, a sweep's points spread over both nodes, a CPU cap reaching the jobs; `down` leaves nothing
 # The testbed cases make a real testbed (root, network namespaces): they remove any earlier one first.
 set -uo pipefail
 build=$(realpath "$1")
@@ -58,7 +61,8 @@ leftovers() {
     ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^tit-' || true
     [[ ! -e /run/tit-testbed ]] || echo /run/tit-testbed
     [[ ! -e /sys/fs/cgroup/cpu/tit-testbed ]] || echo /sys/fs/cgroup/cpu/tit-testbed
-    grep -q ' /run/tit-testbed/' /proc/mounts && echo "mounts under /run/tit-testbed"; } | tr '\n' ' '
+    grep -q ' /run/tit-testbed/' /proc/mounts && echo "mounts under /run/tit-testbed"
+    pgrep -af -- /run/tit-testbed/slurm || true; } | tr '\n' ' '
 }
 
 up() { # ARGS...: brings a testbed up; a machine without namespaces fails here with tit-testbed's message
@@ -134,10 +138,10 @@ case $case in
     expect 2 "--switches 2 needs --uplink RATE" "$tb" up --hosts 4 --switches 2
     expect 2 "--uplink: bad rate '1g'" "$tb" up --hosts 4 --switches 2 --uplink 1g
     expect 2 "--hosts needs a value" "$tb" up --hosts
-    expect 2 "up: unknown argument '--bogus' (expected --hosts N, --link RATE, --switches S, --uplink RATE)" "$tb" up --bogus
-    expect 2 "unknown command 'frob' (expected up, set, mpirun, calibrate, platform, status, down)" "$tb" frob
+    expect 2 "up: unknown argument '--bogus' (expected --hosts N, --link RATE, --switches S, --uplink RATE, --slurm)" "$tb" up --bogus
+    expect 2 "unknown command 'frob' (expected up, set, mpirun, slurm, calibrate, platform, status, down)" "$tb" frob
     expect 2 "down: takes no arguments" "$tb" down now
-    for c in set mpirun platform status "calibrate x"; do
+    for c in set mpirun platform status "calibrate x" "slurm sinfo"; do
       expect 2 "no testbed is up (no $work/state/state): run 'tit-testbed up' first" "$tb" $c
     done
     # A testbed's state without its namespaces is enough for the checks made before anything changes.
@@ -155,6 +159,12 @@ case $case in
       "$tb" platform --calibration cal
     expect 2 "platform: unknown argument '--rate'" "$tb" platform --rate 1
     expect 2 "agent: 'localhost' is not a testbed host (tit-hN)" "$tb" _agent localhost true
+    expect 2 "slurm: this testbed has no Slurm (bring it up with 'tit-testbed up ... --slurm')" "$tb" slurm sinfo
+    expect 2 "calibrate --slurm: this testbed has no Slurm (bring it up with 'tit-testbed up ... --slurm')" \
+      "$tb" calibrate cal2 --slurm --small
+    echo SLURM=1 >>state/state
+    expect 2 "slurm: expected a command (sbatch, srun, salloc, sinfo, squeue, scontrol, scancel, or any program that calls them)" \
+      "$tb" slurm
     sed -i 's/^HOSTS=2$/HOSTS=1/' state/state
     expect 2 "calibrate: needs a testbed of 2 hosts or more (this one has 1)" "$tb" calibrate cal2
     # The walkthrough's options for calibrating between hosts (what tit-testbed calibrate runs).
@@ -270,6 +280,67 @@ case $case in
     "$tb" set --cpu tit-h1:0.5 2>set.err || fail "set --cpu: $(cat set.err)"
     down_clean
     echo "topology: ok; down left nothing"
+    ;;
+
+  slurm)
+    # A cluster with Slurm, as a user meets one: jobs submitted from the head, run on the nodes (each inside its
+    # host's namespaces), MPI between nodes through the testbed's links.
+    up --hosts 2 --link 200mbit --slurm
+    grep -q 'Slurm .*partition testbed, nodes tit-h\[0-1\]' up.err || fail "up --slurm said: $(cat up.err)"
+    "$tb" slurm sinfo -h -N -o '%N %t' >sinfo.out 2>&1 || fail "sinfo: $(cat sinfo.out)"
+    [[ $(tr '\n' ' ' <sinfo.out) == "tit-h0 idle tit-h1 idle " ]] || fail "nodes: $(cat sinfo.out)"
+    run timeout 60 "$tb" slurm srun -N 2 --ntasks-per-node=1 sh -c 'echo "$(hostname) $(ip -4 -o addr show dev eth0 | awk "{ print \$4 }")"' \
+      >srun.out 2>srun.err || fail "srun: $(cat srun.err)"
+    [[ $(sort srun.out | tr '\n' ' ') == "tit-h0 10.213.0.1/24 tit-h1 10.213.0.2/24 " ]] || fail "tasks ran on: $(cat srun.out)"
+    # MPI between the nodes: srun's PMIx (MpiDefault), then mpirun inside a batch allocation (Open MPI starts its
+    # daemons through srun); both send the ping-pong's bytes through tit-h1's link.
+    sent() { ip netns exec tit-h1 tc -s qdisc show dev eth0 | sed -n 's/ Sent \([0-9]*\) bytes.*/\1/p'; }
+    before=$(sent)
+    run timeout 120 "$tb" slurm srun -N 2 --ntasks-per-node=1 "$bin/testbed-pingpong" >pp.out 2>pp.err ||
+      fail "srun ping-pong: $(cat pp.err)"
+    after=$(sent)
+    [[ $(grep -c '^span ' pp.out) == 2 ]] || fail "srun ping-pong printed: $(cat pp.out)"
+    ((after - before > 6000000)) || fail "the srun ping-pong sent $((after - before)) bytes through tit-h1's link"
+    printf '#!/bin/sh\necho "batch on $(hostname) in $SLURM_JOB_NODELIST"\nexec mpirun %s\n' "$bin/testbed-pingpong" >job.sh
+    before=$(sent)
+    run timeout 120 "$tb" slurm sbatch --wait -N 2 --ntasks-per-node=1 -o "$work/job.out" job.sh >sbatch.out 2>&1 ||
+      fail "sbatch of mpirun: $(cat sbatch.out job.out)"
+    after=$(sent)
+    grep -q '^batch on tit-h0 in tit-h\[0-1\]$' job.out || fail "batch job: $(cat job.out)"
+    [[ $(grep -c '^span ' job.out) == 2 ]] || fail "mpirun in the allocation printed: $(cat job.out)"
+    ((after - before > 6000000)) || fail "mpirun in the allocation sent $((after - before)) bytes through tit-h1's link"
+    # The calibration as a batch job (srun places the ranks): the fitted bandwidth is the link's rate.
+    run timeout 400 "$tb" calibrate cal --slurm --small --tolerance 1 >calibrate.out 2>&1 ||
+      fail "calibrate --slurm: exit $?: $(tail -30 calibrate.out)"
+    grep -q '^tit-testbed: calibrate: Slurm job [0-9]* on tit-h0,tit-h1' calibrate.out || fail "no job line: $(head -3 calibrate.out)"
+    grep -q 'launcher: 300 srun -n 2 --ntasks-per-node=1' calibrate.out || fail "not measured through srun: $(head -5 calibrate.out)"
+    ratio=$(sed -n 's/.*fitted\/nominal \([0-9.]*\)$/\1/p' cal/interhost-bw.txt)
+    awk -v r="$ratio" 'BEGIN { exit !(r >= 0.85 && r <= 1.05) }' || fail "fitted/nominal bandwidth '${ratio}': $(cat cal/interhost-bw.txt)"
+    "$tb" platform --calibration cal -o cal.xml 2>platform.err || fail "platform --calibration: $(cat platform.err)"
+    check_platform cal.xml 2 1 2.5e7 0
+    echo "calibration through Slurm: $(cat cal/interhost-bw.txt)"
+    # A sweep of 8 points as job arrays: tasks on both nodes.
+    printf '%s\n' "platform: $root/platforms/cluster-backbone.xml" "hostfile: $root/platforms/cluster-backbone.hosts" \
+      "traces: $root/traces/halo4" "vary:" '  "cluster[id=bbc]@bb_bw": {from: 50MBps, to: 400MBps, factor: 2}' \
+      '  "cfg:coll/selector": [smpi, ompi]' >sweep.yaml
+    run timeout 200 "$tb" slurm "$bin/tit-sweep" run sweep.yaml --out "$work/sweep" --slurm --time 5 --mem 500M --poll 1 \
+      --wait-timeout 150 >sweep.out 2>&1 || fail "tit-sweep --slurm: $(tail sweep.out)"
+    grep -q '^tit-sweep: 8 points: 8 done, 0 failed' sweep.out || fail "sweep: $(tail -3 sweep.out)"
+    array=$(sed -n 's/^tit-sweep: submitted job \([0-9]*\) .*/\1/p' sweep.out)
+    # The array's tasks are the jobs numbered from the array's on (slurmd logs each as "Launching batch job ID").
+    tasks() { awk -v a="$array" '/Launching batch job/ && $5 + 0 >= a + 0 { n++ } END { print n + 0 }' "/run/tit-testbed/slurm/log/slurmd-$1.log"; }
+    on0=$(tasks tit-h0) on1=$(tasks tit-h1)
+    ((on0 >= 1 && on1 >= 1 && on0 + on1 == 8)) ||
+      fail "the sweep's 8 tasks (array $array) ran $on0 on tit-h0, $on1 on tit-h1: $(grep -h 'batch job' /run/tit-testbed/slurm/log/slurmd-*.log)"
+    echo "sweep through Slurm: $on0 tasks on tit-h0, $on1 on tit-h1"
+    # A CPU cap reaches the jobs started on the capped node from then on.
+    "$tb" set --cpu tit-h1:0.5 2>set.err || fail "set --cpu: $(cat set.err)"
+    run timeout 60 "$tb" slurm srun -N 2 --ntasks-per-node=1 sh -c 'echo "$(hostname) $(grep ":cpu:" /proc/self/cgroup)"' \
+      >cg.out 2>srun.err || fail "srun after set --cpu: $(cat srun.err)"
+    grep -qx 'tit-h1 [0-9]*:cpu:/tit-testbed/tit-h1' cg.out || fail "tit-h1's job is not in its group: $(cat cg.out)"
+    grep -q '^tit-h0 .*tit-testbed' cg.out && fail "tit-h0's job is capped: $(cat cg.out)"
+    down_clean
+    echo "slurm: ok; down left nothing"
     ;;
 
   whatif)

@@ -5,7 +5,7 @@ add_test(NAME testbed.errors COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMA
 set_tests_properties(testbed.errors PROPERTIES TIMEOUT 60 LABELS quick)
 add_test(NAME testbed.plot COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} plot)
 set_tests_properties(testbed.plot PROPERTIES TIMEOUT 60 LABELS quick)
-foreach(case topology whatif)
+foreach(case topology whatif slurm)
   add_test(NAME testbed.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
   set_tests_properties(testbed.${case} PROPERTIES TIMEOUT 900 LABELS "full;external;testbed" RUN_SERIAL TRUE)
 endforeach()
