@@ -6,7 +6,7 @@
 #
 # Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
 #                          [--full] [--long] [--divisors 1,4,20] [--mpi-args "ARGS"] [--switches]
-#                          [--corpus DIR] [--replay-args "ARGS"] [--cpu-share S]
+#                          [--corpus DIR] [--replay-args "ARGS"] [--cpu-share S] [--twice]
 #   --build     build directory holding bin/ and lib/ (default: build/ at the repository root)
 #   --rate      configuration A's link rate (default 200mbit)
 #   --apps      mini-applications (tests/mpi-programs/apps, with their default arguments), and
@@ -30,6 +30,13 @@
 #               algorithms the MPI library runs: testbed/README.md, "Measurements")
 #   --cpu-share configuration G after the others: A's links, the last host's CPU capped at S of a core (`tit-testbed
 #               set --cpu`, cgroup v1), predicted on the platform that says so (tit/host-availability)
+#   --twice     configurations F and F-half after the others: twice the hosts (4, one rank each), A's links, the
+#               programs traced once more at 4 ranks (the trace of the larger run) and predicted on the 4-host
+#               platform. This machine's 2 cores then hold 4 ranks: F leaves the sharing to the kernel (the
+#               platform gives each host a core: the prediction is that of a real cluster of 4 nodes, short of
+#               what time-sharing measures), F-half caps every host at half a core (`set --cpu`, the platform
+#               says so with tit/host-availability), a cluster of 4 half-speed nodes. Their measured runs get
+#               `--mca mpi_yield_when_idle 1` (a waiting rank gives its core away). Not with --switches
 #   --switches  instead of A/B/C: 4 hosts, two behind each of 2 switches, one rank per host; A the uplink at the
 #               link rate, D the uplink at 1/8 of it (the pairs of ranks that cross it contend), E as D with
 #               ranks 1 and 2 swapped (placement: neighbours behind the other switch). 4 ranks on this
@@ -53,6 +60,7 @@ mpi_args=()
 replay_args=()
 cpu_share=
 switches=0
+twice=0
 corpus=${CORPUS_OUT:-/work/corpus-out}
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -68,6 +76,7 @@ while [[ $# -gt 0 ]]; do
     --replay-args) read -r -a replay_args <<<"$2"; shift ;;
     --cpu-share) cpu_share=$2; shift ;;
     --switches) switches=1 ;;
+    --twice) twice=1 ;;
     --corpus) corpus=$2; shift ;;
     *) echo "whatif.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -81,6 +90,7 @@ done
 [[ $rate =~ ^([0-9]+)(kbit|mbit|gbit)$ ]] ||
   { echo "whatif.sh: error: --rate: expected an integer with kbit, mbit or gbit (e.g. 200mbit), got '$rate'" >&2; exit 2; }
 rate_n=${BASH_REMATCH[1]} rate_u=${BASH_REMATCH[2]}
+((!twice || !switches)) || { echo "whatif.sh: error: --twice goes with the 2-host study, not --switches" >&2; exit 2; }
 build=$(realpath "$build")
 bin=$build/bin
 tb=$bin/tit-testbed
@@ -95,11 +105,18 @@ prog() {
 }
 np=2
 ((switches == 0)) || np=4
+# the rank counts traced: np, and twice np for F
+counts=("$np")
+((!twice)) || counts+=($((2 * np)))
+hosts_up=$np
+((!twice)) || hosts_up=$((2 * np))
 for a in "${app_list[@]}"; do
   [[ -x $(prog "$a") ]] || { echo "whatif.sh: error: --apps: no program $(prog "$a")" \
     "$(is_corpus "$a" && echo "(build it with: bash corpus/corpus.sh -k tracer -o $corpus $a:$np)")" >&2; exit 2; }
   is_corpus "$a" || continue
-  bash "$root/corpus/corpus.sh" -a "$a" "$np" >/dev/null || { echo "whatif.sh: error: --apps: $a cannot run at $np ranks" >&2; exit 2; }
+  for n in "${counts[@]}"; do
+    bash "$root/corpus/corpus.sh" -a "$a" "$n" >/dev/null || { echo "whatif.sh: error: --apps: $a cannot run at $n ranks" >&2; exit 2; }
+  done
 done
 mkdir -p "$out"
 out=$(realpath "$out")
@@ -121,8 +138,8 @@ run() {
   return $status
 }
 
-app_args() {
-  if is_corpus "$1"; then bash "$root/corpus/corpus.sh" -a "$1" "$np"
+app_args() { # APP [NP]: its arguments at NP ranks (default np)
+  if is_corpus "$1"; then bash "$root/corpus/corpus.sh" -a "$1" "${2:-$np}"
   elif ((long)); then sed -n "s/^$1 //p" "$root/tests/mpi-programs/apps/measure-args"; fi
 }
 span() { awk '$1 == "span" && $3 > m { m = $3 } END { print m }' "$1"; }
@@ -137,7 +154,7 @@ echo "== load average at the start: $(loadavg)"
 if ((switches)); then
   "$tb" up --hosts 4 --switches 2 --link "$rate" --uplink "$rate" >/dev/null
 else
-  "$tb" up --hosts 2 --link "$rate" >/dev/null
+  "$tb" up --hosts "$hosts_up" --link "$rate" >/dev/null
 fi
 export TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_RATE=1e9
 echo "== calibrating at $rate into $out/calibration"
@@ -157,13 +174,18 @@ traced() {
     -x LD_PRELOAD="$build/lib/libtit-trace.so" -x TIT_TRACE_DIR -x TIT_TRACE_TIMINGS -x TIT_TRACE_COMPUTE \
     -x TIT_TRACE_RATE "$@"
 }
-echo "== tracing at $rate (once per application)"
+# trace_dir APP NP: where the trace of APP at NP ranks is
+trace_dir() { if [[ $2 == "$np" ]]; then echo "$out/trace-$1"; else echo "$out/trace$2-$1"; fi; }
+echo "== tracing at $rate (once per application and rank count: ${counts[*]})"
 for a in "${app_list[@]}"; do
-  read -r -a args <<<"$(app_args "$a")"
-  rm -rf "$out/trace-$a"
-  traced "$out/trace-$a" "$a" -np "$np" "$(prog "$a")" "${args[@]}" >"$out/trace-$a.log" 2>&1 ||
-    { echo "whatif.sh: traced run of $a failed: $out/trace-$a.log" >&2; exit 1; }
-  # Each application's own CPU rate (in its traces' unit), from its traced run.
+  for n in "${counts[@]}"; do
+    read -r -a args <<<"$(app_args "$a" "$n")"
+    t=$(trace_dir "$a" "$n")
+    rm -rf "$t"
+    traced "$t" "$a" -np "$n" "$(prog "$a")" "${args[@]}" >"$t.log" 2>&1 ||
+      { echo "whatif.sh: traced run of $a at $n ranks failed: $t.log" >&2; exit 1; }
+  done
+  # Each application's own CPU rate (in its traces' unit), from its traced run at np ranks (a core per rank).
   "$bin/tit-calibrate" cpu-trace "$out/trace-$a/trace.list" -o "$out/cpu-$a.csv" >/dev/null
 done
 
@@ -175,24 +197,34 @@ divided() {
     case $rate_u in gbit) echo mbit ;; *) echo kbit ;; esac)
   echo "$r"
 }
-# The configurations: NAME DIVISOR LINK UPLINK HOSTS CPU (rank i on the i-th host; UPLINK - without switches; CPU
-# the last host's share of a core, 1: no cap).
+# The configurations: NAME DIVISOR LINK UPLINK HOSTS CPU (rank i on the i-th host, one rank per host named; UPLINK
+# - without switches; CPU the hosts' shares of a core, HOST:SHARE,..., or - for none).
 configs=()
+hosts_np=$(for ((i = 0; i < np; i++)); do echo "tit-h$i"; done | paste -sd,)
 if ((switches)); then
   slow=$(divided 8)
-  configs=("A 1 $rate $rate tit-h0,tit-h1,tit-h2,tit-h3 1" "D 8 $rate $slow tit-h0,tit-h1,tit-h2,tit-h3 1"
-           "E 8 $rate $slow tit-h0,tit-h2,tit-h1,tit-h3 1")
+  configs=("A 1 $rate $rate $hosts_np -" "D 8 $rate $slow $hosts_np -" "E 8 $rate $slow tit-h0,tit-h2,tit-h1,tit-h3 -")
 else
-  for d in "${div_list[@]}"; do configs+=("x1/$d $d $(divided "$d") - tit-h0,tit-h1 1"); done
+  for d in "${div_list[@]}"; do configs+=("x1/$d $d $(divided "$d") - $hosts_np -"); done
 fi
 if [[ -n $cpu_share ]]; then
-  if ((switches)); then configs+=("G 1 $rate $rate tit-h0,tit-h1,tit-h2,tit-h3 $cpu_share")
-  else configs+=("G 1 $rate - tit-h0,tit-h1 $cpu_share"); fi
+  if ((switches)); then configs+=("G 1 $rate $rate $hosts_np tit-h$((np - 1)):$cpu_share")
+  else configs+=("G 1 $rate - $hosts_np tit-h$((np - 1)):$cpu_share"); fi
 fi
+if ((twice)); then
+  hosts_2np=$(for ((i = 0; i < 2 * np; i++)); do echo "tit-h$i"; done | paste -sd,)
+  configs+=("F 1 $rate - $hosts_2np -" "F-half 1 $rate - $hosts_2np $(sed 's/,/:0.5,/g; s/$/:0.5/' <<<"$hosts_2np")")
+fi
+# With caps in any configuration, every host is set in every one (1: no cap), so that none is left from the last.
+caps_used=0
+for c in "${configs[@]}"; do [[ ${c##* } == - ]] || caps_used=1; done
 
 echo "config,divisor,rate,app,measured_s,min_s,max_s,predicted_s,error" >"$out/results.csv"
 for c in "${configs[@]}"; do
   read -r name d link uplink hosts cpu <<<"$c"
+  n=$(tr ',' '\n' <<<"$hosts" | wc -l)
+  run_args=()
+  [[ $n == "$np" ]] || run_args=(--mca mpi_yield_when_idle 1)
   if [[ $uplink == - ]]; then
     "$tb" set --link "$link" 2>/dev/null
     label=$link
@@ -200,10 +232,17 @@ for c in "${configs[@]}"; do
     "$tb" set --link "$link" --uplink "$uplink" 2>/dev/null
     label=$link/$uplink
   fi
-  if [[ -n $cpu_share ]]; then
-    "$tb" set --cpu "tit-h$((np - 1)):$cpu" 2>/dev/null
-    [[ $cpu == 1 ]] || label="$label+cpu$((np - 1))x$cpu"
+  if ((caps_used)); then
+    declare -A share=()
+    for ((i = 0; i < hosts_up; i++)); do share[tit-h$i]=1; done
+    [[ $cpu == - ]] || for item in ${cpu//,/ }; do share[${item%%:*}]=${item#*:}; done
+    "$tb" set --cpu "$(for h in "${!share[@]}"; do echo "$h:${share[$h]}"; done | paste -sd,)" 2>/dev/null
+    unset share
   fi
+  [[ $n == "$np" ]] || label="$label+${n}hosts"
+  # the caps in the label: cpuIxS for host I at S, cpuallxS when every host of the configuration is at S
+  [[ $cpu == - ]] || label="$label+$(tr ',' '\n' <<<"$cpu" | awk -F: -v n="$n" '{ sub(/^tit-h/, "", $1); l = l (l ? "+" : "") "cpu" $1 "x" $2; s[$2] }
+    END { if (NR == n && length(s) == 1) for (v in s) l = "cpuallx" v; print l }')"
   tag=${name//\//-}
   tr ',' '\n' <<<"$hosts" >"$out/hosts-$tag"
   "$tb" platform --calibration "$out/calibration" -o "$out/platform-$tag.xml" 2>"$out/platform-$tag.log" ||
@@ -211,20 +250,20 @@ for c in "${configs[@]}"; do
   for a in "${app_list[@]}"; do
     cp "$out/platform-$tag.xml" "$out/platform-$tag-$a.xml"
     "$bin/tit-calibrate" fit --cpu "$out/cpu-$a.csv" --platform "$out/platform-$tag-$a.xml" >/dev/null
-    pred=$("$bin/tit-replay" ${replay_args[@]+"${replay_args[@]}"} --hostfile "$out/hosts-$tag" "$out/platform-$tag-$a.xml" "$out/trace-$a/trace.list" \
+    pred=$("$bin/tit-replay" ${replay_args[@]+"${replay_args[@]}"} --hostfile "$out/hosts-$tag" "$out/platform-$tag-$a.xml" "$(trace_dir "$a" "$n")/trace.list" \
       2>"$out/replay-$tag-$a.err" | sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p')
     [[ -n $pred ]] || { echo "whatif.sh: replay of $a in $name failed: $out/replay-$tag-$a.err" >&2; exit 1; }
-    read -r -a args <<<"$(app_args "$a")"
+    read -r -a args <<<"$(app_args "$a" "$n")"
     spans=()
     for ((i = 0; i < runs; i++)); do
       if is_corpus "$a"; then
         rm -rf "$out/run-trace"
-        traced "$out/run-trace" "$a" -np "$np" --host "$hosts" "$(prog "$a")" "${args[@]}" >"$out/run.log" 2>&1 ||
+        traced "$out/run-trace" "$a" ${run_args[@]+"${run_args[@]}"} -np "$n" --host "$hosts" "$(prog "$a")" "${args[@]}" >"$out/run.log" 2>&1 ||
           { echo "whatif.sh: run of $a in $name failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
         spans+=("$(timings_span "$out/run-trace")")
         rm -rf "$out/run-trace"
       else
-        run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} -np "$np" --host "$hosts" "$(prog "$a")" "${args[@]}" \
+        run "$tb" mpirun ${mpi_args[@]+"${mpi_args[@]}"} ${run_args[@]+"${run_args[@]}"} -np "$n" --host "$hosts" "$(prog "$a")" "${args[@]}" \
           >"$out/run.log" 2>&1 || { echo "whatif.sh: run of $a in $name failed: $(tail -5 "$out/run.log")" >&2; exit 1; }
         spans+=("$(span "$out/run.log")")
       fi
@@ -244,11 +283,13 @@ echo "== load average at the end: $(loadavg)"
 python3 - "$out/results.csv" <<'EOF'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-print(f"\n{'config':<8}{'rate':>16}  {'app':<10}{'measured s':>11}{'noise':>9}{'predicted s':>13}{'error':>9}")
+wc = max([6] + [len(r["config"]) + 2 for r in rows])
+wr = max([16] + [len(r["rate"]) + 2 for r in rows])
+print(f"\n{'config':<{wc}}{'rate':>{wr}}  {'app':<10}{'measured s':>11}{'noise':>9}{'predicted s':>13}{'error':>9}")
 for r in rows:
     m = float(r["measured_s"])
     noise = (float(r["max_s"]) - float(r["min_s"])) / m
-    print(f"{r['config']:<8}{r['rate']:>16}  {r['app']:<10}{m:>11.4f}{100 * noise:>8.1f}%{float(r['predicted_s']):>13.4f}"
+    print(f"{r['config']:<{wc}}{r['rate']:>{wr}}  {r['app']:<10}{m:>11.4f}{100 * noise:>8.1f}%{float(r['predicted_s']):>13.4f}"
           f"{100 * float(r['error']):>+8.1f}%")
 errs = [abs(float(r["error"])) for r in rows]
 print(f"\nmedian |error| {100 * statistics.median(errs):.1f}%, largest {100 * max(errs):.1f}%")
