@@ -1,6 +1,7 @@
 // tit-calibrate: fits SimGrid's hybrid MPI model to the measurements of the calibration programs and
 // writes it into a platform file; generates cluster platforms; extracts CPU rates from timed traces.
 #include "core/error.hpp"
+#include "compare.hpp"
 #include "contention.hpp"
 #include "cpu.hpp"
 #include "insitu.hpp"
@@ -9,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -400,6 +402,45 @@ struct CpuTraceCommand {
   }
 };
 
+/// `tit-calibrate compare`: a replay against the traced run it replays, by action kind and message size.
+struct CompareCommand {
+  CLI::App* cmd;
+  std::string traces, actions_log, timings, csv;
+  std::vector<double> breaks{1024, 65536};
+  std::size_t top = 10;
+
+  explicit CompareCommand(CLI::App& app)
+      : cmd(app.add_subcommand("compare", "a replay (tit-replay --actions-log) against the traced run it replays "
+                                          "(TIT_TRACE_TIMINGS=1), action by action: which kinds and message sizes "
+                                          "the model makes short or long"))
+  {
+    cmd->add_option("traces", traces, "trace set (directory, trace list or merged file)")->required();
+    cmd->add_option("actions_log", actions_log, "tit-replay --actions-log FILE of that trace")->required();
+    cmd->add_option("--timings", timings, "directory of timings-<rank>.csv (default: the trace directory)");
+    cmd->add_option("--breaks", breaks, "message size bands in bytes, increasing")
+        ->delimiter(',')
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_option("--top", top, "list this many actions whose replayed time differs most")->capture_default_str();
+    cmd->add_option("--csv", csv, "also write the table as CSV to this file");
+  }
+
+  int run() const
+  {
+    if (not std::is_sorted(breaks.begin(), breaks.end()) ||
+        std::adjacent_find(breaks.begin(), breaks.end()) != breaks.end())
+      throw InputError(fmt::format("error: --breaks: expected increasing sizes, got {}", fmt::join(breaks, ",")));
+    auto c = compare_replay(traces, timings_dir(traces, timings), actions_log, breaks, top);
+    write_comparison(std::cout, c);
+    if (not csv.empty()) {
+      std::ostringstream text;
+      write_comparison_csv(text, c);
+      write_text(csv, text.str());
+    }
+    return 0;
+  }
+};
+
 /// `tit-calibrate from-trace`: its options into `ia`.
 CLI::App* add_from_trace(CLI::App& app, InSituArgs& ia)
 {
@@ -437,6 +478,7 @@ int main(int argc, char** argv)
   auto* fit = add_fit(app, fa);
   PlatformCommand gen(app);
   CpuTraceCommand cpu(app);
+  CompareCommand compare(app);
   InSituArgs ia;
   auto* situ = add_from_trace(app, ia);
   try {
@@ -456,6 +498,8 @@ int main(int argc, char** argv)
       return run_from_trace(ia);
     if (*cpu.cmd)
       return cpu.run();
+    if (*compare.cmd)
+      return compare.run();
     return 0;
   });
 }

@@ -14,22 +14,6 @@
 
 namespace tit::calib {
 
-namespace {
-
-struct Timing {
-  std::string action;
-  double start = 0;
-  double end = 0;
-};
-
-struct TimingsFile {
-  std::unordered_map<std::uint64_t, Timing> rows;
-  std::optional<double> origin; ///< `# origin: T s ...`
-  std::string host;             ///< `# host: NAME`
-};
-
-/// timings-<r>.csv: `# origin:` and `# host:` lines (tracers before them wrote none), a header row, then
-/// line,action,start_s,end_s.
 TimingsFile read_timings(const std::filesystem::path& path)
 {
   // The tracer's side file has no "# tit-calibrate" line: give CsvTable one.
@@ -78,8 +62,6 @@ TimingsFile read_timings(const std::filesystem::path& path)
   }
   return out;
 }
-
-} // namespace
 
 std::vector<TimedAction> timed_actions(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
                                        const std::function<bool(const trace::Action&)>& keep)

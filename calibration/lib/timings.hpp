@@ -4,11 +4,33 @@
 
 #include "trace/action.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tit::calib {
+
+/// One row of a timings file: the action's name and when it ran (seconds from the return of MPI_Init).
+struct Timing {
+  std::string action;
+  double start = 0;
+  double end = 0;
+};
+
+/// A rank's timings file (timings-<r>.csv): its rows by trace line number.
+struct TimingsFile {
+  std::unordered_map<std::uint64_t, Timing> rows;
+  std::optional<double> origin; ///< `# origin: T s ...` (the rank's host clock at the return of MPI_Init)
+  std::string host;             ///< `# host: NAME`
+};
+
+/// Reads timings-<r>.csv: `# origin:` and `# host:` lines (tracers before them wrote none), a header row, then
+/// line,action,start_s,end_s. Throws InputError naming the file, line and column of a bad row.
+TimingsFile read_timings(const std::filesystem::path& path);
 
 /// One action of a timed trace and how long the real call took.
 struct TimedAction {

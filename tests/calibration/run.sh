@@ -26,6 +26,36 @@ expect() {
 }
 
 case $case in
+  compare)
+    # A real replay's actions log against the traced run's timings (data/trace-timings: the send took 0.5 s, the
+    # receive 1.5 s, 5 s of computation at 1e9 units/s; the platform's hosts compute at 1.5e9).
+    t=$here/data/trace-timings/traces.txt
+    "$bin/tit-replay" --hostfile "$root/platforms/cluster-backbone.hosts" "$root/platforms/cluster-backbone.xml" "$t" \
+      --actions-log actions.log >replay.out 2>replay.err || fail "replay: $(cat replay.err)"
+    simulated=$(sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p' replay.out)
+    "$bin/tit-calibrate" compare "$t" actions.log --csv compare.csv --top 3 >report.txt 2>err.txt ||
+      fail "compare: $(cat err.txt)"
+    "$python" - "$simulated" compare.csv <<'EOF' || fail "compare.csv: $(cat compare.csv)"
+import csv, sys
+simulated, path = float(sys.argv[1]), sys.argv[2]
+lines = open(path).read().splitlines()
+meta = dict(l[2:].split(": ") for l in lines if l.startswith("# ") and ": " in l)
+assert abs(float(meta["replayed_span_s"]) - simulated) <= 1e-6 * simulated, (meta, simulated)
+assert float(meta["measured_span_s"]) == 3.5, meta
+rows = {(r["action"], r["band"]): r for r in csv.DictReader(l for l in lines if not l.startswith("#"))}
+c = rows[("compute", "")]
+assert int(c["count"]) == 4 and float(c["measured_s"]) == 5 and abs(float(c["replayed_s"]) - 5 / 0.75) < 1e-6, c
+assert float(rows[("send", "[0, 1024)")]["measured_s"]) == 0.5, rows
+EOF
+    grep -q '^the 3 actions whose replayed time differs most' report.txt || fail "report: $(cat report.txt)"
+    [[ $(grep -c 'measured .* us, replayed' report.txt) == 3 ]] || fail "report's outliers: $(cat report.txt)"
+    expect 2 "error: --breaks: expected increasing sizes, got 100,10" "$bin/tit-calibrate" compare "$t" actions.log --breaks 100,10
+    expect 2 "missing.log: error: cannot open the actions log" "$bin/tit-calibrate" compare "$t" missing.log
+    # the log of another trace
+    sed -i 's/\t1 recv 0 0 100/\t1 send 0 0 100/' actions.log
+    expect 2 "error: rank 1's action 2 is 'send' here and 'recv' at" "$bin/tit-calibrate" compare "$t" actions.log
+    echo "compare: ok ($(sed -n 's/^span.*: //p' report.txt))"
+    ;;
   synthetic-replay)
     # A machine that follows the model exactly: the fitted platform must make tit-replay reproduce
     # its ping-pong to rounding (simulated quantities are compared tightly, not with a tolerance).

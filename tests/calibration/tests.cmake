@@ -6,7 +6,7 @@ target_link_libraries(tit-calib-tests PRIVATE tit-calib GTest::gtest_main)
 target_compile_definitions(tit-calib-tests PRIVATE TIT_CALIB_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data")
 gtest_discover_tests(tit-calib-tests TEST_PREFIX calibration-unit. DISCOVERY_TIMEOUT 60 TEST_LIST tit_calib_tests)
 
-foreach(case synthetic-replay generator-simgrid cli-errors walkthrough-shm walkthrough-tcp)
+foreach(case synthetic-replay generator-simgrid cli-errors compare walkthrough-shm walkthrough-tcp)
   add_test(NAME calibration.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
   set_tests_properties(calibration.${case} PROPERTIES TIMEOUT 400 LABELS calibration)
 endforeach()

@@ -1,0 +1,231 @@
+#include "compare.hpp"
+
+#include "csv.hpp"
+#include "timings.hpp"
+#include "trace/reader.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <ostream>
+
+namespace tit::calib {
+
+namespace {
+
+/// One row of tit-replay's actions log.
+struct LogRow {
+  double start = 0;
+  double end = 0;
+  std::string text;      ///< the action line as the replay wrote it
+  std::uint64_t line = 0; ///< in the log
+};
+
+/// Each rank's rows, in the order the log holds them (a rank's actions run one after another, so its rows come in
+/// its actions' order). Ranks beyond `ranks` are refused.
+std::vector<std::vector<LogRow>> read_actions_log(const std::filesystem::path& path, int ranks)
+{
+  std::ifstream in(path);
+  if (not in)
+    throw InputError(fmt::format("{}: error: cannot open the actions log", path.string()));
+  std::vector<std::vector<LogRow>> out(static_cast<std::size_t>(ranks));
+  std::string line;
+  std::uint64_t n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty() || line[0] == '#')
+      continue;
+    auto bad = [&](std::string_view what) {
+      return InputError(fmt::format("{}:{}: error: {}: expected rank<TAB>start<TAB>end<TAB>action line, as "
+                                    "tit-replay --actions-log writes it; got '{}'",
+                                    path.string(), n, what, line));
+    };
+    std::size_t t1 = line.find('\t');
+    std::size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
+    std::size_t t3 = t2 == std::string::npos ? t2 : line.find('\t', t2 + 1);
+    if (t3 == std::string::npos)
+      throw bad("fewer than 4 tab-separated fields");
+    double rank = 0;
+    LogRow row;
+    if (not parse_number(std::string_view(line).substr(0, t1), rank) || rank < 0 || rank != std::floor(rank))
+      throw bad("the rank is not a rank number");
+    if (rank >= ranks)
+      throw InputError(fmt::format("{}:{}: error: rank {} is beyond the trace's {} ranks: the log is not a replay of "
+                                   "this trace",
+                                   path.string(), n, rank, ranks));
+    if (not parse_number(std::string_view(line).substr(t1 + 1, t2 - t1 - 1), row.start) ||
+        not parse_number(std::string_view(line).substr(t2 + 1, t3 - t2 - 1), row.end) || row.end < row.start)
+      throw bad("start and end are not two times in order");
+    row.text = line.substr(t3 + 1);
+    row.line = n;
+    out[static_cast<std::size_t>(rank)].push_back(std::move(row));
+  }
+  return out;
+}
+
+/// The action name of a log row's text ("0 isend 1 0 4096" -> "isend").
+std::string_view name_of(std::string_view text)
+{
+  std::size_t b = text.find(' ');
+  if (b == std::string_view::npos)
+    return {};
+  std::size_t e = text.find(' ', b + 1);
+  return text.substr(b + 1, e == std::string_view::npos ? std::string_view::npos : e - b - 1);
+}
+
+bool same_name(std::string_view a, std::string_view b)
+{
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string band_of(const trace::Action& a, const std::vector<double>& breaks)
+{
+  auto g = trace::traits(a.kind).group;
+  if (g != trace::Group::Message && g != trace::Group::SendRecv)
+    return {};
+  if (a.bytes < 0)
+    return "unknown size";
+  auto it = std::upper_bound(breaks.begin(), breaks.end(), a.bytes);
+  double lo = it == breaks.begin() ? 0 : *(it - 1);
+  return it == breaks.end() ? fmt::format("[{:g}, inf)", lo) : fmt::format("[{:g}, {:g})", lo, *it);
+}
+
+} // namespace
+
+Comparison compare_replay(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
+                          const std::filesystem::path& actions_log, const std::vector<double>& breaks, std::size_t top)
+{
+  std::unique_ptr<trace::TraceSet> set;
+  try {
+    set = trace::TraceSet::open(traces, std::nullopt);
+  } catch (const trace::TraceError& e) {
+    throw InputError(e.what());
+  }
+  Comparison c;
+  c.ranks = set->rank_count();
+  auto log = read_actions_log(actions_log, c.ranks);
+  c.rank_measured.assign(static_cast<std::size_t>(c.ranks), 0);
+  c.rank_replayed.assign(static_cast<std::size_t>(c.ranks), 0);
+  std::map<std::pair<std::string, std::string>, CompareGroup> groups;
+  auto by_gap = [](const CompareOutlier& a, const CompareOutlier& b) {
+    return std::abs(a.replayed - a.measured) > std::abs(b.replayed - b.measured);
+  };
+  for (int r = 0; r < c.ranks; ++r) {
+    auto timings_path = timings_dir / fmt::format("timings-{}.csv", r);
+    TimingsFile timings = read_timings(timings_path);
+    auto const& rows = log[static_cast<std::size_t>(r)];
+    auto reader = set->reader(r);
+    trace::Action a;
+    std::size_t k = 0;
+    bool finalized = false;
+    double last_measured = 0, last_replayed = 0;
+    try {
+      while (reader->next(a)) {
+        auto t = timings.rows.find(a.line);
+        if (t == timings.rows.end())
+          throw InputError(fmt::format("{}:{}: error: no timing for this {} line in {}\n  {}", *a.file, a.line, a.name,
+                                       timings_path.string(), a.text));
+        if (k == rows.size())
+          throw InputError(fmt::format("{}: error: rank {} has {} actions there, its trace has more (the next one at "
+                                       "{}:{}): the log is not a replay of this trace, or it was cut short",
+                                       actions_log.string(), r, rows.size(), *a.file, a.line));
+        LogRow const& row = rows[k++];
+        std::string_view logged = name_of(row.text);
+        if (not same_name(logged, a.name) && not same_name(logged, trace::canonical_name(a)))
+          throw InputError(fmt::format("{}:{}: error: rank {}'s action {} is '{}' here and '{}' at {}:{}: the log is not "
+                                       "a replay of this trace",
+                                       actions_log.string(), row.line, r, k, logged, a.name, *a.file, a.line));
+        double measured = t->second.end - t->second.start;
+        double replayed = row.end - row.start;
+        std::string band = band_of(a, breaks);
+        auto& g = groups[{std::string(trace::canonical_name(a)), band}];
+        g.action = trace::canonical_name(a);
+        g.band = band;
+        g.count++;
+        g.measured += measured;
+        g.replayed += replayed;
+        c.actions++;
+        if (a.kind == trace::Kind::Finalize && not finalized) {
+          c.rank_measured[static_cast<std::size_t>(r)] = t->second.start;
+          c.rank_replayed[static_cast<std::size_t>(r)] = row.start;
+          finalized = true;
+        }
+        last_measured = std::max(last_measured, t->second.end);
+        last_replayed = std::max(last_replayed, row.end);
+        if (top > 0 && replayed != measured) {
+          c.outliers.push_back(CompareOutlier{r, *a.file, a.line, std::string(a.text), measured, replayed});
+          std::push_heap(c.outliers.begin(), c.outliers.end(), by_gap);
+          if (c.outliers.size() > top) {
+            std::pop_heap(c.outliers.begin(), c.outliers.end(), by_gap);
+            c.outliers.pop_back();
+          }
+        }
+      }
+    } catch (const trace::TraceError& e) {
+      throw InputError(e.what());
+    }
+    if (k != rows.size())
+      throw InputError(fmt::format("{}:{}: error: rank {} has {} actions in the log, {} in its trace: the log is not a "
+                                   "replay of this trace (or tit-replay merged computations)",
+                                   actions_log.string(), rows[k].line, r, rows.size(), k));
+    if (not finalized) {
+      c.rank_measured[static_cast<std::size_t>(r)] = last_measured;
+      c.rank_replayed[static_cast<std::size_t>(r)] = last_replayed;
+    }
+  }
+  c.measured_span = *std::max_element(c.rank_measured.begin(), c.rank_measured.end());
+  c.replayed_span = *std::max_element(c.rank_replayed.begin(), c.rank_replayed.end());
+  for (auto& [key, g] : groups)
+    c.groups.push_back(std::move(g));
+  std::stable_sort(c.groups.begin(), c.groups.end(), [](const CompareGroup& a, const CompareGroup& b) {
+    return std::abs(a.replayed - a.measured) > std::abs(b.replayed - b.measured);
+  });
+  std::sort_heap(c.outliers.begin(), c.outliers.end(), by_gap);
+  return c;
+}
+
+void write_comparison(std::ostream& out, const Comparison& c)
+{
+  auto pct = [](double replayed, double measured) {
+    return measured > 0 ? fmt::format("{:+.1f} %", 100 * (replayed - measured) / measured) : std::string("-");
+  };
+  fmt::print(out, "replay against its traced run: {} ranks, {} actions\n", c.ranks, c.actions);
+  fmt::print(out, "span (largest start of finalize over the ranks): measured {:.6f} s, replayed {:.6f} s, {}\n\n",
+             c.measured_span, c.replayed_span, pct(c.replayed_span, c.measured_span));
+  fmt::print(out, "by action and message size, summed over the ranks (difference: replayed - measured; largest first):\n");
+  fmt::print(out, "{:<16}{:<20}{:>10}{:>14}{:>14}{:>15}{:>16}{:>9}\n", "action", "bytes", "count", "measured (s)",
+             "replayed (s)", "difference (s)", "per action (us)", "ratio");
+  for (auto const& g : c.groups)
+    fmt::print(out, "{:<16}{:<20}{:>10}{:>14.6f}{:>14.6f}{:>+15.6f}{:>+16.3f}{:>9}\n", g.action, g.band, g.count,
+               g.measured, g.replayed, g.replayed - g.measured, 1e6 * (g.replayed - g.measured) / double(g.count),
+               g.measured > 0 ? fmt::format("{:.3f}", g.replayed / g.measured) : std::string("-"));
+  fmt::print(out, "\n{:<8}{:>14}{:>14}{:>10}\n", "rank", "measured (s)", "replayed (s)", "");
+  for (std::size_t r = 0; r < c.rank_measured.size(); ++r)
+    fmt::print(out, "{:<8}{:>14.6f}{:>14.6f}{:>10}\n", r, c.rank_measured[r], c.rank_replayed[r],
+               pct(c.rank_replayed[r], c.rank_measured[r]));
+  if (not c.outliers.empty()) {
+    fmt::print(out, "\nthe {} actions whose replayed time differs most from the measured one:\n", c.outliers.size());
+    for (auto const& o : c.outliers)
+      fmt::print(out, "  {}:{} (rank {}): measured {:.1f} us, replayed {:.1f} us: {}\n", o.file, o.line, o.rank,
+                 1e6 * o.measured, 1e6 * o.replayed, o.text);
+  }
+}
+
+void write_comparison_csv(std::ostream& out, const Comparison& c)
+{
+  fmt::print(out, "# tit-calibrate compare v1\n# measured_span_s: {:.9g}\n# replayed_span_s: {:.9g}\n", c.measured_span,
+             c.replayed_span);
+  fmt::print(out, "action,band,count,measured_s,replayed_s,difference_s\n");
+  for (auto const& g : c.groups)
+    fmt::print(out, "{},\"{}\",{},{:.9g},{:.9g},{:.9g}\n", g.action, g.band, g.count, g.measured, g.replayed,
+               g.replayed - g.measured);
+}
+
+} // namespace tit::calib

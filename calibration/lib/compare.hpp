@@ -1,0 +1,58 @@
+// A replay against the traced run it replays, action by action: each action's measured duration (the tracer's
+// timings, TIT_TRACE_TIMINGS=1) beside its simulated one (tit-replay --actions-log), summed by action kind and
+// message size, so that the model term that is short (or long) shows. Knows nothing of SimGrid.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace tit::calib {
+
+/// The actions of one kind (and, for messages, one size band) summed over the ranks.
+struct CompareGroup {
+  std::string action; ///< the kind's dialect-2 name ("isend", "compute", ...)
+  std::string band;   ///< "[0, 1024)" for messages (by bytes sent, or received for a receive); "" otherwise
+  std::uint64_t count = 0;
+  double measured = 0; ///< seconds, summed
+  double replayed = 0;
+};
+
+/// One action whose replayed duration differs much from its measured one.
+struct CompareOutlier {
+  int rank = 0;
+  std::string file;
+  std::uint64_t line = 0;
+  std::string text;
+  double measured = 0;
+  double replayed = 0;
+};
+
+struct Comparison {
+  int ranks = 0;
+  std::uint64_t actions = 0;
+  /// The span as the harness measures it: the largest over the ranks of the start of `finalize` (from the return
+  /// of MPI_Init in the timings, from 0 in the replay); a rank without `finalize` counts its last action's end.
+  double measured_span = 0;
+  double replayed_span = 0;
+  std::vector<double> rank_measured; ///< each rank's span
+  std::vector<double> rank_replayed;
+  std::vector<CompareGroup> groups;     ///< by |replayed - measured|, largest first
+  std::vector<CompareOutlier> outliers; ///< the `top` largest |replayed - measured|, largest first
+};
+
+/// Joins the actions of `traces` with their timings (`<timings_dir>/timings-<r>.csv`) and with the rows of
+/// `actions_log` (tit-replay --actions-log of the same trace: each rank's rows in its actions' order), message
+/// kinds split at `breaks` (bytes, increasing). Throws InputError naming the file and line of a log that does not
+/// hold the trace's actions (another trace, a replay with --merge-computations) or of a malformed row.
+Comparison compare_replay(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
+                          const std::filesystem::path& actions_log, const std::vector<double>& breaks, std::size_t top);
+
+/// The report: the spans, the table of groups, each rank's span, the outliers.
+void write_comparison(std::ostream& out, const Comparison& c);
+/// The groups as CSV (`# tit-calibrate compare v1`, then action,band,count,measured_s,replayed_s,difference_s).
+void write_comparison_csv(std::ostream& out, const Comparison& c);
+
+} // namespace tit::calib
