@@ -2,6 +2,7 @@
 // the region says whether a send was synchronous, whether completions happened in a wait, a waitall or a test.
 #include "rank_events.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -93,7 +94,7 @@ void RankEvents::compute_until(std::uint64_t time)
     volume = seconds * options_.rate.value_or(1e9);
   }
   if (volume > 0)
-    emit(0, fmt::format("{} compute {}", rank_, volume));
+    emit(0, fmt::format(FMT_COMPILE("{} compute {}"), rank_, volume));
 }
 
 void RankEvents::enter(std::uint64_t time, OTF2_RegionRef region, std::uint64_t event)

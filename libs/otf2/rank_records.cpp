@@ -1,6 +1,7 @@
 // The MPI records of one call into trace lines: point-to-point, completions, collectives (rank_events.hpp).
 #include "rank_events.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,7 +18,7 @@ std::string_view send_name(const std::string& region, bool nonblocking)
   return nonblocking ? "isend" : "send";
 }
 
-std::string comm_token(int handle) { return handle == 0 ? std::string() : fmt::format(" comm={}", handle); }
+std::string comm_token(int handle) { return handle == 0 ? std::string() : fmt::format(FMT_COMPILE(" comm={}"), handle); }
 
 } // namespace
 
@@ -61,25 +62,24 @@ std::pair<int, int> RankEvents::world_peer(const Record& r)
 
 std::string RankEvents::key_of(const Pending& p) const
 {
-  return fmt::format("{} {} {}{}", p.src, p.dst, p.tag, comm_token(p.comm));
+  return fmt::format(FMT_COMPILE("{} {} {}{}"), p.src, p.dst, p.tag, comm_token(p.comm));
 }
 
 void RankEvents::point_to_point(const Record& r, const std::string& region)
 {
   auto [peer, handle] = world_peer(r);
-  auto bytes = static_cast<double>(r.bytes);
   auto tag = static_cast<int>(r.tag);
   switch (r.type) {
   case Record::Type::Send:
-    return emit(r.event, fmt::format("{} {} {} {} {} 6{}", rank_, send_name(region, false), peer, tag, bytes,
+    return emit(r.event, fmt::format(FMT_COMPILE("{} {} {} {} {} 6{}"), rank_, send_name(region, false), peer, tag, r.bytes,
                                      comm_token(handle)));
   case Record::Type::Isend:
     requests_[r.request] = Pending{rank_, peer, tag, handle, false, 0, {}};
     request_order_.push_back(r.request);
-    return emit(r.event, fmt::format("{} {} {} {} {} 6{}", rank_, send_name(region, true), peer, tag, bytes,
+    return emit(r.event, fmt::format(FMT_COMPILE("{} {} {} {} {} 6{}"), rank_, send_name(region, true), peer, tag, r.bytes,
                                      comm_token(handle)));
   case Record::Type::Recv:
-    return emit(r.event, fmt::format("{} recv {} {} {} 6{}", rank_, peer, tag, bytes, comm_token(handle)));
+    return emit(r.event, fmt::format(FMT_COMPILE("{} recv {} {} {} 6{}"), rank_, peer, tag, r.bytes, comm_token(handle)));
   default:
     return;
   }
@@ -99,11 +99,11 @@ void RankEvents::completion(const Record& r, const std::string& region)
   if (r.type == Record::Type::IrecvComplete) {
     auto [peer, handle] = world_peer(r);
     p.src = peer, p.tag = static_cast<int>(r.tag), p.comm = handle;
-    line_at(p.line) = TraceLine{fmt::format("{} irecv {} {} {} 6{}", rank_, peer, p.tag, static_cast<double>(r.bytes),
+    line_at(p.line) = TraceLine{fmt::format(FMT_COMPILE("{} irecv {} {} {} 6{}"), rank_, peer, p.tag, r.bytes,
                                             comm_token(handle)),
                                 line_at(p.line).event, 0};
     for (std::uint64_t t : p.tests)
-      line_at(t) = TraceLine{fmt::format("{} test {}", rank_, key_of(p)), line_at(t).event, 0};
+      line_at(t) = TraceLine{fmt::format(FMT_COMPILE("{} test {}"), rank_, key_of(p)), line_at(t).event, 0};
   }
   if (r.type == Record::Type::Cancelled && p.recv && p.src < 0) {
     line_at(p.line).waits_for = 0; // never written: an empty line is dropped
@@ -114,10 +114,10 @@ void RankEvents::completion(const Record& r, const std::string& region)
       p.tests.push_back(first_line_ + lines_.size());
       return emit(r.event, "", r.request);
     }
-    return emit(r.event, fmt::format("{} test {}", rank_, key_of(p))); // still pending
+    return emit(r.event, fmt::format(FMT_COMPILE("{} test {}"), rank_, key_of(p))); // still pending
   } else if (r.type != Record::Type::Cancelled) {
     bool test = region.starts_with("MPI_Test");
-    emit(r.event, fmt::format("{} {} {}", rank_, test ? "test" : "wait", key_of(p)));
+    emit(r.event, fmt::format(FMT_COMPILE("{} {} {}"), rank_, test ? "test" : "wait", key_of(p)));
   }
   request_order_.erase(std::find(request_order_.begin(), request_order_.end(), r.request));
   requests_.erase(it);
@@ -166,13 +166,12 @@ bool RankEvents::sendrecv(const std::string& region)
   auto [dst, hs] = world_peer(s);
   auto [src, hr] = world_peer(r);
   if (s.tag == 0 && r.tag == 0 && hs == 0 && hr == 0) {
-    emit(s.event, fmt::format("{} sendRecv {} {} {} {} 6 6", rank_, static_cast<double>(s.bytes), dst,
-                              static_cast<double>(r.bytes), src));
+    emit(s.event, fmt::format(FMT_COMPILE("{} sendRecv {} {} {} {} 6 6"), rank_, s.bytes, dst, r.bytes, src));
     return true;
   }
-  emit(s.event, fmt::format("{} isend {} {} {} 6{}", rank_, dst, s.tag, static_cast<double>(s.bytes), comm_token(hs)));
-  emit(r.event, fmt::format("{} recv {} {} {} 6{}", rank_, src, r.tag, static_cast<double>(r.bytes), comm_token(hr)));
-  emit(s.event, fmt::format("{} wait {} {} {}{}", rank_, rank_, dst, s.tag, comm_token(hs)));
+  emit(s.event, fmt::format(FMT_COMPILE("{} isend {} {} {} 6{}"), rank_, dst, s.tag, s.bytes, comm_token(hs)));
+  emit(r.event, fmt::format(FMT_COMPILE("{} recv {} {} {} 6{}"), rank_, src, r.tag, r.bytes, comm_token(hr)));
+  emit(s.event, fmt::format(FMT_COMPILE("{} wait {} {} {}{}"), rank_, rank_, dst, s.tag, comm_token(hs)));
   return true;
 }
 
@@ -190,7 +189,7 @@ bool RankEvents::waitall(const std::string& region)
     completion(r, "MPI_Waitall");
     lines_.pop_back(); // the wait completion() wrote
   }
-  emit(event, fmt::format("{} waitall {}", rank_, region_records_.size())); // the count, as SimGrid writes it
+  emit(event, fmt::format(FMT_COMPILE("{} waitall {}"), rank_, region_records_.size())); // the count, as SimGrid writes it
   return true;
 }
 
