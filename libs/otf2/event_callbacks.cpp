@@ -75,6 +75,14 @@ OTF2_CallbackCode on_collective(OTF2_LocationRef, OTF2_TimeStamp, uint64_t pos, 
   return add(u, Record{T::Collective, pos, 0, comm, 0, 0, 0, c});
 }
 
+OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp, uint64_t pos, void* u, OTF2_AttributeList*,
+                                  OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                  uint64_t received, uint64_t request)
+{
+  CollectiveRecord c{op, 1, 0, root, sent, received};
+  return add(u, Record{T::NbcComplete, pos, 0, comm, 0, 0, request, c});
+}
+
 /// A record that cannot be replayed, named `Name`, whatever its arguments.
 template <const char* Name, class... Args>
 OTF2_CallbackCode refuse(OTF2_LocationRef, OTF2_TimeStamp, uint64_t pos, void* u, OTF2_AttributeList*, Args...)
@@ -92,8 +100,7 @@ OTF2_CallbackCode refuse(OTF2_LocationRef, OTF2_TimeStamp, uint64_t pos, void* u
   X(ThreadEnd) X(OmpFork) X(OmpJoin) X(OmpAcquireLock) X(OmpReleaseLock) X(OmpTaskCreate) X(OmpTaskSwitch)            \
   X(OmpTaskComplete) X(IoCreateHandle) X(IoDestroyHandle) X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags)       \
   X(IoDeleteFile) X(IoOperationBegin) X(IoOperationTest) X(IoOperationIssued) X(IoOperationComplete)                  \
-  X(IoOperationCancelled) X(IoAcquireLock) X(IoReleaseLock) X(IoTryLock) X(NonBlockingCollectiveRequest)              \
-  X(NonBlockingCollectiveComplete)
+  X(IoOperationCancelled) X(IoAcquireLock) X(IoReleaseLock) X(IoTryLock)
 
 #define TIT_OTF2_NAME(N) constexpr char k##N[] = #N;
 TIT_OTF2_REFUSED(TIT_OTF2_NAME)
@@ -123,6 +130,8 @@ OTF2_EvtReaderCallbacks* make_event_callbacks()
   OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request<T::Test>);
   OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request<T::Cancelled>);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_request<T::NbcRequest>);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
   set_refusals(cb);
   return cb;
 }

@@ -155,6 +155,11 @@ void RankEvents::finish(std::uint64_t events)
       fail(line_at(p.line).event, fmt::format("the receive request {} posted here (MpiIrecvRequest) never completes: "
                                               "its source, tag and size are unknown",
                                               id));
+    else if (p.collective)
+      fail(line_at(p.line).event, fmt::format("the nonblocking collective request {} posted here "
+                                              "(NonBlockingCollectiveRequest) never completes: its operation and "
+                                              "sizes are unknown",
+                                              id));
   if (!finalized_)
     emit(events, fmt::format("{} finalize", rank_));
 }

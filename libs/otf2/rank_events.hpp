@@ -25,7 +25,11 @@ struct TraceLine {
 
 /// One MPI record inside a region, kept until the region's Leave says what made it.
 struct Record {
-  enum class Type { Send, Isend, Recv, IrecvRequest, IsendComplete, IrecvComplete, Test, Cancelled, Collective };
+  enum class Type {
+    Send, Isend, Recv, IrecvRequest, IsendComplete, IrecvComplete, Test, Cancelled, Collective,
+    NbcRequest,  ///< NonBlockingCollectiveRequest: a nonblocking collective starts (its line waits for its completion)
+    NbcComplete, ///< NonBlockingCollectiveComplete: its operation, communicator, root and sizes (in `collective`)
+  };
   Type type = Type::Send;
   std::uint64_t event = 0;
   std::uint32_t peer = 0;
@@ -61,8 +65,11 @@ private:
   struct Pending {
     int src, dst, tag, comm;
     bool recv;
-    std::uint64_t line;              ///< an irecv's line (absolute position among the rank's lines)
+    std::uint64_t line;              ///< an irecv's or a nonblocking collective's line (absolute position)
     std::vector<std::uint64_t> tests; ///< test lines written before the irecv's source was known
+    bool collective = false;         ///< a nonblocking collective (its key: -333 -333 -1, as our tracer writes it)
+    /// Whether its line is still unknown: an irecv before its source, a nonblocking collective (until it completes).
+    bool unknown() const { return (recv && src < 0) || collective; }
   };
   TraceLine& line_at(std::uint64_t position) { return lines_[position - first_line_]; }
 
@@ -74,6 +81,10 @@ private:
   void point_to_point(const Record& r, const std::string& region);
   void completion(const Record& r, const std::string& region);
   void collective(const Record& r);
+  /// A collective record's line text without the rank ("bcast 100 0 6 comm=1"); nothing for a communicator of one
+  /// rank (it moves nothing) or a record that cannot be replayed (unsupported() was told).
+  std::optional<std::string> collective_text(const Record& r);
+  bool nonblocking_complete(Pending& p, const Record& r);
   bool sendrecv(const std::string& region);
   bool waitall(const std::string& region);
   /// The world rank of `peer` in `comm`, and the communicator's handle on this rank.

@@ -87,8 +87,10 @@ void RankEvents::point_to_point(const Record& r, const std::string& region)
 
 void RankEvents::completion(const Record& r, const std::string& region)
 {
-  if (r.type == Record::Type::IrecvRequest) {
-    requests_[r.request] = Pending{-1, rank_, 0, 0, true, first_line_ + lines_.size(), {}};
+  if (r.type == Record::Type::IrecvRequest || r.type == Record::Type::NbcRequest) {
+    bool nbc = r.type == Record::Type::NbcRequest;
+    requests_[r.request] = Pending{nbc ? trace::kAnySource : -1, nbc ? trace::kAnySource : rank_, nbc ? -1 : 0, 0,
+                                   !nbc, first_line_ + lines_.size(), {}, nbc};
     request_order_.push_back(r.request);
     return emit(r.event, "", r.request); // written when the request completes
   }
@@ -96,6 +98,18 @@ void RankEvents::completion(const Record& r, const std::string& region)
   if (it == requests_.end())
     return fail(r.event, fmt::format("the record completes request {}, which this rank did not post", r.request));
   Pending& p = it->second;
+  bool completes = r.type != Record::Type::Test && r.type != Record::Type::Cancelled;
+  if (completes && (r.type == Record::Type::NbcComplete) != p.collective)
+    return fail(r.event, fmt::format("request {} is {}, and this record completes {}", r.request,
+                                     p.collective ? "a nonblocking collective's" : "a point-to-point one's",
+                                     p.collective ? "a point-to-point one" : "a nonblocking collective"));
+  if (r.type == Record::Type::NbcComplete) {
+    if (!nonblocking_complete(p, r)) { // it moved nothing: no wait either
+      request_order_.erase(std::find(request_order_.begin(), request_order_.end(), r.request));
+      requests_.erase(it);
+      return;
+    }
+  }
   if (r.type == Record::Type::IrecvComplete) {
     auto [peer, handle] = world_peer(r);
     p.src = peer, p.tag = static_cast<int>(r.tag), p.comm = handle;
@@ -105,12 +119,12 @@ void RankEvents::completion(const Record& r, const std::string& region)
     for (std::uint64_t t : p.tests)
       line_at(t) = TraceLine{fmt::format(FMT_COMPILE("{} test {}"), rank_, key_of(p)), line_at(t).event, 0};
   }
-  if (r.type == Record::Type::Cancelled && p.recv && p.src < 0) {
+  if (r.type == Record::Type::Cancelled && p.unknown()) {
     line_at(p.line).waits_for = 0; // never written: an empty line is dropped
     for (std::uint64_t t : p.tests)
       line_at(t).waits_for = 0;
   } else if (r.type == Record::Type::Test) {
-    if (p.recv && p.src < 0) { // written once the receive's source is known
+    if (p.unknown()) { // written once the receive's source (the collective's sizes) is known
       p.tests.push_back(first_line_ + lines_.size());
       return emit(r.event, "", r.request);
     }
@@ -123,21 +137,46 @@ void RankEvents::completion(const Record& r, const std::string& region)
   requests_.erase(it);
 }
 
-void RankEvents::collective(const Record& r)
+std::optional<std::string> RankEvents::collective_text(const Record& r)
 {
   const Communicator& c = comm_of(r.comm, r.event);
   if (c.self)
-    return; // a collective of one rank moves nothing
+    return std::nullopt; // a collective of one rank moves nothing
   CollectiveRecord rec = r.collective;
   rec.size = c.world ? static_cast<int>(defs_.rank_locations.size()) : static_cast<int>(c.members.size());
   auto me = std::find(c.members.begin(), c.members.end(), rank_);
   rec.me = c.world ? rank_ : static_cast<int>(me - c.members.begin());
   int handle = handle_of(c, r.event);
   CollectiveLine l = collective_line(rec);
-  if (l.status == CollectiveLine::Status::Unsupported)
-    return unsupported(fmt::format("MpiCollectiveEnd with {}", l.text), r.event);
-  if (l.status == CollectiveLine::Status::Line)
-    emit(r.event, fmt::format("{} {}{}", rank_, l.text, comm_token(handle)));
+  if (l.status == CollectiveLine::Status::Unsupported) {
+    unsupported(fmt::format("{} with {}", r.type == Record::Type::NbcComplete ? "NonBlockingCollectiveComplete"
+                                                                              : "MpiCollectiveEnd",
+                            l.text),
+                r.event);
+    return std::nullopt;
+  }
+  if (l.status != CollectiveLine::Status::Line)
+    return std::nullopt;
+  return l.text + comm_token(handle);
+}
+
+void RankEvents::collective(const Record& r)
+{
+  if (auto text = collective_text(r))
+    emit(r.event, fmt::format("{} {}", rank_, *text));
+}
+
+/// A nonblocking collective completes: its line (written where it started) is the blocking form's with an `i`
+/// ("ibcast ..."), its tests and this completion `test` or `wait -333 -333 -1`, as our tracer writes them. On a
+/// communicator of one rank it moves nothing: no line at all (returns false: no completion line either).
+bool RankEvents::nonblocking_complete(Pending& p, const Record& r)
+{
+  std::optional<std::string> text = collective_text(r);
+  line_at(p.line) = TraceLine{text ? fmt::format("{} i{}", rank_, *text) : std::string(), line_at(p.line).event, 0};
+  for (std::uint64_t t : p.tests)
+    line_at(t) = TraceLine{text ? fmt::format("{} test -333 -333 -1", rank_) : std::string(), line_at(t).event, 0};
+  p.collective = false; // known now
+  return text.has_value();
 }
 
 void RankEvents::translate(const Record& r, const std::string& region)

@@ -43,7 +43,7 @@ std::map<int, std::vector<int>> communicators(const Run& run)
   for (std::size_t r = 0; r < run.ranks.size(); ++r)
     for (const Item& item : run.ranks[r])
       for (const Record& rec : item.records)
-        if (rec.type == Record::Type::Collective && rec.comm != 0)
+        if ((rec.type == Record::Type::Collective || rec.type == Record::Type::NbcComplete) && rec.comm != 0)
           seen[rec.comm].insert(static_cast<int>(r));
   std::map<int, std::vector<int>> out;
   std::vector<int> world(run.ranks.size());
@@ -119,14 +119,22 @@ void write_record(OTF2_EvtWriter* w, Writer& out, int rank, OTF2_TimeStamp t, co
   case Record::Type::IrecvRequest: OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, rec.request); break;
   case Record::Type::Irecv: OTF2_EvtWriter_MpiIrecv(w, nullptr, t, rec.peer, 0, rec.tag, rec.bytes, rec.request); break;
   case Record::Type::Test: OTF2_EvtWriter_MpiRequestTest(w, nullptr, t, rec.request); break;
-  case Record::Type::Collective: {
+  case Record::Type::NbcRequest: OTF2_EvtWriter_NonBlockingCollectiveRequest(w, nullptr, t, rec.request); break;
+  case Record::Type::Collective:
+  case Record::Type::NbcComplete: {
     const std::vector<int>& members = out.comms.at(rec.comm);
     auto me = static_cast<int>(std::find(members.begin(), members.end(), rank) - members.begin());
     auto [sent, received] = totals(rec, static_cast<int>(members.size()), me);
+    auto root = rec.root >= 0 ? static_cast<uint32_t>(rec.root) : OTF2_UNDEFINED_UINT32;
+    if (rec.type == Record::Type::NbcComplete) {
+      OTF2_EvtWriter_NonBlockingCollectiveComplete(w, nullptr, t, op_of(static_cast<Kind>(rec.kind)),
+                                                   out.comm_refs.at(rec.comm), root, bytes(sent), bytes(received),
+                                                   rec.request);
+      break;
+    }
     OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
     OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, op_of(static_cast<Kind>(rec.kind)), out.comm_refs.at(rec.comm),
-                                    rec.root >= 0 ? static_cast<uint32_t>(rec.root) : OTF2_UNDEFINED_UINT32,
-                                    bytes(sent), bytes(received));
+                                    root, bytes(sent), bytes(received));
     break;
   }
   }

@@ -23,14 +23,18 @@ namespace tit::timeline::otf2_out {
 
 /// One MPI record of an action, in the terms of OTF2's event records.
 struct Record {
-  enum class Type : std::uint8_t { Send, Isend, IsendComplete, Recv, IrecvRequest, Irecv, Test, Collective };
+  enum class Type : std::uint8_t {
+    Send, Isend, IsendComplete, Recv, IrecvRequest, Irecv, Test, Collective,
+    NbcRequest,  ///< NonBlockingCollectiveRequest (the call that starts a nonblocking collective)
+    NbcComplete, ///< NonBlockingCollectiveComplete (the wait or test that completes it): the collective's fields
+  };
   Type type = Type::Send;
   int peer = 0;            ///< world rank (point-to-point)
   int tag = 0;
   std::uint64_t bytes = 0;
   std::uint64_t request = 0;
   // collectives, turned into Score-P's totals once the communicator's members are known
-  int kind = 0;            ///< trace::Kind of the collective
+  int kind = 0;            ///< trace::Kind of the collective (the blocking form's, for a nonblocking one)
   int comm = 0;            ///< the replay's communicator id (0 = MPI_COMM_WORLD)
   int root = -1;           ///< rooted collectives: the root's rank in the communicator
   double bytes1 = 0, bytes2 = 0;        ///< Action::bytes, bytes2

@@ -141,7 +141,11 @@ void Otf2Writer::completion(int rank, Request q, Item& item)
     q.peer = matched_source(rank, q.peer, q.tag);
   Record c;
   c.request = q.id;
-  if (q.recv) {
+  if (q.collective) {
+    c = *q.collective;
+    c.type = Record::Type::NbcComplete;
+    c.request = q.id;
+  } else if (q.recv) {
     c.type = Record::Type::Irecv;
     c.peer = q.peer, c.tag = q.tag, c.bytes = q.bytes;
   } else {
@@ -153,20 +157,22 @@ void Otf2Writer::completion(int rank, Request q, Item& item)
 void Otf2Writer::complete(int rank, const Key& key, bool test, Item& item)
 {
   auto& pending = states_[static_cast<std::size_t>(rank)].pending;
-  for (auto it = pending.begin(); it != pending.end(); ++it) {
-    if (it->second.first != key)
-      continue;
-    if (test) { // tests are written unsuccessful: the request stays pending
-      Record t;
-      t.type = Record::Type::Test;
-      t.request = it->first;
-      item.records.push_back(t);
-      return;
-    }
-    completion(rank, it->second.second, item);
-    pending.erase(it);
+  // The request the wait names; when none, the oldest nonblocking collective (as the replay does: SimGrid's tracer
+  // names a nonblocking collective's request oddly, ours `wait -333 -333 -1`).
+  auto it = std::find_if(pending.begin(), pending.end(), [&](auto const& p) { return p.second.first == key; });
+  if (it == pending.end())
+    it = std::find_if(pending.begin(), pending.end(), [](auto const& p) { return p.second.second.collective.has_value(); });
+  if (it == pending.end())
+    return;
+  if (test) { // tests are written unsuccessful: the request stays pending
+    Record t;
+    t.type = Record::Type::Test;
+    t.request = it->first;
+    item.records.push_back(t);
     return;
   }
+  completion(rank, it->second.second, item);
+  pending.erase(it);
 }
 
 void Otf2Writer::complete_all(int rank, Item& item)
@@ -210,19 +216,38 @@ void Otf2Writer::point_to_point(const ActionRecord& r, Item& item)
   item.records.push_back(rec);
 }
 
-void Otf2Writer::collective(const ActionRecord& r, Item& item)
+Record Otf2Writer::collective_record(const ActionRecord& r)
 {
   const trace::Action& a = *r.action;
+  Kind kind = a.kind == Kind::NonBlockingCollective ? a.blocking : a.kind;
   Record c;
   c.type = Record::Type::Collective;
-  c.kind = static_cast<int>(a.kind);
+  c.kind = static_cast<int>(kind);
   c.comm = r.comm;
-  c.root = trace::is_rooted(a.kind) ? a.root : -1;
+  c.root = trace::is_rooted(kind) ? a.root : -1;
   c.bytes1 = a.bytes, c.bytes2 = a.bytes2;
   c.send_sum = sum(a.send_counts), c.recv_sum = sum(a.recv_counts);
-  if (a.kind == Kind::ReduceScatter)
+  if (kind == Kind::ReduceScatter)
     c.recv_counts = a.recv_counts;
-  item.records.push_back(std::move(c));
+  return c;
+}
+
+void Otf2Writer::collective(const ActionRecord& r, Item& item)
+{
+  item.records.push_back(collective_record(r));
+}
+
+/// Score-P's pattern: NonBlockingCollectiveRequest in the call that starts it (MPI_Ibcast), and
+/// NonBlockingCollectiveComplete, with the collective's operation, communicator, root and sizes, in the wait or test
+/// that completes it.
+void Otf2Writer::nonblocking_collective(const ActionRecord& r, Item& item)
+{
+  RankState& s = states_[static_cast<std::size_t>(r.rank)];
+  Record rec;
+  rec.type = Record::Type::NbcRequest;
+  rec.request = s.next_request++;
+  item.records.push_back(rec);
+  post(r.rank, Key{trace::kAnySource, trace::kAnySource, -1}, Request{rec.request, false, 0, 0, 0, collective_record(r)});
 }
 
 void Otf2Writer::action_end(const ActionRecord& r)
@@ -237,6 +262,9 @@ void Otf2Writer::action_end(const ActionRecord& r)
     break;
   case Kind::WaitAll:
     complete_all(r.rank, item);
+    break;
+  case Kind::NonBlockingCollective:
+    nonblocking_collective(r, item);
     break;
   case Kind::SendRecv:
     item.records.push_back(Record{.type = Record::Type::Send, .peer = a.partner, .bytes = byte_count(a.bytes)});

@@ -7,6 +7,7 @@
 #include "timeline/otf2_events.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -28,6 +29,7 @@ private:
     bool recv;
     int peer, tag;
     std::uint64_t bytes;
+    std::optional<otf2_out::Record> collective; ///< a nonblocking collective: its completion record, but the time
   };
   using Key = std::tuple<int, int, int>; ///< a wait's (src, dst, tag), world ranks
   struct Arrival {
@@ -48,7 +50,10 @@ private:
   /// The source of a receive from `src` (kAnySource: the first message that arrived with its tag), and the arrival
   /// it takes.
   int matched_source(int rank, int src, int tag);
+  /// The Collective record of a blocking collective, or the fields of a nonblocking one's completion.
+  static otf2_out::Record collective_record(const ActionRecord& r);
   void collective(const ActionRecord& r, otf2_out::Item& item);
+  void nonblocking_collective(const ActionRecord& r, otf2_out::Item& item);
 
   std::string dir_;
   otf2_out::Run run_;

@@ -3,7 +3,8 @@
 Enter and Leave), and the time-independent trace tit-trace must read from it (EXPECTED, a merged dialect-2 file).
 
 Usage: make_archive.py CASE ARCHIVE_DIR EXPECTED.txt
-Cases: p2p nonblocking collectives subcomm metric time-rate sendrecv cancel rma io missing-world missing-comm-group
+Cases: p2p nonblocking collectives subcomm metric time-rate sendrecv cancel nbc nbc-incomplete rma io missing-world
+       missing-comm-group
 """
 import sys
 
@@ -233,6 +234,49 @@ def case_cancel(a, ranks):
     r0.call("MPI_Cancel", [lambda x, t: x.mpi_request_cancelled(t, q)])  # the receive never happened: no line
 
 
+def case_nbc(a, ranks):
+    """Nonblocking collectives as Score-P records them (OTF2 3.0): NonBlockingCollectiveRequest in the call that starts
+    one, NonBlockingCollectiveComplete with its operation, communicator, root and sizes in the wait or test that
+    completes it. Read as the blocking form's line with an `i`, completed by `wait -333 -333 -1`."""
+    n, w = a.n, a.world
+    odd = a.comm("rank 1 alone", [1])  # a sub-communicator of one rank
+    for rk in ranks:
+        r = rk.r
+        rk.line(f"comm_split 0 0 0 1 1" if r == 1 else "comm_split 0 -1 0 -1")
+    for rk in ranks:
+        r = rk.r
+        q1, q2, q3 = rk.request(), rk.request(), rk.request()
+        # an ibcast (root 1) computed over, tested once before it completes, completed by MPI_Wait
+        rk.call("MPI_Ibcast", [lambda x, t, q=q1: x.non_blocking_collective_request(t, q)])
+        rk.line("ibcast 64 1 6")
+        rk.compute(0.25)
+        rk.call("MPI_Test", [lambda x, t, q=q1: x.mpi_request_test(t, q)]); rk.line("test -333 -333 -1")
+        rk.call("MPI_Wait", [lambda x, t, q=q1: x.non_blocking_collective_complete(
+            t, CollectiveOp.BCAST, w, 1, n * 64 if r == 1 else 0, 64, q)])
+        rk.line("wait -333 -333 -1")
+        # an iallreduce and an isend to the next rank, completed by one MPI_Waitall: a wait each
+        peer = (r + 1) % n
+        rk.call("MPI_Iallreduce", [lambda x, t, q=q2: x.non_blocking_collective_request(t, q)])
+        rk.line("iallreduce 8 0 6")
+        rk.call("MPI_Isend", [lambda x, t, q=q3: x.mpi_isend(t, peer, w, 4, 16, q)]); rk.line(f"isend {peer} 4 16 6")
+        rk.call("MPI_Recv", [lambda x, t: x.mpi_recv(t, (r - 1) % n, w, 4, 16)]); rk.line(f"recv {(r - 1) % n} 4 16 6")
+        rk.call("MPI_Waitall", [lambda x, t, q=q2: x.non_blocking_collective_complete(
+                                    t, CollectiveOp.ALLREDUCE, w, 0xFFFFFFFF, n * 8, n * 8, q),
+                                lambda x, t, q=q3: x.mpi_isend_complete(t, q)])
+        rk.line("wait -333 -333 -1"), rk.line(f"wait {r} {peer} 4")
+        if r == 1:  # an ibarrier on the sub-communicator
+            q4 = rk.request()
+            rk.call("MPI_Ibarrier", [lambda x, t, q=q4: x.non_blocking_collective_request(t, q)])
+            rk.call("MPI_Wait", [lambda x, t, q=q4: x.non_blocking_collective_complete(
+                t, CollectiveOp.BARRIER, odd, 0xFFFFFFFF, 0, 0, q)])
+            rk.line("ibarrier comm=1"), rk.line("wait -333 -333 -1")
+
+
+def case_nbc_incomplete(a, ranks):
+    q = ranks[0].request()
+    ranks[0].call("MPI_Ibcast", [lambda x, t: x.non_blocking_collective_request(t, q)])
+
+
 def case_rma(a, ranks):
     win = a.trace.definitions.rma_win("window", comm=a.world)
     ranks[0].call("MPI_Put", [lambda x, t: x.rma_put(t, win, 1, 64, 1)])
@@ -243,6 +287,7 @@ CASES = {
     "collectives": (3, False, case_collectives), "subcomm": (4, False, case_subcomm),
     "metric": (2, True, case_metric), "time-rate": (2, False, case_time_rate), "sendrecv": (2, False, case_sendrecv),
     "cancel": (2, False, case_cancel), "rma": (2, False, case_rma), "missing-world": (2, False, None),
+    "nbc": (3, False, case_nbc), "nbc-incomplete": (2, False, case_nbc_incomplete),
 }
 
 

@@ -51,7 +51,8 @@ refused() {
   echo "ok: refused: $(head -1 "$tmp/err.txt")"
 }
 
-trace_of() { echo "$root/traces/$1"; }
+# A trace of the repository: traces/NAME, else an end-to-end test's tests/e2e/data/NAME.
+trace_of() { if [[ -e $root/traces/$1 ]]; then echo "$root/traces/$1"; else echo "$root/tests/e2e/data/$1"; fi; }
 
 # tit-replay --otf2: otf2-print and python3-otf2 both count one Enter per action of the actions log.
 write_case() {
@@ -77,7 +78,25 @@ roundtrip_case() {
   "$bin/tit-replay" --otf2 "$tmp/sim" "$platform" "$deploy" "$traces" >/dev/null
   "$bin/tit-trace" convert --from otf2 --rate "$speed" "$tmp/sim" "$tmp/back" >/dev/null
   "$bin/tit-trace" convert --to simgrid "$traces" "$tmp/orig" >/dev/null
-  diff <(actions "$tmp/back") <(actions "$tmp/orig") || fail "$1: the round trip changed the actions"
+  # A nonblocking collective's wait: SimGrid's tracer writes it with its own odd tag (`wait -333 -333 -3335`), the
+  # OTF2 reader as our tracer does (`-1`); either completes the oldest pending nonblocking collective.
+  nbc() { sed 's/ wait -333 -333 -[0-9]*$/ wait -333 -333 (nonblocking collective)/'; }
+  actions "$tmp/back" | nbc >"$tmp/back.txt"
+  actions "$tmp/orig" | nbc >"$tmp/orig.txt"
+  # equal lines, but compute volumes within a nanosecond tick at the hosts' speed (a 50-unit compute is 33 ticks)
+  "$py" - "$tmp/back.txt" "$tmp/orig.txt" "$speed" <<'EOF' || fail "$1: the round trip changed the actions"
+import sys
+back, orig = (open(p).read().splitlines() for p in sys.argv[1:3])
+tick = float(sys.argv[3]) * 1e-9
+if len(back) != len(orig):
+    sys.exit(f"{len(back)} actions after the round trip, {len(orig)} before")
+for b, o in zip(back, orig):
+    fb, fo = b.split(), o.split()
+    if fb[1:2] == fo[1:2] == ["compute"] and fb[0] == fo[0] and abs(float(fb[2]) - float(fo[2])) <= tick * 1.000001:
+        continue
+    if b != o:
+        sys.exit(f"after the round trip: {b}\nbefore:               {o}")
+EOF
   local a b; a=$(predicted "$traces") b=$(predicted "$tmp/back/trace.list")
   "$py" -c "import sys; a, b = float('$a'), float('$b'); sys.exit(0 if abs(a - b) <= 1e-6 * a else 1)" ||
     fail "$1: predicted $a from the trace, $b after the round trip"
@@ -86,6 +105,10 @@ roundtrip_case() {
 
 case $case in
   read-*) read_case "${case#read-}" ;;
+  refuse-nbc-incomplete)
+    "$py" "$here/make_archive.py" nbc-incomplete "$tmp/a" "$tmp/expected.txt"
+    refused "location 0 ('Master thread', rank 0), event 5: error: the nonblocking collective request 1 posted here (NonBlockingCollectiveRequest) never completes: its operation and sizes are unknown" \
+      "$bin/tit-trace" convert --from otf2 "$tmp/a/traces.otf2" "$tmp/out" ;;
   refuse-rma)
     "$py" "$here/make_archive.py" rma "$tmp/a" "$tmp/e.txt"
     refused "location 0 ('Master thread', rank 0), event [0-9]*: error: record RmaPut cannot be replayed" \
