@@ -87,7 +87,7 @@ mkdir -p "$seeds/trace" "$seeds/compressed" "$seeds/platform" "$seeds/placement"
 # otf2: the archives of tests/otf2/make_archive.py (Debian's python3-otf2, for /usr/bin/python3), each packed as one
 # input (tests/otf2/pack_fuzz_seed.py)
 if [[ " ${targets[*]} " == *" otf2 "* ]]; then
-  for c in p2p nonblocking collectives subcomm metric sendrecv cancel rma; do
+  for c in p2p nonblocking collectives subcomm metric sendrecv cancel nbc rma; do
     /usr/bin/python3 "$root/tests/otf2/make_archive.py" "$c" "$seeds/otf2-archive" "$seeds/otf2-expected.txt" >/dev/null &&
       /usr/bin/python3 "$root/tests/otf2/pack_fuzz_seed.py" "$seeds/otf2-archive" "$seeds/otf2/$c" ||
       { echo "fuzz.sh: otf2: cannot make the seed '$c' (python3-otf2)" >&2; exit 2; }

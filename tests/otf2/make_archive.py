@@ -287,7 +287,7 @@ CASES = {
     "collectives": (3, False, case_collectives), "subcomm": (4, False, case_subcomm),
     "metric": (2, True, case_metric), "time-rate": (2, False, case_time_rate), "sendrecv": (2, False, case_sendrecv),
     "cancel": (2, False, case_cancel), "rma": (2, False, case_rma), "missing-world": (2, False, None),
-    "nbc": (3, False, case_nbc), "nbc-incomplete": (2, False, case_nbc_incomplete),
+    "nbc": (2, False, case_nbc), "nbc-incomplete": (2, False, case_nbc_incomplete),
 }
 
 
