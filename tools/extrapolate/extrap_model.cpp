@@ -745,6 +745,158 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path
     unroll_loops(trace, [&](const Node& n) { return varying.count(std::pair(n.ref, n.count)) > 0; });
 }
 
+namespace {
+
+/// The first stretch of `seq` made of one block of at least `min_len` items repeated `min_reps` times or more, as
+/// (start, block length, repetitions): the earliest start, then the most repetitions, then the shortest block; {0, 0, 0} when none. For a
+/// block length L, seq[i] == seq[i + L] over a run of positions from s makes a block repeated floor((run + L) / L)
+/// times from s. Candidate lengths: the most frequent distances between consecutive occurrences of an item. The
+/// earliest start first, so that inputs whose sequences differ only in a repetition count (an iterative solver's
+/// convergence) are folded alike.
+std::array<std::size_t, 3> first_repeat(const std::vector<std::uint32_t>& seq, std::size_t min_len, std::size_t min_reps)
+{
+  // Candidate block lengths: the distances between consecutive occurrences of an item that come up most often (an
+  // item met once per iteration of a long loop gives its body's length once per iteration).
+  constexpr std::size_t kCandidates = 16;
+  std::map<std::uint32_t, std::size_t> last;
+  std::map<std::size_t, std::size_t> gaps; // distance -> how often
+  for (std::size_t i = 0; i < seq.size(); ++i) {
+    auto [it, first] = last.try_emplace(seq[i], i);
+    if (!first) {
+      std::size_t gap = i - it->second;
+      if (gap >= min_len && 2 * gap <= seq.size())
+        gaps[gap]++;
+      it->second = i;
+    }
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> ranked(gaps.begin(), gaps.end());
+  std::stable_sort(ranked.begin(), ranked.end(), [](auto const& a, auto const& b) { return a.second > b.second; });
+  std::vector<std::size_t> lengths;
+  for (std::size_t k = 0; k < ranked.size() && k < kCandidates; ++k)
+    lengths.push_back(ranked[k].first);
+  std::array<std::size_t, 3> best{0, 0, 0};
+  for (std::size_t len : lengths) {
+    // the first run of (min_reps - 1) x len matches (min_reps whole blocks), extended as far as it goes
+    const std::size_t need = (min_reps - 1) * len;
+    std::size_t run = 0, i = 0;
+    for (; i + len < seq.size(); ++i) {
+      run = seq[i] == seq[i + len] ? run + 1 : 0;
+      if (run >= need)
+        break;
+    }
+    if (run < need)
+      continue;
+    std::size_t from = i + 1 - run;
+    if (best[2] != 0 && from > best[0])
+      continue; // a later start: i only grows from here
+    while (i + 1 + len < seq.size() && seq[i + 1] == seq[i + 1 + len])
+      ++i, ++run;
+    std::size_t reps = (run + len) / len;
+    if (best[2] == 0 || from < best[0] || (from == best[0] && (reps > best[2] || (reps == best[2] && len < best[1]))))
+      best = {from, len, reps};
+  }
+  return best;
+}
+
+} // namespace
+
+void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, std::size_t min_items)
+{
+  auto& meta = trace.meta;
+  std::map<std::vector<std::uint32_t>, std::uint32_t> bodies; // content -> body id (interned, as the folder does)
+  std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> nodes;
+  for (std::uint32_t b = 0; b < meta.bodies.size(); ++b)
+    bodies.emplace(meta.bodies[b], b);
+  for (std::uint32_t n = 0; n < meta.nodes.size(); ++n)
+    nodes.emplace(std::tuple(meta.nodes[n].loop, meta.nodes[n].ref, meta.nodes[n].count), n);
+  auto intern_body = [&](const std::vector<std::uint32_t>& items) {
+    auto it = bodies.try_emplace(items, static_cast<std::uint32_t>(meta.bodies.size()));
+    if (it.second)
+      meta.bodies.push_back(items);
+    return it.first->second;
+  };
+  auto loop_node = [&](std::uint32_t body, std::uint64_t reps) {
+    auto it = nodes.try_emplace(std::tuple(true, body, reps), static_cast<std::uint32_t>(meta.nodes.size()));
+    if (it.second)
+      meta.nodes.push_back(Node{true, body, reps});
+    return it.first->second;
+  };
+  // An item is its node and the values of its actions that are no volume (message sizes, partners given as values,
+  // roots...): blocks repeat only where those are equal too, so that a loop of this fold has one such value per
+  // action (the exchanges of a multigrid's levels, alike but for their sizes, stay apart).
+  std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> keys;
+  std::vector<std::pair<std::uint32_t, std::size_t>> key_items;
+  auto key_of = [&](std::uint32_t id, std::size_t values) {
+    auto it = keys.try_emplace(std::pair(id, values), static_cast<std::uint32_t>(key_items.size()));
+    if (it.second)
+      key_items.emplace_back(id, values);
+    return it.first->second;
+  };
+  for (int r = 0; r < meta.rank_count; ++r) {
+    std::uint32_t root = meta.ranks[static_cast<std::size_t>(r)].root;
+    if (meta.bodies[root].size() < min_items)
+      continue;
+    RankValues values(trace, r, path);
+    auto hash_of = [&](auto& self, std::uint32_t id, std::size_t h) -> std::size_t {
+      const Node n = meta.nodes[id];
+      if (n.loop) {
+        for (std::uint64_t c = 0; c < n.count; ++c)
+          for (std::uint32_t inner : std::vector<std::uint32_t>(meta.bodies[n.ref]))
+            h = self(self, inner, h);
+        return h;
+      }
+      const Signature& sig = meta.signatures[n.ref];
+      const bool volume = is_volume_action(sig.name);
+      std::uint32_t ordinal = 0;
+      for (const Slot& slot : sig.slots) {
+        if (slot.kind != Slot::Kind::Value)
+          continue;
+        std::string token = values.next(n.ref, ordinal++);
+        if (!volume)
+          h = h * 1000003u ^ std::hash<std::string>{}(token);
+      }
+      return h;
+    };
+    std::vector<std::uint32_t> seq; // keys
+    for (std::uint32_t id : std::vector<std::uint32_t>(meta.bodies[root]))
+      seq.push_back(key_of(id, hash_of(hash_of, id, 0)));
+    // Folds, from the start, each first repeat of a block longer than the folder's window (the folder found the shorter
+    // ones, and the loops of 2 it made are unrolled on purpose), going on after it; passes until nothing changes: the
+    // inner repeats first (each iteration of an outer one holds them alike), then the outer ones, periodic in fewer items.
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<std::uint32_t> out;
+      std::size_t done = 0;
+      for (;;) {
+        std::vector<std::uint32_t> rest(seq.begin() + static_cast<std::ptrdiff_t>(done), seq.end());
+        auto [start, len, reps] = rest.size() >= 3 * (trace::cformat::kFoldWindow + 1)
+                                      ? first_repeat(rest, trace::cformat::kFoldWindow + 1, 3)
+                                      : std::array<std::size_t, 3>{0, 0, 0};
+        if (reps < 3) {
+          out.insert(out.end(), rest.begin(), rest.end());
+          break;
+        }
+        auto at = [&](std::size_t i) { return rest.begin() + static_cast<std::ptrdiff_t>(i); };
+        out.insert(out.end(), rest.begin(), at(start));
+        std::vector<std::uint32_t> block_ids;
+        std::size_t h = reps;
+        for (auto k = at(start); k != at(start + len); ++k) {
+          block_ids.push_back(key_items[*k].first);
+          h = h * 1000003u ^ key_items[*k].second;
+        }
+        out.push_back(key_of(loop_node(intern_body(block_ids), reps), h));
+        done += start + len * reps;
+        changed = true;
+      }
+      seq = std::move(out);
+    }
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t k : seq)
+      ids.push_back(key_items[k].first);
+    meta.ranks[static_cast<std::size_t>(r)].root = intern_body(ids);
+  }
+}
+
 std::vector<std::vector<long long>> split_colours(const Input& input)
 {
   const auto& meta = input.trace.meta;

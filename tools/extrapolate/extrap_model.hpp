@@ -166,6 +166,13 @@ void unroll_pairs(trace::cformat::Loaded& trace);
 /// A value stream that ends early is an error naming `path`.
 void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path, std::uint64_t max_trip);
 
+/// Folds, in each rank's sequence of at least `min_items` items (the folder looks for bodies of at most
+/// trace::cformat::kFoldWindow items), its longest stretch of one block repeated into a loop: an iterative solver's
+/// iterations, each longer than the folder's window, whose count may differ between inputs (a convergence test). Blocks
+/// repeat where their actions' values other than volumes are equal too; 3 repetitions at least (loops of 2 are
+/// unrolled: unroll_pairs). `path` names the file in errors.
+void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, std::size_t min_items);
+
 /// Per rank of `input`, the colours of its `comm_split` actions in order (-1: MPI_UNDEFINED), for finding its grid.
 std::vector<std::vector<long long>> split_colours(const Input& input);
 

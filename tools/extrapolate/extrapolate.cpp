@@ -33,7 +33,12 @@ using extrap::TemplateNode;
 using trace::cformat::Slot;
 
 /// The longest loop whose iterations may differ in their values (unrolled by unroll_varying_loops).
-constexpr std::uint64_t kMaxVaryingTrip = 8;
+constexpr std::uint64_t kMaxVaryingTrip = 64;
+/// A rank's sequence this long is searched for a repeated block longer than the folder's window (fold_long_repeats).
+constexpr std::size_t kLongSequence = 256;
+/// A trip count that no function fits exactly is taken as the largest input's when that is this close to every input's
+/// (relative): Fitted::rounded.
+constexpr double kTripTolerance = 0.05;
 
 Input load(const fs::path& path)
 {
@@ -44,6 +49,7 @@ Input load(const fs::path& path)
   in.trace = trace::cformat::fold(*set, trace::ValueMode{});
   extrap::unroll_communicator_loops(in.trace);
   extrap::unroll_pairs(in.trace);
+  extrap::fold_long_repeats(in.trace, in.path, kLongSequence);
   extrap::unroll_varying_loops(in.trace, in.path, kMaxVaryingTrip);
   return in;
 }
@@ -101,6 +107,8 @@ struct Fitted {
   std::array<int, 3> delta{0, 0, 0};
   bool integer = true;
   bool int_tokens = true; ///< a volume whose inputs were all integers (written rounded)
+  bool rounded = false;   ///< a trip count that no function fits exactly, held at the largest input's (an iterative
+                          ///< solver's iterations to convergence): approximate
   Fit fit;                ///< PerRank: the fit of the grid function's constant term
   std::optional<extrap::GridFunction> per_rank;
   std::vector<Point> points;
@@ -186,6 +194,21 @@ public:
     if (!result && f.integer) // the class's ranks on a boundary: a coordinate such as n1 - 1 times a stride
       if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
         return *g;
+    if (!result && f.integer && p.kind == Param::Kind::Trip) {
+      // A trip count that is no function of p, such as an iterative solver's iterations to convergence (49, 49, 48
+      // at 27, 64, 125 ranks): steps that no trend describes, extrapolated by none; the largest input's count, when
+      // it is within kTripTolerance of every input's (the report says approximate).
+      auto largest = std::max_element(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.p < b.p; });
+      Fit held;
+      held.model.a = largest->value; // Term::Const
+      for (const Point& x : pts)
+        held.error = std::max(held.error, std::fabs(x.value - held.model.a) / std::max(std::fabs(x.value), 1.0));
+      held.exact = false;
+      if (held.error <= kTripTolerance) {
+        result = held;
+        f.rounded = true;
+      }
+    }
     if (!result)
       throw ExtrapolationError(fmt::format("error: {}: no function of the family fits the values exactly (p: value "
                                            "{}; first seen in `{}`); integers must fit exactly",
@@ -600,7 +623,8 @@ void integer_at_target(const ClassModel& cls, const Param& param, std::size_t i,
 {
   double p = target.ranks();
   std::array<double, 3> dims = target.sizes();
-  std::optional<long long> v = extrap::integer_at(f.fit.model, p, dims);
+  std::optional<long long> v = f.rounded ? std::optional<long long>(std::llround(f.fit.model.eval(p, dims)))
+                                         : extrap::integer_at(f.fit.model, p, dims);
   if (!v)
     throw ExtrapolationError(fmt::format("error: {}: {} fits the inputs but gives {} at {} ranks, not an integer",
                                          class_context(cls, param), f.fit.model.describe(), f.fit.model.eval(p, dims),

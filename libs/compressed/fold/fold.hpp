@@ -96,6 +96,10 @@ LockStep lock_step(std::vector<std::unique_ptr<RankReader>> readers);
 
 /// Above this difference of the drawn file's lock-step estimate from the traced values' (LockStep::difference),
 /// `stats` keeps the traced values (write_compressed).
+/// Longest loop body, in items, that folding looks for (items may themselves be loops): a repeated block longer than
+/// this stays unfolded (tit-trace extrapolate folds those itself).
+inline constexpr std::size_t kFoldWindow = 64;
+
 inline constexpr double kStatsCheckLimit = 0.02;
 
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,

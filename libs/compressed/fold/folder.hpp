@@ -10,7 +10,7 @@ namespace tit::trace::cformat {
 namespace fold_detail {
 
 /// Longest body, in items, that folding looks for (items may themselves be loops).
-constexpr std::size_t kWindow = 64;
+constexpr std::size_t kWindow = kFoldWindow;
 
 /// Arguments of an action that are world ranks (partners), by position.
 inline std::vector<std::size_t> partner_positions(const Action& a)
