@@ -139,8 +139,8 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
         LogRow const& row = rows[k++];
         std::string_view logged = name_of(row.text);
         if (not same_name(logged, a.name) && not same_name(logged, trace::canonical_name(a)))
-          throw InputError(fmt::format("{}:{}: error: rank {}'s action {} is '{}' here and '{}' at {}:{}: the log is not "
-                                       "a replay of this trace",
+          throw InputError(fmt::format("{}:{}: error: rank {}'s action {} is '{}' here and '{}' at {}:{}: the log is "
+                                       "not a replay of this trace",
                                        actions_log.string(), row.line, r, k, logged, a.name, *a.file, a.line));
         double measured = t->second.end - t->second.start;
         double replayed = row.end - row.start;
@@ -199,7 +199,8 @@ void write_comparison(std::ostream& out, const Comparison& c)
   fmt::print(out, "replay against its traced run: {} ranks, {} actions\n", c.ranks, c.actions);
   fmt::print(out, "span (largest start of finalize over the ranks): measured {:.6f} s, replayed {:.6f} s, {}\n\n",
              c.measured_span, c.replayed_span, pct(c.replayed_span, c.measured_span));
-  fmt::print(out, "by action and message size, summed over the ranks (difference: replayed - measured; largest first):\n");
+  fmt::print(out, "by action and message size, summed over the ranks (difference: replayed - measured; "
+                  "largest first):\n");
   fmt::print(out, "{:<16}{:<20}{:>10}{:>14}{:>14}{:>15}{:>16}{:>9}\n", "action", "bytes", "count", "measured (s)",
              "replayed (s)", "difference (s)", "per action (us)", "ratio");
   for (auto const& g : c.groups)

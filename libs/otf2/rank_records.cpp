@@ -18,7 +18,10 @@ std::string_view send_name(const std::string& region, bool nonblocking)
   return nonblocking ? "isend" : "send";
 }
 
-std::string comm_token(int handle) { return handle == 0 ? std::string() : fmt::format(FMT_COMPILE(" comm={}"), handle); }
+std::string comm_token(int handle)
+{
+  return handle == 0 ? std::string() : fmt::format(FMT_COMPILE(" comm={}"), handle);
+}
 
 } // namespace
 
@@ -71,15 +74,16 @@ void RankEvents::point_to_point(const Record& r, const std::string& region)
   auto tag = static_cast<int>(r.tag);
   switch (r.type) {
   case Record::Type::Send:
-    return emit(r.event, fmt::format(FMT_COMPILE("{} {} {} {} {} 6{}"), rank_, send_name(region, false), peer, tag, r.bytes,
-                                     comm_token(handle)));
+    return emit(r.event, fmt::format(FMT_COMPILE("{} {} {} {} {} 6{}"), rank_, send_name(region, false), peer, tag,
+                                     r.bytes, comm_token(handle)));
   case Record::Type::Isend:
     requests_[r.request] = Pending{rank_, peer, tag, handle, false, 0, {}};
     request_order_.push_back(r.request);
-    return emit(r.event, fmt::format(FMT_COMPILE("{} {} {} {} {} 6{}"), rank_, send_name(region, true), peer, tag, r.bytes,
-                                     comm_token(handle)));
+    return emit(r.event, fmt::format(FMT_COMPILE("{} {} {} {} {} 6{}"), rank_, send_name(region, true), peer, tag,
+                                     r.bytes, comm_token(handle)));
   case Record::Type::Recv:
-    return emit(r.event, fmt::format(FMT_COMPILE("{} recv {} {} {} 6{}"), rank_, peer, tag, r.bytes, comm_token(handle)));
+    return emit(r.event,
+                fmt::format(FMT_COMPILE("{} recv {} {} {} 6{}"), rank_, peer, tag, r.bytes, comm_token(handle)));
   default:
     return;
   }
@@ -228,7 +232,8 @@ bool RankEvents::waitall(const std::string& region)
     completion(r, "MPI_Waitall");
     lines_.pop_back(); // the wait completion() wrote
   }
-  emit(event, fmt::format(FMT_COMPILE("{} waitall {}"), rank_, region_records_.size())); // the count, as SimGrid writes it
+  // the count, as SimGrid writes it
+  emit(event, fmt::format(FMT_COMPILE("{} waitall {}"), rank_, region_records_.size()));
   return true;
 }
 

@@ -161,7 +161,8 @@ void Otf2Writer::complete(int rank, const Key& key, bool test, Item& item)
   // names a nonblocking collective's request oddly, ours `wait -333 -333 -1`).
   auto it = std::find_if(pending.begin(), pending.end(), [&](auto const& p) { return p.second.first == key; });
   if (it == pending.end())
-    it = std::find_if(pending.begin(), pending.end(), [](auto const& p) { return p.second.second.collective.has_value(); });
+    it = std::find_if(pending.begin(), pending.end(),
+                      [](auto const& p) { return p.second.second.collective.has_value(); });
   if (it == pending.end())
     return;
   if (test) { // tests are written unsuccessful: the request stays pending
@@ -202,12 +203,12 @@ void Otf2Writer::point_to_point(const ActionRecord& r, Item& item)
   case Kind::Isend: case Kind::Issend: case Kind::Ibsend:
     rec.type = Record::Type::Isend;
     rec.request = s.next_request++;
-    post(r.rank, Key{r.rank, peer, a.tag}, Request{rec.request, false, peer, a.tag, bytes});
+    post(r.rank, Key{r.rank, peer, a.tag}, Request{rec.request, false, peer, a.tag, bytes, {}});
     break;
   case Kind::Irecv:
     rec.type = Record::Type::IrecvRequest;
     rec.request = s.next_request++;
-    post(r.rank, Key{a.partner, r.rank, a.tag}, Request{rec.request, true, peer, a.tag, bytes});
+    post(r.rank, Key{a.partner, r.rank, a.tag}, Request{rec.request, true, peer, a.tag, bytes, {}});
     rec.peer = 0; // MpiIrecvRequest says no source
     break;
   default:
@@ -247,7 +248,8 @@ void Otf2Writer::nonblocking_collective(const ActionRecord& r, Item& item)
   rec.type = Record::Type::NbcRequest;
   rec.request = s.next_request++;
   item.records.push_back(rec);
-  post(r.rank, Key{trace::kAnySource, trace::kAnySource, -1}, Request{rec.request, false, 0, 0, 0, collective_record(r)});
+  post(r.rank, Key{trace::kAnySource, trace::kAnySource, -1},
+       Request{rec.request, false, 0, 0, 0, collective_record(r)});
 }
 
 void Otf2Writer::action_end(const ActionRecord& r)

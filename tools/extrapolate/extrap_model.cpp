@@ -748,12 +748,13 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path
 namespace {
 
 /// The first stretch of `seq` made of one block of at least `min_len` items repeated `min_reps` times or more, as
-/// (start, block length, repetitions): the earliest start, then the most repetitions, then the shortest block; {0, 0, 0} when none. For a
-/// block length L, seq[i] == seq[i + L] over a run of positions from s makes a block repeated floor((run + L) / L)
-/// times from s. Candidate lengths: the most frequent distances between consecutive occurrences of an item. The
-/// earliest start first, so that inputs whose sequences differ only in a repetition count (an iterative solver's
-/// convergence) are folded alike.
-std::array<std::size_t, 3> first_repeat(const std::vector<std::uint32_t>& seq, std::size_t min_len, std::size_t min_reps)
+/// (start, block length, repetitions): the earliest start, then the most repetitions, then the shortest block;
+/// {0, 0, 0} when none. For a block length L, seq[i] == seq[i + L] over a run of positions from s makes a block
+/// repeated floor((run + L) / L) times from s. Candidate lengths: the most frequent distances between consecutive
+/// occurrences of an item. The earliest start first, so that inputs whose sequences differ only in a repetition count
+/// (an iterative solver's convergence) are folded alike.
+std::array<std::size_t, 3> first_repeat(const std::vector<std::uint32_t>& seq, std::size_t min_len,
+                                        std::size_t min_reps)
 {
   // Candidate block lengths: the distances between consecutive occurrences of an item that come up most often (an
   // item met once per iteration of a long loop gives its body's length once per iteration).
@@ -860,9 +861,10 @@ void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, s
     std::vector<std::uint32_t> seq; // keys
     for (std::uint32_t id : std::vector<std::uint32_t>(meta.bodies[root]))
       seq.push_back(key_of(id, hash_of(hash_of, id, 0)));
-    // Folds, from the start, each first repeat of a block longer than the folder's window (the folder found the shorter
-    // ones, and the loops of 2 it made are unrolled on purpose), going on after it; passes until nothing changes: the
-    // inner repeats first (each iteration of an outer one holds them alike), then the outer ones, periodic in fewer items.
+    // Folds, from the start, each first repeat of a block longer than the folder's window (the folder found the
+    // shorter ones, and the loops of 2 it made are unrolled on purpose), going on after it; passes until nothing
+    // changes: the inner repeats first (each iteration of an outer one holds them alike), then the outer ones, periodic
+    // in fewer items.
     for (bool changed = true; changed;) {
       changed = false;
       std::vector<std::uint32_t> out;
