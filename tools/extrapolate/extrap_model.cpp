@@ -692,6 +692,22 @@ public:
     return token;
   }
 
+  /// Reads the value tokens of one action of signature id `sig` (`s`), in slot order, and hands them to `use` unless
+  /// the action is a volume (compute, sleep).
+  template <class Use>
+  void non_volume_values(std::uint32_t sig, const Signature& s, Use&& use)
+  {
+    const bool volume = is_volume_action(s.name);
+    std::uint32_t ordinal = 0;
+    for (const Slot& slot : s.slots) {
+      if (slot.kind != Slot::Kind::Value)
+        continue;
+      std::string token = next(sig, ordinal++);
+      if (!volume)
+        use(std::move(token));
+    }
+  }
+
 private:
   std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors_;
   int rank_;
@@ -726,16 +742,8 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path
             varying.emplace(n.ref, n.count);
           continue;
         }
-        const Signature& s = meta.signatures[n.ref];
-        const bool volume = is_volume_action(s.name);
-        std::uint32_t ordinal = 0;
-        for (const Slot& slot : s.slots) {
-          if (slot.kind != Slot::Kind::Value)
-            continue;
-          std::string token = values.next(n.ref, ordinal++);
-          if (!volume)
-            own.push_back(std::move(token));
-        }
+        values.non_volume_values(n.ref, meta.signatures[n.ref],
+                                 [&](std::string token) { own.push_back(std::move(token)); });
       }
     };
     std::vector<std::string> top;
@@ -846,16 +854,8 @@ void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, s
             h = self(self, inner, h);
         return h;
       }
-      const Signature& sig = meta.signatures[n.ref];
-      const bool volume = is_volume_action(sig.name);
-      std::uint32_t ordinal = 0;
-      for (const Slot& slot : sig.slots) {
-        if (slot.kind != Slot::Kind::Value)
-          continue;
-        std::string token = values.next(n.ref, ordinal++);
-        if (!volume)
-          h = h * 1000003u ^ std::hash<std::string>{}(token);
-      }
+      values.non_volume_values(n.ref, meta.signatures[n.ref],
+                               [&](const std::string& token) { h = h * 1000003u ^ std::hash<std::string>{}(token); });
       return h;
     };
     std::vector<std::uint32_t> seq; // keys
