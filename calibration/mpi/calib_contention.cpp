@@ -83,11 +83,7 @@ void gather_and_write(const std::vector<Row>& rows, int rank, int nranks, std::F
 
 int main(int argc, char** argv)
 {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int nranks = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const auto [rank, nranks] = tit::calib::mpi::start(&argc, &argv);
 
   double size = 16777216;
   int reps = 10;

@@ -31,9 +31,7 @@ double daxpy(std::vector<double>& x, std::vector<double>& y, long passes)
 
 int main(int argc, char** argv)
 {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const auto [rank, nranks] = tit::calib::mpi::start(&argc, &argv);
 
   std::vector<double> problems{16384, 262144, 4194304};
   int reps = 5;
@@ -78,8 +76,6 @@ int main(int argc, char** argv)
       }
     }
   }
-  int nranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   int mine = static_cast<int>(rows.size());
   std::vector<int> counts(static_cast<std::size_t>(nranks));
   MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -116,11 +116,7 @@ double measure(const std::string& experiment, int rank, char* buf, char* copy, i
 
 int main(int argc, char** argv)
 {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int nranks = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const auto [rank, nranks] = tit::calib::mpi::start(&argc, &argv);
 
   Options o;
   CLI::App app{"calib-p2p: point-to-point measurements for tit-calibrate (run with 2 ranks on the two nodes to "

@@ -10,6 +10,15 @@ extern char** environ;
 
 namespace tit::calib::mpi {
 
+Job start(int* argc, char*** argv)
+{
+  MPI_Init(argc, argv);
+  Job job;
+  MPI_Comm_rank(MPI_COMM_WORLD, &job.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &job.ranks);
+  return job;
+}
+
 void fail(const std::string& program, const std::string& message)
 {
   int rank = 0;

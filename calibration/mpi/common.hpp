@@ -12,6 +12,15 @@
 
 namespace tit::calib::mpi {
 
+/// This process's place in the job.
+struct Job {
+  int rank = 0;
+  int ranks = 0;
+};
+
+/// MPI_Init, then this rank and the number of ranks of MPI_COMM_WORLD.
+Job start(int* argc, char*** argv);
+
 /// Opens `path` on rank 0 and writes "# tit-calibrate <format> v1", the hosts of every rank, the MPI
 /// library and version, the date (UTC), the command line and the OMPI_MCA_* settings, then `columns`.
 /// On failure prints "<program>: error: ..." and aborts the job with exit code 2. Other ranks get nullptr.
