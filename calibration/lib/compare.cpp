@@ -128,10 +128,7 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
     double last_measured = 0, last_replayed = 0;
     try {
       while (reader->next(a)) {
-        auto t = timings.rows.find(a.line);
-        if (t == timings.rows.end())
-          throw InputError(fmt::format("{}:{}: error: no timing for this {} line in {}\n  {}", *a.file, a.line, a.name,
-                                       timings_path.string(), a.text));
+        const Timing& t = timing_of(timings, a, timings_path);
         if (k == rows.size())
           throw InputError(fmt::format("{}: error: rank {} has {} actions there, its trace has more (the next one at "
                                        "{}:{}): the log is not a replay of this trace, or it was cut short",
@@ -142,7 +139,7 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
           throw InputError(fmt::format("{}:{}: error: rank {}'s action {} is '{}' here and '{}' at {}:{}: the log is "
                                        "not a replay of this trace",
                                        actions_log.string(), row.line, r, k, logged, a.name, *a.file, a.line));
-        double measured = t->second.end - t->second.start;
+        double measured = t.end - t.start;
         double replayed = row.end - row.start;
         std::string band = band_of(a, breaks);
         auto& g = groups[{std::string(trace::canonical_name(a)), band}];
@@ -153,11 +150,11 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
         g.replayed += replayed;
         c.actions++;
         if (a.kind == trace::Kind::Finalize && not finalized) {
-          c.rank_measured[static_cast<std::size_t>(r)] = t->second.start;
+          c.rank_measured[static_cast<std::size_t>(r)] = t.start;
           c.rank_replayed[static_cast<std::size_t>(r)] = row.start;
           finalized = true;
         }
-        last_measured = std::max(last_measured, t->second.end);
+        last_measured = std::max(last_measured, t.end);
         last_replayed = std::max(last_replayed, row.end);
         if (top > 0 && replayed != measured) {
           c.outliers.push_back(CompareOutlier{r, *a.file, a.line, std::string(a.text), measured, replayed});

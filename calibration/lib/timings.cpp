@@ -63,6 +63,18 @@ TimingsFile read_timings(const std::filesystem::path& path)
   return out;
 }
 
+const Timing& timing_of(const TimingsFile& timings, const trace::Action& a, const std::filesystem::path& path)
+{
+  auto it = timings.rows.find(a.line);
+  if (it == timings.rows.end())
+    throw InputError(fmt::format("{}:{}: error: no timing for this {} line in {}\n  {}", *a.file, a.line, a.name,
+                                 path.string(), a.text));
+  if (it->second.action != a.name)
+    throw InputError(fmt::format("{}:{}: error: {} times action '{}' at this line, the trace has '{}'\n  {}", *a.file,
+                                 a.line, path.string(), it->second.action, a.name, a.text));
+  return it->second;
+}
+
 std::vector<TimedAction> timed_actions(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
                                        const std::function<bool(const trace::Action&)>& keep)
 {
@@ -77,7 +89,6 @@ std::vector<TimedAction> timed_actions(const std::filesystem::path& traces, cons
   for (int r = 0; r < set->rank_count(); ++r) {
     auto timings_path = timings_dir / fmt::format("timings-{}.csv", r);
     auto file = read_timings(timings_path);
-    auto const& timings = file.rows;
     int host = -1;
     if (file.origin) {
       auto h = std::find(hosts.begin(), hosts.end(), file.host);
@@ -92,14 +103,7 @@ std::vector<TimedAction> timed_actions(const std::filesystem::path& traces, cons
       while (reader->next(a)) {
         if (not keep(a))
           continue;
-        auto it = timings.find(a.line);
-        if (it == timings.end())
-          throw InputError(fmt::format("{}:{}: error: no timing for this {} line in {}\n  {}", *a.file, a.line, a.name,
-                                       timings_path.string(), a.text));
-        if (it->second.action != a.name)
-          throw InputError(fmt::format("{}:{}: error: {} times action '{}' at this line, the trace has '{}'\n  {}",
-                                       *a.file, a.line, timings_path.string(), it->second.action, a.name, a.text));
-        auto const& t = it->second;
+        const Timing& t = timing_of(file, a, timings_path);
         out.push_back(TimedAction{r, a.kind, a.partner, a.partner2, a.bytes, a.bytes2, a.amount, a.tag, a.comm,
                                   t.end - t.start, origin + t.start, origin + t.end, host, a.src, a.dst});
       }

@@ -32,6 +32,10 @@ struct TimingsFile {
 /// line,action,start_s,end_s. Throws InputError naming the file, line and column of a bad row.
 TimingsFile read_timings(const std::filesystem::path& path);
 
+/// The row of `timings` (read from `path`) for the trace action `a`, by its line number. Throws InputError naming the
+/// trace's file and line when there is none, or when the row times another action.
+const Timing& timing_of(const TimingsFile& timings, const trace::Action& a, const std::filesystem::path& path);
+
 /// One action of a timed trace and how long the real call took.
 struct TimedAction {
   int rank = 0;
