@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <map>
 #include <set>
+#include <span>
 
 namespace tit::extrap {
 
@@ -761,7 +762,7 @@ namespace {
 /// repeated floor((run + L) / L) times from s. Candidate lengths: the most frequent distances between consecutive
 /// occurrences of an item. The earliest start first, so that inputs whose sequences differ only in a repetition count
 /// (an iterative solver's convergence) are folded alike.
-std::array<std::size_t, 3> first_repeat(const std::vector<std::uint32_t>& seq, std::size_t min_len,
+std::array<std::size_t, 3> first_repeat(std::span<const std::uint32_t> seq, std::size_t min_len,
                                         std::size_t min_reps)
 {
   // Candidate block lengths: the distances between consecutive occurrences of an item that come up most often (an
@@ -850,7 +851,7 @@ void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, s
       const Node n = meta.nodes[id];
       if (n.loop) {
         for (std::uint64_t c = 0; c < n.count; ++c)
-          for (std::uint32_t inner : std::vector<std::uint32_t>(meta.bodies[n.ref]))
+          for (std::uint32_t inner : meta.bodies[n.ref])
             h = self(self, inner, h);
         return h;
       }
@@ -859,7 +860,7 @@ void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, s
       return h;
     };
     std::vector<std::uint32_t> seq; // keys
-    for (std::uint32_t id : std::vector<std::uint32_t>(meta.bodies[root]))
+    for (std::uint32_t id : meta.bodies[root]) // hashing adds no body: the reference stays valid
       seq.push_back(key_of(id, hash_of(hash_of, id, 0)));
     // Folds, from the start, each first repeat of a block longer than the folder's window (the folder found the
     // shorter ones, and the loops of 2 it made are unrolled on purpose), going on after it; passes until nothing
@@ -870,7 +871,7 @@ void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, s
       std::vector<std::uint32_t> out;
       std::size_t done = 0;
       for (;;) {
-        std::vector<std::uint32_t> rest(seq.begin() + static_cast<std::ptrdiff_t>(done), seq.end());
+        std::span<const std::uint32_t> rest = std::span(seq).subspan(done);
         auto [start, len, reps] = rest.size() >= 3 * (trace::cformat::kFoldWindow + 1)
                                       ? first_repeat(rest, trace::cformat::kFoldWindow + 1, 3)
                                       : std::array<std::size_t, 3>{0, 0, 0};
