@@ -88,6 +88,7 @@ struct KindTraits {
   bool rooted = false;      ///< a collective with a root (bcast, reduce, gather(v), scatter(v))
   bool completes_one = false; ///< Completion: names one request (wait, test); the others take a set
   std::string_view category = "other"; ///< how timelines group it: compute, p2p, wait, collective, other
+  bool polls = false; ///< Completion: may return before its requests complete (test, testany, testall, testsome)
 };
 
 namespace detail {
@@ -99,9 +100,9 @@ constexpr KindTraits message(std::string_view n, bool sends, bool nonblocking, S
 {
   return {n, Group::Message, sends, nonblocking, mode, false, false, "p2p"};
 }
-constexpr KindTraits completion(std::string_view n, bool one)
+constexpr KindTraits completion(std::string_view n, bool one, bool polls)
 {
-  return {n, Group::Completion, false, false, {}, false, one, "wait"};
+  return {n, Group::Completion, false, false, {}, false, one, "wait", polls};
 }
 constexpr KindTraits collective(std::string_view n, bool rooted = false)
 {
@@ -122,9 +123,9 @@ inline constexpr std::array<KindTraits, kKindCount> kKindTraits = {{
     message("isend", true, true),
     message("recv", false, false),
     message("irecv", false, true),
-    completion("wait", true),
-    completion("test", true),
-    completion("waitall", false),
+    completion("wait", true, false),
+    completion("test", true, true),
+    completion("waitall", false, false),
     {"sendRecv", Group::SendRecv, false, false, {}, false, false, "p2p"},
     collective("barrier"),
     collective("bcast", true),
@@ -147,10 +148,10 @@ inline constexpr std::array<KindTraits, kKindCount> kKindTraits = {{
     message("ibsend", true, true, SendMode::Buffered),
     {"Start", Group::Persistent},
     {"Startall", Group::Persistent},
-    completion("waitAny", false),
-    completion("testany", false),
-    completion("testall", false),
-    completion("testsome", false),
+    completion("waitAny", false, false),
+    completion("testany", false, true),
+    completion("testall", false, true),
+    completion("testsome", false, true),
     {"nonblocking collective", Group::NonBlockingCollective, false, true, {}, false, false, "collective"},
     communicator("comm_create"),
     communicator("comm_free"),
@@ -195,6 +196,12 @@ constexpr bool is_point_to_point(Kind k)
 {
   auto g = traits(k).group;
   return g == Group::Message || g == Group::SendRecv || g == Group::Persistent;
+}
+
+/// A test of requests (test, testany, testall, testsome): a rank that calls it in a loop polls.
+constexpr bool is_test(Kind k)
+{
+  return traits(k).polls;
 }
 
 /// Name of a kind as dialect 2 spells it (for messages and logs; the tracer's lines).

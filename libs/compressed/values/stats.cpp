@@ -326,6 +326,9 @@ struct SiteValues {
   bool gap = false;      ///< a compute volume, 0 where the gap had none
   bool periodic = false; ///< every rank's values repeat with a short period (exactly_periodic)
   bool drawn = false;    ///< drawn from a distribution (pool_stats)
+  /// a gap that a test closes on some rank: a polling loop's computations, whose lengths follow the other ranks'
+  /// progress, not a distribution (drawn, a long one lands where the traced loop polled briefly): kept as traced
+  bool polled = false;
   /// per rank (index in the part), in its order; while `same`, only how many (`same_count`), and none once not
   /// `usable` (such sites are not drawn: memory for the values of the sites that may be drawn only)
   RankVolumes values;
@@ -339,7 +342,7 @@ struct SiteValues {
   std::size_t phases = 0; ///< drawn: the number of phases its volumes differ by (phase_count), 0 for none
   /// drawn: its rare values, each (rank index in the part, occurrence): kept exact there (rare_values)
   std::vector<std::pair<std::size_t, std::size_t>> rare;
-  bool drawable() const { return usable && !same && !periodic && count >= 2 * kStatsSlots; }
+  bool drawable() const { return usable && !same && !periodic && !polled && count >= 2 * kStatsSlots; }
   /// A gap that never held a compute: a schedule of 0s, rather than zeros among the other computes' values in the
   /// rank's stream of `compute` volumes, where they would break its runs.
   bool empty_gap() const { return gap && same && first == "0"; }
@@ -540,8 +543,11 @@ public:
   {
     meta_.signatures = all.signatures;
     for (int d = 0; d < 2; ++d)
-      for (const Signature& s : all.signatures)
+      for (const Signature& s : all.signatures) {
         roles_[d].push_back(slot_roles(s, static_cast<Dialect>(d)));
+        const detail::ActionSpec* spec = detail::find_action(static_cast<Dialect>(d), s.name);
+        tests_[d].push_back(spec != nullptr && is_test(spec->kind));
+      }
   }
 
   void run()
@@ -573,12 +579,21 @@ private:
   {
     for (std::size_t i = 0; i < all_.ranks.size(); ++i) {
       const auto& role = roles_of(i);
+      const auto& tests = tests_[all_.ranks[i].dialect == Dialect::SimGrid ? 1 : 0];
       RankTokens tokens(all_.blocks[all_.ranks[i].block], meta_);
+      SiteValues* gap = nullptr; // the site of the compute volume just read: the gap the next action closes
       walk(all_, all_.ranks[i].root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
+        if (gap != nullptr && tests[sig])
+          gap->polled = true;
+        gap = nullptr;
         for (std::uint32_t j = 0; j < role[sig].size(); ++j) {
           const std::string& token = tokens.next(sig, j);
-          if (role[sig][j].volume)
-            add_value(sites_[site_of(role[sig][j], body, pos, j)], role[sig][j], i, SiteKey{body, pos, j}, token);
+          if (!role[sig][j].volume)
+            continue;
+          SiteValues& site = sites_[site_of(role[sig][j], body, pos, j)];
+          add_value(site, role[sig][j], i, SiteKey{body, pos, j}, token);
+          if (role[sig][j].gap)
+            gap = &site;
         }
       });
     }
@@ -804,6 +819,7 @@ private:
   bool draw_;
   Meta meta_; ///< the part's signatures, for decode_streams
   std::vector<std::vector<SlotRole>> roles_[2]; ///< per dialect, per signature
+  std::vector<bool> tests_[2];                  ///< per dialect, per signature: a test (is_test)
   BodyGroups groups_;
   Sites sites_;
 };
