@@ -1,6 +1,7 @@
-// tit-trace extrapolate (docs/extrapolation.md): inputs folded and gridded, class structures merged
-// (extrap_model.cpp), every number fitted (extrap_fit.cpp), and the target's ranks written as a compressed trace.
+// tit-trace extrapolate (docs/extrapolation.md): inputs folded (extrap_unroll.cpp) and gridded, class structures
+// merged (extrap_model.cpp), every number fitted (extrap_fit.cpp), and the target's ranks written as a compressed trace.
 #include "extrapolate.hpp"
+#include "extrap_unroll.hpp"
 
 #include "compressed/compressed.hpp"
 #include "trace/reader.hpp"
