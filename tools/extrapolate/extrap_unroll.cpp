@@ -168,95 +168,143 @@ std::array<std::size_t, 3> first_repeat(std::span<const std::uint32_t> seq, std:
   return best;
 }
 
-} // namespace
+/// What fold_long_repeats works on: each rank's sequence as keys, and the bodies and loop nodes it adds to the trace,
+/// interned as the folder interns them (ranks with the same repeats share them).
+class LongRepeats {
+public:
+  LongRepeats(trace::cformat::Loaded& trace, const std::string& path) : trace_(trace), meta_(trace.meta), path_(path)
+  {
+    for (std::uint32_t b = 0; b < meta_.bodies.size(); ++b)
+      bodies_.emplace(meta_.bodies[b], b);
+    for (std::uint32_t n = 0; n < meta_.nodes.size(); ++n)
+      nodes_.emplace(std::tuple(meta_.nodes[n].loop, meta_.nodes[n].ref, meta_.nodes[n].count), n);
+  }
 
-void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, std::size_t min_items)
-{
-  auto& meta = trace.meta;
-  std::map<std::vector<std::uint32_t>, std::uint32_t> bodies; // content -> body id (interned, as the folder does)
-  std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> nodes;
-  for (std::uint32_t b = 0; b < meta.bodies.size(); ++b)
-    bodies.emplace(meta.bodies[b], b);
-  for (std::uint32_t n = 0; n < meta.nodes.size(); ++n)
-    nodes.emplace(std::tuple(meta.nodes[n].loop, meta.nodes[n].ref, meta.nodes[n].count), n);
-  auto intern_body = [&](const std::vector<std::uint32_t>& items) {
-    auto it = bodies.try_emplace(items, static_cast<std::uint32_t>(meta.bodies.size()));
-    if (it.second)
-      meta.bodies.push_back(items);
-    return it.first->second;
-  };
-  auto loop_node = [&](std::uint32_t body, std::uint64_t reps) {
-    auto it = nodes.try_emplace(std::tuple(true, body, reps), static_cast<std::uint32_t>(meta.nodes.size()));
-    if (it.second)
-      meta.nodes.push_back(Node{true, body, reps});
-    return it.first->second;
-  };
-  // An item is its node and the values of its actions that are no volume (message sizes, partners given as values,
-  // roots...): blocks repeat only where those are equal too, so that a loop of this fold has one such value per
-  // action (the exchanges of a multigrid's levels, alike but for their sizes, stay apart).
-  std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> keys;
-  std::vector<std::pair<std::uint32_t, std::size_t>> key_items;
-  auto key_of = [&](std::uint32_t id, std::size_t values) {
-    auto it = keys.try_emplace(std::pair(id, values), static_cast<std::uint32_t>(key_items.size()));
-    if (it.second)
-      key_items.emplace_back(id, values);
-    return it.first->second;
-  };
-  for (int r = 0; r < meta.rank_count; ++r) {
-    std::uint32_t root = meta.ranks[static_cast<std::size_t>(r)].root;
-    if (meta.bodies[root].size() < min_items)
-      continue;
-    RankValues values(trace, r, path);
-    auto hash_of = [&](auto& self, std::uint32_t id, std::size_t h) -> std::size_t {
-      const Node n = meta.nodes[id];
-      if (n.loop) {
-        for (std::uint64_t c = 0; c < n.count; ++c)
-          for (std::uint32_t inner : meta.bodies[n.ref])
-            h = self(self, inner, h);
-        return h;
-      }
-      values.non_volume_values(n.ref, meta.signatures[n.ref],
-                               [&](const std::string& token) { h = h * 1000003u ^ std::hash<std::string>{}(token); });
-      return h;
-    };
-    std::vector<std::uint32_t> seq; // keys
-    for (std::uint32_t id : meta.bodies[root]) // hashing adds no body: the reference stays valid
-      seq.push_back(key_of(id, hash_of(hash_of, id, 0)));
+  /// Folds the sequence of rank `r` into loops, its root made the folded sequence's body.
+  void fold_rank(int r)
+  {
+    std::vector<std::uint32_t> seq = keys_of_rank(r);
     // Folds, from the start, each first repeat of a block longer than the folder's window (the folder found the
     // shorter ones, and the loops of 2 it made are unrolled on purpose), going on after it; passes until nothing
     // changes: the inner repeats first (each iteration of an outer one holds them alike), then the outer ones, periodic
     // in fewer items.
-    for (bool changed = true; changed;) {
-      changed = false;
-      std::vector<std::uint32_t> out;
-      std::size_t done = 0;
-      for (;;) {
-        std::span<const std::uint32_t> rest = std::span(seq).subspan(done);
-        auto [start, len, reps] = rest.size() >= 3 * (trace::cformat::kFoldWindow + 1)
-                                      ? first_repeat(rest, trace::cformat::kFoldWindow + 1, 3)
-                                      : std::array<std::size_t, 3>{0, 0, 0};
-        if (reps < 3) {
-          out.insert(out.end(), rest.begin(), rest.end());
-          break;
-        }
-        auto at = [&](std::size_t i) { return rest.begin() + static_cast<std::ptrdiff_t>(i); };
-        out.insert(out.end(), rest.begin(), at(start));
-        std::vector<std::uint32_t> block_ids;
-        std::size_t h = reps;
-        for (auto k = at(start); k != at(start + len); ++k) {
-          block_ids.push_back(key_items[*k].first);
-          h = h * 1000003u ^ key_items[*k].second;
-        }
-        out.push_back(key_of(loop_node(intern_body(block_ids), reps), h));
-        done += start + len * reps;
-        changed = true;
-      }
-      seq = std::move(out);
+    while (fold_pass(seq)) {
     }
     std::vector<std::uint32_t> ids;
     for (std::uint32_t k : seq)
-      ids.push_back(key_items[k].first);
-    meta.ranks[static_cast<std::size_t>(r)].root = intern_body(ids);
+      ids.push_back(key_items_[k].first);
+    meta_.ranks[static_cast<std::size_t>(r)].root = intern_body(ids);
   }
+
+private:
+  std::uint32_t intern_body(const std::vector<std::uint32_t>& items)
+  {
+    auto it = bodies_.try_emplace(items, static_cast<std::uint32_t>(meta_.bodies.size()));
+    if (it.second)
+      meta_.bodies.push_back(items);
+    return it.first->second;
+  }
+
+  std::uint32_t loop_node(std::uint32_t body, std::uint64_t reps)
+  {
+    auto it = nodes_.try_emplace(std::tuple(true, body, reps), static_cast<std::uint32_t>(meta_.nodes.size()));
+    if (it.second)
+      meta_.nodes.push_back(Node{true, body, reps});
+    return it.first->second;
+  }
+
+  /// The key of an item: node `id` with the hash of its `values` (keys_).
+  std::uint32_t key_of(std::uint32_t id, std::size_t values)
+  {
+    auto it = keys_.try_emplace(std::pair(id, values), static_cast<std::uint32_t>(key_items_.size()));
+    if (it.second)
+      key_items_.emplace_back(id, values);
+    return it.first->second;
+  }
+
+  /// `h` combined with the values that are no volume of node `id`'s actions (a loop's in every iteration), read from
+  /// `values`.
+  std::size_t hash_of(RankValues& values, std::uint32_t id, std::size_t h)
+  {
+    const Node n = meta_.nodes[id];
+    if (n.loop) {
+      for (std::uint64_t c = 0; c < n.count; ++c)
+        for (std::uint32_t inner : meta_.bodies[n.ref])
+          h = hash_of(values, inner, h);
+      return h;
+    }
+    values.non_volume_values(n.ref, meta_.signatures[n.ref],
+                             [&](const std::string& token) { h = h * 1000003u ^ std::hash<std::string>{}(token); });
+    return h;
+  }
+
+  /// The items of rank `r`'s sequence, as keys.
+  std::vector<std::uint32_t> keys_of_rank(int r)
+  {
+    std::uint32_t root = meta_.ranks[static_cast<std::size_t>(r)].root;
+    RankValues values(trace_, r, path_);
+    std::vector<std::uint32_t> seq; // keys
+    for (std::uint32_t id : meta_.bodies[root]) // hashing adds no body: the reference stays valid
+      seq.push_back(key_of(id, hash_of(values, id, 0)));
+    return seq;
+  }
+
+  /// The key of a loop of `reps` iterations of `block` (keys).
+  std::uint32_t loop_key(std::span<const std::uint32_t> block, std::size_t reps)
+  {
+    std::vector<std::uint32_t> block_ids;
+    std::size_t h = reps;
+    for (std::uint32_t k : block) {
+      block_ids.push_back(key_items_[k].first);
+      h = h * 1000003u ^ key_items_[k].second;
+    }
+    return key_of(loop_node(intern_body(block_ids), reps), h);
+  }
+
+  /// One pass over `seq`: each first repeat of a block, from the start and then after it, folded; whether any was.
+  bool fold_pass(std::vector<std::uint32_t>& seq)
+  {
+    bool changed = false;
+    std::vector<std::uint32_t> out;
+    std::size_t done = 0;
+    for (;;) {
+      std::span<const std::uint32_t> rest = std::span(seq).subspan(done);
+      auto [start, len, reps] = rest.size() >= 3 * (trace::cformat::kFoldWindow + 1)
+                                    ? first_repeat(rest, trace::cformat::kFoldWindow + 1, 3)
+                                    : std::array<std::size_t, 3>{0, 0, 0};
+      if (reps < 3) {
+        out.insert(out.end(), rest.begin(), rest.end());
+        break;
+      }
+      out.insert(out.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(start));
+      out.push_back(loop_key(rest.subspan(start, len), reps));
+      done += start + len * reps;
+      changed = true;
+    }
+    seq = std::move(out);
+    return changed;
+  }
+
+  trace::cformat::Loaded& trace_;
+  trace::cformat::Meta& meta_;
+  const std::string& path_;
+  std::map<std::vector<std::uint32_t>, std::uint32_t> bodies_; // content -> body id (interned, as the folder does)
+  std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> nodes_;
+  // An item is its node and the values of its actions that are no volume (message sizes, partners given as values,
+  // roots...): blocks repeat only where those are equal too, so that a loop of this fold has one such value per
+  // action (the exchanges of a multigrid's levels, alike but for their sizes, stay apart).
+  std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> keys_;
+  std::vector<std::pair<std::uint32_t, std::size_t>> key_items_;
+};
+
+} // namespace
+
+void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, std::size_t min_items)
+{
+  LongRepeats folder(trace, path);
+  for (int r = 0; r < trace.meta.rank_count; ++r)
+    if (trace.meta.bodies[trace.meta.ranks[static_cast<std::size_t>(r)].root].size() >= min_items)
+      folder.fold_rank(r);
 }
+
 } // namespace tit::extrap
