@@ -97,6 +97,56 @@ std::string band_of(const trace::Action& a, const std::vector<double>& breaks)
   return it == breaks.end() ? fmt::format("[{:g}, inf)", lo) : fmt::format("[{:g}, {:g})", lo, *it);
 }
 
+/// Whether `a`'s replayed time is further from its measured one than `b`'s (outliers and groups, largest first).
+template <class T> bool larger_gap(const T& a, const T& b)
+{
+  return std::abs(a.replayed - a.measured) > std::abs(b.replayed - b.measured);
+}
+
+/// The log's row for action `a` of rank `r`, its `k`-th (k then counts it); throws when the log has no row left for it
+/// or the row is another action's.
+const LogRow& row_of(const std::vector<LogRow>& rows, std::size_t& k, const trace::Action& a, int r,
+                     const std::filesystem::path& actions_log)
+{
+  if (k == rows.size())
+    throw InputError(fmt::format("{}: error: rank {} has {} actions there, its trace has more (the next one at "
+                                 "{}:{}): the log is not a replay of this trace, or it was cut short",
+                                 actions_log.string(), r, rows.size(), *a.file, a.line));
+  LogRow const& row = rows[k++];
+  std::string_view logged = name_of(row.text);
+  if (not same_name(logged, a.name) && not same_name(logged, trace::canonical_name(a)))
+    throw InputError(fmt::format("{}:{}: error: rank {}'s action {} is '{}' here and '{}' at {}:{}: the log is "
+                                 "not a replay of this trace",
+                                 actions_log.string(), row.line, r, k, logged, a.name, *a.file, a.line));
+  return row;
+}
+
+using Groups = std::map<std::pair<std::string, std::string>, CompareGroup>;
+
+/// Counts action `a` in its group (its canonical name and message size band).
+void add_to_group(Groups& groups, const trace::Action& a, const std::vector<double>& breaks, double measured,
+                  double replayed)
+{
+  std::string band = band_of(a, breaks);
+  auto& g = groups[{std::string(trace::canonical_name(a)), band}];
+  g.action = trace::canonical_name(a);
+  g.band = band;
+  g.count++;
+  g.measured += measured;
+  g.replayed += replayed;
+}
+
+/// Adds `o` to `outliers`, a heap by larger_gap of the `top` largest gaps (the smallest of them first).
+void keep_outlier(std::vector<CompareOutlier>& outliers, std::size_t top, CompareOutlier o)
+{
+  outliers.push_back(std::move(o));
+  std::push_heap(outliers.begin(), outliers.end(), larger_gap<CompareOutlier>);
+  if (outliers.size() > top) {
+    std::pop_heap(outliers.begin(), outliers.end(), larger_gap<CompareOutlier>);
+    outliers.pop_back();
+  }
+}
+
 } // namespace
 
 Comparison compare_replay(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
@@ -113,10 +163,7 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
   auto log = read_actions_log(actions_log, c.ranks);
   c.rank_measured.assign(static_cast<std::size_t>(c.ranks), 0);
   c.rank_replayed.assign(static_cast<std::size_t>(c.ranks), 0);
-  std::map<std::pair<std::string, std::string>, CompareGroup> groups;
-  auto by_gap = [](const CompareOutlier& a, const CompareOutlier& b) {
-    return std::abs(a.replayed - a.measured) > std::abs(b.replayed - b.measured);
-  };
+  Groups groups;
   for (int r = 0; r < c.ranks; ++r) {
     auto timings_path = timings_dir / fmt::format("timings-{}.csv", r);
     TimingsFile timings = read_timings(timings_path);
@@ -129,25 +176,10 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
     try {
       while (reader->next(a)) {
         const Timing& t = timing_of(timings, a, timings_path);
-        if (k == rows.size())
-          throw InputError(fmt::format("{}: error: rank {} has {} actions there, its trace has more (the next one at "
-                                       "{}:{}): the log is not a replay of this trace, or it was cut short",
-                                       actions_log.string(), r, rows.size(), *a.file, a.line));
-        LogRow const& row = rows[k++];
-        std::string_view logged = name_of(row.text);
-        if (not same_name(logged, a.name) && not same_name(logged, trace::canonical_name(a)))
-          throw InputError(fmt::format("{}:{}: error: rank {}'s action {} is '{}' here and '{}' at {}:{}: the log is "
-                                       "not a replay of this trace",
-                                       actions_log.string(), row.line, r, k, logged, a.name, *a.file, a.line));
+        LogRow const& row = row_of(rows, k, a, r, actions_log);
         double measured = t.end - t.start;
         double replayed = row.end - row.start;
-        std::string band = band_of(a, breaks);
-        auto& g = groups[{std::string(trace::canonical_name(a)), band}];
-        g.action = trace::canonical_name(a);
-        g.band = band;
-        g.count++;
-        g.measured += measured;
-        g.replayed += replayed;
+        add_to_group(groups, a, breaks, measured, replayed);
         c.actions++;
         if (a.kind == trace::Kind::Finalize && not finalized) {
           c.rank_measured[static_cast<std::size_t>(r)] = t.start;
@@ -156,14 +188,8 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
         }
         last_measured = std::max(last_measured, t.end);
         last_replayed = std::max(last_replayed, row.end);
-        if (top > 0 && replayed != measured) {
-          c.outliers.push_back(CompareOutlier{r, *a.file, a.line, std::string(a.text), measured, replayed});
-          std::push_heap(c.outliers.begin(), c.outliers.end(), by_gap);
-          if (c.outliers.size() > top) {
-            std::pop_heap(c.outliers.begin(), c.outliers.end(), by_gap);
-            c.outliers.pop_back();
-          }
-        }
+        if (top > 0 && replayed != measured)
+          keep_outlier(c.outliers, top, CompareOutlier{r, *a.file, a.line, std::string(a.text), measured, replayed});
       }
     } catch (const trace::TraceError& e) {
       throw InputError(e.what());
@@ -181,10 +207,8 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
   c.replayed_span = *std::max_element(c.rank_replayed.begin(), c.rank_replayed.end());
   for (auto& [key, g] : groups)
     c.groups.push_back(std::move(g));
-  std::stable_sort(c.groups.begin(), c.groups.end(), [](const CompareGroup& a, const CompareGroup& b) {
-    return std::abs(a.replayed - a.measured) > std::abs(b.replayed - b.measured);
-  });
-  std::sort_heap(c.outliers.begin(), c.outliers.end(), by_gap);
+  std::stable_sort(c.groups.begin(), c.groups.end(), larger_gap<CompareGroup>);
+  std::sort_heap(c.outliers.begin(), c.outliers.end(), larger_gap<CompareOutlier>);
   return c;
 }
 

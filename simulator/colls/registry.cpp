@@ -29,11 +29,11 @@ std::string names_of(const std::string& collective)
   return names;
 }
 
-} // namespace
-
-const std::vector<AlgorithmInfo>& algorithms()
+/// SimGrid 3.32's default set (the smpi selector's): its algorithm for each collective (for alltoall and reducescatter,
+/// a decision), and the algorithms those decisions choose among.
+std::vector<AlgorithmInfo> smpi_algorithms()
 {
-  static const std::vector<AlgorithmInfo> all{
+  return {
       {"barrier", "linear", barrier_linear, "Open MPI basic linear through rank 0"},
       {"bcast", "binomial", bcast_binomial, "binomial tree, largest subtree first"},
       {"reduce", "linear", reduce_linear, "every rank sends to the root, received in rank order"},
@@ -55,7 +55,13 @@ const std::vector<AlgorithmInfo>& algorithms()
       {"reducescatter", "recursive_doubling", reducescatter_recursive_doubling, "MPICH recursive doubling"},
       {"scan", "linear", scan_linear, "receive from lower ranks, send to higher ranks"},
       {"exscan", "linear", exscan_linear, "receive from lower ranks, send to higher ranks"},
-      // Open MPI 4 (SimGrid 3.32's ompi selector): decisions, and the algorithms they choose among
+  };
+}
+
+/// Open MPI 4 (SimGrid 3.32's ompi selector): decisions, and the algorithms they choose among.
+std::vector<AlgorithmInfo> ompi_algorithms()
+{
+  return {
       {"bcast", "ompi", bcast_ompi, "Open MPI's decision by size and ranks"},
       {"bcast", "ompi_pipeline", bcast_ompi_pipeline, "segmented chain"},
       {"bcast", "ompi_split_bintree", bcast_ompi_split_bintree, "halves down a binary tree, then exchanged"},
@@ -108,7 +114,13 @@ const std::vector<AlgorithmInfo>& algorithms()
       {"alltoallv", "ompi", alltoallv_ompi, "Open MPI's decision by ranks"},
       {"alltoallv", "ompi_basic_linear", alltoallv_ompi_basic_linear, "all irecvs, then all isends"},
       {"alltoallv", "pair", alltoallv_pair, "sendrecv with rank^i (powers of two)"},
-      // MPICH (SimGrid 3.32's mpich selector): decisions, and the algorithms no other set has
+  };
+}
+
+/// MPICH (SimGrid 3.32's mpich selector): decisions, and the algorithms no other set has.
+std::vector<AlgorithmInfo> mpich_algorithms()
+{
+  return {
       {"bcast", "mpich", bcast_mpich, "MPICH's decision; SMP binomial on hosts of equal rank counts"},
       {"bcast", "binomial_tree", bcast_binomial, "SimGrid's name of binomial"},
       {"bcast", "scatter_LR_allgather", bcast_scatter_lr_allgather, "binomial scatter, ring allgather"},
@@ -133,6 +145,18 @@ const std::vector<AlgorithmInfo>& algorithms()
       {"scatter", "mpich", scatter_ompi_binomial, "MPICH's choice: ompi_binomial"},
       {"reducescatter", "mpich", reducescatter_mpich, "MPICH's decision: pair or recursive_doubling"},
   };
+}
+
+} // namespace
+
+const std::vector<AlgorithmInfo>& algorithms()
+{
+  static const std::vector<AlgorithmInfo> all = [] {
+    std::vector<AlgorithmInfo> v = smpi_algorithms();
+    for (const std::vector<AlgorithmInfo>& set : {ompi_algorithms(), mpich_algorithms()})
+      v.insert(v.end(), set.begin(), set.end());
+    return v;
+  }();
   return all;
 }
 

@@ -2,6 +2,7 @@
 #include "extrapolate/extrap_fit.hpp"
 #include "extrapolate/extrap_grid.hpp"
 #include "extrapolate/extrap_model.hpp"
+#include "extrapolate/extrap_unroll.hpp"
 #include "trace_test_support.hpp"
 
 #include "compressed/compressed.hpp"

@@ -414,6 +414,96 @@ int make_dirs(const std::string& dir)
 
 std::string rank_file(int r) { return "rank-" + std::to_string(r) + ".txt"; }
 
+[[noreturn]] void cannot_create(Tracer& t, const std::string& path, int error_number)
+{
+  t.fatal("cannot write in the trace directory '" + t.config.dir + "': creating '" + path + "': " +
+          std::strerror(error_number));
+}
+
+/// Creates the trace directory and opens the rank's files in it (its trace, its timings).
+void open_rank_files(Tracer& t)
+{
+  const Config& config = t.config;
+  if (int e = make_dirs(config.dir); e != 0)
+    t.fatal("cannot create the trace directory '" + config.dir + "': " + std::strerror(e) +
+            " (set TIT_TRACE_DIR to a writable directory)");
+  std::string path = config.dir + "/" + rank_file(t.rank);
+  if (config.text)
+    if (int e = t.trace.open(path, config.buffer, write_failed); e != 0)
+      cannot_create(t, path, e);
+  if (config.timings) {
+    std::string tpath = config.dir + "/timings-" + std::to_string(t.rank) + ".csv";
+    if (int e = t.timings.open(tpath, 1 << 16, write_failed); e != 0)
+      cannot_create(t, tpath, e);
+  }
+}
+
+/// Fatal signals and an exit without MPI_Finalize flush what is buffered (emergency_flush).
+void install_handlers()
+{
+  // A full disk or a file size limit must be an error, not a silent truncation: SIGXFSZ would kill
+  // the process before write(2) could report EFBIG.
+  std::signal(SIGXFSZ, SIG_IGN);
+  for (std::size_t i = 0; i < kFatalSignals.size(); ++i) {
+    struct sigaction sa{};
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(kFatalSignals[i], &sa, &previous_actions[i]);
+  }
+  static bool registered = false;
+  if (!registered)
+    std::atexit(on_exit_without_finalize);
+  registered = true;
+}
+
+/// Rank 0's trace.list: the files of the trace.
+void write_trace_list(Tracer& t)
+{
+  const Config& config = t.config;
+  OutFile list;
+  std::string lpath = config.dir + "/trace.list";
+  if (int e = list.open(lpath, 1 << 16, write_failed); e != 0)
+    cannot_create(t, lpath, e);
+  // the compressed file, written at MPI_Finalize, is listed when it is the only format
+  for (int r = 0; r < t.size && config.text; ++r)
+    list.append(rank_file(r) + "\n");
+  if (!config.text)
+    list.append(std::string(kCompressedFile) + "\n");
+  list.close();
+}
+
+/// Rank 0's warnings: compute volumes estimated (`why` they are not measured), CPU time read with a system call
+/// (`cpu_why`).
+void warn_of_estimates(const Tracer& t, const std::string& why, const std::string& cpu_why)
+{
+  if (t.meter.mode() != ComputeMode::Instructions)
+    std::fprintf(stderr,
+                 "tit-trace: warning: compute volumes are ESTIMATES (%s x %g instructions/s), not "
+                 "measured instructions%s%s; the trace header says so\n",
+                 t.meter.mode() == ComputeMode::CpuTime ? "thread CPU time" : "wall-clock time", t.config.rate,
+                 why.empty() ? "" : ": ", why.c_str());
+  if (!cpu_why.empty())
+    std::fprintf(stderr,
+                 "tit-trace: note: thread CPU time is read with a system call at every MPI call (slower "
+                 "tracing), because %s\n",
+                 cpu_why.c_str());
+}
+
+/// The head of the timings file: its origin `t0` and the host, then the columns' names.
+void write_timings_head(OutFile& timings, double t0)
+{
+  // The origin on the host's CLOCK_MONOTONIC: ranks of one host can compare their timings (a message's send
+  // start with its receive end), which tit-calibrate from-trace does for the network's factors.
+  char head[512] = {};
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  std::snprintf(head, sizeof head, "# origin: %.9f s (CLOCK_MONOTONIC at the return from MPI_Init)\n# host: %s\n",
+                t0, host);
+  timings.append(head);
+  timings.append("line,action,start_s,end_s\n");
+}
+
 } // namespace
 
 void Tracer::fatal(const std::string& message)
@@ -432,20 +522,7 @@ void Tracer::start()
   rank_prefix_ = std::to_string(rank);
   if (std::string err = read_config(config); !err.empty())
     fatal("bad setting " + err);
-  if (int e = make_dirs(config.dir); e != 0)
-    fatal("cannot create the trace directory '" + config.dir + "': " + std::strerror(e) +
-          " (set TIT_TRACE_DIR to a writable directory)");
-  std::string path = config.dir + "/" + rank_file(rank);
-  if (config.text)
-    if (int e = trace.open(path, config.buffer, write_failed); e != 0)
-      fatal("cannot write in the trace directory '" + config.dir + "': creating '" + path + "': " +
-            std::strerror(e));
-  if (config.timings) {
-    std::string tpath = config.dir + "/timings-" + std::to_string(rank) + ".csv";
-    if (int e = timings.open(tpath, 1 << 16, write_failed); e != 0)
-      fatal("cannot write in the trace directory '" + config.dir + "': creating '" + tpath + "': " +
-            std::strerror(e));
-  }
+  open_rank_files(*this);
   std::string cpu_why;
   std::string why = meter.start(config.compute, config.rate, config.cpu_clock, cpu_why);
   if (config.compute == "instructions" && meter.mode() != ComputeMode::Instructions)
@@ -453,21 +530,7 @@ void Tracer::start()
   if (config.cpu_clock == "switches" && meter.mode() == ComputeMode::CpuTime && !cpu_why.empty())
     fatal(cpu_why);
   min_volume = config.min_burst * config.rate;
-
-  // A full disk or a file size limit must be an error, not a silent truncation: SIGXFSZ would kill
-  // the process before write(2) could report EFBIG.
-  std::signal(SIGXFSZ, SIG_IGN);
-  for (std::size_t i = 0; i < kFatalSignals.size(); ++i) {
-    struct sigaction sa{};
-    sa.sa_handler = on_fatal_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    sigaction(kFatalSignals[i], &sa, &previous_actions[i]);
-  }
-  static bool registered = false;
-  if (!registered)
-    std::atexit(on_exit_without_finalize);
-  registered = true;
+  install_handlers();
 
   world_ = &comms_[MPI_COMM_WORLD];
   world_->handle = 0;
@@ -485,42 +548,13 @@ void Tracer::start()
     timings.flush();
 
   if (rank == 0) {
-    OutFile list;
-    std::string lpath = config.dir + "/trace.list";
-    if (int e = list.open(lpath, 1 << 16, write_failed); e != 0)
-      fatal("cannot write in the trace directory '" + config.dir + "': creating '" + lpath + "': " +
-            std::strerror(e));
-    // the compressed file, written at MPI_Finalize, is listed when it is the only format
-    for (int r = 0; r < size && config.text; ++r)
-      list.append(rank_file(r) + "\n");
-    if (!config.text)
-      list.append(std::string(kCompressedFile) + "\n");
-    list.close();
-    if (meter.mode() != ComputeMode::Instructions)
-      std::fprintf(stderr,
-                   "tit-trace: warning: compute volumes are ESTIMATES (%s x %g instructions/s), not "
-                   "measured instructions%s%s; the trace header says so\n",
-                   meter.mode() == ComputeMode::CpuTime ? "thread CPU time" : "wall-clock time", config.rate,
-                   why.empty() ? "" : ": ", why.c_str());
-    if (!cpu_why.empty())
-      std::fprintf(stderr,
-                   "tit-trace: note: thread CPU time is read with a system call at every MPI call (slower "
-                   "tracing), because %s\n",
-                   cpu_why.c_str());
+    write_trace_list(*this);
+    warn_of_estimates(*this, why, cpu_why);
   }
 
   t0 = Meter::now();
-  if (config.timings) {
-    // The origin on the host's CLOCK_MONOTONIC: ranks of one host can compare their timings (a message's send
-    // start with its receive end), which tit-calibrate from-trace does for the network's factors.
-    char head[512] = {};
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    std::snprintf(head, sizeof head, "# origin: %.9f s (CLOCK_MONOTONIC at the return from MPI_Init)\n# host: %s\n",
-                  t0, host);
-    timings.append(head);
-    timings.append("line,action,start_s,end_s\n");
-  }
+  if (config.timings)
+    write_timings_head(timings, t0);
   last_exit_wall = t0;
   enter_wall = t0;
   active = true;

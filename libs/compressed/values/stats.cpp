@@ -3,6 +3,7 @@
 // structures of one shape share one per compute or sleep slot at each place of their loops (BodyGroups), and each rank
 // keeps its own level of compute and sleep volumes. pool_stats() rewrites the value blocks of every rank, folded with
 // exact values and merged, into the blocks of a version 3 file.
+#include "compressed/values/body_groups.hpp"
 #include "compressed/values/builders.hpp"
 #include "compressed/values/values.hpp"
 #include "trace/reader.hpp"
@@ -420,106 +421,6 @@ bool exactly_periodic(const Volumes& v)
   }
   return false;
 }
-
-/// The bodies of a part's rank structures grouped by *place*: bodies at the same place of rank structures of the same
-/// shape (the same position of the same loop, down from the root) are one group. A structure's shape is its nodes with
-/// the partners of its actions left out (an action by its signature's name, slot kinds and literals; a loop by its
-/// trip count and its body's shape), so the rank structures of a stencil's boundary classes, which differ only by
-/// their neighbours, have one shape, and their loop bodies are grouped place by place. A body found at several places
-/// joins their groups (its schedules are its own, whatever place reaches it).
-class BodyGroups {
-public:
-  explicit BodyGroups(const Part& p) : p_(p), shape_(p.bodies.size(), kNone), parent_(p.bodies.size())
-  {
-    for (const Signature& s : p.signatures) {
-      std::string key = s.name;
-      for (const Slot& slot : s.slots) {
-        key += static_cast<char>('0' + static_cast<int>(slot.kind));
-        if (slot.kind == Slot::Kind::Literal)
-          key += fmt::format("{}:{}", slot.literal.size(), slot.literal);
-      }
-      signature_.push_back(intern(signature_ids_, std::move(key)));
-    }
-    for (std::uint32_t b = 0; b < parent_.size(); ++b)
-      parent_[b] = b;
-    std::map<Place, std::uint32_t> at; // the first body found at each place
-    std::vector<std::uint32_t> roots;
-    for (const Part::RankPart& r : p.ranks)
-      roots.push_back(r.root);
-    std::sort(roots.begin(), roots.end());
-    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
-    for (std::uint32_t root : roots)
-      visit(root, {kRoot, shape(root)}, at);
-  }
-
-  /// The group of body `body`.
-  std::uint32_t of(std::uint32_t body) { return find(body); }
-
-private:
-  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-  static constexpr std::uint64_t kRoot = ~std::uint64_t{0};
-  /// Where a body is: the place of the body whose loop holds it and the loop's position there, or (kRoot, its shape)
-  /// for a rank structure.
-  using Place = std::pair<std::uint64_t, std::uint32_t>;
-
-  template <typename Key> static std::uint32_t intern(std::map<Key, std::uint32_t>& ids, Key&& key)
-  {
-    return ids.try_emplace(std::move(key), static_cast<std::uint32_t>(ids.size())).first->second;
-  }
-
-  std::uint32_t shape(std::uint32_t body)
-  {
-    if (shape_[body] != kNone)
-      return shape_[body];
-    std::vector<std::uint64_t> key;
-    for (std::uint32_t id : p_.bodies[body]) {
-      const Node& n = p_.nodes[id];
-      if (n.loop) {
-        key.push_back(std::uint64_t{shape(n.ref)} << 1 | 1);
-        key.push_back(n.count);
-      } else {
-        key.push_back(std::uint64_t{signature_[n.ref]} << 1);
-      }
-    }
-    return shape_[body] = intern(shape_ids_, std::move(key));
-  }
-
-  /// Body `body` found at `place`: joins the group of the body found there first, then its loops' bodies, each at its
-  /// own place (this place, the loop's position).
-  void visit(std::uint32_t body, Place place, std::map<Place, std::uint32_t>& at)
-  {
-    auto [it, first] = at.try_emplace(place, body);
-    if (!first)
-      unite(it->second, body);
-    std::uint64_t id = intern(place_ids_, Place(place));
-    const std::vector<std::uint32_t>& ids = p_.bodies[body];
-    for (std::uint32_t pos = 0; pos < ids.size(); ++pos)
-      if (p_.nodes[ids[pos]].loop)
-        visit(p_.nodes[ids[pos]].ref, {id, pos}, at);
-  }
-
-  std::uint32_t find(std::uint32_t b)
-  {
-    while (parent_[b] != b)
-      b = parent_[b] = parent_[parent_[b]];
-    return b;
-  }
-  void unite(std::uint32_t a, std::uint32_t b)
-  {
-    a = find(a);
-    b = find(b);
-    if (a != b)
-      parent_[std::max(a, b)] = std::min(a, b);
-  }
-
-  const Part& p_;
-  std::vector<std::uint32_t> signature_;
-  std::map<std::string, std::uint32_t> signature_ids_;
-  std::vector<std::uint32_t> shape_;
-  std::map<std::vector<std::uint64_t>, std::uint32_t> shape_ids_;
-  std::map<Place, std::uint32_t> place_ids_;
-  std::vector<std::uint32_t> parent_; ///< union-find over the bodies
-};
 
 ValueRun draw_run(const std::string& token)
 {

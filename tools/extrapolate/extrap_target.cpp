@@ -1,0 +1,240 @@
+// The compressed trace of tit-trace extrapolate's target (docs/extrapolation.md): each rank takes its class's
+// structure, with the rank's partners and values at the target.
+#include "extrap_target.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace tit::extrap {
+
+namespace {
+
+using trace::cformat::Slot;
+
+class Generator {
+public:
+  Generator(const Grid& grid, const std::vector<ClassAtTarget>& classes, bool one_class)
+      : grid_(grid), classes_(classes), one_class_(one_class)
+  {
+  }
+
+  trace::cformat::Loaded run(const std::string& compute_unit)
+  {
+    trace::cformat::Loaded out;
+    int p = grid_.ranks();
+    std::map<int, std::size_t> by_position;
+    for (std::size_t c = 0; c < classes_.size(); ++c)
+      by_position[classes_[c].cls->key] = c;
+    for (int r = 0; r < p; ++r) {
+      std::array<int, 3> pos = grid_.position(r);
+      auto it = by_position.find(class_key(grid_, r, one_class_));
+      if (it == by_position.end())
+        throw ExtrapolationError(fmt::format("error: the target's grid {} has ranks of class ({}), which no input has "
+                                             "(rank {})",
+                                             grid_.describe(), position_name(pos, grid_.dimensions()), r));
+      const ClassAtTarget& c = classes_[it->second];
+      std::vector<std::uint32_t> sigs;
+      signatures(c, c.cls->top, r, sigs);
+      // ranks of a class with the same signatures share their structure and values, unless a per-rank vector
+      // puts the rank's own entry at its place, a value is a function of the rank's coordinates, or a compute is
+      // present in some occurrences only (spread over the class's ranks, not repeated on each)
+      auto [entry, added] =
+          cache_.try_emplace(std::tuple(it->second, sigs, c.has_vectors || c.per_rank || c.sporadic ? r : -1));
+      if (added) {
+        std::size_t next = 0;
+        std::optional<std::uint32_t> root = body(c, c.cls->top, sigs, next);
+        if (!root)
+          throw ExtrapolationError(fmt::format("error: rank {} of the target (class ({})) has no action left: every "
+                                               "loop it has gets a trip count of 0",
+                                               r, c.cls->name));
+        entry->second.first = *root;
+        trace::cformat::ValueStreams values;
+        next = 0;
+        // a sporadic compute's occurrences are counted over the class's ranks in order, so that one that a rank
+        // meets once (outside any loop) is present on the share of the ranks it had in the input
+        occurrences_ = &class_occurrences_[it->second];
+        occurrences_->resize(c.cls->params.size(), 0);
+        walk_values(c, c.cls->top, r, sigs, next, values);
+        entry->second.second = static_cast<std::uint32_t>(out.blocks.size());
+        out.blocks.push_back(values.take());
+      }
+      out.meta.ranks.push_back(trace::cformat::RankEntry{entry->second.first, c.cls->dialect, entry->second.second});
+    }
+    tables_.move_into(out.meta.signatures, out.meta.nodes, out.meta.bodies);
+    out.meta.rank_count = p;
+    out.meta.value_mode = "exact";
+    if (sporadic_) {
+      // computes present in some occurrences only: a `stats` file with nothing drawn (mode byte 4), in which a compute
+      // of volume 0 is no action (docs/compressed-format.md), so that such a compute is absent where it was
+      out.meta.value_mode = "stats";
+      out.meta.pooled = true;
+      out.meta.gaps = true;
+    }
+    out.meta.compute_unit = compute_unit;
+    return out;
+  }
+
+private:
+  int partner(const ClassAtTarget& c, std::size_t param, int rank) const
+  {
+    const Fitted& f = c.fitted[param];
+    int p = grid_.ranks();
+    switch (f.how) {
+      case Fitted::How::Delta: return grid_.at_offset(rank, f.delta);
+      case Fitted::How::Absolute: return static_cast<int>(c.ints[param]);
+      case Fitted::How::Offset: {
+        long long q = (rank + c.ints[param]) % p;
+        return static_cast<int>(q < 0 ? q + p : q);
+      }
+      case Fitted::How::Function:
+      case Fitted::How::PerRank: break;
+    }
+    return rank;
+  }
+
+  /// The signature ids of the class's actions at `rank`, in template order (each action node once).
+  void signatures(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes, int rank,
+                  std::vector<std::uint32_t>& out)
+  {
+    int p = grid_.ranks();
+    for (const TemplateNode& t : nodes) {
+      if (t.loop) {
+        signatures(c, t.body, rank, out);
+        continue;
+      }
+      trace::cformat::Signature s;
+      s.name = t.name;
+      for (std::size_t j = 0; j < t.slots.size(); ++j) {
+        if (t.vector[j]) { // a per-rank vector: one value per rank
+          s.slots.insert(s.slots.end(), static_cast<std::size_t>(p), t.slots[j]);
+          continue;
+        }
+        s.slots.push_back(t.slots[j]);
+        if (t.slots[j].kind != Slot::Kind::Relative)
+          continue;
+        std::int64_t k = ((static_cast<std::int64_t>(partner(c, t.params[j], rank)) - rank) % p + p) % p;
+        if (k > p / 2)
+          k -= p;
+        s.slots.back().offset = k;
+      }
+      out.push_back(tables_.signature(std::move(s)));
+    }
+  }
+
+  /// Whether `t` is a compute that is absent at the target (volume 0: merge_computes gave its gap a compute 0, or
+  /// present in fewer than half the occurrences: at_target); left out, with its value.
+  static bool absent(const ClassAtTarget& c, const TemplateNode& t)
+  {
+    if (t.loop || t.name != "compute")
+      return false;
+    for (std::size_t j = 0; j < t.slots.size(); ++j)
+      if (t.slots[j].kind == Slot::Kind::Value && !t.vector[j])
+        return c.fitted[t.params[j]].how == Fitted::How::Function && c.tokens[t.params[j]] == "0";
+    return false;
+  }
+
+  /// The body of `nodes` (loops of trip count 0 left out, with what they hold; absent computes too); `next` counts
+  /// action nodes.
+  std::optional<std::uint32_t> body(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes,
+                                    const std::vector<std::uint32_t>& sigs, std::size_t& next)
+  {
+    std::vector<trace::cformat::Node> items;
+    for (const TemplateNode& t : nodes) {
+      if (!t.loop) {
+        if (absent(c, t)) {
+          ++next;
+          continue;
+        }
+        items.push_back(trace::cformat::Node{false, sigs[next++], 1});
+        continue;
+      }
+      std::optional<std::uint32_t> inner = body(c, t.body, sigs, next);
+      long long count = c.ints[t.trip];
+      if (inner && count > 0)
+        items.push_back(trace::cformat::Node{true, *inner, static_cast<std::uint64_t>(count)});
+    }
+    if (items.empty())
+      return std::nullopt;
+    return tables_.body_of(items);
+  }
+
+  void walk_values(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes, int rank,
+                   const std::vector<std::uint32_t>& sigs, std::size_t& next, trace::cformat::ValueStreams& values)
+  {
+    for (const TemplateNode& t : nodes) {
+      if (t.loop) {
+        std::size_t start = next;
+        long long count = c.ints[t.trip];
+        for (long long i = 0; i < count; ++i) {
+          next = start;
+          walk_values(c, t.body, rank, sigs, next, values);
+        }
+        if (count <= 0)
+          skip(t.body, next);
+        continue;
+      }
+      std::uint32_t sig = sigs[next++];
+      if (absent(c, t))
+        continue;
+      std::uint32_t ordinal = 0;
+      for (std::size_t j = 0; j < t.slots.size(); ++j) {
+        if (t.vector[j]) {
+          bool by_neighbour = c.unused[t.others[j]];
+          for (int e = 0; e < grid_.ranks(); ++e) {
+            std::size_t param = e == rank ? t.params[j] : by_neighbour ? t.far[j] : t.others[j];
+            if (by_neighbour && e != rank)
+              if (std::optional<std::array<int, 3>> d = grid_.neighbour(rank, e))
+                if (auto it = t.near[j].find(*d); it != t.near[j].end())
+                  param = it->second;
+            values.add(sig, ordinal++, c.token(param, rank, grid_));
+          }
+        } else if (t.slots[j].kind == Slot::Kind::Value) {
+          std::size_t param = t.params[j];
+          double share = c.presence[param];
+          if (share > 0 && share < 1) {
+            // present at occurrence k when floor((k + 1) share) > floor(k share): spread evenly, share of them in all
+            std::uint64_t k = (*occurrences_)[param]++;
+            bool present = std::floor(static_cast<double>(k + 1) * share) > std::floor(static_cast<double>(k) * share);
+            sporadic_ = true;
+            values.add(sig, ordinal++, present ? c.token(param, rank, grid_) : std::string("0"));
+          } else {
+            values.add(sig, ordinal++, c.token(param, rank, grid_));
+          }
+        }
+      }
+    }
+  }
+
+  static void skip(const std::vector<TemplateNode>& nodes, std::size_t& next)
+  {
+    for (const TemplateNode& t : nodes) {
+      if (t.loop)
+        skip(t.body, next);
+      else
+        ++next;
+    }
+  }
+
+  const Grid& grid_;
+  const std::vector<ClassAtTarget>& classes_;
+  bool one_class_ = false;
+  trace::cformat::Tables tables_;
+  std::map<std::tuple<std::size_t, std::vector<std::uint32_t>, int>, std::pair<std::uint32_t, std::uint32_t>> cache_;
+  /// per class, per parameter: occurrences written so far (over the class's ranks); the class being walked's
+  std::map<std::size_t, std::vector<std::uint64_t>> class_occurrences_;
+  std::vector<std::uint64_t>* occurrences_ = nullptr;
+  bool sporadic_ = false;                  ///< a compute was written absent at some occurrences (a volume of 0)
+};
+
+} // namespace
+
+trace::cformat::Loaded target_trace(const Grid& grid, const std::vector<ClassAtTarget>& classes, bool one_class,
+                                    const std::string& compute_unit)
+{
+  return Generator(grid, classes, one_class).run(compute_unit);
+}
+
+} // namespace tit::extrap

@@ -1,0 +1,310 @@
+// Passes of tit-trace extrapolate on each input's folded structure before the class structures are built
+// (docs/extrapolation.md#model): loops the compressor made that extrapolation cannot fit one value per action of are
+// unrolled (communicator creation, pairs, iterations with different values), and repeats longer than the folder's
+// window are folded into loops (an iterative solver's iterations).
+#include "extrap_unroll.hpp"
+
+#include "extrap_values.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <span>
+#include <tuple>
+
+namespace tit::extrap {
+
+namespace {
+
+using trace::cformat::Node;
+using trace::cformat::Signature;
+
+/// Replaces, in every body a rank reaches (inner bodies first), each loop for which `unroll(node)` holds by its body
+/// repeated `count` times.
+template <class Unroll>
+void unroll_loops(trace::cformat::Loaded& trace, const Unroll& unroll)
+{
+  auto& meta = trace.meta;
+  std::vector<bool> seen(meta.bodies.size(), false);
+  auto visit = [&](auto& self, std::uint32_t body) -> void {
+    if (seen[body])
+      return;
+    seen[body] = true;
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t id : meta.bodies[body]) {
+      const Node n = meta.nodes[id];
+      if (n.loop)
+        self(self, n.ref);
+      if (!n.loop || !unroll(n)) {
+        out.push_back(id);
+        continue;
+      }
+      for (std::uint64_t c = 0; c < n.count; ++c)
+        out.insert(out.end(), meta.bodies[n.ref].begin(), meta.bodies[n.ref].end());
+    }
+    meta.bodies[body] = std::move(out);
+  };
+  for (const auto& r : meta.ranks)
+    visit(visit, r.root);
+}
+
+} // namespace
+
+void unroll_communicator_loops(trace::cformat::Loaded& trace)
+{
+  const auto& meta = trace.meta;
+  auto creates = [&](const Signature& s) {
+    return s.name == "comm_split" || s.name == "comm_dup" || s.name == "comm_create" || s.name == "comm_free";
+  };
+  std::vector<int> creation(meta.bodies.size(), -1); // whether a body holds a creation, once known
+  auto holds_creation = [&](auto& self, std::uint32_t body) -> bool {
+    if (creation[body] < 0) {
+      bool any = false;
+      for (std::uint32_t id : meta.bodies[body]) {
+        const Node n = meta.nodes[id];
+        any = any || (n.loop ? self(self, n.ref) : creates(meta.signatures[n.ref]));
+      }
+      creation[body] = any;
+    }
+    return creation[body] == 1;
+  };
+  unroll_loops(trace, [&](const Node& n) { return holds_creation(holds_creation, n.ref); });
+}
+
+void unroll_pairs(trace::cformat::Loaded& trace)
+{
+  unroll_loops(trace, [](const Node& n) { return n.count == 2; });
+}
+
+void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path, std::uint64_t max_trip)
+{
+  const auto& meta = trace.meta;
+  std::set<std::pair<std::uint32_t, std::uint64_t>> varying; // loops (body, trip count) to unroll
+  for (int r = 0; r < meta.rank_count; ++r) {
+    RankValues values(trace, r, path);
+    // Reads the values of `body`'s actions (and of its loops, iteration by iteration); appends to `own` those of its
+    // own actions that are no volume.
+    auto walk = [&](auto& self, std::uint32_t body, std::vector<std::string>& own) -> void {
+      for (std::uint32_t id : meta.bodies[body]) {
+        const Node& n = meta.nodes[id];
+        if (n.loop) {
+          std::vector<std::string> first, iteration;
+          bool differs = false;
+          for (std::uint64_t c = 0; c < n.count; ++c) {
+            iteration.clear();
+            self(self, n.ref, iteration);
+            if (c == 0)
+              first = iteration;
+            else
+              differs = differs || iteration != first;
+          }
+          if (differs && n.count <= max_trip)
+            varying.emplace(n.ref, n.count);
+          continue;
+        }
+        values.non_volume_values(n.ref, meta.signatures[n.ref],
+                                 [&](std::string token) { own.push_back(std::move(token)); });
+      }
+    };
+    std::vector<std::string> top;
+    walk(walk, meta.ranks[r].root, top);
+  }
+  if (!varying.empty())
+    unroll_loops(trace, [&](const Node& n) { return varying.count(std::pair(n.ref, n.count)) > 0; });
+}
+
+namespace {
+
+/// The first stretch of `seq` made of one block of at least `min_len` items repeated `min_reps` times or more, as
+/// (start, block length, repetitions): the earliest start, then the most repetitions, then the shortest block;
+/// {0, 0, 0} when none. For a block length L, seq[i] == seq[i + L] over a run of positions from s makes a block
+/// repeated floor((run + L) / L) times from s. Candidate lengths: the most frequent distances between consecutive
+/// occurrences of an item. The earliest start first, so that inputs whose sequences differ only in a repetition count
+/// (an iterative solver's convergence) are folded alike.
+std::array<std::size_t, 3> first_repeat(std::span<const std::uint32_t> seq, std::size_t min_len,
+                                        std::size_t min_reps)
+{
+  // Candidate block lengths: the distances between consecutive occurrences of an item that come up most often (an
+  // item met once per iteration of a long loop gives its body's length once per iteration).
+  constexpr std::size_t kCandidates = 16;
+  std::map<std::uint32_t, std::size_t> last;
+  std::map<std::size_t, std::size_t> gaps; // distance -> how often
+  for (std::size_t i = 0; i < seq.size(); ++i) {
+    auto [it, first] = last.try_emplace(seq[i], i);
+    if (!first) {
+      std::size_t gap = i - it->second;
+      if (gap >= min_len && 2 * gap <= seq.size())
+        gaps[gap]++;
+      it->second = i;
+    }
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> ranked(gaps.begin(), gaps.end());
+  std::stable_sort(ranked.begin(), ranked.end(), [](auto const& a, auto const& b) { return a.second > b.second; });
+  std::vector<std::size_t> lengths;
+  for (std::size_t k = 0; k < ranked.size() && k < kCandidates; ++k)
+    lengths.push_back(ranked[k].first);
+  std::array<std::size_t, 3> best{0, 0, 0};
+  for (std::size_t len : lengths) {
+    // the first run of (min_reps - 1) x len matches (min_reps whole blocks), extended as far as it goes
+    const std::size_t need = (min_reps - 1) * len;
+    std::size_t run = 0, i = 0;
+    for (; i + len < seq.size(); ++i) {
+      run = seq[i] == seq[i + len] ? run + 1 : 0;
+      if (run >= need)
+        break;
+    }
+    if (run < need)
+      continue;
+    std::size_t from = i + 1 - run;
+    if (best[2] != 0 && from > best[0])
+      continue; // a later start: i only grows from here
+    while (i + 1 + len < seq.size() && seq[i + 1] == seq[i + 1 + len])
+      ++i, ++run;
+    std::size_t reps = (run + len) / len;
+    if (best[2] == 0 || from < best[0] || (from == best[0] && (reps > best[2] || (reps == best[2] && len < best[1]))))
+      best = {from, len, reps};
+  }
+  return best;
+}
+
+/// What fold_long_repeats works on: each rank's sequence as keys, and the bodies and loop nodes it adds to the trace,
+/// interned as the folder interns them (ranks with the same repeats share them).
+class LongRepeats {
+public:
+  LongRepeats(trace::cformat::Loaded& trace, const std::string& path) : trace_(trace), meta_(trace.meta), path_(path)
+  {
+    for (std::uint32_t b = 0; b < meta_.bodies.size(); ++b)
+      bodies_.emplace(meta_.bodies[b], b);
+    for (std::uint32_t n = 0; n < meta_.nodes.size(); ++n)
+      nodes_.emplace(std::tuple(meta_.nodes[n].loop, meta_.nodes[n].ref, meta_.nodes[n].count), n);
+  }
+
+  /// Folds the sequence of rank `r` into loops, its root made the folded sequence's body.
+  void fold_rank(int r)
+  {
+    std::vector<std::uint32_t> seq = keys_of_rank(r);
+    // Folds, from the start, each first repeat of a block longer than the folder's window (the folder found the
+    // shorter ones, and the loops of 2 it made are unrolled on purpose), going on after it; passes until nothing
+    // changes: the inner repeats first (each iteration of an outer one holds them alike), then the outer ones, periodic
+    // in fewer items.
+    while (fold_pass(seq)) {
+    }
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t k : seq)
+      ids.push_back(key_items_[k].first);
+    meta_.ranks[static_cast<std::size_t>(r)].root = intern_body(ids);
+  }
+
+private:
+  std::uint32_t intern_body(const std::vector<std::uint32_t>& items)
+  {
+    auto it = bodies_.try_emplace(items, static_cast<std::uint32_t>(meta_.bodies.size()));
+    if (it.second)
+      meta_.bodies.push_back(items);
+    return it.first->second;
+  }
+
+  std::uint32_t loop_node(std::uint32_t body, std::uint64_t reps)
+  {
+    auto it = nodes_.try_emplace(std::tuple(true, body, reps), static_cast<std::uint32_t>(meta_.nodes.size()));
+    if (it.second)
+      meta_.nodes.push_back(Node{true, body, reps});
+    return it.first->second;
+  }
+
+  /// The key of an item: node `id` with the hash of its `values` (keys_).
+  std::uint32_t key_of(std::uint32_t id, std::size_t values)
+  {
+    auto it = keys_.try_emplace(std::pair(id, values), static_cast<std::uint32_t>(key_items_.size()));
+    if (it.second)
+      key_items_.emplace_back(id, values);
+    return it.first->second;
+  }
+
+  /// `h` combined with the values that are no volume of node `id`'s actions (a loop's in every iteration), read from
+  /// `values`.
+  std::size_t hash_of(RankValues& values, std::uint32_t id, std::size_t h)
+  {
+    const Node n = meta_.nodes[id];
+    if (n.loop) {
+      for (std::uint64_t c = 0; c < n.count; ++c)
+        for (std::uint32_t inner : meta_.bodies[n.ref])
+          h = hash_of(values, inner, h);
+      return h;
+    }
+    values.non_volume_values(n.ref, meta_.signatures[n.ref],
+                             [&](const std::string& token) { h = h * 1000003u ^ std::hash<std::string>{}(token); });
+    return h;
+  }
+
+  /// The items of rank `r`'s sequence, as keys.
+  std::vector<std::uint32_t> keys_of_rank(int r)
+  {
+    std::uint32_t root = meta_.ranks[static_cast<std::size_t>(r)].root;
+    RankValues values(trace_, r, path_);
+    std::vector<std::uint32_t> seq; // keys
+    for (std::uint32_t id : meta_.bodies[root]) // hashing adds no body: the reference stays valid
+      seq.push_back(key_of(id, hash_of(values, id, 0)));
+    return seq;
+  }
+
+  /// The key of a loop of `reps` iterations of `block` (keys).
+  std::uint32_t loop_key(std::span<const std::uint32_t> block, std::size_t reps)
+  {
+    std::vector<std::uint32_t> block_ids;
+    std::size_t h = reps;
+    for (std::uint32_t k : block) {
+      block_ids.push_back(key_items_[k].first);
+      h = h * 1000003u ^ key_items_[k].second;
+    }
+    return key_of(loop_node(intern_body(block_ids), reps), h);
+  }
+
+  /// One pass over `seq`: each first repeat of a block, from the start and then after it, folded; whether any was.
+  bool fold_pass(std::vector<std::uint32_t>& seq)
+  {
+    bool changed = false;
+    std::vector<std::uint32_t> out;
+    std::size_t done = 0;
+    for (;;) {
+      std::span<const std::uint32_t> rest = std::span(seq).subspan(done);
+      auto [start, len, reps] = rest.size() >= 3 * (trace::cformat::kFoldWindow + 1)
+                                    ? first_repeat(rest, trace::cformat::kFoldWindow + 1, 3)
+                                    : std::array<std::size_t, 3>{0, 0, 0};
+      if (reps < 3) {
+        out.insert(out.end(), rest.begin(), rest.end());
+        break;
+      }
+      out.insert(out.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(start));
+      out.push_back(loop_key(rest.subspan(start, len), reps));
+      done += start + len * reps;
+      changed = true;
+    }
+    seq = std::move(out);
+    return changed;
+  }
+
+  trace::cformat::Loaded& trace_;
+  trace::cformat::Meta& meta_;
+  const std::string& path_;
+  std::map<std::vector<std::uint32_t>, std::uint32_t> bodies_; // content -> body id (interned, as the folder does)
+  std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> nodes_;
+  // An item is its node and the values of its actions that are no volume (message sizes, partners given as values,
+  // roots...): blocks repeat only where those are equal too, so that a loop of this fold has one such value per
+  // action (the exchanges of a multigrid's levels, alike but for their sizes, stay apart).
+  std::map<std::pair<std::uint32_t, std::size_t>, std::uint32_t> keys_;
+  std::vector<std::pair<std::uint32_t, std::size_t>> key_items_;
+};
+
+} // namespace
+
+void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, std::size_t min_items)
+{
+  LongRepeats folder(trace, path);
+  for (int r = 0; r < trace.meta.rank_count; ++r)
+    if (trace.meta.bodies[trace.meta.ranks[static_cast<std::size_t>(r)].root].size() >= min_items)
+      folder.fold_rank(r);
+}
+
+} // namespace tit::extrap

@@ -1,0 +1,39 @@
+// Passes of tit-trace extrapolate on an input's folded structure, before its ranks are merged into class structures
+// (extrap_model.hpp): the compressor's loops that extrapolation cannot fit unrolled, and repeats longer than the
+// folder's window folded.
+#pragma once
+
+#include "compressed/compressed.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tit::extrap {
+
+/// Unrolls, in place, every loop of `trace` whose body creates or frees communicators (comm_split, comm_dup,
+/// comm_create, comm_free):
+/// two splits in a row (rows, then columns) fold into a loop of 2 whose new handle and colour change at each
+/// iteration, while extrapolation fits one value per action of the structure.
+void unroll_communicator_loops(trace::cformat::Loaded& trace);
+
+/// Unrolls, in place, every loop of 2 iterations of `trace`: on a grid 2 ranks wide, the exchanges with the neighbours
+/// on both sides name one partner and fold into a loop of 2, where a wider grid has two different actions (SMPI's
+/// CoMD at 8 ranks, 2 x 2 x 2, against 16, 4 x 2 x 2); unrolled, the inputs have one structure (issue 35).
+void unroll_pairs(trace::cformat::Loaded& trace);
+
+/// Unrolls, in place, every loop of at most `max_trip` iterations whose iterations differ in a value that is no volume
+/// (on any rank): a few calls of one kind with different arguments in a row fold into a loop whose values change at
+/// each iteration (SMPI's CoMD: four MPI_Allreduce of 1, 4, 2 and 2 elements), while extrapolation fits one value
+/// per action of the structure and input (issue 35). Longer loops stay folded (refused later, with the value named).
+/// A value stream that ends early is an error naming `path`.
+void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path, std::uint64_t max_trip);
+
+/// Folds, in each rank's sequence of at least `min_items` items (the folder looks for bodies of at most
+/// trace::cformat::kFoldWindow items), its longest stretch of one block repeated into a loop: an iterative solver's
+/// iterations, each longer than the folder's window, whose count may differ between inputs (a convergence test). Blocks
+/// repeat where their actions' values other than volumes are equal too; 3 repetitions at least (loops of 2 are
+/// unrolled: unroll_pairs). `path` names the file in errors.
+void fold_long_repeats(trace::cformat::Loaded& trace, const std::string& path, std::size_t min_items);
+
+} // namespace tit::extrap
