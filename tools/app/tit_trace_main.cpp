@@ -163,7 +163,7 @@ struct Proxy {
 struct Extrapolate {
   CLI::App* cmd;
   tit::tracetool::ExtrapolateOptions options;
-  std::string out, scaling = "none", grid;
+  std::string out, scaling = "none", grid, volumes = "resample";
   std::vector<std::string> inputs;
 
   explicit Extrapolate(CLI::App& app)
@@ -177,6 +177,11 @@ struct Extrapolate {
         ->capture_default_str();
     cmd->add_option("--grid", grid, "the target's process grid AxBxC (A varies fastest); default: as "
                                     "MPI_Dims_create, in the inputs' dimensions and numbering");
+    cmd->add_option("--volumes", volumes, "measured compute and sleep volumes at the target: resample (each rank "
+                                          "varies around the fitted mean as a rank of its class in the largest input) "
+                                          "or mean (the fitted mean alone)")
+        ->check(CLI::IsMember({"resample", "mean"}))
+        ->capture_default_str();
     cmd->add_flag("--report", options.report,
                   "print every fitted parameter: its function, error on the inputs and leave-one-out error");
     cmd->add_option("OUT", out, "the compressed trace to write")->required();
@@ -192,6 +197,7 @@ struct Extrapolate {
         throw CLI::ValidationError("--grid", "expected 1 to 3 positive integers joined by 'x' (6x6, 4x4x2), got '" +
                                                  grid + "'");
     }
+    options.resample = volumes == "resample";
     options.scaling = scaling == "strong" ? tit::extrap::Scaling::Strong
                       : scaling == "weak" ? tit::extrap::Scaling::Weak
                                           : tit::extrap::Scaling::None;

@@ -55,8 +55,8 @@ std::vector<Slot> collapse(const Signature& s, int ranks, std::vector<bool>& vec
 /// Walks one rank of one input against its class's structure.
 class RankWalk {
 public:
-  RankWalk(const Input& in, std::size_t input_index, int rank, ClassModel& cls)
-      : in_(in), meta_(in.trace.meta), input_(input_index), rank_(rank), cls_(cls)
+  RankWalk(const Input& in, std::size_t input_index, int rank, ClassModel& cls, bool keep_samples = false)
+      : in_(in), meta_(in.trace.meta), input_(input_index), rank_(rank), cls_(cls), keep_samples_(keep_samples)
   {
     const auto& streams = in.trace.blocks.at(meta_.ranks[rank].block);
     for (const Stream& s : streams)
@@ -231,6 +231,8 @@ private:
     o.sum += v.value_or(0);
     o.nonzero += v.value_or(0) != 0 ? 1 : 0;
     ++o.count;
+    if (keep_samples_ && p.volume)
+      o.samples[rank_].push_back(v.value_or(0));
   }
 
   void observe_partner(Param& p, int q, const std::string& action_text)
@@ -377,6 +379,7 @@ private:
   std::size_t input_;
   int rank_;
   ClassModel& cls_;
+  bool keep_samples_ = false; ///< keep this rank's volumes (Observation::samples)
   std::map<std::pair<std::uint32_t, std::uint32_t>, Cursor> cursors_;
   std::uint64_t action_ = 0;
 };
@@ -405,7 +408,7 @@ std::vector<std::size_t> vector_segments(const std::string& name, std::size_t n,
   return {};
 }
 
-std::vector<ClassModel> build_classes(const std::vector<Input>& inputs, bool one_class)
+std::vector<ClassModel> build_classes(const std::vector<Input>& inputs, bool one_class, bool keep_samples)
 {
   std::map<int, ClassModel> classes;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -428,7 +431,7 @@ std::vector<ClassModel> build_classes(const std::vector<Input>& inputs, bool one
           p.per_input.assign(inputs.size(), Observation{});
       }
       cls.in_input[i] = true;
-      RankWalk(in, i, r, cls).merge();
+      RankWalk(in, i, r, cls, keep_samples && i + 1 == inputs.size()).merge();
     }
   }
   std::vector<ClassModel> out;

@@ -68,6 +68,9 @@ struct Observation {
   // in every occurrence
   bool per_rank_ok = true;
   std::map<int, long long> by_rank;
+  /// a volume's values per rank, in the rank's order, in the largest input (build_classes with `keep_samples`): how
+  /// each rank varies around the mean, which `--volumes resample` gives the target's ranks
+  std::map<int, std::vector<double>> samples;
   double mean() const { return count ? sum / static_cast<double>(count) : 0; }
 };
 
@@ -128,7 +131,9 @@ std::vector<std::size_t> vector_segments(const std::string& name, std::size_t sl
 /// With `one_class`, every rank of every input in one class (key kEveryRank), whatever its grid position: the ranks of
 /// a periodic grid (or of a code whose boundary ranks behave as the others) have one structure, and an input whose grid
 /// has no interior along a dimension (2 ranks wide) still counts (docs/extrapolation.md#one-class).
-std::vector<ClassModel> build_classes(const std::vector<Input>& inputs, bool one_class = false);
+/// With `keep_samples`, every volume of the largest input (the last) is kept per rank (Observation::samples).
+std::vector<ClassModel> build_classes(const std::vector<Input>& inputs, bool one_class = false,
+                                      bool keep_samples = false);
 
 /// The class key of `rank` on `grid`: its position code, or kEveryRank for one class.
 inline int class_key(const Grid& grid, int rank, bool one_class)

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -41,8 +43,9 @@ public:
       // ranks of a class with the same signatures share their structure and values, unless a per-rank vector
       // puts the rank's own entry at its place, a value is a function of the rank's coordinates, or a compute is
       // present in some occurrences only (spread over the class's ranks, not repeated on each)
-      auto [entry, added] =
-          cache_.try_emplace(std::tuple(it->second, sigs, c.has_vectors || c.per_rank || c.sporadic ? r : -1));
+      std::size_t nth = class_ranks_[it->second]++; // the rank's place among its class's ranks at the target
+      auto [entry, added] = cache_.try_emplace(
+          std::tuple(it->second, sigs, c.has_vectors || c.per_rank || c.sporadic || c.resampled ? r : -1));
       if (added) {
         std::size_t next = 0;
         std::optional<std::uint32_t> root = body(c, c.cls->top, sigs, next);
@@ -57,6 +60,8 @@ public:
         // meets once (outside any loop) is present on the share of the ranks it had in the input
         occurrences_ = &class_occurrences_[it->second];
         occurrences_->resize(c.cls->params.size(), 0);
+        if (c.resampled)
+          rank_samples_.assign(c.cls->params.size(), RankSamples{nth});
         walk_values(c, c.cls->top, r, sigs, next, values);
         entry->second.second = static_cast<std::uint32_t>(out.blocks.size());
         out.blocks.push_back(values.take());
@@ -194,7 +199,9 @@ private:
         } else if (t.slots[j].kind == Slot::Kind::Value) {
           std::size_t param = t.params[j];
           double share = c.presence[param];
-          if (share > 0 && share < 1) {
+          if (c.resample_mean[param] > 0) {
+            values.add(sig, ordinal++, resampled_token(c, param));
+          } else if (share > 0 && share < 1) {
             // present at occurrence k when floor((k + 1) share) > floor(k share): spread evenly, share of them in all
             std::uint64_t k = (*occurrences_)[param]++;
             bool present = std::floor(static_cast<double>(k + 1) * share) > std::floor(static_cast<double>(k) * share);
@@ -206,6 +213,19 @@ private:
         }
       }
     }
+  }
+
+  /// A resampled volume's next token at the rank being walked: its member's next value in the largest input over
+  /// their mean, times the fitted mean (ClassAtTarget::resample_mean).
+  std::string resampled_token(const ClassAtTarget& c, std::size_t param)
+  {
+    const Observation& o = c.cls->params[param].per_input.back();
+    RankSamples& at = rank_samples_[param];
+    if (at.values == nullptr) // the member: the n-th of the class's ranks in the input, cycling
+      at.values = &std::next(o.samples.begin(), static_cast<std::ptrdiff_t>(at.nth % o.samples.size()))->second;
+    double v = (*at.values)[at.next++ % at.values->size()] / o.mean() * c.resample_mean[param];
+    return c.fitted[param].int_tokens ? std::to_string(std::llround(std::max(v, 0.0)))
+                                      : fmt::format("{}", std::max(v, 0.0));
   }
 
   static void skip(const std::vector<TemplateNode>& nodes, std::size_t& next)
@@ -226,6 +246,14 @@ private:
   /// per class, per parameter: occurrences written so far (over the class's ranks); the class being walked's
   std::map<std::size_t, std::vector<std::uint64_t>> class_occurrences_;
   std::vector<std::uint64_t>* occurrences_ = nullptr;
+  /// A resampled volume at the rank being walked: the input member whose values it takes, and how many it took.
+  struct RankSamples {
+    std::size_t nth = 0;                       ///< the rank's place among its class's ranks at the target
+    const std::vector<double>* values = nullptr; ///< the member's values (resolved at the first)
+    std::uint64_t next = 0;
+  };
+  std::vector<RankSamples> rank_samples_;      ///< per parameter of the class being walked
+  std::map<std::size_t, std::size_t> class_ranks_; ///< per class: its target ranks met so far
   bool sporadic_ = false;                  ///< a compute was written absent at some occurrences (a volume of 0)
 };
 

@@ -46,6 +46,9 @@ struct ClassAtTarget {
   /// compute present in none is left out of the structure: Generator::absent, extrap_target.cpp)
   std::vector<double> presence;
   bool sporadic = false;                ///< a compute present in some occurrences only (presence in (0, 1))
+  /// per parameter: a volume resampled (`--volumes resample`), its fitted mean at the target; 0 for the others
+  std::vector<double> resample_mean;
+  bool resampled = false;               ///< a volume of the class resampled
 
   /// The token of value parameter `param` at `rank` of `grid`.
   std::string token(std::size_t param, int rank, const Grid& grid) const
@@ -59,6 +62,9 @@ struct ClassAtTarget {
 
 /// The compressed trace of the target's ranks on `grid`, each of its class's structure with the class's parameters at
 /// the target (`classes`: their keys, or kEveryRank with `one_class`), its compute volumes counted in `compute_unit`.
+/// A resampled volume (ClassAtTarget::resample_mean) of the n-th target rank of a class varies as that of the class's
+/// (n mod m)-th rank in the largest input (of m), occurrence by occurrence (cycling when the target has more), scaled
+/// so that its mean is the fitted one.
 /// Throws ExtrapolationError for a rank whose class no input has, or that has no action left.
 trace::cformat::Loaded target_trace(const Grid& grid, const std::vector<ClassAtTarget>& classes, bool one_class,
                                     const std::string& compute_unit);

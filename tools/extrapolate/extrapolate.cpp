@@ -391,12 +391,21 @@ void integer_at_target(const ClassModel& cls, const Param& param, std::size_t i,
                                             : c.tokens[i];
 }
 
+/// Whether a volume is resampled at the target: the largest input has it at every occurrence (a compute present in
+/// some only keeps its share, spread evenly: value_at_target), with values that vary (measured volumes; a volume equal
+/// everywhere keeps its one value, so that the ranks of a class still share their values).
+bool resampled(const Param& param)
+{
+  const Observation& o = param.per_input.back();
+  return o.seen && !o.all_equal && !o.samples.empty() && o.count > 0 && o.nonzero == o.count;
+}
+
 /// A volume or non-integer value at the target, into `c` and `f.target`. A compute's presence (merge_computes gives
 /// every gap one, 0 where it had none): at the target, the share of its occurrences that had it in the largest input
 /// that has the class, each present one with the mean of the present ones (so that the total is the fitted mean's),
 /// spread evenly over the occurrences (target_trace).
 void value_at_target(const ClassModel& cls, const Param& param, std::size_t i, Fitted& f, const Grid& target,
-                     ClassAtTarget& c)
+                     bool resample, ClassAtTarget& c)
 {
   double v = f.fit.model.eval(target.ranks(), target.sizes());
   bool positive = std::all_of(f.points.begin(), f.points.end(), [](const Point& x) { return x.value > 0; });
@@ -407,6 +416,13 @@ void value_at_target(const ClassModel& cls, const Param& param, std::size_t i, F
   f.target = c.tokens[i];
   if (!param.volume || v <= 0)
     return;
+  if (resample && resampled(param)) {
+    c.resample_mean[i] = v;
+    c.resampled = true;
+    f.target = fmt::format("{} on average, each rank varying as one of its class in the largest input ({} ranks)",
+                           c.tokens[i], param.per_input.back().samples.size());
+    return;
+  }
   const Observation* largest = nullptr;
   for (std::size_t k = 0; k < param.per_input.size(); ++k)
     if (cls.in_input[k] && param.per_input[k].seen)
@@ -426,9 +442,10 @@ void value_at_target(const ClassModel& cls, const Param& param, std::size_t i, F
                          100 * share, largest->nonzero, largest->count);
 }
 
-/// Evaluates the fitted parameters of `cls` at the target (throws when a value cannot be written).
+/// Evaluates the fitted parameters of `cls` at the target (throws when a value cannot be written); with `resample`,
+/// volumes that vary in the largest input are resampled (value_at_target).
 ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::vector<bool> unused,
-                        const Grid& target)
+                        const Grid& target, bool resample)
 {
   ClassAtTarget c;
   c.cls = &cls;
@@ -437,6 +454,7 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::
   c.has_vectors = has_vectors(cls.top);
   c.tokens.assign(cls.params.size(), "");
   c.presence.assign(cls.params.size(), 1.0);
+  c.resample_mean.assign(cls.params.size(), 0.0);
   for (std::size_t i = 0; i < cls.params.size(); ++i) {
     Fitted& f = fitted[i];
     const Param& param = cls.params[i];
@@ -457,7 +475,7 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::
       if (f.integer)
         integer_at_target(cls, param, i, f, target, c);
       else
-        value_at_target(cls, param, i, f, target, c);
+        value_at_target(cls, param, i, f, target, resample, c);
     }
   }
   c.fitted = std::move(fitted);
@@ -507,9 +525,10 @@ void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target,
 /// fewer than 3 inputs have (a grid 2 ranks wide has no interior along that dimension), every rank in one class, if
 /// all ranks of every input have one structure (a periodic grid: docs/extrapolation.md#one-class). The refusal names
 /// the class and, when one class does not hold either, why.
-std::pair<std::vector<ClassModel>, bool> classes_for(const std::vector<Input>& inputs, const Grid& target)
+std::pair<std::vector<ClassModel>, bool> classes_for(const std::vector<Input>& inputs, const Grid& target,
+                                                     bool keep_samples)
 {
-  std::vector<ClassModel> by_position = extrap::build_classes(inputs);
+  std::vector<ClassModel> by_position = extrap::build_classes(inputs, false, keep_samples);
   std::set<int> at_target;
   for (int r = 0; r < target.ranks(); ++r)
     at_target.insert(extrap::class_key(target, r, false));
@@ -525,7 +544,7 @@ std::pair<std::vector<ClassModel>, bool> classes_for(const std::vector<Input>& i
                                       "every dimension)",
                                       cls.name, seen_in);
     try {
-      return {extrap::build_classes(inputs, true), true};
+      return {extrap::build_classes(inputs, true, keep_samples), true};
     } catch (const ExtrapolationError& e) {
       std::string why = e.what();
       if (why.starts_with("error: "))
@@ -568,7 +587,7 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
     in.grid = extrap::grid_for(in.ranks(), dimensions, largest_fastest);
   Grid target = options.grid ? *options.grid : extrap::grid_for(options.ranks, dimensions, largest_fastest);
 
-  auto [classes, one_class] = classes_for(inputs, target);
+  auto [classes, one_class] = classes_for(inputs, target, options.resample);
   std::map<int, int> members; // per class key: ranks at the target
   for (int r = 0; r < target.ranks(); ++r) {
     ++members[extrap::class_key(target, r, one_class)];
@@ -590,7 +609,7 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
       ++parameters;
       exact += fitted.back().how == Fitted::How::Delta || fitted.back().fit.exact ? 1 : 0;
     }
-    at.push_back(at_target(cls, std::move(fitted), std::move(unused), target));
+    at.push_back(at_target(cls, std::move(fitted), std::move(unused), target, options.resample));
   }
   trace::cformat::Loaded result = extrap::target_trace(target, at, one_class, inputs[0].trace.meta.compute_unit);
   std::uint64_t bytes = trace::cformat::write_compressed(out, result);
@@ -602,6 +621,10 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
                      "exact), {} bytes\n",
              out.string(), target.ranks(), target.describe(), dimensions, sources, at.size(), parameters, exact,
              bytes);
+  if (std::any_of(at.begin(), at.end(), [](const ClassAtTarget& c) { return c.resampled; }))
+    fmt::print(report, "volumes: the measured ones resampled, each rank varying around the fitted mean as a rank of its "
+                       "class in the input of {} ranks (--volumes mean: the mean alone)\n",
+               inputs.back().ranks());
   if (options.report)
     for (const ClassAtTarget& c : at)
       report_class(report, c, target, members[c.cls->key]);

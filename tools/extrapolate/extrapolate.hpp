@@ -18,6 +18,9 @@ struct ExtrapolateOptions {
   extrap::Scaling scaling = extrap::Scaling::None;
   std::optional<extrap::Grid> grid;       ///< the target's grid (else as MPI_Dims_create chooses it)
   bool report = false;                    ///< print every fitted parameter
+  /// give each target rank the variation of a rank of its class in the largest input around the fitted mean of each
+  /// compute and sleep volume (docs/extrapolation.md#volumes), instead of the mean alone
+  bool resample = true;
 };
 
 /// Reads `traces` (any trace sets TraceSet::open reads, at least three distinct rank counts), fits the model and
