@@ -659,5 +659,35 @@ TEST(CompressedTrace, StatsKeepsThePhasesOfABodyThatLevelsRunInTurn)
   }
 }
 
+TEST(CompressedTrace, StatsCheckMeetsTheRanksAtTheirWorldCollectives)
+{
+  // gaps by index do not line up (rank 0's isend closes its first gap, rank 1's irecv its second), the world's
+  // barriers do: each closing action costs 1e4 (no bytes), computes their volume
+  std::string t = "0 compute 100\n0 isend 1 5 0 0\n0 compute 300\n0 barrier\n0 compute 50\n0 barrier\n"
+                  "1 compute 250\n1 barrier\n1 compute 60\n1 irecv 0 5 0 0\n1 compute 70\n1 barrier\n";
+  auto readers = [](const fs::path& p) {
+    std::unique_ptr<TraceSet> set = TraceSet::open(p, std::nullopt);
+    std::vector<std::unique_ptr<RankReader>> out;
+    for (int r = 0; r < set->rank_count(); ++r)
+      out.push_back(set->reader(r));
+    return out;
+  };
+  cformat::LockStep s = cformat::lock_step(readers(write_file(scratch_dir() / "meet.txt", t)));
+  EXPECT_DOUBLE_EQ(s.time, 10250 + 10300 + 10070); // the slowest of each gap index
+  EXPECT_DOUBLE_EQ(s.segmented, 20400 + 20130);    // the slowest of each stretch between two barriers
+  EXPECT_EQ(s.rank_totals, (std::vector<double>{450, 380}));
+  // the same gaps, the volumes moved between stretches: the lock-step sum hardly moves, the segmented one does
+  std::string moved = "0 compute 100\n0 isend 1 5 0 0\n0 compute 50\n0 barrier\n0 compute 300\n0 barrier\n"
+                      "1 compute 250\n1 barrier\n1 compute 60\n1 irecv 0 5 0 0\n1 compute 70\n1 barrier\n";
+  cformat::LockStep m = cformat::lock_step(readers(write_file(scratch_dir() / "moved.txt", moved)));
+  EXPECT_DOUBLE_EQ(m.time, 10250 + 10060 + 10300);
+  EXPECT_DOUBLE_EQ(m.segmented, 20150 + 20130);
+  EXPECT_NEAR(m.difference(s), (40280.0 - 40530) / 40530, 1e-12);
+  // ranks that do not call as many world collectives: no segmented time, the others decide
+  cformat::LockStep u = cformat::lock_step(readers(write_file(scratch_dir() / "unequal.txt",
+                                                              "0 compute 10\n0 barrier\n1 compute 20\n")));
+  EXPECT_EQ(u.segmented, -1);
+}
+
 } // namespace
 } // namespace tit::trace

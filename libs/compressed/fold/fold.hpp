@@ -89,18 +89,23 @@ struct LockStep {
   double time = 0;
   std::uint64_t gaps = 0;
   std::vector<double> rank_totals;
-  /// The relative difference from `reference` of the lock-step time or of the busiest rank's total, the larger.
+  /// The ranks meeting at their blocking collectives on the whole world only: the sum, over the stretches between
+  /// two of them, of the slowest rank's stretch (its gaps and their closing costs); -1 when the ranks do not call
+  /// as many of them.
+  double segmented = -1;
+  /// The relative difference from `reference` of the lock-step time, of the segmented time or of the busiest rank's
+  /// total, the largest.
   double difference(const LockStep& reference) const;
 };
 LockStep lock_step(std::vector<std::unique_ptr<RankReader>> readers);
 
 /// Above this difference of the drawn file's lock-step estimate from the traced values' (LockStep::difference),
 /// `stats` keeps the traced values (write_compressed).
+inline constexpr double kStatsCheckLimit = 0.02;
+
 /// Longest loop body, in items, that folding looks for (items may themselves be loops): a repeated block longer than
 /// this stays unfolded (tit-trace extrapolate folds those itself).
 inline constexpr std::size_t kFoldWindow = 64;
-
-inline constexpr double kStatsCheckLimit = 0.02;
 
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, Part all);
