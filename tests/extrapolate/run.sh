@@ -364,7 +364,8 @@ PY
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/vd-{3,4,5}.trace
     expect_error 2 "tit-trace: error: rank 0 of $tmp/vd-3.trace (3 ranks), action 6: \`0 alltoallv 12 0 4 8 12 0 4 8 0 0\`: the entries of its per-rank vector (argument 2 of the action with each vector counted as one) for ranks 1 and 2 differ (4 and 8)" \
       "or one value per grid neighbour and one for every other rank (rank 0 of $tmp/vd-5.trace: entries for the non-neighbours 2 and 3 differ)" ;;
-  error-args) # too few inputs, equal rank counts, a --grid of another size or malformed, a class in 2 inputs only
+  error-args) # too few inputs, equal rank counts, a --grid of another size or malformed, a class in 2 inputs only,
+    # an unknown --volumes
     for np in 2 3 4; do trace cg "$np" "${cg_args[@]}"; done
     run "$tool" extrapolate --ranks 8 "$tmp/x.tit" "$tmp"/cg-{2,3,4}.trace
     expect_error 2 "tit-trace: error: the target has ranks of class (interior), which only the inputs of 3, 4 ranks have; fitting needs 3"
@@ -375,7 +376,9 @@ PY
     run "$tool" extrapolate --grid 3x3 --ranks 8 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace" "$tmp/cg-4.trace"
     expect_error 2 "tit-trace: error: --grid 3 x 3 has 9 ranks, but --ranks is 8"
     run "$tool" extrapolate --grid 3y3 --ranks 9 "$tmp/x.tit" "$tmp/cg-3.trace" "$tmp/cg-4.trace" "$tmp/cg-4.trace"
-    expect_error 2 "expected 1 to 3 positive integers joined by 'x' (6x6, 4x4x2), got '3y3'" ;;
+    expect_error 2 "expected 1 to 3 positive integers joined by 'x' (6x6, 4x4x2), got '3y3'"
+    run "$tool" extrapolate --volumes median --ranks 8 "$tmp/x.tit" "$tmp"/cg-{2,3,4}.trace
+    expect_error 2 "--volumes: median not in {resample,mean}" ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac
 exit 0
