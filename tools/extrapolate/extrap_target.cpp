@@ -41,8 +41,9 @@ public:
       std::vector<std::uint32_t> sigs;
       signatures(c, c.cls->top, r, sigs);
       // ranks of a class with the same signatures share their structure and values, unless a per-rank vector
-      // puts the rank's own entry at its place, a value is a function of the rank's coordinates, or a compute is
-      // present in some occurrences only (spread over the class's ranks, not repeated on each)
+      // puts the rank's own entry at its place, a value is a function of the rank's coordinates, a compute is
+      // present in some occurrences only (spread over the class's ranks, not repeated on each), or a volume is
+      // resampled (each rank varies as its own input member)
       std::size_t nth = class_ranks_[it->second]++; // the rank's place among its class's ranks at the target
       auto [entry, added] = cache_.try_emplace(
           std::tuple(it->second, sigs, c.has_vectors || c.per_rank || c.sporadic || c.resampled ? r : -1));
