@@ -466,10 +466,9 @@ public:
   }
 
 private:
-  const std::vector<std::vector<SlotRole>>& roles_of(std::size_t i) const
-  {
-    return roles_[all_.ranks[i].dialect == Dialect::SimGrid ? 1 : 0];
-  }
+  /// The index of rank index `i`'s dialect in roles_ and tests_.
+  std::size_t dialect_of(std::size_t i) const { return all_.ranks[i].dialect == Dialect::SimGrid ? 1 : 0; }
+  const std::vector<std::vector<SlotRole>>& roles_of(std::size_t i) const { return roles_[dialect_of(i)]; }
   PoolKey site_of(const SlotRole& role, std::uint32_t body, std::uint32_t pos, std::uint32_t slot)
   {
     return role.local ? PoolKey{1, groups_.of(body), pos, slot} : PoolKey{0, body, pos, slot};
@@ -480,7 +479,7 @@ private:
   {
     for (std::size_t i = 0; i < all_.ranks.size(); ++i) {
       const auto& role = roles_of(i);
-      const auto& tests = tests_[all_.ranks[i].dialect == Dialect::SimGrid ? 1 : 0];
+      const auto& tests = tests_[dialect_of(i)];
       RankTokens tokens(all_.blocks[all_.ranks[i].block], meta_);
       SiteValues* gap = nullptr; // the site of the compute volume just read: the gap the next action closes
       walk(all_, all_.ranks[i].root, [&](std::uint32_t body, std::uint32_t pos, std::uint32_t sig) {
