@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -61,8 +60,9 @@ public:
         // meets once (outside any loop) is present on the share of the ranks it had in the input
         occurrences_ = &class_occurrences_[it->second];
         occurrences_->resize(c.cls->params.size(), 0);
+        nth_ = nth;
         if (c.resampled)
-          rank_samples_.assign(c.cls->params.size(), RankSamples{nth});
+          taken_.assign(c.cls->params.size(), 0);
         walk_values(c, c.cls->top, r, sigs, next, values);
         entry->second.second = static_cast<std::uint32_t>(out.blocks.size());
         out.blocks.push_back(values.take());
@@ -216,17 +216,15 @@ private:
     }
   }
 
-  /// A resampled volume's next token at the rank being walked: its member's next value in the largest input over
-  /// their mean, times the fitted mean (ClassAtTarget::resample_mean).
+  /// A resampled volume's next token at the rank being walked: the next value of its member (the n-th of the class's
+  /// ranks in the largest input, cycling) over the input's mean, times the fitted mean (ClassAtTarget::resample_mean).
   std::string resampled_token(const ClassAtTarget& c, std::size_t param)
   {
-    const Observation& o = c.cls->params[param].per_input.back();
-    RankSamples& at = rank_samples_[param];
-    if (at.values == nullptr) // the member: the n-th of the class's ranks in the input, cycling
-      at.values = &std::next(o.samples.begin(), static_cast<std::ptrdiff_t>(at.nth % o.samples.size()))->second;
-    double v = (*at.values)[at.next++ % at.values->size()] / o.mean() * c.resample_mean[param];
-    return c.fitted[param].int_tokens ? std::to_string(std::llround(std::max(v, 0.0)))
-                                      : fmt::format("{}", std::max(v, 0.0));
+    const auto& members = c.resample_members[param];
+    const std::vector<double>& values = *members[nth_ % members.size()];
+    double input_mean = c.cls->params[param].per_input.back().mean();
+    return volume_token(values[taken_[param]++ % values.size()] / input_mean * c.resample_mean[param],
+                        c.fitted[param].int_tokens);
   }
 
   static void skip(const std::vector<TemplateNode>& nodes, std::size_t& next)
@@ -247,18 +245,18 @@ private:
   /// per class, per parameter: occurrences written so far (over the class's ranks); the class being walked's
   std::map<std::size_t, std::vector<std::uint64_t>> class_occurrences_;
   std::vector<std::uint64_t>* occurrences_ = nullptr;
-  /// A resampled volume at the rank being walked: the input member whose values it takes, and how many it took.
-  struct RankSamples {
-    std::size_t nth = 0;                       ///< the rank's place among its class's ranks at the target
-    const std::vector<double>* values = nullptr; ///< the member's values (resolved at the first)
-    std::uint64_t next = 0;
-  };
-  std::vector<RankSamples> rank_samples_;      ///< per parameter of the class being walked
+  std::size_t nth_ = 0;                       ///< the rank being walked's place among its class's ranks at the target
+  std::vector<std::uint64_t> taken_;           ///< per parameter resampled: the values the rank took so far
   std::map<std::size_t, std::size_t> class_ranks_; ///< per class: its target ranks met so far
   bool sporadic_ = false;                  ///< a compute was written absent at some occurrences (a volume of 0)
 };
 
 } // namespace
+
+std::string volume_token(double v, bool int_tokens)
+{
+  return int_tokens ? std::to_string(std::llround(std::max(v, 0.0))) : fmt::format("{}", std::max(v, 0.0));
+}
 
 trace::cformat::Loaded target_trace(const Grid& grid, const std::vector<ClassAtTarget>& classes, bool one_class,
                                     const std::string& compute_unit)

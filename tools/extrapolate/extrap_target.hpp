@@ -48,6 +48,8 @@ struct ClassAtTarget {
   bool sporadic = false;                ///< a compute present in some occurrences only (presence in (0, 1))
   /// per parameter: a volume resampled (`--volumes resample`), its fitted mean at the target; 0 for the others
   std::vector<double> resample_mean;
+  /// per parameter resampled: the largest input's members of the class, each its values in order, by rank
+  std::vector<std::vector<const std::vector<double>*>> resample_members;
   bool resampled = false;               ///< a volume of the class resampled
 
   /// The token of value parameter `param` at `rank` of `grid`.
@@ -59,6 +61,9 @@ struct ClassAtTarget {
     return std::to_string(*f.per_rank->at(grid.ranks(), grid.sizes(), grid.coords(rank)));
   }
 };
+
+/// A volume's token at the target: rounded when the inputs' were integers (Fitted::int_tokens), never below 0.
+std::string volume_token(double v, bool int_tokens);
 
 /// The compressed trace of the target's ranks on `grid`, each of its class's structure with the class's parameters at
 /// the target (`classes`: their keys, or kEveryRank with `one_class`), its compute volumes counted in `compute_unit`.

@@ -412,15 +412,18 @@ void value_at_target(const ClassModel& cls, const Param& param, std::size_t i, F
   if (!std::isfinite(v) || (positive && v <= 0))
     throw ExtrapolationError(fmt::format("error: {}: {} gives {} at {} ranks, where every input's value is positive",
                                          class_context(cls, param), f.fit.model.describe(), v, target.ranks()));
-  c.tokens[i] = f.int_tokens ? std::to_string(std::llround(std::max(v, 0.0))) : fmt::format("{}", std::max(v, 0.0));
+  c.tokens[i] = extrap::volume_token(v, f.int_tokens);
   f.target = c.tokens[i];
   if (!param.volume || v <= 0)
     return;
   if (resample && resampled(param)) {
+    const Observation& o = param.per_input.back();
     c.resample_mean[i] = v;
+    for (const auto& [rank, values] : o.samples)
+      c.resample_members[i].push_back(&values);
     c.resampled = true;
     f.target = fmt::format("{} on average, each rank varying as one of its class in the largest input ({} ranks)",
-                           c.tokens[i], param.per_input.back().samples.size());
+                           c.tokens[i], o.samples.size());
     return;
   }
   const Observation* largest = nullptr;
@@ -455,6 +458,7 @@ ClassAtTarget at_target(const ClassModel& cls, std::vector<Fitted> fitted, std::
   c.tokens.assign(cls.params.size(), "");
   c.presence.assign(cls.params.size(), 1.0);
   c.resample_mean.assign(cls.params.size(), 0.0);
+  c.resample_members.assign(cls.params.size(), {});
   for (std::size_t i = 0; i < cls.params.size(); ++i) {
     Fitted& f = fitted[i];
     const Param& param = cls.params[i];
