@@ -87,7 +87,6 @@ RequestPtr make_request(Request::Type type, int src, int dst, int tag, double by
   req->dst = dst;
   req->tag = tag;
   req->bytes = bytes;
-  req->key_src = src;
   return req;
 }
 
@@ -328,11 +327,8 @@ RequestPtr Rank::irecv_any_source(int tag, double bytes)
           best_seq = q->front()->seq;
           best = ch->src;
         }
-  if (best >= 0) {
-    auto req = irecv(best, tag, bytes);
-    req->key_src = kAnySource;
-    return req;
-  }
+  if (best >= 0)
+    return irecv(best, tag, bytes);
   auto req = make_request(Request::Type::Recv, kAnySource, rank_, tag, bytes);
   req->origin = origin_;
   req->seq = world_.next_seq();

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 
 #include "model/params.hpp"
+#include "trace/message_key.hpp"
 
 #include <boost/container/small_vector.hpp>
 #include <simgrid/s4u/Comm.hpp>
@@ -59,7 +60,7 @@ struct Request {
   simgrid::s4u::CommPtr comm;   ///< the transfer as seen by the owner (null for a detached send)
   void* envelope = nullptr;     ///< recv: what the matched send carried (its payload size)
   std::uint64_t seq = 0;        ///< posting order among all requests (MPI matches the earliest posted)
-  int key_src = 0;              ///< the source as the trace names the request (kAnySource for any source)
+  trace::MessageKey key;        ///< the request as the trace names it (set by the replay for the trace's requests)
   double posted_at = -1;        ///< simulated time at which this side posted (after its overheads)
   std::uint64_t partner_seq = 0; ///< recv: the `seq` of the send it matched (0 while unmatched)
   Origin origin = Origin::User;  ///< posted by the program itself or by a collective algorithm

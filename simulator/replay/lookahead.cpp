@@ -12,20 +12,18 @@ namespace {
 /// What one later action says of a request key.
 enum class Mention : std::uint8_t { None, Names, Posts, Generic };
 
-Mention mention(const Action& a, int rank, const TraceKey& key)
+Mention mention(const Action& a, int rank, const trace::MessageKey& key)
 {
   switch (a.kind) {
     case Kind::Wait:
     case Kind::Test:
       if (a.wait_last_irecv) // dialect 1's wait names no key
         return Mention::Generic;
-      return TraceKey{a.src, a.dst, a.tag} == key ? Mention::Names : Mention::None;
+      return trace::may_name(trace::named_key(a), key) ? Mention::Names : Mention::None;
     default: {
       auto const& t = trace::traits(a.kind);
-      if (t.group == trace::Group::Message && t.nonblocking) { // isend, issend, ibsend, irecv
-        TraceKey posted = t.sends ? TraceKey{rank, a.partner, a.tag} : TraceKey{a.partner, rank, a.tag};
-        return posted == key ? Mention::Posts : Mention::None;
-      }
+      if (t.group == trace::Group::Message && t.nonblocking) // isend, issend, ibsend, irecv
+        return trace::posted_key(a, rank) == key ? Mention::Posts : Mention::None;
       return t.group == trace::Group::Completion ? Mention::Generic : Mention::None; // waitall, waitany, test*
     }
   }
@@ -75,7 +73,7 @@ bool Lookahead::read_ahead()
   return true;
 }
 
-std::vector<Fate> Lookahead::fates(int rank, const std::vector<TraceKey>& keys)
+std::vector<Fate> Lookahead::fates(int rank, const std::vector<trace::MessageKey>& keys)
 {
   if (not ahead_)
     ahead_ = std::make_unique<Ahead>();

@@ -2,6 +2,7 @@
 // how a test (or a waitany) on it ended in the traced run. Knows nothing of SimGrid.
 #pragma once
 
+#include "trace/message_key.hpp"
 #include "trace/reader.hpp"
 
 #include <cstddef>
@@ -13,19 +14,11 @@
 
 namespace tit::replay {
 
-/// A request as the trace names it on wait and test lines: (source, destination, tag), world ranks.
-struct TraceKey {
-  int src = 0;
-  int dst = 0;
-  int tag = 0;
-  bool operator==(const TraceKey&) const = default;
-};
-
 /// What the rest of a rank's trace says of a pending request.
 enum class Fate : std::uint8_t {
   Unknown,  ///< a waitall, waitany, testany, testall or testsome comes first (it may take the request), or the
             ///< window ends first: undecided
-  Named,    ///< a later wait or test names the request's key: it was still pending in the traced run
+  Named,    ///< a later wait or test may name the request's key (trace::may_name): it was still pending in the traced run
   Forgotten ///< its key is posted again, or the trace ends, before any line names it: it was complete
 };
 
@@ -44,7 +37,7 @@ public:
 
   /// The fate of each request `keys` names (in that order) after the action last returned by next(), for
   /// rank `rank`: see Fate. Reads ahead as needed, at most `window` actions.
-  std::vector<Fate> fates(int rank, const std::vector<TraceKey>& keys);
+  std::vector<Fate> fates(int rank, const std::vector<trace::MessageKey>& keys);
   /// Whether the last call to fates() stopped at the window's end with some key undecided.
   bool window_exhausted() const { return exhausted_; }
 

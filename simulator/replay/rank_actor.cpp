@@ -273,14 +273,21 @@ void RankActor::execute_p2p(const Action& a)
   if (t.sends) {
     auto mode = send_mode(t.mode);
     if (t.nonblocking)
-      pending_.push_back(mpi_.isend(a.partner, tag, a.bytes, mode));
+      post(a, mpi_.isend(a.partner, tag, a.bytes, mode));
     else
       mpi_.send(a.partner, tag, a.bytes, mode);
   } else if (t.nonblocking) {
-    pending_.push_back(mpi_.irecv(a.partner, tag, a.bytes));
+    post(a, mpi_.irecv(a.partner, tag, a.bytes));
   } else {
     mpi_.recv(a.partner, tag, a.bytes);
   }
+}
+
+// A request of the trace joins the rank's pending ones under the key its line gives it.
+void RankActor::post(const Action& a, mpi::RequestPtr req)
+{
+  req->key = trace::posted_key(a, mpi_.rank());
+  pending_.push_back(std::move(req));
 }
 
 } // namespace tit::replay

@@ -94,7 +94,6 @@ private:
   void execute_any(const trace::Action& a);
   void execute_nonblocking_collective(const trace::Action& a);
   colls::Call call_of(const trace::Action& a) const;
-  std::vector<mpi::RequestPtr>::iterator oldest_group(int tag);
   void compute(double flops);
   void finish_pending();
   void remember(const trace::Action& a);
@@ -106,9 +105,9 @@ private:
   void execute_comm_creation(const trace::Action& a);
   /// The tag of a point-to-point line in the world's channels (its communicator's context).
   int p2p_tag(const trace::Action& a);
-  /// The oldest pending request with this key (dialect 2's wait/test), or end().
-  std::vector<mpi::RequestPtr>::iterator find_request(int src, int dst, int tag);
-  /// The request a wait or test line names (see rank_actor.cpp), or pending_.end().
+  /// A nonblocking send or receive of line `a` joins the pending requests, keyed as the line names it.
+  void post(const trace::Action& a, mpi::RequestPtr req);
+  /// The request a wait or test line names (trace::named_request), or pending_.end().
   std::vector<mpi::RequestPtr>::iterator find_request(const trace::Action& a);
   /// The traced outcome of a test or waitany for each of `reqs` (see docs/mpi-semantics.md), from the rest of
   /// this rank's trace.

@@ -40,7 +40,8 @@ void RankActor::execute_nonblocking_collective(const Action& a)
   auto group = std::make_shared<mpi::Request>();
   group->type = mpi::Request::Type::Group;
   group->tag = colls::kTagNonBlocking - static_cast<int>(a.blocking);
-  group->src = group->dst = group->key_src = mpi_.rank();
+  group->src = group->dst = mpi_.rank();
+  group->key = {a.comm, mpi_.rank(), mpi_.rank(), group->tag};
   group->origin = mpi::Origin::Collective;
   mpi::Rank::CollectiveScope scope(mpi_);
   if (comm.id == 0) {

@@ -13,34 +13,15 @@ using tit::trace::Kind;
 
 namespace tit::replay {
 
-std::vector<mpi::RequestPtr>::iterator RankActor::find_request(int src, int dst, int tag)
-{
-  return std::find_if(pending_.begin(), pending_.end(), [&](const mpi::RequestPtr& r) {
-    return r->key_src == src && r->dst == dst && r->tag == tag;
-  });
-}
-
-// A wait or test names its request by (src, dst, tag) on the communicator of the line. Traces of our
-// tracer before it wrote `comm=` on these lines (and SimGrid's) name no communicator for a request
-// posted on another one: such a line that matches no request of MPI_COMM_WORLD takes the oldest
-// pending one with that key on any communicator of the rank. So does a line naming a communicator
-// freed since the request was posted (MPI lets a program free it first).
+// A wait or test names its request by its key (trace::named_request, the rule tit-trace proxy's checker and
+// runtime follow too), among the pending ones in SMPI's order: posting order, a tested request put back behind
+// the others (execute_test).
 std::vector<mpi::RequestPtr>::iterator RankActor::find_request(const Action& a)
 {
-  bool named = a.comm == 0 || handles_.contains(a.comm);
-  if (named) {
-    auto it = find_request(a.src, a.dst, p2p_tag(a));
-    if (it != pending_.end() || a.comm != 0)
-      return it;
-  }
-  std::vector<int> tags;
-  auto const& all = *run_.communicators;
-  for (std::size_t id = 1; id < all.count(); ++id)
-    if (all.get(static_cast<int>(id)).local_rank(mpi_.rank()) >= 0)
-      tags.push_back(run_.world->context_tag(static_cast<int>(id), a.tag));
-  return std::find_if(pending_.begin(), pending_.end(), [&](const mpi::RequestPtr& r) {
-    return r->key_src == a.src && r->dst == a.dst && std::find(tags.begin(), tags.end(), r->tag) != tags.end();
-  });
+  auto i = trace::named_request(
+      pending_, trace::named_key(a), [](const mpi::RequestPtr& r) -> const trace::MessageKey& { return r->key; },
+      [](const mpi::RequestPtr& r) { return r->type == mpi::Request::Type::Group; });
+  return pending_.begin() + static_cast<std::ptrdiff_t>(i);
 }
 
 void RankActor::execute_wait(const Action& a)
@@ -58,9 +39,6 @@ void RankActor::execute_wait(const Action& a)
   } else if (auto it = find_request(a); it != pending_.end()) {
     req = *it;
     pending_.erase(it);
-  } else if (auto group = oldest_group(a.tag); group != pending_.end()) {
-    req = *group;
-    pending_.erase(group);
   }
   if (not req) {
     std::string key = fmt::format("wait-unposted {}", mpi_.rank());
@@ -137,23 +115,10 @@ void RankActor::execute_any(const Action& a)
       r->done = std::all_of(r->parts.begin(), r->parts.end(), [](const mpi::RequestPtr& p) { return p->done; });
 }
 
-// SimGrid's tracer names a nonblocking collective's request oddly (its source and destination are
-// communicator ranks taken as process ids), but always with a negative tag: such a wait or test that
-// matches no key takes the oldest pending nonblocking collective.
-std::vector<mpi::RequestPtr>::iterator RankActor::oldest_group(int tag)
-{
-  if (tag >= 0)
-    return pending_.end();
-  return std::find_if(pending_.begin(), pending_.end(),
-                      [](const mpi::RequestPtr& r) { return r->type == mpi::Request::Type::Group; });
-}
-
 void RankActor::execute_test(const Action& a)
 {
   run_.polled = true;
   auto it = find_request(a);
-  if (it == pending_.end())
-    it = oldest_group(a.tag);
   if (it == pending_.end())
     return;
   mpi::RequestPtr req = *it;

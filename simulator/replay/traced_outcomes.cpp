@@ -19,18 +19,16 @@ namespace tit::replay {
 std::vector<mpi::Traced> RankActor::traced_outcomes(const Action& a, const std::vector<mpi::RequestPtr>& reqs)
 {
   std::vector<mpi::Traced> traced(reqs.size(), mpi::Traced::Unknown);
-  std::vector<TraceKey> keys;
+  std::vector<trace::MessageKey> keys;
   std::vector<std::size_t> asked;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     const mpi::Request& r = *reqs[i];
     if (r.type == mpi::Request::Type::Group || r.origin != mpi::Origin::User)
       continue;
-    auto same_key = [&](const mpi::RequestPtr& p) {
-      return p->key_src == r.key_src && p->dst == r.dst && p->tag == r.tag;
-    };
+    auto same_key = [&](const mpi::RequestPtr& p) { return p->key == r.key; };
     if (std::count_if(pending_.begin(), pending_.end(), same_key) > 1)
       continue;
-    keys.push_back({r.key_src, r.dst, run_.world->context_of(r.tag).second});
+    keys.push_back(r.key);
     asked.push_back(i);
   }
   if (keys.empty())

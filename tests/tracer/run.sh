@@ -457,6 +457,24 @@ PY
     [[ $n -ge 45 ]] || die "only $n traces found"
     ;;
 
+  proxy-wait-rule) # the proxy's runtime names a wait's request as tit-replay does (trace::named_request): the
+    # request of the line's own communicator, where two duplicates of MPI_COMM_WORLD hold one of the same ranks and
+    # tag; taking the older one, on the other communicator, hangs (its message comes after rank 0's next send)
+    mkdir -p "$work/t"
+    printf '0 init\n0 comm_dup 0 1\n0 comm_dup 0 2\n0 irecv 1 0 8 6 comm=1\n0 irecv 1 0 8 6 comm=2\n0 wait 1 0 0 comm=2\n0 send 1 0 8 6\n0 wait 1 0 0 comm=1\n0 finalize\n' >"$work/t/rank-0.txt"
+    printf '1 init\n1 comm_dup 0 1\n1 comm_dup 0 2\n1 send 0 0 8 6 comm=2\n1 recv 0 0 8 6\n1 send 0 0 8 6 comm=1\n1 finalize\n' >"$work/t/rank-1.txt"
+    printf 'rank-0.txt\nrank-1.txt\n' >"$work/t/trace.list"
+    "$build/bin/tit-replay" --hostfile "$root/platforms/small-hetero.hosts" "$root/platforms/small-hetero.xml" "$work/t" \
+      >/dev/null 2>"$work/replay.err" || { cat "$work/replay.err" >&2; die "tit-replay did not replay the trace"; }
+    "$build/bin/tit-trace" proxy "$work/t/trace.list" "$work/rule.c" >/dev/null 2>"$work/proxy.err" ||
+      { cat "$work/proxy.err" >&2; die "tit-trace proxy refused the trace"; }
+    [[ ! -s $work/proxy.err ]] || { cat "$work/proxy.err" >&2; die "tit-trace proxy warned"; }
+    mpicc -O2 -Wall -Werror -o "$work/rule.x" "$work/rule.c" || die "mpicc failed"
+    timeout 60 mpirun --oversubscribe -np 2 "$work/rule.x" >"$work/out" 2>"$work/err" ||
+      { cat "$work/err" >&2; die "the proxy did not complete (a wait took the request of another communicator?)"; }
+    grep -q "^proxy time: [0-9.]* s$" "$work/out" || die "the proxy printed no run time"
+    ;;
+
   proxy-example) # the README's example: the proxy of traces/ring4 builds and runs on 4 ranks
     "$build/bin/tit-trace" proxy "$root/traces/ring4" "$work/ring4-proxy.c" >/dev/null || die "tit-trace proxy failed"
     mpicc -O2 -o "$work/ring4-proxy" "$work/ring4-proxy.c" || die "mpicc failed"

@@ -246,6 +246,26 @@ TEST(ProxyCheck, CollectivesInDifferentOrdersOnTwoCommunicators)
       << o.deadlock;
 }
 
+TEST(ProxyCheck, AWaitNamesTheRequestOfItsOwnCommunicator)
+{
+  // Rank 0 posts receives of the same ranks and tag on two duplicates of MPI_COMM_WORLD (handles 1 and 2) and waits
+  // for the one on 2 first: the message on 1 comes only after rank 0's next send. By trace::named_request (the
+  // replay's rule) the wait takes the request on 2 and the trace completes; a wait taking the oldest request of
+  // (1, 0, 0) whatever its communicator, as the checker and the proxy's runtime once did, deadlocks here.
+  Outcome o = check("own-comm", "0 comm_dup 0 1\n0 comm_dup 0 2\n0 irecv 1 0 8 6 comm=1\n0 irecv 1 0 8 6 comm=2\n"
+                                "0 wait 1 0 0 comm=2\n0 send 1 0 8 6\n0 wait 1 0 0 comm=1\n"
+                                "1 comm_dup 0 1\n1 comm_dup 0 2\n1 send 0 0 8 6 comm=2\n1 recv 0 0 8 6\n"
+                                "1 send 0 0 8 6 comm=1\n");
+  EXPECT_EQ(o.deadlock, "");
+  EXPECT_EQ(o.error, "");
+  EXPECT_EQ(o.warnings, "");
+  // A wait naming no communicator takes the world's request first, then any communicator's.
+  Outcome w = check("no-comm", "0 comm_dup 0 1\n0 irecv 1 0 8 6 comm=1\n0 wait 1 0 0\n"
+                               "1 comm_dup 0 1\n1 send 0 0 8 6 comm=1\n");
+  EXPECT_EQ(w.deadlock, "");
+  EXPECT_EQ(w.warnings, "");
+}
+
 TEST(ProxyCheck, SubCommunicatorImbalanceDeadlocks)
 {
   // comm_split into {0, 1} (handle 1 on both); rank 1 receives twice on it what rank 0 sends once

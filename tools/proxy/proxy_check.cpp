@@ -408,24 +408,20 @@ private:
     return fmt::format("{}:{}: {}", a.file ? *a.file : std::string("<trace>"), a.line, a.text);
   }
 
-  /// The oldest request of rank k named (src, dst, tag), untested ones first; with a negative tag and no such
-  /// request, the oldest nonblocking collective (SimGrid's tracer names theirs so; tit-replay and the proxy's
-  /// runtime find them so).
-  std::size_t find(const Rank& k, int src, int dst, int tag) const
+  /// The request of rank k a wait or test line names: trace::named_request (tit-replay's rule, and the proxy
+  /// runtime's tp_find) over k's requests in the proxy's order: posting order, those a test completed behind the
+  /// others (the runtime looks among the pending ones first). k.pending.size() when none.
+  std::size_t find(const Rank& k, const Action& a)
   {
+    ordered_.clear();
     for (int tested = 0; tested < 2; ++tested)
-      for (std::size_t i = 0; i < k.pending.size(); ++i) {
-        const Req& x = reqs_[k.pending[i]];
-        if ((x.src == src || x.src == trace::kAnySource) && x.dst == dst && x.tag == tag && x.tested == (tested == 1))
-          return i;
-      }
-    for (int tested = 0; tested < 2 && tag < 0; ++tested)
-      for (std::size_t i = 0; i < k.pending.size(); ++i) {
-        const Req& x = reqs_[k.pending[i]];
-        if (x.type == Req::Type::Coll && x.tested == (tested == 1))
-          return i;
-      }
-    return k.pending.size();
+      for (std::size_t i = 0; i < k.pending.size(); ++i)
+        if (reqs_[k.pending[i]].tested == (tested == 1))
+          ordered_.push_back(i);
+    std::size_t at = trace::named_request(
+        ordered_, trace::named_key(a), [&](std::size_t i) { return reqs_[k.pending[i]].key(); },
+        [&](std::size_t i) { return reqs_[k.pending[i]].type == Req::Type::Coll; });
+    return at == ordered_.size() ? k.pending.size() : ordered_[at];
   }
 
   void start(int r, Rank& k)
@@ -437,6 +433,7 @@ private:
     switch (t.group) {
       case trace::Group::Message: {
         std::uint32_t q = t.sends ? start_send(r, k, t) : post_recv(r, comm_of(r, a, a.comm), a.partner, a.tag, a);
+        reqs_[q].handle = a.comm;
         if (t.nonblocking)
           k.pending.push_back(q);
         else
@@ -500,7 +497,7 @@ private:
     switch (a.kind) {
       case Kind::Wait:
       case Kind::Test: {
-        std::size_t i = find(k, a.src, a.dst, a.tag);
+        std::size_t i = find(k, a);
         k.temporary = false;
         if (i == k.pending.size()) { // nothing to wait for, as in tit-replay and the proxy: warned
           if (k.unnamed++ == 0)
@@ -588,6 +585,7 @@ private:
     Req& x = reqs_[q];
     x.member = static_cast<int>(std::find(members.begin(), members.end(), r) - members.begin());
     x.root = root;
+    x.handle = a.comm;
     // a member leaves early only if its messages go at once: below the threshold
     double largest = std::max(a.bytes, a.bytes2);
     for (const auto* counts : {&a.send_counts, &a.recv_counts})
@@ -703,6 +701,7 @@ private:
   std::deque<Comm> comms_; ///< a deque: creating one keeps references to the others valid
   std::vector<Req> reqs_;
   std::vector<std::uint32_t> free_;
+  std::vector<std::size_t> ordered_; ///< find(): the rank's requests in the proxy's order (reused)
   std::map<std::pair<std::uint32_t, int>, std::deque<Posted>> messages_; ///< (comm, dst): unreceived messages
   std::map<std::pair<std::uint32_t, int>, std::deque<Posted>> receives_; ///< (comm, dst): unmatched receives
   std::uint64_t actions_ = 0;

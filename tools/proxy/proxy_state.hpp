@@ -2,6 +2,7 @@
 // communicators with their collectives in progress, and each rank's place in its trace. Internal to tools/proxy.
 #pragma once
 
+#include "trace/message_key.hpp"
 #include "proxy_races.hpp"
 
 #include "trace/reader.hpp"
@@ -24,6 +25,7 @@ struct Req {
   enum class Type : std::uint8_t { Send, Recv, Coll } type = Type::Send;
   int src = 0, dst = 0, tag = 0; ///< the key a wait names (world ranks; collectives -333 -333 -1)
   std::uint32_t comm = 0;        ///< global communicator id
+  int handle = 0;                ///< that communicator as the posting rank's trace names it (`comm=H`)
   std::uint64_t seq = 0;         ///< Coll: the collective's number on comm
   double bytes = 0;              ///< Send: the payload
   bool complete = false;         ///< Send, Recv: matched (or a detached send)
@@ -33,6 +35,8 @@ struct Req {
   int member = 0, root = 0;      ///< Coll: the requester's and the root's rank in the communicator
   Clock clock;                   ///< Recv: the clock of the message it took, merged into its rank's when learned
   AnySourceReceive* wild = nullptr; ///< Recv from any source: its record (proxy_races.hpp)
+  /// The key a wait or test line names it by (trace::named_request).
+  trace::MessageKey key() const { return {handle, src, dst, tag}; }
 };
 
 /// A request of `type` with its key (src, dst, tag), its communicator, its collective number (`seq`), its payload and
