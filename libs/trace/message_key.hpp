@@ -11,8 +11,9 @@
 namespace tit::trace {
 
 /// (communicator, source, destination, tag): what MPI matches a message by, and what a wait or test line
-/// names its request by. Ranks are world ranks; `comm` is the rank's own handle of the communicator as the
-/// trace writes it (`comm=H`, 0 for MPI_COMM_WORLD); `src` is kAnySource for a receive from any source.
+/// names its request by. Ranks are world ranks; `src` is kAnySource for a receive from any source. `comm` is
+/// 0 for MPI_COMM_WORLD, else, in a trace's requests, the rank's own handle of the communicator as the trace
+/// writes it (`comm=H`), and in the simulated MPI library's channels the communicator's matching context.
 struct MessageKey {
   int comm = 0;
   int src = 0;

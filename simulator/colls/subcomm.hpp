@@ -9,32 +9,39 @@
 
 namespace tit::colls {
 
-/// Ranks are indices into `members` (world ranks, or ranks of the enclosing view); tags go through `tag_of`, so
-/// that the group's messages never match another communicator's (SMPI gives each communicator its own matching
-/// context). `context` identifies the communicator (SMP layouts are kept per communicator).
+/// Ranks are indices into `members` (world ranks, or ranks of the enclosing view); a tag is matched by what
+/// `match_of` gives, so that the group's messages never match another communicator's (SMPI gives each
+/// communicator its own matching context). `context` identifies the communicator (SMP layouts are kept per
+/// communicator).
 class SubComm final : public mpi::PointToPoint {
 public:
   SubComm(mpi::PointToPoint& world, const std::vector<int>& members, int index, int context,
-          std::function<int(int)> tag_of)
-      : world_(world), members_(members), index_(index), context_(context), tag_of_(std::move(tag_of))
+          std::function<mpi::Match(int)> match_of)
+      : world_(world), members_(members), index_(index), context_(context), match_of_(std::move(match_of))
   {
   }
-  /// A communicator derived from `world` (init_smp's), its tags shifted by `tag_shift`.
+  /// A communicator derived from `world` (init_smp's): its tags are `world`'s shifted by `tag_shift`.
   SubComm(mpi::PointToPoint& world, const std::vector<int>& members, int index, int tag_shift)
       : SubComm(world, members, index, derived_context(world.context(), tag_shift),
-                [tag_shift](int tag) { return tag + tag_shift; })
+                [&world, tag_shift](int tag) { return world.match(tag + tag_shift); })
   {
   }
+  using PointToPoint::irecv;
+  using PointToPoint::isend;
+  using PointToPoint::recv;
+  using PointToPoint::send;
+  using PointToPoint::sendrecv;
   int rank() const override { return index_; }
-  void send(int dst, int tag, double bytes) override { world_.send(at(dst), tag_of_(tag), bytes); }
-  mpi::RequestPtr isend(int dst, int tag, double bytes) override { return world_.isend(at(dst), tag_of_(tag), bytes); }
-  void recv(int src, int tag, double bytes) override { world_.recv(at(src), tag_of_(tag), bytes); }
-  mpi::RequestPtr irecv(int src, int tag, double bytes) override { return world_.irecv(at(src), tag_of_(tag), bytes); }
+  mpi::Match match(int tag) const override { return match_of_(tag); }
+  void send(int dst, mpi::Match m, double bytes) override { world_.send(at(dst), m, bytes); }
+  mpi::RequestPtr isend(int dst, mpi::Match m, double bytes) override { return world_.isend(at(dst), m, bytes); }
+  void recv(int src, mpi::Match m, double bytes) override { world_.recv(at(src), m, bytes); }
+  mpi::RequestPtr irecv(int src, mpi::Match m, double bytes) override { return world_.irecv(at(src), m, bytes); }
   void wait(const mpi::RequestPtr& req) override { world_.wait(req); }
   void waitall(std::vector<mpi::RequestPtr>& reqs) override { world_.waitall(reqs); }
-  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag) override
+  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, mpi::Match m) override
   {
-    world_.sendrecv(at(dst), send_bytes, at(src), recv_bytes, tag_of_(tag));
+    world_.sendrecv(at(dst), send_bytes, at(src), recv_bytes, m);
   }
   const simgrid::s4u::Host* host_of(int r) const override { return world_.host_of(at(r)); }
   int context() const override { return context_; }
@@ -49,7 +56,7 @@ private:
   const std::vector<int>& members_;
   int index_;
   int context_;
-  std::function<int(int)> tag_of_;
+  std::function<mpi::Match(int)> match_of_;
 };
 
 } // namespace tit::colls

@@ -79,13 +79,14 @@ private:
   Pending& pending_;
 };
 
-RequestPtr make_request(Request::Type type, int src, int dst, int tag, double bytes)
+RequestPtr make_request(Request::Type type, int src, int dst, Match m, double bytes)
 {
   auto req = std::make_shared<Request>();
   req->type = type;
   req->src = src;
   req->dst = dst;
-  req->tag = tag;
+  req->tag = m.tag;
+  req->context = m.context;
   req->bytes = bytes;
   return req;
 }
@@ -158,10 +159,10 @@ void Rank::drain_buffered()
     b.comm->wait();
 }
 
-RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode)
+RequestPtr Rank::start_send(int dst, Match m, double bytes, bool is_isend, SendMode mode)
 {
   auto const& params = world_.params();
-  auto req = make_request(Request::Type::Send, rank_, dst, tag, bytes);
+  auto req = make_request(Request::Type::Send, rank_, dst, m, bytes);
   req->origin = origin_;
   req->detached = mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < params.detached_thresh);
 
@@ -176,8 +177,8 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   req->seq = world_.next_seq();
   req->posted_at = s4u::Engine::get_clock();
   if (auto* listener = world_.listener())
-    listener->message_sent(event(rank_, dst, tag, bytes, req->seq, req->posted_at, req->origin));
-  auto& ch = channel_to(dst, tag);
+    listener->message_sent(event(rank_, dst, m, bytes, req->seq, req->posted_at, req->origin));
+  auto& ch = channel_to(dst, m);
   ch.sent++;
   // A receive from any source posted before any receive naming this rank takes the message (MPI's
   // matching order): it travels at once to the receiver's any-source mailbox.
@@ -185,7 +186,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   for (auto* q : {&ch.recvs_large, &ch.recvs_small})
     if (not q->empty())
       first_specific = std::min(first_specific, q->front()->seq);
-  if (auto* any = world_.rank(dst).bind_any_source(rank_, tag, first_specific, req->seq)) {
+  if (auto* any = world_.rank(dst).bind_any_source(rank_, m, first_specific, req->seq)) {
     ch.received++;
     req->matched_at = s4u::Engine::get_clock();
     put(*req, any);
@@ -207,7 +208,7 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   else
     post(ch.sends_large, ch.recvs_large, req);
   ch.in_flight++;
-  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, rank_, dst, tag) : world_.large_mailbox(ch);
+  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch) : world_.large_mailbox(ch);
 
   put(*req, mailbox);
   world_.post_done(ch);
@@ -216,28 +217,28 @@ RequestPtr Rank::start_send(int dst, int tag, double bytes, bool is_isend, SendM
   return req;
 }
 
-void Rank::send(int dst, int tag, double bytes)
+void Rank::send(int dst, Match m, double bytes)
 {
-  send(dst, tag, bytes, SendMode::Standard);
+  send(dst, m, bytes, SendMode::Standard);
 }
 
-RequestPtr Rank::isend(int dst, int tag, double bytes)
+RequestPtr Rank::isend(int dst, Match m, double bytes)
 {
-  return start_send(dst, tag, bytes, true);
+  return start_send(dst, m, bytes, true);
 }
 
-void Rank::send(int dst, int tag, double bytes, SendMode mode)
+void Rank::send(int dst, Match m, double bytes, SendMode mode)
 {
-  auto req = start_send(dst, tag, bytes, false, mode);
+  auto req = start_send(dst, m, bytes, false, mode);
   wait(req);
 }
 
-RequestPtr Rank::isend(int dst, int tag, double bytes, SendMode mode)
+RequestPtr Rank::isend(int dst, Match m, double bytes, SendMode mode)
 {
-  return start_send(dst, tag, bytes, true, mode);
+  return start_send(dst, m, bytes, true, mode);
 }
 
-double Rank::probe_size(int src, int tag)
+double Rank::probe_size(int src, Match m)
 {
   // SMPI probes in a loop, each probe computing for a growing multiple of smpi/iprobe seconds.
   auto const& params = world_.params();
@@ -255,7 +256,7 @@ double Rank::probe_size(int src, int tag)
           ->set_bound(params.iprobe_cpu_usage * speed)
           ->start()
           ->wait();
-    auto& ch = channel_from(src, tag);
+    auto& ch = channel_from(src, m);
     const auto* pending = not ch.sends_small.empty() ? &ch.sends_small : &ch.sends_large;
     if (not pending->empty()) {
       counter = 1;
@@ -263,26 +264,26 @@ double Rank::probe_size(int src, int tag)
     }
     if (not world_.others_can_progress(rank_))
       throw DeadlockError(fmt::format("receive of unknown size from rank {} with tag {}: no rank can send it", src,
-                                      tag));
+                                      m.tag));
     if (params.grow_injected_times)
       counter++;
   }
 }
 
-RequestPtr Rank::irecv(int src, int tag, double bytes)
+RequestPtr Rank::irecv(int src, Match m, double bytes)
 {
   settle_any_source();
   if (src == kAnySource)
-    return irecv_any_source(tag, bytes);
+    return irecv_any_source(m, bytes);
   if (bytes < 0)
-    bytes = probe_size(src, tag);
+    bytes = probe_size(src, m);
   auto const& params = world_.params();
-  auto req = make_request(Request::Type::Recv, src, rank_, tag, bytes);
+  auto req = make_request(Request::Type::Recv, src, rank_, m, bytes);
   req->origin = origin_;
   req->seq = world_.next_seq();
   req->posted_at = s4u::Engine::get_clock();
 
-  auto& ch = channel_from(src, tag);
+  auto& ch = channel_from(src, m);
   ch.received++;
   bool eager_mode = params.async_small_thresh > 0;
   bool use_small = false;
@@ -303,7 +304,7 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
   else
     post(ch.recvs_large, ch.sends_large, req);
   ch.in_flight++;
-  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch, src, rank_, tag) : world_.large_mailbox(ch);
+  s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch) : world_.large_mailbox(ch);
   req->comm = mailbox->get_async<void>(&req->envelope);
   world_.post_done(ch);
   if (eager_mode)
@@ -311,7 +312,7 @@ RequestPtr Rank::irecv(int src, int tag, double bytes)
   return req;
 }
 
-RequestPtr Rank::irecv_any_source(int tag, double bytes)
+RequestPtr Rank::irecv_any_source(Match m, double bytes)
 {
   if (bytes < 0)
     throw MpiError("a receive from any source must give its size (a negative count is not supported there)");
@@ -321,15 +322,15 @@ RequestPtr Rank::irecv_any_source(int tag, double bytes)
   int best = -1;
   std::uint64_t best_seq = std::numeric_limits<std::uint64_t>::max();
   for (const Channel* ch : world_.channels_to(rank_))
-    if (ch->tag == tag)
+    if (ch->match == m)
       for (auto* q : {&ch->sends_large, &ch->sends_small})
         if (not q->empty() && q->front()->seq < best_seq) {
           best_seq = q->front()->seq;
           best = ch->src;
         }
   if (best >= 0)
-    return irecv(best, tag, bytes);
-  auto req = make_request(Request::Type::Recv, kAnySource, rank_, tag, bytes);
+    return irecv(best, m, bytes);
+  auto req = make_request(Request::Type::Recv, kAnySource, rank_, m, bytes);
   req->origin = origin_;
   req->seq = world_.next_seq();
   req->posted_at = s4u::Engine::get_clock();
@@ -337,10 +338,10 @@ RequestPtr Rank::irecv_any_source(int tag, double bytes)
   return req;
 }
 
-s4u::Mailbox* Rank::bind_any_source(int src, int tag, std::uint64_t first_specific_recv, std::uint64_t send_seq)
+s4u::Mailbox* Rank::bind_any_source(int src, Match m, std::uint64_t first_specific_recv, std::uint64_t send_seq)
 {
   auto it = std::find_if(any_unbound_.begin(), any_unbound_.end(),
-                         [tag](const RequestPtr& r) { return r->tag == tag; });
+                         [m](const RequestPtr& r) { return r->tag == m.tag && r->context == m.context; });
   if (it == any_unbound_.end() || (*it)->seq > first_specific_recv)
     return nullptr;
   RequestPtr req = *it;
@@ -372,30 +373,29 @@ void Rank::settle_any_source(const Request* req)
   }
 }
 
-MessageEvent Rank::event(int src, int dst, int channel_tag, double bytes, std::uint64_t id, double time,
-                         Origin o) const
+MessageEvent Rank::event(int src, int dst, Match m, double bytes, std::uint64_t id, double time, Origin o) const
 {
-  auto [context, tag] = world_.context_of(channel_tag);
-  return {src, dst, tag, bytes, id, time, world_.job(), context, o};
+  return {src, dst, m.tag, bytes, id, time, world_.job(), m.context, o};
 }
 
-Channel& Rank::cached_channel(std::array<ChannelSlot, kChannelSlots>& slots, int partner, int tag, int src, int dst)
+Channel& Rank::cached_channel(std::array<ChannelSlot, kChannelSlots>& slots, int partner, Match m, int src, int dst)
 {
-  auto h = static_cast<std::uint32_t>(partner) * 0x9E3779B1U ^ static_cast<std::uint32_t>(tag) * 0x85EBCA77U;
+  auto h = static_cast<std::uint32_t>(partner) * 0x9E3779B1U ^ static_cast<std::uint32_t>(m.tag) * 0x85EBCA77U ^
+           static_cast<std::uint32_t>(m.context) * 0xC2B2AE3DU;
   ChannelSlot& slot = slots[(h ^ (h >> 16)) & (kChannelSlots - 1)];
-  if (slot.channel == nullptr || slot.partner != partner || slot.tag != tag)
-    slot = ChannelSlot{partner, tag, &world_.channel(src, dst, tag)};
+  if (slot.channel == nullptr || slot.partner != partner || slot.match != m)
+    slot = ChannelSlot{partner, m, &world_.channel({m.context, src, dst, m.tag})};
   return *slot.channel;
 }
 
-Channel& Rank::channel_to(int dst, int tag)
+Channel& Rank::channel_to(int dst, Match m)
 {
-  return cached_channel(sends_to_, dst, tag, rank_, dst);
+  return cached_channel(sends_to_, dst, m, rank_, dst);
 }
 
-Channel& Rank::channel_from(int src, int tag)
+Channel& Rank::channel_from(int src, Match m)
 {
-  return cached_channel(receives_from_, src, tag, src, rank_);
+  return cached_channel(receives_from_, src, m, src, rank_);
 }
 
 const s4u::Host* Rank::host_of(int r) const
@@ -403,9 +403,9 @@ const s4u::Host* Rank::host_of(int r) const
   return world_.rank(r).host();
 }
 
-void Rank::recv(int src, int tag, double bytes)
+void Rank::recv(int src, Match m, double bytes)
 {
-  auto req = irecv(src, tag, bytes);
+  auto req = irecv(src, m, bytes);
   wait(req);
 }
 
@@ -418,7 +418,7 @@ void Rank::complete(Request& req)
   world_.rank(req.src).delivered(req.comm->get_impl());
   if (auto* listener = world_.listener())
     listener->message_received(
-        event(req.src, rank_, req.tag, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
+        event(req.src, rank_, {req.context, req.tag}, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
   // A buffered message costs the receiver smpi/or once it has arrived.
   if (sent < world_.params().detached_thresh)
     sleep_if_positive(overheads_.orecv(std::min(req.bytes, sent)));
@@ -697,13 +697,13 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
     note_blocking(*last_matched, start);
 }
 
-void Rank::sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag)
+void Rank::sendrecv(int dst, double send_bytes, int src, double recv_bytes, Match m)
 {
   if (dst == rank_ && src == rank_) { // a local copy: free as in SimGrid, unless tit/local-copy-bw is set
     sleep_if_positive(world_.params().local_copy_time(recv_bytes < 0 ? send_bytes : std::min(send_bytes, recv_bytes)));
     return;
   }
-  std::vector<RequestPtr> reqs{start_send(dst, tag, send_bytes, true), irecv(src, tag, recv_bytes)};
+  std::vector<RequestPtr> reqs{start_send(dst, m, send_bytes, true), irecv(src, m, recv_bytes)};
   waitall(reqs);
 }
 

@@ -87,15 +87,15 @@ void World::prepare(std::vector<simgrid::s4u::ActorPtr> actors)
   }
 }
 
-World::Channel& World::channel(int src, int dst, int tag)
+World::Channel& World::channel(const trace::MessageKey& key)
 {
-  auto [it, inserted] = channels_.try_emplace(Key{src, dst, tag});
+  auto [it, inserted] = channels_.try_emplace(key);
   if (inserted) {
     Channel& ch = it->second;
-    ch.src = src;
-    ch.dst = dst;
-    ch.tag = tag;
-    incoming_.at(static_cast<std::size_t>(dst)).push_back(&ch);
+    ch.src = key.src;
+    ch.dst = key.dst;
+    ch.match = {key.comm, key.tag};
+    incoming_.at(static_cast<std::size_t>(key.dst)).push_back(&ch);
   }
   return it->second;
 }
@@ -140,9 +140,10 @@ void World::post_done(Channel& ch)
   }
 }
 
-simgrid::s4u::Mailbox* World::small_mailbox(Channel& ch, int, int dst, int)
+simgrid::s4u::Mailbox* World::small_mailbox(Channel& ch)
 {
   if (ch.small == nullptr) {
+    int dst = ch.dst;
     auto& spare = spare_small_.at(dst);
     simgrid::s4u::Mailbox* mailbox = nullptr;
     if (not spare.empty()) {
@@ -163,30 +164,11 @@ std::vector<World::Unreceived> World::unreceived() const
   std::vector<Unreceived> out;
   for (auto const& [key, ch] : channels_)
     if (ch.sent > ch.received)
-      out.push_back({key.src, key.dst, key.tag, ch.sent - ch.received});
+      out.push_back({key, ch.sent - ch.received});
   std::sort(out.begin(), out.end(), [](const Unreceived& a, const Unreceived& b) {
-    return std::tie(a.src, a.dst, a.tag) < std::tie(b.src, b.dst, b.tag);
+    return std::tie(a.key.src, a.key.dst, a.key.comm, a.key.tag) < std::tie(b.key.src, b.key.dst, b.key.comm, b.key.tag);
   });
   return out;
-}
-
-int World::context_tag(int comm, int tag)
-{
-  if (comm == 0)
-    return tag;
-  std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(comm)) << 32) | static_cast<std::uint32_t>(tag);
-  auto [it, inserted] = context_tags_.try_emplace(key, 0);
-  if (inserted) { // from INT_MIN upwards: collectives use small negative tags, users non-negative ones
-    it->second = std::numeric_limits<int>::min() + static_cast<int>(context_tags_.size());
-    contexts_.emplace(it->second, std::make_pair(comm, tag));
-  }
-  return it->second;
-}
-
-std::pair<int, int> World::context_of(int channel_tag) const
-{
-  auto it = contexts_.find(channel_tag);
-  return it == contexts_.end() ? std::make_pair(0, channel_tag) : it->second;
 }
 
 } // namespace tit::mpi

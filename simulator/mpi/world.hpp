@@ -1,5 +1,5 @@
 // The simulated MPI library: point-to-point semantics of SimGrid 3.32's SMPI (matching in order per
-// (source, destination, tag), detached / rendez-vous / eager protocols, os/or/ois overheads, MPI_Test
+// (communicator, source, destination, tag), detached / rendez-vous / eager protocols, os/or/ois overheads, MPI_Test
 // and probe injected times), built on S4U mailboxes and communications.
 #pragma once
 
@@ -46,13 +46,23 @@ public:
 /// collective algorithm (blocking or not). Outputs and the analysis tell the two apart by this, never by tags.
 enum class Origin : std::uint8_t { User, Collective };
 
+/// What MPI matches a message by besides its two ranks: the matching context of its communicator (0 for
+/// MPI_COMM_WORLD, else the replay's id of the communicator) and its tag. A collective algorithm names the tags
+/// of the communicator it runs on; PointToPoint::match gives the pair.
+struct Match {
+  int context = 0;
+  int tag = 0;
+  bool operator==(const Match&) const = default;
+};
+
 /// One pending point-to-point operation.
 struct Request {
   enum class Type : std::uint8_t { Send, Recv, Group }; ///< Group: a nonblocking collective's requests
   Type type = Type::Send;
   int src = 0;
   int dst = 0;
-  int tag = 0;
+  int tag = 0;                  ///< the tag, in matching context `context`
+  int context = 0;              ///< the communicator's matching context (Match)
   double bytes = 0;             ///< send: payload; recv: expected payload (negative: unknown)
   bool detached = false;        ///< send: buffered, complete once posted (and then without a comm)
   bool done = false;            ///< returned by a wait or a test (overheads paid): no longer pending for MPI
@@ -143,7 +153,7 @@ struct Channel {
   int in_flight = 0;                         ///< posts whose put/get the kernel has not handled yet
   int src = 0;                               ///< the sending rank
   int dst = 0;                               ///< the receiving rank (owner of the eager mailbox)
-  int tag = 0;                               ///< the channel tag
+  Match match;                               ///< its communicator's context and its tag
   std::uint64_t sent = 0;
   std::uint64_t received = 0;
 };
@@ -167,15 +177,29 @@ class PointToPoint {
 public:
   virtual ~PointToPoint() = default;
   virtual int rank() const = 0;
-  virtual void send(int dst, int tag, double bytes) = 0;
-  virtual RequestPtr isend(int dst, int tag, double bytes) = 0;
-  virtual void recv(int src, int tag, double bytes) = 0;
-  virtual RequestPtr irecv(int src, int tag, double bytes) = 0;
+  /// What tag `tag` of this communicator is matched by: its context and a tag (MPI_COMM_WORLD: {0, tag}).
+  virtual Match match(int tag) const { return {0, tag}; }
+
+  /// The operations with a tag of this communicator, as collective algorithms name them.
+  void send(int dst, int tag, double bytes) { send(dst, match(tag), bytes); }
+  RequestPtr isend(int dst, int tag, double bytes) { return isend(dst, match(tag), bytes); }
+  void recv(int src, int tag, double bytes) { recv(src, match(tag), bytes); }
+  RequestPtr irecv(int src, int tag, double bytes) { return irecv(src, match(tag), bytes); }
+  /// MPI_Sendrecv: an isend and an irecv, then both waited (nothing at all when both partners are this rank).
+  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag)
+  {
+    sendrecv(dst, send_bytes, src, recv_bytes, match(tag));
+  }
+
+  /// The same with the match given: what a communicator passes on to the one it is built on.
+  virtual void send(int dst, Match m, double bytes) = 0;
+  virtual RequestPtr isend(int dst, Match m, double bytes) = 0;
+  virtual void recv(int src, Match m, double bytes) = 0;
+  virtual RequestPtr irecv(int src, Match m, double bytes) = 0;
+  virtual void sendrecv(int dst, double send_bytes, int src, double recv_bytes, Match m) = 0;
   virtual void wait(const RequestPtr& req) = 0;
   /// Waits for every request, completing them in the order they finish (SMPI's waitany loop).
   virtual void waitall(std::vector<RequestPtr>& reqs) = 0;
-  /// MPI_Sendrecv: an isend and an irecv, then both waited (nothing at all when both partners are this rank).
-  virtual void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag) = 0;
 
   /// Where rank `r` of this communicator runs (null outside a simulation: schedule recorders).
   virtual const simgrid::s4u::Host* host_of(int /*r*/) const { return nullptr; }
@@ -194,12 +218,17 @@ public:
   int rank() const override { return rank_; }
   simgrid::s4u::Host* host() const { return host_; }
 
-  void send(int dst, int tag, double bytes) override;
-  RequestPtr isend(int dst, int tag, double bytes) override;
-  void send(int dst, int tag, double bytes, SendMode mode);
-  RequestPtr isend(int dst, int tag, double bytes, SendMode mode);
-  void recv(int src, int tag, double bytes) override;
-  RequestPtr irecv(int src, int tag, double bytes) override;
+  using PointToPoint::irecv;
+  using PointToPoint::isend;
+  using PointToPoint::recv;
+  using PointToPoint::send;
+  using PointToPoint::sendrecv;
+  void send(int dst, Match m, double bytes) override;
+  RequestPtr isend(int dst, Match m, double bytes) override;
+  void send(int dst, Match m, double bytes, SendMode mode);
+  RequestPtr isend(int dst, Match m, double bytes, SendMode mode);
+  void recv(int src, Match m, double bytes) override;
+  RequestPtr irecv(int src, Match m, double bytes) override;
   void wait(const RequestPtr& req) override;
   /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did. A test
   /// the traced run completed completes `req` whatever the replay's timing: it waits for it if needed. `traced`,
@@ -217,7 +246,7 @@ public:
   using TracedAll = std::function<std::vector<Traced>()>;
   int test_many(const std::vector<RequestPtr>& reqs, TestKind kind, const TracedAll& traced = nullptr);
   void waitall(std::vector<RequestPtr>& reqs) override;
-  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag = 0) override;
+  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, Match m) override;
   const simgrid::s4u::Host* host_of(int r) const override;
   std::map<int, std::vector<int>>* smp_layouts() override { return &smp_layouts_; }
 
@@ -260,13 +289,13 @@ public:
   /// A sender binds this rank's oldest receive from any source with `tag` to its message (posted as number
   /// `send_seq`), which travels at once to this rank's any-source mailbox. Returns that mailbox, or nullptr
   /// when no such receive waits or a receive naming `src` was posted before it (it matches first).
-  simgrid::s4u::Mailbox* bind_any_source(int src, int tag, std::uint64_t first_specific_recv, std::uint64_t send_seq);
+  simgrid::s4u::Mailbox* bind_any_source(int src, Match m, std::uint64_t first_specific_recv, std::uint64_t send_seq);
 
 private:
   /// Puts the message of `req` into `mailbox` (see the definition).
   void put(Request& req, simgrid::s4u::Mailbox* mailbox);
-  RequestPtr start_send(int dst, int tag, double bytes, bool is_isend, SendMode mode = SendMode::Standard);
-  RequestPtr irecv_any_source(int tag, double bytes);
+  RequestPtr start_send(int dst, Match m, double bytes, bool is_isend, SendMode mode = SendMode::Standard);
+  RequestPtr irecv_any_source(Match m, double bytes);
   /// Posts the receives of any-source requests that senders bound since, in binding order; then, while
   /// `req` (if given) is still unbound, sleeps until a sender binds it.
   void settle_any_source(const Request* req = nullptr);
@@ -274,7 +303,7 @@ private:
   void inject_test_time();
   /// Resets or grows the shared test counter after a test that completed something or nothing.
   void account_test(bool completed);
-  double probe_size(int src, int tag);
+  double probe_size(int src, Match m);
   void complete(Request& req);
   void account_waiting(const Request& req, double wait_start);
   void note_blocking(const Request& req, double wait_start);
@@ -308,24 +337,24 @@ private:
   /// Reused by waitall and waitany (one rank runs one of them at a time): no allocation per call once grown.
   std::vector<simgrid::s4u::CommPtr> wait_comms_;
   InlineVector<Request*, 4> wait_pending_;
-  /// The event of a message between `src` and `dst` on channel tag `channel_tag` (decoded into its identity).
-  MessageEvent event(int src, int dst, int channel_tag, double bytes, std::uint64_t id, double time, Origin o) const;
+  /// The event of a message between `src` and `dst` matched by `m`.
+  MessageEvent event(int src, int dst, Match m, double bytes, std::uint64_t id, double time, Origin o) const;
 
-  /// The channel from this rank to `dst` with `tag`, and from `src` to this rank.
-  Channel& channel_to(int dst, int tag);
-  Channel& channel_from(int src, int tag);
-  /// The last channels this rank used, by (partner, tag) hashed: a lookup in the world's map of every channel
+  /// The channel from this rank to `dst` matched by `m`, and from `src` to this rank.
+  Channel& channel_to(int dst, Match m);
+  Channel& channel_from(int src, Match m);
+  /// The last channels this rank used, by (partner, match) hashed: a lookup in the world's map of every channel
   /// misses the caches when thousands of ranks take turns, this rank's own slots much less (they live in the
   /// rank's state, which its turn touches anyway). A cache only: the channels themselves are the world's.
   struct ChannelSlot {
     int partner = -1;
-    int tag = 0;
+    Match match;
     Channel* channel = nullptr;
   };
   static constexpr std::size_t kChannelSlots = 8; ///< per direction; a power of two
   std::array<ChannelSlot, kChannelSlots> sends_to_{};
   std::array<ChannelSlot, kChannelSlots> receives_from_{};
-  Channel& cached_channel(std::array<ChannelSlot, kChannelSlots>& slots, int partner, int tag, int src, int dst);
+  Channel& cached_channel(std::array<ChannelSlot, kChannelSlots>& slots, int partner, Match m, int src, int dst);
 };
 
 /// Shared state of the simulated MPI library: channels between ranks and global counters.
@@ -339,20 +368,16 @@ public:
   int rank_count() const { return rank_count_; }
 
   using Channel = mpi::Channel;
-  Channel& channel(int src, int dst, int tag);
+  /// The channel of messages of that key: (context, source, destination, tag), MPI's identity of a message.
+  Channel& channel(const trace::MessageKey& key);
   /// The regular mailbox of a channel, taken from the spare ones when the channel has none.
   simgrid::s4u::Mailbox* large_mailbox(Channel& ch);
-  simgrid::s4u::Mailbox* small_mailbox(Channel& ch, int src, int dst, int tag);
+  simgrid::s4u::Mailbox* small_mailbox(Channel& ch);
   /// Called once a post's put/get is handled: a channel with nothing pending gives its mailboxes back
   /// (empty in the kernel too), so mailboxes follow the channels in use, not all channels ever used.
   void post_done(Channel& ch);
 
   std::uint64_t next_seq() { return ++seq_; }
-  /// The tag that `tag` of communicator `comm` gets in the world's channels: itself on MPI_COMM_WORLD (comm 0),
-  /// else a tag of its own, far below every tag of the world (each communicator is its own matching context).
-  int context_tag(int comm, int tag);
-  /// The (communicator, tag) a channel tag stands for: the inverse of context_tag.
-  std::pair<int, int> context_of(int channel_tag) const;
   /// Each Rank registers itself, so that senders can bind its receives from any source.
   void add_rank(Rank* rank) { ranks_.push_back(rank); }
   Rank& rank(int r) { return *ranks_.at(static_cast<std::size_t>(r)); }
@@ -380,9 +405,9 @@ public:
   int& probe_counter() { return probe_counter_; }
   int& testany_counter() { return testany_counter_; } ///< SMPI's MPI_Testany keeps a counter of its own
 
-  /// Sends never received, as (src, dst, tag, count) for the end-of-run warning.
+  /// Sends never received, by channel, for the end-of-run warning.
   struct Unreceived {
-    int src, dst, tag;
+    trace::MessageKey key; ///< its `comm` is the communicator's context: the replay's id of the communicator
     std::uint64_t count;
   };
   std::vector<Unreceived> unreceived() const;
@@ -409,20 +434,17 @@ public:
 private:
   model::MpiParams params_;
   int rank_count_;
-  struct Key {
-    int src, dst, tag;
-    bool operator==(const Key&) const = default;
-  };
   struct KeyHash {
-    std::size_t operator()(const Key& k) const noexcept
+    std::size_t operator()(const trace::MessageKey& k) const noexcept
     {
       std::uint64_t h = static_cast<std::uint32_t>(k.src);
       h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.dst);
       h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.tag);
+      h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.comm);
       return static_cast<std::size_t>(h ^ (h >> 29));
     }
   };
-  std::unordered_map<Key, Channel, KeyHash> channels_; ///< never erased: a Channel's address is stable
+  std::unordered_map<trace::MessageKey, Channel, KeyHash> channels_; ///< never erased: a Channel's address is stable
   std::vector<std::vector<const Channel*>> incoming_;  ///< per receiving rank, its channels
   std::vector<simgrid::s4u::ActorPtr> actors_;
   std::vector<simgrid::s4u::Mailbox*> spare_large_;              ///< created ahead, handed to new channels
@@ -432,8 +454,6 @@ private:
   std::vector<simgrid::s4u::SemaphorePtr> bind_signals_;
   std::vector<Rank*> ranks_;
   std::uint64_t seq_ = 0;
-  std::unordered_map<std::uint64_t, int> context_tags_;
-  std::unordered_map<int, std::pair<int, int>> contexts_; ///< channel tag -> (communicator, tag), off the world
   int job_ = 0;
   MessageListener* listener_ = nullptr;
   std::size_t mailbox_names_ = 0;

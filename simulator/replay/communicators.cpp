@@ -105,11 +105,11 @@ std::string Communicators::pending() const
   return out;
 }
 
-colls::SubComm view_of(mpi::Rank& rank, mpi::World& world, const Communicator& comm)
+colls::SubComm view_of(mpi::Rank& rank, const Communicator& comm)
 {
   int id = comm.id;
   return colls::SubComm(rank, comm.members, comm.local_rank(rank.rank()), id,
-                        [&world, id](int tag) { return world.context_tag(id, tag); });
+                        [id](int tag) { return mpi::Match{id, tag}; });
 }
 
 } // namespace tit::replay

@@ -63,8 +63,8 @@ private:
   std::map<std::tuple<int, std::vector<int>, int>, const Communicator*> created_;
 };
 
-/// One rank's view of a communicator: communicator ranks become world ranks and tags those of the
-/// communicator's own matching context (World::context_tag), so its messages never match another's.
-colls::SubComm view_of(mpi::Rank& rank, mpi::World& world, const Communicator& comm);
+/// One rank's view of a communicator: communicator ranks become world ranks and its tags are matched in the
+/// communicator's own context (mpi::Match{id, tag}), so its messages never match another's.
+colls::SubComm view_of(mpi::Rank& rank, const Communicator& comm);
 
 } // namespace tit::replay

@@ -253,7 +253,7 @@ void RankActor::execute_p2p(const Action& a)
 {
   int n = run_.world->rank_count();
   const Communicator& comm = comm_of(a);
-  int tag = p2p_tag(a);
+  mpi::Match tag = p2p_match(a);
   auto check_rank = [&](int r, const char* what) {
     if (r == trace::kAnySource && std::string_view(what) == "source")
       return;

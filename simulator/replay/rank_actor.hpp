@@ -103,8 +103,8 @@ private:
   /// Count vectors must have one entry per member of the communicator.
   void check_counts(const trace::Action& a, const Communicator& comm) const;
   void execute_comm_creation(const trace::Action& a);
-  /// The tag of a point-to-point line in the world's channels (its communicator's context).
-  int p2p_tag(const trace::Action& a);
+  /// What a point-to-point line's messages are matched by: its communicator's context and its tag.
+  mpi::Match p2p_match(const trace::Action& a) const;
   /// A nonblocking send or receive of line `a` joins the pending requests, keyed as the line names it.
   void post(const trace::Action& a, mpi::RequestPtr req);
   /// The request a wait or test line names (trace::named_request), or pending_.end().

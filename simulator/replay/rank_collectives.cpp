@@ -47,7 +47,7 @@ void RankActor::execute_nonblocking_collective(const Action& a)
   if (comm.id == 0) {
     group->parts = colls::post_nonblocking(mpi_, static_cast<int>(a.blocking), call_of(a));
   } else {
-    colls::SubComm view = view_of(mpi_, *run_.world, comm);
+    colls::SubComm view = view_of(mpi_, comm);
     group->parts = colls::post_nonblocking(view, static_cast<int>(a.blocking), call_of(a));
   }
   pending_.push_back(std::move(group));
@@ -80,7 +80,7 @@ void RankActor::execute_collective(const Action& a)
     if (comm.id == 0) {
       algorithm(mpi_, call);
     } else {
-      colls::SubComm view = view_of(mpi_, *run_.world, comm);
+      colls::SubComm view = view_of(mpi_, comm);
       algorithm(view, call);
     }
   }

@@ -22,11 +22,9 @@ const Communicator& RankActor::comm_of(const Action& a) const
   return *it->second;
 }
 
-int RankActor::p2p_tag(const Action& a)
+mpi::Match RankActor::p2p_match(const Action& a) const
 {
-  if (a.comm == 0)
-    return a.tag;
-  return run_.world->context_tag(comm_of(a).id, a.tag);
+  return {comm_of(a).id, a.tag};
 }
 
 void RankActor::execute_comm_creation(const Action& a)

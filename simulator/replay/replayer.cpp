@@ -373,11 +373,10 @@ void gather(const Options& options, std::vector<std::unique_ptr<JobRun>>& runs, 
       jr->job->observer->end_run(result.jobs.back().end);
     auto prefix = workload ? fmt::format("job '{}': ", jr->job->name) : std::string();
     for (auto const& u : jr->world->unreceived()) {
-      auto [context, tag] = jr->world->context_of(u.tag);
-      auto on = context == 0 ? std::string() : fmt::format(" on communicator {}", context);
+      auto on = u.key.comm == 0 ? std::string() : fmt::format(" on communicator {}", u.key.comm);
       result.warnings.push_back(fmt::format("{}warning: {} message(s) from rank {} to rank {} with tag {}{} were "
                                             "sent but never received",
-                                            prefix, u.count, u.src, u.dst, tag, on));
+                                            prefix, u.count, u.key.src, u.key.dst, u.key.tag, on));
     }
   }
   // A single trace set: the prediction is the end of the last rank to finish, counted from its own init (as

@@ -24,26 +24,31 @@ class Recorder final : public tit::mpi::PointToPoint {
 public:
   explicit Recorder(int rank) : rank_(rank) {}
   int rank() const override { return rank_; }
-  void send(int dst, int tag, double bytes) override { log("send", dst, tag, bytes); }
-  RequestPtr isend(int dst, int tag, double bytes) override
+  using PointToPoint::irecv;
+  using PointToPoint::isend;
+  using PointToPoint::recv;
+  using PointToPoint::send;
+  using PointToPoint::sendrecv;
+  void send(int dst, tit::mpi::Match m, double bytes) override { log("send", dst, m.tag, bytes); }
+  RequestPtr isend(int dst, tit::mpi::Match m, double bytes) override
   {
-    log("isend", dst, tag, bytes);
-    return request(tit::mpi::Request::Type::Send, rank_, dst, tag, bytes);
+    log("isend", dst, m.tag, bytes);
+    return request(tit::mpi::Request::Type::Send, rank_, dst, m.tag, bytes);
   }
-  void recv(int src, int tag, double bytes) override { log("recv", src, tag, bytes); }
-  RequestPtr irecv(int src, int tag, double bytes) override
+  void recv(int src, tit::mpi::Match m, double bytes) override { log("recv", src, m.tag, bytes); }
+  RequestPtr irecv(int src, tit::mpi::Match m, double bytes) override
   {
-    log("irecv", src, tag, bytes);
-    return request(tit::mpi::Request::Type::Recv, src, rank_, tag, bytes);
+    log("irecv", src, m.tag, bytes);
+    return request(tit::mpi::Request::Type::Recv, src, rank_, m.tag, bytes);
   }
   void wait(const RequestPtr& req) override { ops.push_back(fmt::format("wait {}", req->type == tit::mpi::Request::Type::Send ? req->dst : req->src)); }
   void waitall(std::vector<RequestPtr>& reqs) override { ops.push_back(fmt::format("waitall {}", reqs.size())); }
-  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, int tag) override
+  void sendrecv(int dst, double send_bytes, int src, double recv_bytes, tit::mpi::Match m) override
   {
     if (dst == rank_ && src == rank_)
       return;
-    log("isend", dst, tag, send_bytes);
-    log("irecv", src, tag, recv_bytes);
+    log("isend", dst, m.tag, send_bytes);
+    log("irecv", src, m.tag, recv_bytes);
     ops.push_back("waitall 2");
   }
 
