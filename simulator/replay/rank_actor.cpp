@@ -253,7 +253,7 @@ void RankActor::execute_p2p(const Action& a)
 {
   int n = run_.world->rank_count();
   const Communicator& comm = comm_of(a);
-  mpi::Match tag = p2p_match(a);
+  mpi::Match match = p2p_match(a);
   auto check_rank = [&](int r, const char* what) {
     if (r == trace::kAnySource && std::string_view(what) == "source")
       return;
@@ -265,7 +265,7 @@ void RankActor::execute_p2p(const Action& a)
   if (a.kind == Kind::SendRecv) {
     check_rank(a.partner, "destination");
     check_rank(a.partner2, "source");
-    mpi_.sendrecv(a.partner, a.bytes, a.partner2, a.bytes2, tag);
+    mpi_.sendrecv(a.partner, a.bytes, a.partner2, a.bytes2, match);
     return;
   }
   auto const& t = trace::traits(a.kind); // one message: send, recv and their variants
@@ -273,13 +273,13 @@ void RankActor::execute_p2p(const Action& a)
   if (t.sends) {
     auto mode = send_mode(t.mode);
     if (t.nonblocking)
-      post(a, mpi_.isend(a.partner, tag, a.bytes, mode));
+      post(a, mpi_.isend(a.partner, match, a.bytes, mode));
     else
-      mpi_.send(a.partner, tag, a.bytes, mode);
+      mpi_.send(a.partner, match, a.bytes, mode);
   } else if (t.nonblocking) {
-    post(a, mpi_.irecv(a.partner, tag, a.bytes));
+    post(a, mpi_.irecv(a.partner, match, a.bytes));
   } else {
-    mpi_.recv(a.partner, tag, a.bytes);
+    mpi_.recv(a.partner, match, a.bytes);
   }
 }
 
