@@ -85,8 +85,7 @@ RequestPtr make_request(Request::Type type, int src, int dst, Match m, double by
   req->type = type;
   req->src = src;
   req->dst = dst;
-  req->tag = m.tag;
-  req->context = m.context;
+  req->match = m;
   req->bytes = bytes;
   return req;
 }
@@ -341,7 +340,7 @@ RequestPtr Rank::irecv_any_source(Match m, double bytes)
 s4u::Mailbox* Rank::bind_any_source(int src, Match m, std::uint64_t first_specific_recv, std::uint64_t send_seq)
 {
   auto it = std::find_if(any_unbound_.begin(), any_unbound_.end(),
-                         [m](const RequestPtr& r) { return r->tag == m.tag && r->context == m.context; });
+                         [m](const RequestPtr& r) { return r->match == m; });
   if (it == any_unbound_.end() || (*it)->seq > first_specific_recv)
     return nullptr;
   RequestPtr req = *it;
@@ -418,7 +417,7 @@ void Rank::complete(Request& req)
   world_.rank(req.src).delivered(req.comm->get_impl());
   if (auto* listener = world_.listener())
     listener->message_received(
-        event(req.src, rank_, {req.context, req.tag}, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
+        event(req.src, rank_, req.match, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
   // A buffered message costs the receiver smpi/or once it has arrived.
   if (sent < world_.params().detached_thresh)
     sleep_if_positive(overheads_.orecv(std::min(req.bytes, sent)));

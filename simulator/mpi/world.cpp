@@ -1,7 +1,5 @@
 #include "mpi/world.hpp"
 
-#include <limits>
-
 #include <fmt/core.h>
 #include <simgrid/s4u/Actor.hpp>
 

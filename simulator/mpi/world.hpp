@@ -61,8 +61,7 @@ struct Request {
   Type type = Type::Send;
   int src = 0;
   int dst = 0;
-  int tag = 0;                  ///< the tag, in matching context `context`
-  int context = 0;              ///< the communicator's matching context (Match)
+  Match match;                  ///< its communicator's matching context and its tag
   double bytes = 0;             ///< send: payload; recv: expected payload (negative: unknown)
   bool detached = false;        ///< send: buffered, complete once posted (and then without a comm)
   bool done = false;            ///< returned by a wait or a test (overheads paid): no longer pending for MPI

@@ -39,9 +39,9 @@ void RankActor::execute_nonblocking_collective(const Action& a)
       static_cast<std::int64_t>(run_.check_collective(comm, mpi_.rank(), a, fmt::format("{}:{}", *a.file, a.line)));
   auto group = std::make_shared<mpi::Request>();
   group->type = mpi::Request::Type::Group;
-  group->tag = colls::kTagNonBlocking - static_cast<int>(a.blocking);
+  group->match.tag = colls::kTagNonBlocking - static_cast<int>(a.blocking);
   group->src = group->dst = mpi_.rank();
-  group->key = {a.comm, mpi_.rank(), mpi_.rank(), group->tag};
+  group->key = {a.comm, mpi_.rank(), mpi_.rank(), group->match.tag};
   group->origin = mpi::Origin::Collective;
   mpi::Rank::CollectiveScope scope(mpi_);
   if (comm.id == 0) {

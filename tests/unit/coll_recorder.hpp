@@ -72,7 +72,7 @@ private:
     r->type = type;
     r->src = src;
     r->dst = dst;
-    r->tag = tag;
+    r->match.tag = tag;
     r->bytes = bytes;
     return r;
   }

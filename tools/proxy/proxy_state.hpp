@@ -2,9 +2,9 @@
 // communicators with their collectives in progress, and each rank's place in its trace. Internal to tools/proxy.
 #pragma once
 
-#include "trace/message_key.hpp"
 #include "proxy_races.hpp"
 
+#include "trace/message_key.hpp"
 #include "trace/reader.hpp"
 
 #include <cstdint>
