@@ -449,6 +449,7 @@ void Rank::wait(const RequestPtr& req)
   if (req->type == Request::Type::Group) {
     std::vector<RequestPtr> parts = req->parts;
     waitall(parts);
+    req->done = true;
     return;
   }
   if (req->type == Request::Type::Send && not req->comm) { // a buffered send: nothing to wait for

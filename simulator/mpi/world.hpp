@@ -70,6 +70,8 @@ struct Request {
   void* envelope = nullptr;     ///< recv: what the matched send carried (its payload size)
   std::uint64_t seq = 0;        ///< posting order among all requests (MPI matches the earliest posted)
   trace::MessageKey key;        ///< the request as the trace names it (set by the replay for the trace's requests)
+  std::uint64_t handle = 0;     ///< the replay's number of a request the trace posted, 1 up on each rank (0: a
+                                ///< collective algorithm's own); observers name requests by it
   double posted_at = -1;        ///< simulated time at which this side posted (after its overheads)
   std::uint64_t partner_seq = 0; ///< recv: the `seq` of the send it matched (0 while unmatched)
   Origin origin = Origin::User;  ///< posted by the program itself or by a collective algorithm

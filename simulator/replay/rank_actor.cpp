@@ -210,6 +210,11 @@ void RankActor::execute(const Action& a)
   auto const& traits = trace::traits(a.kind);
   bool collective = traits.group == trace::Group::Collective || traits.group == trace::Group::NonBlockingCollective;
   bool is_mpi = traits.group != trace::Group::Local;
+  if (observer != nullptr) {
+    posted_ = 0;
+    if (traits.group == trace::Group::Completion)
+      watch(a);
+  }
   (this->*kDispatch[static_cast<std::size_t>(a.kind)])(a);
   double end = s4u::Engine::get_clock();
   if (is_mpi)
@@ -245,7 +250,12 @@ void RankActor::report(const Action& a, double start, double end, bool collectiv
       r.peer = a.partner;
       r.bytes = a.bytes;
     }
+    if (group == trace::Group::Completion) {
+      auto k = a.kind;
+      r.requests = outcomes(k == Kind::Test || k == Kind::TestAny || k == Kind::TestAll || k == Kind::TestSome);
+    }
   }
+  r.posted = posted_;
   run_.observer->action_end(r);
 }
 
@@ -287,6 +297,7 @@ void RankActor::execute_p2p(const Action& a)
 void RankActor::post(const Action& a, mpi::RequestPtr req)
 {
   req->key = trace::posted_key(a, mpi_.rank());
+  req->handle = posted_ = ++handles_posted_;
   pending_.push_back(std::move(req));
 }
 

@@ -14,6 +14,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <span>
 #include <unordered_map>
 #include <ostream>
 #include <string>
@@ -98,6 +99,10 @@ private:
   void finish_pending();
   void remember(const trace::Action& a);
   void report(const trace::Action& a, double start, double end, bool collective);
+  /// Before a wait or test runs (with an observer): the requests it may complete, kept in watched_.
+  void watch(const trace::Action& a);
+  /// After it ran: what became of each watched request (a wait reports only those it completed), into outcomes_.
+  std::span<const timeline::RequestOutcome> outcomes(bool is_test);
   /// The communicator a line acts on (its comm=<h>, or the parent of a comm_* line).
   const Communicator& comm_of(const trace::Action& a) const;
   /// Count vectors must have one entry per member of the communicator.
@@ -118,6 +123,10 @@ private:
   Lookahead reader_;
   std::vector<mpi::RequestPtr> pending_; ///< posted requests in post order; done ones stand for SMPI's null ones
   std::vector<mpi::RequestPtr> waitall_; ///< the requests of the waitall in progress (reused: no allocation per call)
+  std::uint64_t handles_posted_ = 0;     ///< requests the trace posted so far (their mpi::Request::handle)
+  std::uint64_t posted_ = 0;             ///< the handle the action in progress posted, 0 if none (observers only)
+  std::vector<mpi::RequestPtr> watched_; ///< the requests the wait or test in progress may complete (observers only)
+  std::vector<timeline::RequestOutcome> outcomes_; ///< what became of them
   RankStats stats_;
   bool finished_ = false;
   std::uint64_t records_ = 0;         ///< actions reported to the observer so far

@@ -43,6 +43,7 @@ void RankActor::execute_nonblocking_collective(const Action& a)
   group->src = group->dst = mpi_.rank();
   group->key = {a.comm, mpi_.rank(), mpi_.rank(), group->match.tag};
   group->origin = mpi::Origin::Collective;
+  group->handle = posted_ = ++handles_posted_;
   mpi::Rank::CollectiveScope scope(mpi_);
   if (comm.id == 0) {
     group->parts = colls::post_nonblocking(mpi_, static_cast<int>(a.blocking), call_of(a));

@@ -150,6 +150,29 @@ void RankActor::execute_test(const Action& a)
   pending_.push_back(std::move(req));
 }
 
+void RankActor::watch(const Action& a)
+{
+  watched_.clear();
+  if (a.kind == Kind::Test) { // the one it names (a wait names one too, but completes only that one: see outcomes)
+    if (auto it = find_request(a); it != pending_.end() && not(*it)->done)
+      watched_.push_back(*it);
+    return;
+  }
+  for (auto const& r : pending_)
+    if (not r->done)
+      watched_.push_back(r);
+}
+
+std::span<const timeline::RequestOutcome> RankActor::outcomes(bool is_test)
+{
+  outcomes_.clear();
+  for (auto const& r : watched_)
+    if (r->done || is_test)
+      outcomes_.push_back({r->handle, r->done});
+  watched_.clear();
+  return outcomes_;
+}
+
 void RankActor::finish_pending()
 {
   std::vector<mpi::RequestPtr> reqs;
@@ -172,6 +195,7 @@ void RankActor::finish_pending()
   if (run_.observer != nullptr) {
     run_.observer->action_begin(mpi_.rank(), pseudo, start);
     mpi_.begin_operation();
+    watched_ = reqs;
   }
   if (not reqs.empty()) {
     current_text_ = fmt::format("(end of its trace, waiting for {} request(s) it never waited for)", reqs.size());
@@ -192,6 +216,7 @@ void RankActor::finish_pending()
     r.end = s4u::Engine::get_clock();
     r.blocking = mpi_.blocking();
     r.end_of_trace = true;
+    r.requests = outcomes(false);
     run_.observer->action_end(r);
   }
 }

@@ -6,10 +6,17 @@
 #include "trace/action.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace tit::timeline {
+
+/// A request a wait or test action waited for or tested, by its handle (mpi::Request::handle).
+struct RequestOutcome {
+  std::uint64_t handle = 0;
+  bool completed = false; ///< completed by this action (else tested and still pending: tests only)
+};
 
 /// One action of one rank once it is over.
 struct ActionRecord {
@@ -25,6 +32,11 @@ struct ActionRecord {
   std::int64_t collective = -1;          ///< collectives: position in the sequence of collectives of `comm`
   int comm = 0;                          ///< collectives: the communicator's id (0 = MPI_COMM_WORLD)
   bool end_of_trace = false;             ///< the waits for requests still pending when the trace ended
+  std::uint64_t posted = 0;              ///< the handle of the request the action posted (isend, irecv and their
+                                         ///< variants, nonblocking collectives), 0 when none
+  /// Waits and tests (and the end-of-trace wait): the requests completed in the simulated run, in posting order, and
+  /// for tests the ones tested that stay pending. Valid during the call only.
+  std::span<const RequestOutcome> requests;
 };
 
 /// Receives the replay's events. The default implementations ignore them.

@@ -1,5 +1,6 @@
 // The OTF2 writer's observer side: each replayed action becomes an Item (its region and MPI records, requests
-// paired with their completions as the rank's waits name them); otf2_archive.cpp writes them when the run ends.
+// paired with their completions where the simulated run completed them); otf2_archive.cpp writes them when the run
+// ends.
 #include "timeline/otf2_writer.hpp"
 
 #include <fmt/format.h>
@@ -111,11 +112,6 @@ std::uint32_t Otf2Writer::region_of(const trace::Action& a)
   return it->second;
 }
 
-void Otf2Writer::post(int rank, Key key, Request request)
-{
-  states_[static_cast<std::size_t>(rank)].pending.emplace(request.id, std::make_pair(key, request));
-}
-
 void Otf2Writer::message_received(const mpi::MessageEvent& e)
 {
   if (!e.collective() && e.dst >= 0 && static_cast<std::size_t>(e.dst) < states_.size())
@@ -135,53 +131,41 @@ int Otf2Writer::matched_source(int rank, int src, int tag)
   return found;
 }
 
-void Otf2Writer::completion(int rank, Request q, Item& item)
+void Otf2Writer::completion(int rank, std::uint64_t handle, Request q, Item& item)
 {
   if (q.recv)
     q.peer = matched_source(rank, q.peer, q.tag);
   Record c;
-  c.request = q.id;
   if (q.collective) {
     c = *q.collective;
     c.type = Record::Type::NbcComplete;
-    c.request = q.id;
   } else if (q.recv) {
     c.type = Record::Type::Irecv;
     c.peer = q.peer, c.tag = q.tag, c.bytes = q.bytes;
   } else {
     c.type = Record::Type::IsendComplete;
   }
+  c.request = handle;
   item.records.push_back(c);
 }
 
-void Otf2Writer::complete(int rank, const Key& key, bool test, Item& item)
+void Otf2Writer::completions(const ActionRecord& r, Item& item)
 {
-  auto& pending = states_[static_cast<std::size_t>(rank)].pending;
-  // The request the wait names; when none, the oldest nonblocking collective (as the replay does: SimGrid's tracer
-  // names a nonblocking collective's request oddly, ours `wait -333 -333 -1`).
-  auto it = std::find_if(pending.begin(), pending.end(), [&](auto const& p) { return p.second.first == key; });
-  if (it == pending.end())
-    it = std::find_if(pending.begin(), pending.end(),
-                      [](auto const& p) { return p.second.second.collective.has_value(); });
-  if (it == pending.end())
-    return;
-  if (test) { // tests are written unsuccessful: the request stays pending
-    Record t;
-    t.type = Record::Type::Test;
-    t.request = it->first;
-    item.records.push_back(t);
-    return;
+  auto& pending = states_[static_cast<std::size_t>(r.rank)].pending;
+  for (const RequestOutcome& o : r.requests) {
+    auto it = pending.find(o.handle);
+    if (it == pending.end())
+      continue; // a request of an action the archive does not hold (MPI_Start's)
+    if (not o.completed) {
+      Record t;
+      t.type = Record::Type::Test;
+      t.request = o.handle;
+      item.records.push_back(t);
+      continue;
+    }
+    completion(r.rank, o.handle, it->second, item);
+    pending.erase(it);
   }
-  completion(rank, it->second.second, item);
-  pending.erase(it);
-}
-
-void Otf2Writer::complete_all(int rank, Item& item)
-{
-  auto& pending = states_[static_cast<std::size_t>(rank)].pending;
-  for (auto const& [id, p] : pending)
-    completion(rank, p.second, item);
-  pending.clear();
 }
 
 void Otf2Writer::point_to_point(const ActionRecord& r, Item& item)
@@ -202,13 +186,13 @@ void Otf2Writer::point_to_point(const ActionRecord& r, Item& item)
     break;
   case Kind::Isend: case Kind::Issend: case Kind::Ibsend:
     rec.type = Record::Type::Isend;
-    rec.request = s.next_request++;
-    post(r.rank, Key{r.rank, peer, a.tag}, Request{rec.request, false, peer, a.tag, bytes, {}});
+    rec.request = r.posted;
+    s.pending.emplace(r.posted, Request{false, peer, a.tag, bytes, {}});
     break;
   case Kind::Irecv:
     rec.type = Record::Type::IrecvRequest;
-    rec.request = s.next_request++;
-    post(r.rank, Key{a.partner, r.rank, a.tag}, Request{rec.request, true, peer, a.tag, bytes, {}});
+    rec.request = r.posted;
+    s.pending.emplace(r.posted, Request{true, peer, a.tag, bytes, {}});
     rec.peer = 0; // MpiIrecvRequest says no source
     break;
   default:
@@ -243,13 +227,11 @@ void Otf2Writer::collective(const ActionRecord& r, Item& item)
 /// that completes it.
 void Otf2Writer::nonblocking_collective(const ActionRecord& r, Item& item)
 {
-  RankState& s = states_[static_cast<std::size_t>(r.rank)];
   Record rec;
   rec.type = Record::Type::NbcRequest;
-  rec.request = s.next_request++;
+  rec.request = r.posted;
   item.records.push_back(rec);
-  post(r.rank, Key{trace::kAnySource, trace::kAnySource, -1},
-       Request{rec.request, false, 0, 0, 0, collective_record(r)});
+  states_[static_cast<std::size_t>(r.rank)].pending.emplace(r.posted, Request{false, 0, 0, 0, collective_record(r)});
 }
 
 void Otf2Writer::action_end(const ActionRecord& r)
@@ -259,11 +241,9 @@ void Otf2Writer::action_end(const ActionRecord& r)
   const trace::Action& a = *r.action;
   Item item{r.start, r.end, region_of(a), {}};
   switch (a.kind) {
-  case Kind::Wait: case Kind::Test:
-    complete(r.rank, Key{a.src, a.dst, a.tag}, a.kind == Kind::Test, item);
-    break;
-  case Kind::WaitAll:
-    complete_all(r.rank, item);
+  case Kind::Wait: case Kind::Test: case Kind::WaitAll: case Kind::WaitAny:
+  case Kind::TestAny: case Kind::TestAll: case Kind::TestSome:
+    completions(r, item);
     break;
   case Kind::NonBlockingCollective:
     nonblocking_collective(r, item);

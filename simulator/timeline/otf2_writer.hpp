@@ -6,10 +6,8 @@
 #include "timeline/observer.hpp"
 #include "timeline/otf2_events.hpp"
 
-#include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <unordered_map>
 
 namespace tit::timeline {
@@ -25,28 +23,26 @@ public:
 
 private:
   struct Request {
-    std::uint64_t id;
     bool recv;
     int peer, tag;
     std::uint64_t bytes;
     std::optional<otf2_out::Record> collective; ///< a nonblocking collective: its completion record, but the time
   };
-  using Key = std::tuple<int, int, int>; ///< a wait's (src, dst, tag), world ranks
   struct Arrival {
     int src, tag;
   };
   struct RankState {
-    std::uint64_t next_request = 1;
     std::vector<Arrival> arrivals; ///< user messages received and not yet given to a receive, in arrival order
-    std::map<std::uint64_t, std::pair<Key, Request>> pending; ///< by request id: posting order
+    /// Posted and not completed, by handle (mpi::Request::handle: the OTF2 request id on the rank's location).
+    std::unordered_map<std::uint64_t, Request> pending;
   };
 
   std::uint32_t region_of(const trace::Action& a);
   void point_to_point(const ActionRecord& r, otf2_out::Item& item);
-  void post(int rank, Key key, Request request);
-  void complete(int rank, const Key& key, bool test, otf2_out::Item& item);
-  void complete_all(int rank, otf2_out::Item& item);
-  void completion(int rank, Request q, otf2_out::Item& item);
+  /// A wait's or test's records: a completion for each request the simulated run completed, MpiRequestTest for each
+  /// one a test left pending.
+  void completions(const ActionRecord& r, otf2_out::Item& item);
+  void completion(int rank, std::uint64_t handle, Request q, otf2_out::Item& item);
   /// The source of a receive from `src` (kAnySource: the first message that arrived with its tag), and the arrival
   /// it takes.
   int matched_source(int rank, int src, int tag);

@@ -6,6 +6,9 @@
 #   write-<trace> tit-replay --otf2 writes an archive otf2-print and python3-otf2 read, one region per action
 #   roundtrip-<trace> trace -> --otf2 -> convert --from otf2 at the hosts' speed -> the same actions and prediction
 #                 (within 1e-6: each compute's duration is rounded to the nanosecond tick)
+#   completions-<trace>  every request the archive posts is completed where the simulated run completed it (also
+#                 by waitany, testany, testall, testsome and tests the trace follows with no wait), and the
+#                 archive reads back to a trace predicting the same time (within 1e-5: waitany comes back as wait)
 set -euo pipefail
 build=$1 case=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -103,6 +106,33 @@ EOF
   echo "ok: $1: same actions, predicted $a and $b"
 }
 
+# Each posted request has its completion record: MpiIrecvRequest/MpiIrecv, MpiIsend/MpiIsendComplete and
+# NonBlockingCollectiveRequest/NonBlockingCollectiveComplete pair up, per rank.
+completions_case() {
+  local traces; traces=$(trace_of "$1")
+  "$bin/tit-replay" --otf2 "$tmp/sim" --hostfile "$hosts" "$platform" "$traces" >/dev/null
+  otf2-print "$tmp/sim/traces.otf2" >"$tmp/events.txt"
+  awk '{ n[$1 " " $2]++ } END {
+         for (k in n) { split(k, f, " "); rank[f[2]] = 1 }
+         for (r in rank) {
+           if (n["MPI_IRECV_REQUEST " r] != n["MPI_IRECV " r] || n["MPI_ISEND " r] != n["MPI_ISEND_COMPLETE " r] ||
+               n["NON_BLOCKING_COLLECTIVE_REQUEST " r] != n["NON_BLOCKING_COLLECTIVE_COMPLETE " r]) {
+             printf "rank %s: %d irecv requests, %d completed; %d isends, %d completed; %d nbc, %d completed\n", r,
+               n["MPI_IRECV_REQUEST " r], n["MPI_IRECV " r], n["MPI_ISEND " r], n["MPI_ISEND_COMPLETE " r],
+               n["NON_BLOCKING_COLLECTIVE_REQUEST " r], n["NON_BLOCKING_COLLECTIVE_COMPLETE " r]
+             bad = 1
+           }
+         }
+         exit bad }' "$tmp/events.txt" || fail "$1: requests left without their completion record"
+  local requests; requests=$(grep -c '^MPI_IRECV_REQUEST \|^MPI_ISEND \|^NON_BLOCKING_COLLECTIVE_REQUEST ' "$tmp/events.txt")
+  [[ $requests -gt 0 ]] || fail "$1: no request in the archive"
+  "$bin/tit-trace" convert --from otf2 --rate "$speed" "$tmp/sim" "$tmp/back" >/dev/null
+  local a b; a=$(predicted "$traces") b=$(predicted "$tmp/back/trace.list")
+  "$py" -c "import sys; a, b = float('$a'), float('$b'); sys.exit(0 if abs(a - b) <= 1e-5 * a else 1)" ||
+    fail "$1: predicted $a from the trace, $b after the round trip"
+  echo "ok: $1: $requests requests, each completed; predicted $a and $b"
+}
+
 case $case in
   read-*) read_case "${case#read-}" ;;
   refuse-nbc-incomplete)
@@ -166,5 +196,6 @@ case $case in
     done ;;
   write-*) write_case "${case#write-}" ;;
   roundtrip-*) roundtrip_case "${case#roundtrip-}" ;;
+  completions-*) completions_case "${case#completions-}" ;;
   *) fail "unknown case $case" ;;
 esac
