@@ -167,11 +167,15 @@ public:
     std::uint64_t round = 0;
     for (auto const& at : cuts_of(k))
       round += runs_.count(at) != 0 ? 0 : plan_.actions_of_cut(at);
-    if (k > settings_.first_k && report_.simulated_actions + round > report_.actions)
-      return fmt::format("the loops are not steady enough to gain from a cut: after {} replays (estimated error "
-                         "{:.2g}%, tolerance {:.2g}%), simulating them longer would cost more than the full replay",
-                         report_.replays, 100 * report_.estimated_error, 100 * settings_.tolerance);
-    return {};
+    if (report_.simulated_actions + round < report_.actions)
+      return {};
+    if (report_.replays == 0) // the loops are short beside the rest of the trace: the full replay is cheaper
+      return fmt::format("the loops are too short to gain from a cut: the first cut replays would simulate {} "
+                         "actions, the trace has {}",
+                         round, report_.actions);
+    return fmt::format("the loops are not steady enough to gain from a cut: after {} replays (estimated error "
+                       "{:.2g}%, tolerance {:.2g}%), simulating them longer would cost more than the full replay",
+                       report_.replays, 100 * report_.estimated_error, 100 * settings_.tolerance);
   }
 
   /// One round: every loop at k, then each at 2k and 3k; the prediction in `predicted` and the report's loops and

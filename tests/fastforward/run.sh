@@ -73,6 +73,11 @@ short) # no loop long enough: replayed in full
   gen short 4 10
   f=$(full short); ff short; not_applied "no loop of rank 0 runs 24 times"; [ "$(time_of)" = "$f" ] || fail "not the full replay's time"
   ;;
+cheaper) # loops long enough to cut (24 iterations or more) but the cuts would simulate more than the whole trace
+  gen ring 4 25
+  f=$(full ring); ff ring; not_applied "the loops are too short to gain from a cut: the first cut replays would simulate 432 actions, the trace has 416"
+  [ "$(time_of)" = "$f" ] || fail "not the full replay's time"
+  ;;
 compressed) # a compressed trace: its own loops, the same prediction as its text
   gen ring 16 400
   run "$build/bin/tit-trace" compress "$tmp/ring/traces.list" "$tmp/ring.tit"; expect_ok
