@@ -59,7 +59,7 @@ endforeach()
 foreach(c online-binned online-stats online-memory online-errors timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
           convert-thesis convert-pre320 convert-traced convert-roundtrip convert-durations convert-tit-trace convert-errors exports bench-overhead
           subcomm-requests comm-note proxy-errors proxy-example proxy-sleep proxy-dialect1 proxy-hygiene proxy-agreement
-          proxy-wait-rule)
+          proxy-wait-rule proxy-send-buffer)
   add_test(NAME tracer.${c} COMMAND ${TIT_TRACER_RUN} ${c})
 endforeach()
 get_property(TIT_TRACER_TESTS DIRECTORY PROPERTY TESTS)
