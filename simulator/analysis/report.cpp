@@ -106,6 +106,15 @@ void write_text(std::ostream& out, const Result& res)
   }
 }
 
+void write_incomplete_json(std::ostream& out, const std::string& error)
+{
+  json j;
+  j["schema"] = kSchema;
+  j["complete"] = false;
+  j["error"] = error;
+  out << j.dump(1) << '\n';
+}
+
 void write_json(std::ostream& out, const Result& res)
 {
   json j;
@@ -158,6 +167,11 @@ json load(const std::string& path)
     throw CompareError(fmt::format("{}: error: not a tit-replay analysis (expected \"schema\": \"{}\"; write one "
                                    "with tit-replay --analysis-json FILE)",
                                    path, kSchema));
+  if (not j.value("complete", true)) {
+    auto error = j.value("error", std::string());
+    throw CompareError(fmt::format("{}: error: the replay that wrote this analysis stopped, so it holds none: {}",
+                                   path, error.substr(0, error.find('\n'))));
+  }
   return j;
 }
 

@@ -17,6 +17,10 @@ void write_text(std::ostream& out, const Result& result);
 /// JSON document with "schema": "tit-replay analysis v1".
 void write_json(std::ostream& out, const Result& result);
 
+/// The JSON document of a replay that stopped (no analysis): the schema, "complete": false and the error (a deadlock's
+/// lists the blocked ranks). --compare refuses it, saying so.
+void write_incomplete_json(std::ostream& out, const std::string& error);
+
 /// A malformed or foreign analysis file.
 class CompareError : public tit::Error {
 public:

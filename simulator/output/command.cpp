@@ -192,6 +192,9 @@ int replay_and_report(const Command& c, std::ostream& out, std::ostream& err)
   for (auto const& w : result.warnings)
     fmt::print(err, "tit-replay: {}\n", w);
   if (result.exit_code != 0) {
+    for (auto& o : outputs) // rather than an empty file: a document that says the replay stopped
+      if (o->analysis_json != nullptr)
+        analysis::write_incomplete_json(*o->analysis_json, result.error);
     fmt::print(err, "tit-replay: {}\n", result.error);
     return result.exit_code;
   }

@@ -360,10 +360,13 @@ void gather(const Options& options, std::vector<std::unique_ptr<JobRun>>& runs, 
       result.error = prefix + jr->run.error;
     }
   }
-  if (result.exit_code != 0)
-    return;
-  if (deadlock) {
+  if (deadlock && result.exit_code == 0)
     result.exit_code = 3;
+  if (result.exit_code != 0) {
+    double now = s4u::Engine::get_clock();
+    for (auto const& jr : runs)
+      if (jr->job->observer != nullptr)
+        jr->job->observer->stopped(now, result.error);
     return;
   }
   for (auto const& jr : runs) {

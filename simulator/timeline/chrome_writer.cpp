@@ -94,6 +94,12 @@ void ChromeTraceWriter::end_run(double simulated_time)
   simulated_time_ = simulated_time;
 }
 
+void ChromeTraceWriter::stopped(double time, const std::string& error)
+{
+  stopped_at_ = time;
+  error_ = error;
+}
+
 void ChromeTraceWriter::close()
 {
   if (closed_)
@@ -104,6 +110,8 @@ void ChromeTraceWriter::close()
     fmt::print(out_, ",\"end_time_s\":{}", simulated_time_);
   else
     out_ << ",\"complete\":false";
+  if (stopped_at_ >= 0)
+    fmt::print(out_, ",\"stopped_at_s\":{},\"error\":\"{}\"", stopped_at_, json_escape(error_));
   out_ << "}}\n";
   out_.flush();
 }

@@ -5,6 +5,7 @@
 #include "timeline/observer.hpp"
 
 #include <ostream>
+#include <string>
 
 namespace tit::timeline {
 
@@ -17,6 +18,7 @@ public:
   void message_sent(const mpi::MessageEvent& e) override;
   void message_received(const mpi::MessageEvent& e) override;
   void end_run(double simulated_time) override;
+  void stopped(double time, const std::string& error) override;
   /// Closes the JSON document (also done by the destructor, so a failed replay still leaves valid JSON).
   void close();
 
@@ -26,6 +28,8 @@ private:
   bool first_ = true;
   bool closed_ = false;
   double simulated_time_ = -1;
+  double stopped_at_ = -1;   ///< the replay stopped at this time (-1: it did not, or its time is unknown)
+  std::string error_;        ///< and why
 };
 
 /// `s` as the inside of a JSON string literal.

@@ -35,6 +35,11 @@ void CsvWriter::action_end(const ActionRecord& r)
              r.start, r.end, r.bytes, r.peer, category_of(a));
 }
 
+void CsvWriter::stopped(double time, const std::string& error)
+{
+  fmt::print(out_, "# incomplete: the replay stopped at {} s: {}\n", time, first_line(error));
+}
+
 void CsvWriter::message_sent(const mpi::MessageEvent& e)
 {
   in_flight_.emplace(e.id, e.time);

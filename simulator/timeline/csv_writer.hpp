@@ -19,6 +19,7 @@ public:
   void action_end(const ActionRecord& record) override;
   void message_sent(const mpi::MessageEvent& e) override;
   void message_received(const mpi::MessageEvent& e) override;
+  void stopped(double time, const std::string& error) override;
 
 private:
   std::ostream& out_;

@@ -12,6 +12,11 @@ std::string arguments_of(const trace::Action& action)
   return args;
 }
 
+std::string_view first_line(std::string_view report)
+{
+  return report.substr(0, report.find('\n'));
+}
+
 std::string_view category_of(const trace::Action& action)
 {
   return trace::traits(action.kind).category;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tit::timeline {
@@ -53,7 +54,13 @@ public:
   void message_received(const mpi::MessageEvent& e) override { (void)e; }
   /// After the last rank finished (not called when the replay failed).
   virtual void end_run(double simulated_time) { (void)simulated_time; }
+  /// Instead of end_run, when the replay stopped (an action it cannot replay, a deadlock): the simulated time it
+  /// reached and the error, so that a timeline ends well-formed and says it is incomplete.
+  virtual void stopped(double time, const std::string& error) { (void)time, (void)error; }
 };
+
+/// The first line of an error report (a deadlock report lists the blocked ranks on the lines after it).
+std::string_view first_line(std::string_view report);
 
 /// Forwards every event to several observers, in order.
 class Fanout final : public Observer {
@@ -89,6 +96,11 @@ public:
   {
     for (auto* o : observers_)
       o->end_run(simulated_time);
+  }
+  void stopped(double time, const std::string& error) override
+  {
+    for (auto* o : observers_)
+      o->stopped(time, error);
   }
 
 private:

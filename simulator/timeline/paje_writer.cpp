@@ -141,6 +141,14 @@ void PajeWriter::message_received(const mpi::MessageEvent& e)
   in_flight_.erase(e.id);
 }
 
+void PajeWriter::stopped(double time, const std::string& error)
+{
+  if (ranks_ == 0)
+    return; // stopped before the first action
+  fmt::print(out_, "# incomplete: the replay stopped at {} s: {}\n", time, first_line(error));
+  end_run(time);
+}
+
 void PajeWriter::end_run(double simulated_time)
 {
   // A message its receiver never took: its link ends with the run (Paje wants every link closed).

@@ -21,6 +21,7 @@ public:
   void message_sent(const mpi::MessageEvent& e) override;
   void message_received(const mpi::MessageEvent& e) override;
   void end_run(double simulated_time) override;
+  void stopped(double time, const std::string& error) override;
 
 private:
   void declare_value(const std::string& name);

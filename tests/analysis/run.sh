@@ -109,6 +109,31 @@ case $case_name in
       check csv-vs-paje "$tmp/t.csv" "$tmp/t.dump"
       check csv-vs-chrome "$tmp/t.csv" "$tmp/t.json"
     done ;;
+  stopped) # a replay that stops (a deadlock, exit 3; ranks that disagree on a collective, exit 2) still leaves
+    # well-formed outputs that say so: Paje that pj_dump reads with the ranks' states up to the stop and a comment,
+    # a CSV ending with a comment, a Chrome trace and an analysis JSON with "complete": false and the error, which
+    # --compare refuses
+    hosts=$root/tests/e2e/data/cluster4.hosts plat=$root/tests/e2e/data/cluster4.xml
+    for t in deadlock:3 coll-mismatch:2; do
+      rm -f "$tmp"/s.*
+      run --hostfile "$hosts" "$plat" "$root/tests/e2e/data/${t%:*}" --csv "$tmp/s.csv" --paje "$tmp/s.paje" \
+        --chrome-trace "$tmp/s.json" --analysis-json "$tmp/s.analysis.json"
+      [ "$status" -eq "${t#*:}" ] || fail "${t%:*}: exit status $status, expected ${t#*:}"
+      pj_dump "$tmp/s.paje" > "$tmp/s.dump" 2>"$err" || fail "${t%:*}: pj_dump rejects the Paje trace of a stopped run"
+      grep -q '^State, rank 0' "$tmp/s.dump" || fail "${t%:*}: no state of rank 0 in the Paje trace"
+      grep -q '^# incomplete: the replay stopped at [0-9.e-]* s: .*error' "$tmp/s.paje" || fail "${t%:*}: Paje: no note"
+      tail -n 1 "$tmp/s.csv" | grep -q '^# incomplete: the replay stopped at' || fail "${t%:*}: CSV: no closing note"
+      "$py" - "$tmp/s.json" "$tmp/s.analysis.json" <<'PY' || fail "${t%:*}: the JSON outputs do not say the run stopped"
+import json, sys
+chrome, analysis = (json.load(open(p)) for p in sys.argv[1:3])
+other = chrome["otherData"]
+assert other["complete"] is False and "error" in other["error"] and other["stopped_at_s"] >= 0, other
+assert analysis["schema"] == "tit-replay analysis v1" and analysis["complete"] is False, analysis
+assert "error" in analysis["error"], analysis
+PY
+      run --compare "$tmp/s.analysis.json" "$tmp/s.analysis.json"
+      expect_error 2 "s.analysis.json: error: the replay that wrote this analysis stopped, so it holds none"
+    done ;;
   deterministic) # the same run twice gives the same bytes
     "$py" "$here/random_trace.py" "$tmp/t" 12 5 30
     for k in 1 2; do
