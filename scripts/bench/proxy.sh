@@ -10,6 +10,8 @@
 # Environment:
 #   BENCH_CASES  space-separated RANKS:ITERATIONS:PATTERN cases of tests/bench/gen-trace.py
 #                (default "64:14000:halo", about 10^7 actions)
+#   BENCH_TRACES space-separated trace sets to make proxies of as well (e.g. the corpus's, corpus/README.md):
+#                the same columns, actions counted by tit-trace info
 #   BENCH_ROUNDTRIP  space-separated PROGRAM:NP tracer test programs (default "ring:5 halo:4 colls:7")
 #   BENCH_PLATFORM  PLATFORM.xml,HOSTFILE calibrated for this machine (calibration/walkthrough.sh): then, for the
 #                mini-applications BENCH_APPS (default "halo2d cg") on 1 and 2 ranks, the application's measured
@@ -43,6 +45,19 @@ for c in $cases; do
   printf "%-22s %10s %10s %12s %10s\n" "$c" "$actions" "$(seconds "$t0" "$t1")" "$(stat -c %s "$dir/proxy.c")" \
     "$(seconds "$t1" "$t2")"
   rm -f "$dir"/rank-*.txt
+done
+
+for t in ${BENCH_TRACES:-}; do
+  dir=$bench_dir/trace-$(basename "$(dirname "$t")")
+  mkdir -p "$dir"
+  actions=$("$build_dir/bin/tit-trace" info "$t" | sed -n 's/^actions: //p')
+  t0=$(now)
+  "$build_dir/bin/tit-trace" proxy "$t" "$dir/proxy.c" >/dev/null
+  t1=$(now)
+  mpicc -O2 -o "$dir/proxy" "$dir/proxy.c"
+  t2=$(now)
+  printf "%-22s %10s %10s %12s %10s\n" "$(basename "$(dirname "$t")")" "$actions" "$(seconds "$t0" "$t1")" \
+    "$(stat -c %s "$dir/proxy.c")" "$(seconds "$t1" "$t2")"
 done
 
 echo

@@ -330,10 +330,11 @@ public:
     fmt::print(out, "#define RANKS {}\n#define RATE {} /* volume units per second; 0: one flop per unit */\n",
                m.rank_count, rate ? fmt::format("{:g}", *rate) : "0");
     write_values(out);
-    fmt::print(out, "\n/* Loop bodies: body_B runs the actions of body B once; loops call bodies. */\n");
+    write_actions(out, statements);
     std::set<std::uint32_t> done;
     for (const auto& [root, number] : structure)
-      write_body(out, root, statements, done);
+      write_body(out, root, done);
+    write_tables(out);
     write_main(out, structure);
   }
 
@@ -397,23 +398,70 @@ private:
     }
   }
 
-  void write_body(std::ostream& out, std::uint32_t body, const std::vector<std::string>& statements,
-                  std::set<std::uint32_t>& done)
+  /// One function per signature: sig_S runs one action of signature S (its values from the streams). The bodies
+  /// are data that name them (write_body): a trace that folds little (AMG's set-up) is thousands of calls, which
+  /// as C statements took gcc -O2 minutes and gigabytes to build (AMG at 8 ranks: 124 s; at 32 ranks, stopped
+  /// after 10 minutes at 3.5 GB).
+  void write_actions(std::ostream& out, const std::vector<std::string>& statements) const
+  {
+    fmt::print(out, "\n/* Actions: sig_S runs one action of signature S. */\n");
+    for (std::size_t sig = 0; sig < statements.size(); ++sig)
+      fmt::print(out, "static void sig_{}(void) {{ {} }}\n", sig, statements[sig]);
+    fmt::print(out, "static void (*const tp_sigs[])(void) = {{");
+    for (std::size_t sig = 0; sig < statements.size(); ++sig)
+      fmt::print(out, "sig_{},", sig);
+    fmt::print(out, "}};\n\n/* Loop bodies: an item S >= 0 runs sig_S, an item -1 - L runs loop L of tp_loops, {{trip count, "
+                    "body}}. */\ntypedef struct {{ long long count; int body; }} tp_loop;\n"
+                    "typedef struct {{ const int* items; int n; }} tp_body;\n");
+  }
+
+  /// Body `body` (and the bodies its loops run, first) as an array of items.
+  void write_body(std::ostream& out, std::uint32_t body, std::set<std::uint32_t>& done)
   {
     if (!done.insert(body).second)
       return;
     for (std::uint32_t id : t_.meta.bodies[body])
       if (t_.meta.nodes[id].loop)
-        write_body(out, t_.meta.nodes[id].ref, statements, done);
-    fmt::print(out, "static void body_{}(void)\n{{\n", body);
+        write_body(out, t_.meta.nodes[id].ref, done);
+    std::vector<long long> items;
     for (std::uint32_t id : t_.meta.bodies[body]) {
       const auto& node = t_.meta.nodes[id];
-      if (node.loop)
-        fmt::print(out, "  for (long long i = 0; i < {}; ++i)\n    body_{}();\n", node.count, node.ref);
-      else
-        fmt::print(out, "  {}\n", statements[node.ref]);
+      if (!node.loop) {
+        items.push_back(node.ref);
+        continue;
+      }
+      auto [at, added] = loops_.emplace(std::make_pair(node.count, node.ref), loops_.size());
+      if (added)
+        loop_order_.push_back(at->first);
+      items.push_back(-1 - static_cast<long long>(at->second));
     }
-    fmt::print(out, "}}\n");
+    fmt::print(out, "static const int tp_body_{}[] = {{{}{}}};\n", body, fmt::join(items, ","), items.empty() ? "0" : "");
+    body_sizes_[body] = items.size();
+  }
+
+  /// The loops, the bodies by number and tp_walk, which runs a body.
+  void write_tables(std::ostream& out) const
+  {
+    fmt::print(out, "static const tp_loop tp_loops[] = {{");
+    for (auto const& [count, body] : loop_order_)
+      fmt::print(out, "{{{}, {}}},", count, body);
+    fmt::print(out, "{}}};\nstatic const tp_body tp_bodies[] = {{", loop_order_.empty() ? "{0, 0}" : "");
+    for (std::uint32_t b = 0; b < t_.meta.bodies.size(); ++b) {
+      auto size = body_sizes_.find(b);
+      if (size == body_sizes_.end())
+        fmt::print(out, "{{0, 0}},");
+      else
+        fmt::print(out, "{{tp_body_{}, {}}},", b, size->second);
+    }
+    fmt::print(out, "}};\n"
+                    "static void tp_walk(int b)\n{{\n"
+                    "  const tp_body* body = &tp_bodies[b];\n"
+                    "  for (int i = 0; i < body->n; ++i) {{\n"
+                    "    int x = body->items[i];\n"
+                    "    if (x >= 0) {{ tp_sigs[x](); continue; }}\n"
+                    "    const tp_loop* l = &tp_loops[-1 - x];\n"
+                    "    for (long long k = 0; k < l->count; ++k) tp_walk(l->body);\n"
+                    "  }}\n}}\n");
   }
 
   void write_main(std::ostream& out, const std::map<std::uint32_t, int>& structure)
@@ -457,7 +505,7 @@ private:
                     "  switch (rank_structure[me]) {{\n",
                s_.cursors());
     for (const auto& [root, number] : structure)
-      fmt::print(out, "    case {}: body_{}(); break;\n", number, root);
+      fmt::print(out, "    case {}: tp_walk({}); break;\n", number, root);
     fmt::print(out, "  }}\n"
                     "  double t = MPI_Wtime() - t0;\n"
                     "  /* the maximum over ranks of the time, of minus and plus each rank's kernel rate (each rank computes\n"
@@ -481,6 +529,9 @@ private:
   TraceFacts facts_;
   StatementWriter s_;
   std::map<std::uint32_t, std::uint64_t> counts_;
+  std::map<std::pair<std::uint64_t, std::uint32_t>, std::size_t> loops_; ///< (trip count, body) -> loop number
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> loop_order_;      ///< the loops by number
+  std::map<std::uint32_t, std::size_t> body_sizes_;                      ///< items of each body written
   std::vector<std::size_t> nstreams_; ///< per block: the streams in its table
 };
 
