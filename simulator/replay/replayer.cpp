@@ -450,6 +450,11 @@ Result run(const Options& options)
       return result;
   } catch (const std::exception&) {
     input_error(result, std::current_exception());
+    // stopped before or while it ran: the outputs say so as when an action stops it (gather)
+    double now = s4u::Engine::is_initialized() ? s4u::Engine::get_clock() : 0;
+    for (auto const& job : jobs)
+      if (job.observer != nullptr)
+        job.observer->stopped(now, result.error);
   }
   if (result.exit_code == 0 && not baselines.empty())
     for (std::size_t j = 0; j < result.jobs.size(); ++j) {
