@@ -35,8 +35,8 @@ struct ActionRecord {
   bool end_of_trace = false;             ///< the waits for requests still pending when the trace ended
   std::uint64_t posted = 0;              ///< the handle of the request the action posted (isend, irecv and their
                                          ///< variants, nonblocking collectives), 0 when none
-  /// Waits and tests (and the end-of-trace wait): the requests completed in the simulated run, in posting order, and
-  /// for tests the ones tested that stay pending. Valid during the call only.
+  /// Waits and tests (and the end-of-trace wait): the requests completed in the simulated run, in the order of the
+  /// rank's pending requests, and for tests the ones tested that stay pending. Valid during the call only.
   std::span<const RequestOutcome> requests;
 };
 
