@@ -334,7 +334,7 @@ public:
     std::set<std::uint32_t> done;
     for (const auto& [root, number] : structure)
       write_body(out, root, done);
-    write_tables(out);
+    write_tables(out, done);
     write_main(out, structure);
   }
 
@@ -436,22 +436,20 @@ private:
       items.push_back(-1 - static_cast<long long>(at->second));
     }
     fmt::print(out, "static const int tp_body_{}[] = {{{}{}}};\n", body, fmt::join(items, ","), items.empty() ? "0" : "");
-    body_sizes_[body] = items.size();
   }
 
-  /// The loops, the bodies by number and tp_walk, which runs a body.
-  void write_tables(std::ostream& out) const
+  /// The loops, the bodies by number (those written, `done`) and tp_walk, which runs a body.
+  void write_tables(std::ostream& out, const std::set<std::uint32_t>& done) const
   {
     fmt::print(out, "static const tp_loop tp_loops[] = {{");
     for (auto const& [count, body] : loop_order_)
       fmt::print(out, "{{{}, {}}},", count, body);
     fmt::print(out, "{}}};\nstatic const tp_body tp_bodies[] = {{", loop_order_.empty() ? "{0, 0}" : "");
     for (std::uint32_t b = 0; b < t_.meta.bodies.size(); ++b) {
-      auto size = body_sizes_.find(b);
-      if (size == body_sizes_.end())
+      if (done.count(b) == 0)
         fmt::print(out, "{{0, 0}},");
       else
-        fmt::print(out, "{{tp_body_{}, {}}},", b, size->second);
+        fmt::print(out, "{{tp_body_{}, {}}},", b, t_.meta.bodies[b].size());
     }
     fmt::print(out, "}};\n"
                     "static void tp_walk(int b)\n{{\n"
@@ -531,7 +529,6 @@ private:
   std::map<std::uint32_t, std::uint64_t> counts_;
   std::map<std::pair<std::uint64_t, std::uint32_t>, std::size_t> loops_; ///< (trip count, body) -> loop number
   std::vector<std::pair<std::uint64_t, std::uint32_t>> loop_order_;      ///< the loops by number
-  std::map<std::uint32_t, std::size_t> body_sizes_;                      ///< items of each body written
   std::vector<std::size_t> nstreams_; ///< per block: the streams in its table
 };
 
