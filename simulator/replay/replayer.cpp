@@ -347,6 +347,16 @@ std::unique_ptr<s4u::Engine> launch_all(const Options& options, std::vector<Job>
   return engine;
 }
 
+/// A replay that stopped (its exit code set), before its ranks started or while they ran: each job's outputs are
+/// told, with the simulated time reached, so that they end well-formed and say so.
+void tell_stopped(const std::vector<Job>& jobs, const std::string& error)
+{
+  double now = s4u::Engine::is_initialized() ? s4u::Engine::get_clock() : 0;
+  for (auto const& job : jobs)
+    if (job.observer != nullptr)
+      job.observer->stopped(now, error);
+}
+
 /// What the engine's run gave: the ranks' errors, a deadlock (exit 3), or each job's outcome and the prediction.
 void gather(const Options& options, std::vector<std::unique_ptr<JobRun>>& runs, bool deadlock, Result& result)
 {
@@ -360,13 +370,10 @@ void gather(const Options& options, std::vector<std::unique_ptr<JobRun>>& runs, 
       result.error = prefix + jr->run.error;
     }
   }
-  if (deadlock && result.exit_code == 0)
+  if (result.exit_code != 0)
+    return;
+  if (deadlock) {
     result.exit_code = 3;
-  if (result.exit_code != 0) {
-    double now = s4u::Engine::get_clock();
-    for (auto const& jr : runs)
-      if (jr->job->observer != nullptr)
-        jr->job->observer->stopped(now, result.error);
     return;
   }
   for (auto const& jr : runs) {
@@ -446,15 +453,13 @@ Result run(const Options& options)
     });
     engine->run();
     gather(options, runs, deadlock, result);
-    if (result.exit_code != 0)
+    if (result.exit_code != 0) {
+      tell_stopped(jobs, result.error);
       return result;
+    }
   } catch (const std::exception&) {
     input_error(result, std::current_exception());
-    // stopped before or while it ran: the outputs say so as when an action stops it (gather)
-    double now = s4u::Engine::is_initialized() ? s4u::Engine::get_clock() : 0;
-    for (auto const& job : jobs)
-      if (job.observer != nullptr)
-        job.observer->stopped(now, result.error);
+    tell_stopped(jobs, result.error);
   }
   if (result.exit_code == 0 && not baselines.empty())
     for (std::size_t j = 0; j < result.jobs.size(); ++j) {
