@@ -37,7 +37,7 @@ void CsvWriter::action_end(const ActionRecord& r)
 
 void CsvWriter::stopped(double time, const std::string& error)
 {
-  fmt::print(out_, "# incomplete: the replay stopped at {} s: {}\n", time, first_line(error));
+  out_ << incomplete_note(time, error);
 }
 
 void CsvWriter::message_sent(const mpi::MessageEvent& e)

@@ -2,6 +2,8 @@
 
 #include "trace/writer.hpp"
 
+#include <fmt/format.h>
+
 namespace tit::timeline {
 
 
@@ -12,9 +14,9 @@ std::string arguments_of(const trace::Action& action)
   return args;
 }
 
-std::string_view first_line(std::string_view report)
+std::string incomplete_note(double time, std::string_view error)
 {
-  return report.substr(0, report.find('\n'));
+  return fmt::format("# incomplete: the replay stopped at {} s: {}\n", time, error.substr(0, error.find('\n')));
 }
 
 std::string_view category_of(const trace::Action& action)

@@ -59,8 +59,9 @@ public:
   virtual void stopped(double time, const std::string& error) { (void)time, (void)error; }
 };
 
-/// The first line of an error report (a deadlock report lists the blocked ranks on the lines after it).
-std::string_view first_line(std::string_view report);
+/// The comment line (Paje and CSV alike) that ends the timeline of a replay that stopped: its time and the first
+/// line of its error (a deadlock report lists the blocked ranks on the lines after it).
+std::string incomplete_note(double time, std::string_view error);
 
 /// Forwards every event to several observers, in order.
 class Fanout final : public Observer {

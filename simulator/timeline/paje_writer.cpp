@@ -145,7 +145,7 @@ void PajeWriter::stopped(double time, const std::string& error)
 {
   if (ranks_ == 0)
     return; // stopped before the first action
-  fmt::print(out_, "# incomplete: the replay stopped at {} s: {}\n", time, first_line(error));
+  out_ << incomplete_note(time, error);
   end_run(time);
 }
 
