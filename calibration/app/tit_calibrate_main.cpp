@@ -87,6 +87,12 @@ void fit_p2p_step(const FitArgs& a, FitResults& r)
     write_copy_report(r.report, copy);
     r.props.emplace_back("tit/local-copy-bw", num(copy.rate));
   }
+  auto poll = fit_polling(data);
+  if (poll.test || poll.iprobe) {
+    write_polling_report(r.report, poll);
+    for (auto& p : poll.props())
+      r.props.push_back(std::move(p));
+  }
   if (not a.curves.empty()) {
     std::ostringstream curves;
     write_p2p_curves(curves, data, fit);

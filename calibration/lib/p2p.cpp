@@ -92,9 +92,15 @@ P2pData load_p2p(const CsvTable& t)
       d.pingpong.push_back(p);
     else if (e == "copy")
       d.copy.push_back(p);
-    else
-      throw InputError(fmt::format("{}: error: unknown experiment '{}' (expected send, recv, isend, pingpong or copy)",
-                                   t.where(row, ce), e));
+    else if (e == "test" || e == "iprobe") {
+      if (p.x != 0)
+        throw InputError(fmt::format("{}: error: a {} row has size {}, expected 0 (a polling call moves no data)",
+                                     t.where(row, cs), e, row.fields[cs]));
+      (e == "test" ? d.test : d.iprobe).push_back(p);
+    } else
+      throw InputError(fmt::format(
+          "{}: error: unknown experiment '{}' (expected send, recv, isend, pingpong, copy, test or iprobe)",
+          t.where(row, ce), e));
   }
   return d;
 }
@@ -120,6 +126,40 @@ void write_copy_report(std::ostream& out, const CopyFit& fit)
                      "(not modelled); R2 {:.4f}, residual {:.1f}%, {} of {} points rejected\n",
                      fit.rate, fit.line.offset, fit.line.r2, 100 * fit.line.residual, fit.line.outliers,
                      fit.line.points);
+}
+
+PollFit fit_polling(const P2pData& data)
+{
+  auto cost = [](const std::vector<Point>& points) -> std::optional<double> {
+    if (points.empty())
+      return std::nullopt;
+    std::vector<double> y;
+    for (auto const& p : points)
+      y.push_back(p.y);
+    return median(std::move(y));
+  };
+  return PollFit{cost(data.test), cost(data.iprobe)};
+}
+
+std::vector<std::pair<std::string, std::string>> PollFit::props() const
+{
+  std::vector<std::pair<std::string, std::string>> out;
+  if (test)
+    out.emplace_back("smpi/test", num(*test));
+  if (iprobe)
+    out.emplace_back("smpi/iprobe", num(*iprobe));
+  if (test || iprobe)
+    out.emplace_back("smpi/grow-injected-times", "no");
+  return out;
+}
+
+void write_polling_report(std::ostream& out, const PollFit& fit)
+{
+  auto said = [](const std::optional<double>& v) { return v ? fmt::format("{:.3g} s", *v) : std::string("not measured"); };
+  out << fmt::format("polling: one MPI_Test that finds nothing {} (smpi/test), one MPI_Iprobe {} (smpi/iprobe); "
+                     "smpi/grow-injected-times:no (a real call's cost does not grow with the calls that failed "
+                     "before it)\n",
+                     said(fit.test), said(fit.iprobe));
 }
 
 double P2pFit::os_at(double size) const

@@ -14,6 +14,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tit::calib {
@@ -29,6 +30,8 @@ struct P2pData {
   std::vector<Point> isend;    ///< time in MPI_Isend
   std::vector<Point> pingpong; ///< round trip
   std::vector<Point> copy;     ///< MPI_Sendrecv of a rank to itself (optional)
+  std::vector<Point> test;     ///< one MPI_Test that finds nothing, size 0 (optional)
+  std::vector<Point> iprobe;   ///< one MPI_Iprobe that finds nothing, size 0 (optional)
 };
 
 /// Reads a calib-p2p CSV (columns experiment,size,iteration,seconds). Throws InputError.
@@ -119,6 +122,20 @@ struct CopyFit {
 /// with the size.
 CopyFit fit_local_copy(const std::vector<Point>& copy);
 void write_copy_report(std::ostream& out, const CopyFit& fit);
+
+/// The cost of a polling call: SimGrid injects smpi/test seconds at each MPI_Test (each request of a
+/// Testall or Testsome) and smpi/iprobe at each MPI_Iprobe, times a counter that grows with every call that
+/// finds nothing (smpi/grow-injected-times). A real call's cost does not grow: the fit gives the median
+/// measured cost of one call and turns the growth off.
+struct PollFit {
+  std::optional<double> test;   ///< seconds per MPI_Test (smpi/test)
+  std::optional<double> iprobe; ///< seconds per MPI_Iprobe (smpi/iprobe)
+  /// The configuration strings: smpi/test, smpi/iprobe (those measured), smpi/grow-injected-times:no.
+  std::vector<std::pair<std::string, std::string>> props() const;
+};
+/// Fits the polling costs; empty when neither call was measured. Throws InputError on a point whose size is not 0.
+PollFit fit_polling(const P2pData& data);
+void write_polling_report(std::ostream& out, const PollFit& fit);
 
 /// Human-readable report: per segment, the fitted values, R2, residuals and outliers.
 void write_p2p_report(std::ostream& out, const P2pFit& fit);

@@ -4,6 +4,9 @@
 //   isend     time in MPI_Isend, the receiver already waiting
 //   pingpong  round trip: MPI_Send then MPI_Recv of the same size
 //   copy      time in MPI_Sendrecv from rank 0 to itself (a local copy; not run by default)
+//   test      time of one MPI_Test of a receive whose message has not been sent (size 0; the mean of a
+//             batch of --poll-batch calls, the call being shorter than the clock's resolution allows)
+//   iprobe    likewise, one MPI_Iprobe that finds no message (size 0)
 // Sizes are sampled exponentially (log-uniform, stratified) between --min-size and --max-size and
 // visited in random order; each size runs --warmup discarded iterations, then --reps measured ones.
 #include "common.hpp"
@@ -33,7 +36,8 @@ struct Options {
   int reps = 10;
   int warmup = 3;
   unsigned seed = 1;
-  std::vector<std::string> experiments{"send", "recv", "isend", "pingpong"};
+  std::vector<std::string> experiments{"send", "recv", "isend", "pingpong", "test", "iprobe"};
+  int poll_batch = 1000;
   std::string output = "p2p.csv";
 };
 
@@ -54,6 +58,43 @@ std::vector<long> sample_sizes(const Options& o)
   out.erase(std::unique(out.begin(), out.end()), out.end());
   std::shuffle(out.begin(), out.end(), rng);
   return out;
+}
+
+bool is_poll(const std::string& experiment)
+{
+  return experiment == "test" || experiment == "iprobe";
+}
+
+/// One measurement of a polling call (`test` or `iprobe`) on rank 1: the mean time of `batch` calls that find
+/// nothing, rank 0 sending the message they look for only once rank 1 has measured (its token).
+double measure_poll(const std::string& experiment, int rank, char* buf, int batch)
+{
+  double t = 0;
+  if (rank == 1) {
+    MPI_Request req = MPI_REQUEST_NULL;
+    int flag = 0;
+    if (experiment == "test")
+      MPI_Irecv(buf, 1, MPI_BYTE, 0, kData, MPI_COMM_WORLD, &req);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < batch; ++i) {
+      if (experiment == "test")
+        MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+      else
+        MPI_Iprobe(0, kData, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+      if (flag)
+        fail(kProgram, "a polling call found a message that was not sent yet");
+    }
+    t = (MPI_Wtime() - t0) / batch;
+    MPI_Send(nullptr, 0, MPI_BYTE, 0, kToken, MPI_COMM_WORLD);
+    if (experiment == "test")
+      MPI_Wait(&req, MPI_STATUS_IGNORE);
+    else
+      MPI_Recv(buf, 1, MPI_BYTE, 0, kData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Recv(nullptr, 0, MPI_BYTE, 1, kToken, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, 1, MPI_BYTE, 1, kData, MPI_COMM_WORLD);
+  }
+  return t;
 }
 
 /// One measurement of `experiment` with `size` bytes; the time seen by the rank that measures (rank 0,
@@ -132,7 +173,10 @@ int main(int argc, char** argv)
   app.add_option("--seed", o.seed, "random seed (sizes and their order)")->capture_default_str();
   app.add_option("--experiments", o.experiments, "experiments to run")
       ->delimiter(',')
-      ->check(CLI::IsMember({"send", "recv", "isend", "pingpong", "copy"}))
+      ->check(CLI::IsMember({"send", "recv", "isend", "pingpong", "copy", "test", "iprobe"}))
+      ->capture_default_str();
+  app.add_option("--poll-batch", o.poll_batch, "calls timed together in one test or iprobe measurement")
+      ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
   app.add_option("-o,--output", o.output, "CSV file written by rank 0")->capture_default_str();
   try {
@@ -161,7 +205,14 @@ int main(int argc, char** argv)
 
   for (auto const& exp : o.experiments) {
     std::vector<double> times; // on the measuring rank, in visiting order
-    if (rank < 2) {
+    // A polling call has no size: one row per measured iteration, with size 0.
+    const std::vector<long> exp_sizes = is_poll(exp) ? std::vector<long>{0} : sizes;
+    if (rank < 2 && is_poll(exp)) {
+      for (int i = 0; i < o.warmup; ++i)
+        measure_poll(exp, rank, buf.data(), o.poll_batch);
+      for (int i = 0; i < o.reps; ++i)
+        times.push_back(measure_poll(exp, rank, buf.data(), o.poll_batch));
+    } else if (rank < 2) {
       for (long s : sizes) {
         for (int i = 0; i < o.warmup; ++i)
           measure(exp, rank, buf.data(), copy.data(), static_cast<int>(s));
@@ -169,8 +220,8 @@ int main(int argc, char** argv)
           times.push_back(measure(exp, rank, buf.data(), copy.data(), static_cast<int>(s)));
       }
     }
-    // The recv times are rank 1's: bring them to rank 0.
-    if (exp == "recv") {
+    // The recv, test and iprobe times are rank 1's: bring them to rank 0.
+    if (exp == "recv" || is_poll(exp)) {
       if (rank == 1)
         MPI_Send(times.data(), static_cast<int>(times.size()), MPI_DOUBLE, 0, kData, MPI_COMM_WORLD);
       if (rank == 0)
@@ -178,7 +229,7 @@ int main(int argc, char** argv)
     }
     if (rank == 0) {
       std::size_t k = 0;
-      for (long s : sizes)
+      for (long s : exp_sizes)
         for (int i = 0; i < o.reps; ++i)
           std::fprintf(out, "%s,%ld,%d,%.9g\n", exp.c_str(), s, i, times[k++]);
     }

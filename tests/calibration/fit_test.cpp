@@ -327,6 +327,24 @@ TEST(LocalCopy, Errors)
   }
 }
 
+TEST(Polling, MedianCostAndNoGrowth)
+{
+  P2pData d;
+  d.test = {{0, 2e-7}, {0, 1e-7}, {0, 9e-6}}; // one disturbed batch: the median keeps it out
+  auto fit = fit_polling(d);
+  ASSERT_TRUE(fit.test.has_value());
+  EXPECT_DOUBLE_EQ(*fit.test, 2e-7);
+  EXPECT_FALSE(fit.iprobe.has_value());
+  auto props = fit.props();
+  ASSERT_EQ(props.size(), 2U);
+  EXPECT_EQ(props[0], (std::pair<std::string, std::string>{"smpi/test", "2e-07"}));
+  EXPECT_EQ(props[1], (std::pair<std::string, std::string>{"smpi/grow-injected-times", "no"}));
+  std::ostringstream report;
+  write_polling_report(report, fit);
+  EXPECT_NE(report.str().find("MPI_Iprobe not measured"), std::string::npos) << report.str();
+  EXPECT_TRUE(fit_polling(P2pData{}).props().empty()); // older measurements: SimGrid's defaults stay
+}
+
 namespace {
 TimedAction timed(tit::trace::Kind kind, double bytes, double seconds, int partner = 1)
 {

@@ -162,6 +162,14 @@ EOF
     grep -q "^# hosts: " out/p2p.csv && grep -q "^# mpi: Open MPI" out/p2p.csv && grep -q "^# date: " out/p2p.csv ||
       fail "p2p.csv header: $(head -8 out/p2p.csv)"
     grep -q '<prop id="smpi/os"' out/platform.xml && grep -q 'limiter_link=' out/platform.xml || fail "platform"
+    # The polling calls' measured costs, under a millisecond (SimGrid's default is 1e-4 s growing with each call),
+    # and no growth.
+    for call in test iprobe; do
+      grep -oP "<prop id=\"smpi/$call\" value=\"\K[0-9.e+-]+(?=\" />)" out/platform.xml |
+        awk '{ exit !($1 > 0 && $1 < 1e-3) }' || fail "smpi/$call: $(grep "smpi/$call" out/platform.xml)"
+    done
+    grep -q '<prop id="smpi/grow-injected-times" value="no" />' out/platform.xml || fail "smpi/grow-injected-times"
+    grep -q '^polling: one MPI_Test that finds nothing ' out/fit-report.txt || fail "no polling line in the report"
     # The CPU speed is the traced run's rate, in its trace's unit, and the platform says so.
     unit=$(sed -n 's/^# unit: //p' out/cpu.csv)
     [[ -n $unit && $unit != unknown && $unit != flops ]] || fail "cpu.csv unit '$unit'"
