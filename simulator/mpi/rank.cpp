@@ -468,11 +468,18 @@ void Rank::wait(const RequestPtr& req)
   complete(*req);
 }
 
+void Rank::inject_polling(double seconds)
+{
+  s4u::this_actor::sleep_for(seconds);
+  polling_ += seconds;
+  polls_++;
+}
+
 void Rank::inject_test_time()
 {
   auto const& params = world_.params();
   if (params.test_sleep > 0)
-    s4u::this_actor::sleep_for(world_.test_counter() * params.test_sleep);
+    inject_polling(world_.test_counter() * params.test_sleep);
 }
 
 void Rank::account_test(bool completed)
@@ -619,7 +626,7 @@ int Rank::test_many(const std::vector<RequestPtr>& reqs, TestKind kind, const Tr
   auto const& params = world_.params();
   auto& counter = world_.testany_counter();
   if (params.test_sleep > 0)
-    s4u::this_actor::sleep_for(counter * params.test_sleep);
+    inject_polling(counter * params.test_sleep);
   for (Request* r : candidates)
     if (r->comm->test()) {
       complete(*r);

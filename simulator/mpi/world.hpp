@@ -253,6 +253,9 @@ public:
 
   /// Time this rank spent blocked before its partners posted the operations it waited for.
   double waiting_time() const { return waiting_; }
+  /// Time injected into this rank's tests (smpi/test times its counter), and how many injections.
+  double polling_time() const { return polling_; }
+  std::uint64_t polls() const { return polls_; }
   /// Starts a new operation for blocking(): what blocked the operations since is forgotten.
   void begin_operation() { blocking_ = Blocking{}; }
   /// What blocked the operations since the last begin_operation() longest.
@@ -302,6 +305,8 @@ private:
   void settle_any_source(const Request* req = nullptr);
   /// The test time of MPI_Test and its variants (shared growing counter), before looking at requests.
   void inject_test_time();
+  /// Sleeps `seconds` of injected test time, counted in polling_time().
+  void inject_polling(double seconds);
   /// Resets or grows the shared test counter after a test that completed something or nothing.
   void account_test(bool completed);
   double probe_size(int src, Match m);
@@ -314,6 +319,8 @@ private:
   simgrid::s4u::Host* host_;
   model::HostOverheads overheads_;
   double waiting_ = 0;
+  double polling_ = 0;
+  std::uint64_t polls_ = 0;
   Blocking blocking_;
   std::vector<RequestPtr> any_unbound_; ///< receives from any source no sender has bound yet, oldest first
   Fifo<RequestPtr> any_bound_;          ///< bound by a sender, whose receive is not posted yet

@@ -90,6 +90,8 @@ void RankActor::operator()()
     finish_pending();
     stats_.end = s4u::Engine::get_clock();
     stats_.waiting = mpi_.waiting_time();
+    stats_.polling = mpi_.polling_time();
+    stats_.polls = mpi_.polls();
     finished_ = true;
     run_.world->set_activity(mpi_.rank(), mpi::World::Activity::Finished);
     mpi_.drain_buffered();

@@ -357,6 +357,30 @@ void tell_stopped(const std::vector<Job>& jobs, const std::string& error)
       job.observer->stopped(now, error);
 }
 
+/// A note when the time injected into tests is a large part of a job's time: SimGrid's default (1e-4 s times a
+/// counter that every test finding nothing makes grow, shared by all ranks) is not what a real MPI_Test costs, and
+/// a polling code's prediction is then mostly that injected time.
+std::optional<std::string> polling_note(const JobResult& job, const model::MpiParams& params, const std::string& prefix)
+{
+  constexpr double kShare = 0.1;
+  double injected = 0, total = 0;
+  std::uint64_t polls = 0;
+  for (auto const& r : job.ranks) {
+    injected += r.polling;
+    total += r.end - r.start;
+    polls += r.polls;
+  }
+  if (not(total > 0) || injected < kShare * total)
+    return std::nullopt;
+  return fmt::format("{}note: tests were charged {:.6g} s in all, {:.0f} % of the ranks' time ({} injections of smpi/test "
+                     "= {:g} s{}): a real MPI_Test costs well under a microsecond; a platform calibrated by "
+                     "calibration/walkthrough.sh carries the measured cost (calibration/README.md, \"Polling\")",
+                     prefix, injected, 100 * injected / total, polls, params.test_sleep,
+                     params.grow_injected_times ? " times a counter shared by all ranks that grows with each test "
+                                                  "that finds nothing, as SimGrid"
+                                                : "");
+}
+
 /// What the engine's run gave: the ranks' errors, a deadlock (exit 3), or each job's outcome and the prediction.
 void gather(const Options& options, std::vector<std::unique_ptr<JobRun>>& runs, bool deadlock, Result& result)
 {
@@ -382,6 +406,8 @@ void gather(const Options& options, std::vector<std::unique_ptr<JobRun>>& runs, 
     if (jr->job->observer != nullptr)
       jr->job->observer->end_run(result.jobs.back().end);
     auto prefix = workload ? fmt::format("job '{}': ", jr->job->name) : std::string();
+    if (auto note = polling_note(result.jobs.back(), jr->world->params(), prefix))
+      result.warnings.push_back(*note);
     for (auto const& u : jr->world->unreceived()) {
       auto on = u.key.comm == 0 ? std::string() : fmt::format(" on communicator {}", u.key.comm);
       result.warnings.push_back(fmt::format("{}warning: {} message(s) from rank {} to rank {} with tag {}{} were "

@@ -67,6 +67,8 @@ struct RankStats {
   double compute = 0;   ///< in compute, sleep and reduction computations
   double mpi = 0;       ///< in MPI actions (overheads, transfers and waiting)
   double waiting = 0;   ///< part of `mpi` blocked before the partner posted its side
+  double polling = 0;   ///< part of `mpi` injected into tests (smpi/test times SimGrid's counter)
+  std::uint64_t polls = 0; ///< how many injections
   std::uint64_t actions = 0;
 };
 

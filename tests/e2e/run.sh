@@ -118,6 +118,20 @@ case $case_name in
     expect_time 107 ;; # the tag-1 message (sent at 5) completes first, at 7, then 100 s of computation
   testall) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/testall"
     expect_time 10.0001 ;; # the message arrived at 2; testall injects smpi/test (1e-4) and completes it
+  polling-note) # rank 0 tests 3 times a message that arrives at 12; smpi/test 1 s: the counter (shared, growing)
+    # charges 1 + 2 + 3 = 6 s, 27 % of the ranks' 12 + 10 s: a note says so, and what a calibrated platform changes
+    run "${IDEAL[@]}" --cfg=smpi/test:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/polling"; expect_time 12
+    for s in "note: tests were charged 6 s in all, 27 % of the ranks' time (3 injections of smpi/test = 1 s times a counter shared by all ranks" \
+      "calibration/walkthrough.sh carries the measured cost"; do grep -qF -- "$s" "$err" || fail "stderr lacks '$s'"; done
+    # without the growth 3 s (14 %): still said, without the counter
+    run "${IDEAL[@]}" --cfg=smpi/test:1 --cfg=smpi/grow-injected-times:no "$d/two-hosts.xml" "$d/deploy2.xml" "$d/polling"
+    expect_time 12
+    grep -qF "note: tests were charged 3 s in all, 14 % of the ranks' time (3 injections of smpi/test = 1 s):" "$err" ||
+      fail "no note without the growth: $(cat "$err")"
+    # 0.3 s (1.4 %): nothing to say
+    run "${IDEAL[@]}" --cfg=smpi/test:0.1 --cfg=smpi/grow-injected-times:no "$d/two-hosts.xml" "$d/deploy2.xml" "$d/polling"
+    expect_time 12
+    [ ! -s "$err" ] || fail "a note for 1.4 % of the time: $(cat "$err")" ;;
   coll-mismatch) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/coll-mismatch"
     expect_error 2 "coll-mismatch/rank-1.txt:3: error: ranks disagree on their collective number 2: rank 0 calls barrier at $d/coll-mismatch/rank-0.txt:3, rank 1 calls reduce (root 0) here" ;;
   coll-root-mismatch) run "$d/two-hosts.xml" "$d/deploy2.xml" "$d/coll-root-mismatch"

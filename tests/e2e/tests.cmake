@@ -2,7 +2,7 @@
 foreach(case detached rendezvous thesis-gz-merged hostfile nonblocking overheads os-overhead barrier actions-log
         merge-computations
         no-trailing-newline rank-gone deadlock deadlock-sources deadlock-rendezvous unsupported-action unknown-action missing-traces
-        missing-platform bad-platform unknown-host rank-mismatch merged-rank-mismatch bad-cfg-value unknown-cfg bad-option cfg-no-value cfg-lazy-no-select parallel-contexts determinism probe deadlock-probe deadlock-pending deadlock-polling platform-config host-property bcast-binomial scatter-linear every-algorithm coll-errors ssend bsend waitany testall coll-mismatch coll-root-mismatch coll-never-reached any-source any-source-pending any-source-deadlock ibcast
+        missing-platform bad-platform unknown-host rank-mismatch merged-rank-mismatch bad-cfg-value unknown-cfg bad-option cfg-no-value cfg-lazy-no-select parallel-contexts determinism probe deadlock-probe deadlock-pending deadlock-polling platform-config host-property bcast-binomial scatter-linear every-algorithm coll-errors ssend bsend waitany testall polling-note coll-mismatch coll-root-mismatch coll-never-reached any-source any-source-pending any-source-deadlock ibcast
         fd-limit
         subcomm-halves subcomm-keys subcomm-dup-create subcomm-context subcomm-missing subcomm-errors
         subcomm-wait subcomm-wait-legacy warnings-repeated speed-units speed-units-mixed
