@@ -218,7 +218,7 @@ case $case_name in
     # The usage text says the defaults.
     capture "${acc[@]}" --help
     expect_ok
-    for s in "Default: all six when no --program is given, none when one is" "(default 1,2,4)" "(default 5)" \
+    for s in "Default: all seven when no --program is given, none when one is" "(default 1,2,4)" "(default 5)" \
              "(default accuracy-out; with --from, required and not DIR)" "trace (default)" "--from DIR"; do
       grep -qF -- "$s" "$out" || fail "--help does not say '$s'"
     done ;;
