@@ -189,7 +189,7 @@ case $case_name in
     [ $? -eq 2 ] && grep -qF "accuracy: error: --platform expects shm=PLATFORM.xml,HOSTFILE or tcp=...; got 'ib=" "$err" ||
       fail "an unknown transport should exit 2"
     "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --apps lu >"$out" 2>"$err"
-    [ $? -eq 2 ] && grep -qF "accuracy: error: unknown mini-application 'lu' (expected all, none or some of halo2d, halo3d, cg, fft, wavefront, subcomm)" "$err" ||
+    [ $? -eq 2 ] && grep -qF "accuracy: error: unknown mini-application 'lu' (expected all, none or some of halo2d, halo3d, cg, fft, wavefront, subcomm, poll)" "$err" ||
       fail "an unknown application should exit 2"
     "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --ranks 2,x >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: --ranks expects rank counts separated by commas, got '2,x'" "$err" ||
