@@ -262,6 +262,8 @@ int run_from_trace(const InSituArgs& a)
     props.emplace_back("smpi/os", fit.os.config(fit.breaks, existing("smpi/os")));
   if (fit.copy)
     props.emplace_back("tit/local-copy-bw", num(fit.copy->rate));
+  for (auto& p : fit.poll.props())
+    props.push_back(std::move(p));
   if (fit.network.fitted()) {
     // A band without messages keeps the platform's factors; without them in the platform it would get 1.0
     // rather than SimGrid's defaults, so the factors are then written only when every band was fitted.

@@ -497,7 +497,13 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
   std::vector<std::vector<Point>> ois(n), os(n);
   std::vector<Point> copies;
   std::size_t rendezvous = 0;
+  P2pData polls; // the calls SimGrid charges one smpi/test each: test, testany (testall and testsome: one per request)
+  std::size_t per_request = 0;
   for (auto const& a : actions) {
+    if (a.kind == trace::Kind::Test || a.kind == trace::Kind::TestAny)
+      polls.test.push_back({0, a.seconds});
+    else if (a.kind == trace::Kind::TestAll || a.kind == trace::Kind::TestSome)
+      ++per_request;
     if (a.kind == trace::Kind::Isend) {
       ois[segment_of(fit.breaks, a.bytes)].push_back({a.bytes, a.seconds});
     } else if (a.kind == trace::Kind::Send) {
@@ -511,6 +517,12 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
   }
   fit.ois = fit_bands(ois);
   fit.os = fit_bands(os);
+  fit.tests = polls.test.size();
+  fit.poll = fit_polling(polls);
+  if (per_request > 0)
+    fit.notes.push_back(fmt::format("{} testall/testsome call(s) left out of smpi/test: SimGrid charges it once per "
+                                    "request they test, and the trace does not say how many each tested",
+                                    per_request));
   fit.copies = copies.size();
   if (rendezvous > 0)
     fit.notes.push_back(fmt::format("{} send(s) of at least {} bytes (rendez-vous) left out of os", rendezvous,
@@ -532,11 +544,11 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
     fit.matched = messages.size();
     fit.network = fit_network(messages, options, fit.breaks, os_model, ois_model, or_model, fit.notes);
   }
-  if (not fit.ois.fitted() && not fit.os.fitted() && not fit.copy && not fit.network.fitted()) {
+  if (not fit.ois.fitted() && not fit.os.fitted() && not fit.copy && not fit.network.fitted() && not fit.poll.test) {
     std::string why;
     for (auto const& n : fit.notes)
       why += "; " + n;
-    throw InputError(fmt::format("error: nothing to fit in situ: the trace has no isend, no detached send{} no "
+    throw InputError(fmt::format("error: nothing to fit in situ: the trace has no isend, no detached send, no test{} no "
                                  "sendRecv to itself of two sizes or more{} with a timing{}",
                                  options.route ? "," : " and",
                                  options.route ? " and no message received on the same host by a blocking recv or by an irecv "
@@ -585,6 +597,10 @@ void write_in_situ_report(std::ostream& out, const InSituFit& fit)
     write_copy_report(out, *fit.copy);
   else
     out << fmt::format("local copy: {} sendRecv(s) to itself, no rate fitted\n", fit.copies);
+  if (fit.poll.test)
+    out << fmt::format("polling: {} test/testany call(s), median {:.3g} s (smpi/test; smpi/grow-injected-times:no, a "
+                       "real call's cost does not grow)\n",
+                       fit.tests, *fit.poll.test);
   for (auto const& n : fit.notes)
     out << "note: " << n << "\n";
 }

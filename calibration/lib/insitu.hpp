@@ -3,7 +3,8 @@
 // local-copy rate (MPI_Sendrecv of a rank to itself), from each rank's own timings; and, where two ranks ran
 // on one host (their timings share its clock), the network's latency and bandwidth factors per band from
 // the messages between them: a send's start against the end of the receive that matched it (a blocking recv,
-// or the wait that completed an irecv when the trace tells which).
+// or the wait that completed an irecv when the trace tells which); and the cost of a test (smpi/test), the median
+// time of the run's MPI_Test and MPI_Testany calls.
 #pragma once
 
 #include "fit.hpp"
@@ -63,6 +64,8 @@ struct InSituFit {
   std::size_t matched = 0; ///< messages matched to their receive on one host
   std::optional<CopyFit> copy;
   std::size_t copies = 0; ///< sendrecvs to itself seen
+  PollFit poll;           ///< smpi/test: the median time of the run's `test` and `testany` calls
+  std::size_t tests = 0;  ///< `test` and `testany` calls with a timing
   std::vector<std::string> notes;
 };
 

@@ -388,6 +388,24 @@ TEST(InSitu, OverheadsPerBandAndCopyRate)
   EXPECT_EQ(fit.notes[0], "1 send(s) of at least 65536 bytes (rendez-vous) left out of os");
 }
 
+TEST(InSitu, TestCostFromTestAndTestanyAlone)
+{
+  using tit::trace::Kind;
+  std::vector<TimedAction> acts{timed(Kind::Test, 0, 3e-7), timed(Kind::TestAny, 0, 2e-7), timed(Kind::Test, 0, 8e-6),
+                                timed(Kind::TestAll, 0, 5e-6), timed(Kind::TestSome, 0, 5e-6)};
+  auto fit = fit_in_situ(acts, {});
+  EXPECT_EQ(fit.tests, 3U);
+  ASSERT_TRUE(fit.poll.test.has_value());
+  EXPECT_DOUBLE_EQ(*fit.poll.test, 3e-7); // the median of the three; testall and testsome left out, and said
+  ASSERT_EQ(fit.notes.size(), 1U);
+  EXPECT_EQ(fit.notes[0], "2 testall/testsome call(s) left out of smpi/test: SimGrid charges it once per request they "
+                          "test, and the trace does not say how many each tested");
+  std::ostringstream report;
+  write_in_situ_report(report, fit);
+  EXPECT_NE(report.str().find("polling: 3 test/testany call(s), median 3e-07 s (smpi/test;"), std::string::npos)
+      << report.str();
+}
+
 TEST(InSitu, NothingToFitIsAnError)
 {
   using tit::trace::Kind;
@@ -395,8 +413,8 @@ TEST(InSitu, NothingToFitIsAnError)
     fit_in_situ({timed(Kind::SendRecv, 8, 1e-6, 0), timed(Kind::SendRecv, 8, 1.1e-6, 0)}, {});
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "error: nothing to fit in situ: the trace has no isend, no detached send and no sendRecv "
-                           "to itself of two sizes or more with a timing; local copy rate not fitted: error: the "
+    EXPECT_STREQ(e.what(), "error: nothing to fit in situ: the trace has no isend, no detached send, no test and no "
+                           "sendRecv to itself of two sizes or more with a timing; local copy rate not fitted: error: the "
                            "copy experiment needs at least 2 distinct sizes, got 1");
   }
 }
