@@ -277,7 +277,7 @@ for r in range(8):
 (out / "hostfile").write_text("".join(f"n{r}\n" for r in range(8)))
 PY
     run "$tool" compress --values stats "$tmp/g/traces.list" "$tmp/s.tit"; [ "$status" -eq 0 ] || fail "compress failed"
-    grep -q "warning: $tmp/s.tit: values 'stats': the draws would move the computations' lock-step estimate by -" "$err" ||
+    grep -q "warning: $tmp/s.tit: values 'stats': the draws would move the check's estimate by -" "$err" ||
       fail "no warning of the check"
     grep -q "every value kept as traced instead" "$err" || fail "the warning does not say what was written"
     run "$tool" info "$tmp/s.tit"; grep -q "^stats: no value drawn, every one kept as traced" "$out" ||

@@ -4,7 +4,7 @@
 Usage: check-links.py ROOT
 Every relative link [text](path) or [text](path#anchor) of a tracked Markdown file must name an
 existing file or directory of the repository, an anchor into a Markdown file one of its headings (as GitHub
-makes them: lower case, punctuation dropped, spaces as hyphens, -1, -2 for repeats), and no tracked text file may point to the
+makes them: lower case, punctuation dropped, spaces as hyphens, -1, -2 for repeats; or an <a id>), and no tracked text file may point to the
 development workspace's shared folder outside the repository (shared/docs, ../shared).
 Exits 1 listing every offending file:line.
 """
@@ -32,6 +32,7 @@ def anchors(md):
             if line.lstrip().startswith("```"):
                 fenced = not fenced
                 continue
+            found.update(re.findall(r'<a id="([^"]+)">', line))  # explicit anchors
             m = None if fenced else re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
             if not m:
                 continue

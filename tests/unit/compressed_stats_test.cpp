@@ -689,5 +689,35 @@ TEST(CompressedTrace, StatsCheckMeetsTheRanksAtTheirWorldCollectives)
   EXPECT_EQ(u.segmented, -1);
 }
 
+TEST(CompressedTrace, StatsCheckFollowsTheMessages)
+{
+  auto time_of = [](const std::string& name, const std::string& text) {
+    std::unique_ptr<TraceSet> set = TraceSet::open(write_file(scratch_dir() / name, text), std::nullopt);
+    std::vector<std::unique_ptr<RankReader>> out;
+    for (int r = 0; r < set->rank_count(); ++r)
+      out.push_back(set->reader(r));
+    return cformat::message_time(std::move(out));
+  };
+  // a message costs 1e4 after its send: rank 1 receives at 100 + 1e4 and computes 10 more
+  EXPECT_EQ(time_of("send.txt", "0 compute 100\n0 send 1 5 0 0\n0 compute 20\n1 recv 0 5 0 0\n1 compute 10\n"),
+            10110.0);
+  // an irecv waited for by waitall: at the message's arrival (200 + 1e4), not at the waitall (5); tests wait for nothing
+  EXPECT_EQ(time_of("waitall.txt", "0 irecv 1 3 0 0\n0 compute 5\n0 test 1 0 3\n0 waitall\n"
+                                   "1 compute 200\n1 isend 0 3 0 0\n1 waitall\n"),
+            10200.0);
+  // a world barrier: every member leaves 1e4 after the latest (70) arrived
+  EXPECT_EQ(time_of("barrier.txt", "0 compute 50\n0 barrier\n1 compute 70\n1 barrier\n"), 10070.0);
+  // a split of 4 ranks into halves of 2: each half meets apart ({0, 2} leaves at 300 + 1e4, {1, 3} at 40 + 1e4), and
+  // a message on the new communicator matches only there
+  EXPECT_EQ(time_of("split.txt", "0 comm_split 0 0 0 1 2\n0 compute 300\n0 barrier comm=1\n"
+                                 "1 comm_split 0 1 1 1 2\n1 compute 40\n1 barrier comm=1\n1 send 3 7 0 0 comm=1\n"
+                                 "2 comm_split 0 0 2 1 2\n2 barrier comm=1\n"
+                                 "3 comm_split 0 1 3 1 2\n3 barrier comm=1\n3 recv 1 7 0 0 comm=1\n"),
+            20040.0);
+  // what it does not follow: a receive from any source; ranks that wait for each other forever
+  EXPECT_FALSE(time_of("any.txt", "0 recv -333 3 0 0\n1 send 0 3 0 0\n").has_value());
+  EXPECT_FALSE(time_of("stuck.txt", "0 recv 1 3 0 0\n1 recv 0 3 0 0\n").has_value());
+}
+
 } // namespace
 } // namespace tit::trace

@@ -120,9 +120,9 @@ void info(const fs::path& traces, std::ostream& report)
                c.value_bytes, ratio(text, bytes));
     if (c.value_mode == "stats" && c.drawn_sites == 0)
       fmt::print(report, "stats: no value drawn, every one kept as traced (tit-trace compress keeps them when the draws "
-                         "would move its lock-step estimate by more than {:g} %, and says so, or when that file is "
-                         "smaller)\n",
-                 100 * trace::cformat::kStatsCheckLimit);
+                         "would move its check's estimates by more than {:g} % (lock step) or {:g} % (messages), and "
+                         "says so, or when that file is smaller)\n",
+                 100 * trace::cformat::kStatsCheckLimit, 100 * trace::cformat::kTimedCheckLimit);
     else if (c.value_mode == "stats")
       fmt::print(report, "stats: {} of {} schedules drawn\n", c.drawn_sites, c.schedules);
   }

@@ -115,13 +115,13 @@ private:
   std::uint64_t budget_;
 };
 
-/// Writes the file: the head of `version` with the raw structure record `meta`, then the stored value chunks. Throws
-/// TraceError naming the file and the system's reason when it cannot be written.
-void write_file(const std::filesystem::path& out, unsigned version, const std::string& meta,
-                const std::vector<std::string>& blocks);
+/// Writes the file: its head (file_head, smaller_head), then the stored value chunks. Throws TraceError naming the
+/// file and the system's reason when it cannot be written.
+void write_file(const std::filesystem::path& out, const std::string& head, const std::vector<std::string>& blocks);
 
-/// The structure record of `meta` with the rank entries' ids as differences or as they are, whichever packs smaller
-/// (differences for a block per rank in rank order; ids as they are for ranks that share blocks out of order).
-std::string smaller_meta(Meta meta);
+/// The file head (file_head, of the version `meta` needs) of `meta`'s structure record with the rank entries' ids as
+/// differences or as they are, whichever packs smaller (differences for a block per rank in rank order; ids as they
+/// are for ranks that share blocks out of order). Packing a large record costs seconds: callers keep the head.
+std::string smaller_head(Meta meta);
 
 } // namespace tit::trace::cformat

@@ -26,8 +26,7 @@ std::string file_head(unsigned version, const std::string& meta)
   return std::move(head.out());
 }
 
-void write_file(const std::filesystem::path& out, unsigned version, const std::string& meta,
-                const std::vector<std::string>& blocks)
+void write_file(const std::filesystem::path& out, const std::string& head, const std::vector<std::string>& blocks)
 {
   auto failed = [&out] {
     int e = errno;
@@ -38,7 +37,6 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
   std::ofstream f(out, std::ios::binary | std::ios::trunc);
   if (!f)
     throw failed();
-  std::string head = file_head(version, meta);
   f.write(head.data(), static_cast<std::streamsize>(head.size()));
   for (const std::string& b : blocks)
     f.write(b.data(), static_cast<std::streamsize>(b.size()));
@@ -52,14 +50,13 @@ void write_file(const std::filesystem::path& out, unsigned version, const std::s
 
 /// The structure record of `meta` with the rank entries' ids as differences or as they are, whichever packs smaller
 /// (differences for a block per rank in rank order; ids as they are for ranks that share blocks out of order).
-std::string smaller_meta(Meta meta)
+std::string smaller_head(Meta meta)
 {
   meta.absolute_ids = false;
-  std::string differences = encode_meta(meta);
+  std::string differences = file_head(written_version(meta), encode_meta(meta));
   meta.absolute_ids = true;
-  std::string ids = encode_meta(meta);
-  unsigned version = written_version(meta);
-  return file_head(version, ids).size() < file_head(version, differences).size() ? ids : differences;
+  std::string ids = file_head(written_version(meta), encode_meta(meta));
+  return ids.size() < differences.size() ? ids : differences;
 }
 
 } // namespace tit::trace::cformat

@@ -18,6 +18,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <memory>
 #include <span>
 #include <string>
@@ -93,15 +94,30 @@ struct LockStep {
   /// two of them, of the slowest rank's stretch (its gaps and their closing costs); -1 when the ranks do not call
   /// as many of them.
   double segmented = -1;
+  /// The ranks' clocks tied by their messages and collectives (message_time); -1 when that model could not follow them.
+  double timed = -1;
   /// The relative difference from `reference` of the lock-step time, of the segmented time or of the busiest rank's
   /// total, the largest.
   double difference(const LockStep& reference) const;
+  /// The relative difference from `reference` of the timed estimate; 0 when either has none.
+  double timed_difference(const LockStep& reference) const;
 };
 LockStep lock_step(std::vector<std::unique_ptr<RankReader>> readers);
+
+/// The second reference model (message_check.cpp): each rank's clock advanced by its compute volumes, every message
+/// eager and arriving a nominal cost after its send (a receive, a wait or the end of the rank waits for it), the members
+/// of a collective on a communicator of known size leaving together after the latest arrived, tests completing nothing.
+/// The latest clock at the end; none when a rank receives from any source, starts persistent requests, or the ranks
+/// cannot all end in this model.
+std::optional<double> message_time(std::vector<std::unique_ptr<RankReader>> readers);
 
 /// Above this difference of the drawn file's lock-step estimate from the traced values' (LockStep::difference),
 /// `stats` keeps the traced values (write_compressed).
 inline constexpr double kStatsCheckLimit = 0.02;
+/// Above this difference of the timed estimate (LockStep::timed_difference), likewise. The messages' model leaves the
+/// network out, whose time dilutes the computations' in a replay: its estimate ran 1.3 to 5 times the replay's
+/// difference on the traces measured (docs/compressed-format.md, "The check"), hence a limit above the target's 3 %.
+inline constexpr double kTimedCheckLimit = 0.05;
 
 /// Longest loop body, in items, that folding looks for (items may themselves be loops): a repeated block longer than
 /// this stays unfolded (tit-trace extrapolate folds those itself).

@@ -117,11 +117,17 @@ double LockStep::difference(const LockStep& reference) const
     double g = rel(segmented, reference.segmented);
     d = std::abs(g) > std::abs(d) ? g : d;
   }
+
   double busiest = rank_totals.empty() ? 0 : *std::max_element(rank_totals.begin(), rank_totals.end());
   double busiest_ref =
       reference.rank_totals.empty() ? 0 : *std::max_element(reference.rank_totals.begin(), reference.rank_totals.end());
   double e = rel(busiest, busiest_ref);
   return std::abs(e) > std::abs(d) ? e : d;
+}
+
+double LockStep::timed_difference(const LockStep& reference) const
+{
+  return timed >= 0 && reference.timed > 0 ? (timed - reference.timed) / reference.timed : 0;
 }
 
 } // namespace tit::trace::cformat

@@ -20,8 +20,7 @@ namespace {
 /// The file of `all`, encoded but not written: its raw structure record, its packed chunks, and what compress()
 /// reports of it (all but the bytes).
 struct EncodedFile {
-  unsigned version = kVersion;
-  std::string meta;
+  std::string head; ///< the file head with the packed structure record (smaller_head)
   std::vector<std::string> chunks;
   CompressStats stats;
   bool over_budget = false; ///< its chunks were not all packed: larger than encode_file's budget
@@ -30,7 +29,7 @@ struct EncodedFile {
   {
     if (over_budget)
       return std::numeric_limits<std::uint64_t>::max();
-    std::uint64_t n = file_head(version, meta).size();
+    std::uint64_t n = head.size();
     for (const std::string& c : chunks)
       n += c.size();
     return n;
@@ -143,9 +142,9 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
   }
   EncodedFile file;
   file.over_budget = over_budget;
-  file.version = written_version(meta);
   file.chunks = std::move(chunks);
-  file.meta = smaller_meta(meta);
+  if (!over_budget) // packing a large structure record costs seconds; an over-budget file is never written
+    file.head = smaller_head(meta);
   file.stats = stats_of(meta);
   return file;
 }
@@ -154,20 +153,29 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
 /// model; when it moves the estimate of the traced values by more than kStatsCheckLimit, `file` becomes the one keeping
 /// every value as traced, and says why.
 void check_draws(const std::filesystem::path& out, int rank_count, const ValueMode& mode, const std::string& compute_unit,
-                 const Part& kept_values, const LockStep& traced, std::uint64_t drawn_size, EncodedFile& file)
+                 const Part& kept_values, EncodedFile kept, const LockStep& traced, EncodedFile& file)
 {
-  write_file(out, file.version, file.meta, file.chunks);
-  double d = lock_step(open_ranks(out)).difference(traced);
+  std::uint64_t drawn_size = file.size();
+  write_file(out, file.head, file.chunks);
+  LockStep drawn = lock_step(open_ranks(out));
+  drawn.timed = message_time(open_ranks(out)).value_or(-1);
+  // the estimate furthest beyond its limit, relative to it
+  double d = drawn.difference(traced), limit = kStatsCheckLimit;
+  if (double t = drawn.timed_difference(traced); std::abs(t) / kTimedCheckLimit > std::abs(d) / kStatsCheckLimit) {
+    d = t;
+    limit = kTimedCheckLimit;
+  }
   file.stats.stats_check = d;
-  if (std::abs(d) <= kStatsCheckLimit)
+  if (std::abs(d) <= limit)
     return;
-  file = encode_file(out, rank_count, mode, compute_unit, kept_values); // kept was encoded with the drawn size as budget
+  // kept was encoded with the drawn size as budget: again in full when it went over
+  file = kept.over_budget ? encode_file(out, rank_count, mode, compute_unit, kept_values) : std::move(kept);
   file.stats.stats_check = d;
   file.stats.warning = fmt::format(
-      "warning: {}: values 'stats': the draws would move the computations' lock-step estimate by {:+.1f} % "
+      "warning: {}: values 'stats': the draws would move the check's estimate by {:+.1f} % "
       "(more than {:g} %): every value kept as traced instead (a file {:.1f} times the drawn one's size; "
       "docs/compressed-format.md, \"The check\")",
-      out.string(), 100 * d, 100 * kStatsCheckLimit, static_cast<double>(file.size()) / static_cast<double>(drawn_size));
+      out.string(), 100 * d, 100 * limit, static_cast<double>(file.size()) / static_cast<double>(drawn_size));
 }
 
 } // namespace
@@ -188,21 +196,25 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
       drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
     }
     std::optional<LockStep> traced; // the check's reference: the traced values, folded with the gaps
-    if (draws)
+    if (draws) {
       traced = lock_step(read_part(all, rank_count, out.string()));
+      traced->timed = message_time(read_part(all, rank_count, out.string())).value_or(-1);
+    }
     pool_stats(all, false);
     EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all, drawn.size());
-    bool drawn_smaller = drawn.size() < kept.size();
-    std::uint64_t drawn_size = drawn.size();
-    file = std::move(drawn_smaller ? drawn : kept);
-    if (draws && drawn_smaller)
-      check_draws(out, rank_count, mode, compute_unit, all, *traced, drawn_size, file);
+    if (drawn.size() < kept.size()) {
+      file = std::move(drawn);
+      if (draws)
+        check_draws(out, rank_count, mode, compute_unit, all, std::move(kept), *traced, file);
+    } else {
+      file = std::move(kept);
+    }
   } else {
     if (mode.kind == ValueMode::Kind::Binned) // what every block repeats, in the structure instead
       hoist_constants(all);
     file = encode_file(out, rank_count, mode, compute_unit, all);
   }
-  write_file(out, file.version, file.meta, file.chunks);
+  write_file(out, file.head, file.chunks);
   std::error_code ec;
   file.stats.bytes = std::filesystem::file_size(out, ec);
   return file.stats;
@@ -319,7 +331,7 @@ std::uint64_t write_compressed(const std::filesystem::path& out, const Loaded& t
     meta.blocks.push_back(chunker.add(encode_streams(block, bins ? &*bins : nullptr, &meta.bin_bases)));
   std::vector<std::string> chunks;
   chunker.finish(meta, chunks);
-  write_file(out, written_version(meta), smaller_meta(meta), chunks);
+  write_file(out, smaller_head(meta), chunks);
   std::error_code ec;
   return std::filesystem::file_size(out, ec);
 }
