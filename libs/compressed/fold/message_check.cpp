@@ -29,6 +29,7 @@ struct Request {
   MessageKey key;
   bool collective = false;
   std::optional<double> arrival;
+  bool receive = false;
 };
 using RequestPtr = std::shared_ptr<Request>;
 
@@ -158,6 +159,7 @@ private:
   {
     auto q = std::make_shared<Request>();
     q->key = MessageKey{a.comm, src, r, a.tag};
+    q->receive = true;
     Channel& c = channel(comm_of(k, a.comm).id, src, r, a.tag);
     if (!c.arrivals.empty()) {
       q->arrival = c.arrivals.front();
@@ -256,7 +258,7 @@ private:
     std::size_t i = k.pending.size();
     if (a.wait_last_irecv) {
       for (std::size_t j = k.pending.size(); j-- > 0;)
-        if (!k.pending[j]->collective && k.pending[j]->key.dst != k.pending[j]->key.src) {
+        if (k.pending[j]->receive) {
           i = j;
           break;
         }
