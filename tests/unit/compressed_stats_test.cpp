@@ -714,6 +714,11 @@ TEST(CompressedTrace, StatsCheckFollowsTheMessages)
                                  "2 comm_split 0 0 2 1 2\n2 barrier comm=1\n"
                                  "3 comm_split 0 1 3 1 2\n3 barrier comm=1\n3 recv 1 7 0 0 comm=1\n"),
             20040.0);
+  // a sendRecv whose send lets an earlier rank move while its own receive waits: 0 receives it at 1e4 and sends on to
+  // 2, which receives at 2e4 and sends to 1, which receives at 3e4
+  EXPECT_EQ(time_of("sendrecv.txt", "0 recv 1 0 0 0\n0 send 2 0 0 0\n1 sendRecv 0 0 0 2\n"
+                                    "2 recv 0 0 0 0\n2 send 1 0 0 0\n"),
+            30000.0);
   // what it does not follow: a receive from any source; ranks that wait for each other forever
   EXPECT_FALSE(time_of("any.txt", "0 recv -333 3 0 0\n1 send 0 3 0 0\n").has_value());
   EXPECT_FALSE(time_of("stuck.txt", "0 recv 1 3 0 0\n1 recv 0 3 0 0\n").has_value());

@@ -69,6 +69,7 @@ public:
     for (bool progress = true; progress;) {
       progress = false;
       bool all_done = true;
+      posted_ = false;
       for (std::size_t i = 0; i < ranks_.size(); ++i) {
         if (unsupported_)
           return std::nullopt;
@@ -76,6 +77,7 @@ public:
           progress |= advance(static_cast<int>(i));
         all_done &= ranks_[i].done;
       }
+      progress |= posted_; // a send posted by a rank that then waited may let a rank before it move
       if (all_done) {
         double end = 0;
         for (auto const& r : ranks_)
@@ -203,6 +205,7 @@ private:
         if (!k.registered) { // the send once, then the receive until its message is there
           post_send(k, r, a, a.partner, a.bytes);
           k.registered = true;
+          posted_ = true;
         }
         return receive(k, r, a, a.partner2);
       case Group::Completion: return complete(k, a);
@@ -337,6 +340,7 @@ private:
   std::map<std::pair<std::uint64_t, std::uint64_t>, Meeting> meetings_;
   std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>, std::uint64_t> comm_ids_;
   bool unsupported_ = false;
+  bool posted_ = false; ///< in this pass, a rank posted a send and then waited
 };
 
 } // namespace
