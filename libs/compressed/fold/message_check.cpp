@@ -110,7 +110,7 @@ private:
     while (true) {
       if (!k.has_action) {
         if (!readers_[static_cast<std::size_t>(r)]->next(k.action)) {
-          if (!finish(k))
+          if (!wait_all(k))
             return moved;
           k.done = true;
           return true;
@@ -125,8 +125,8 @@ private:
     }
   }
 
-  /// At the end of its trace a rank waits for its pending receives.
-  bool finish(Rank& k)
+  /// Waits for every pending request (a waitall; the end of the rank's trace): false while one has no arrival yet.
+  bool wait_all(Rank& k)
   {
     for (auto const& q : k.pending)
       if (!q->arrival)
@@ -235,15 +235,8 @@ private:
     const KindTraits& tr = traits(a.kind);
     if (tr.polls)
       return true; // a test completes nothing here: a later wait, or the end of the rank, does
-    if (a.kind == Kind::WaitAll) {
-      for (auto const& q : k.pending)
-        if (!q->arrival)
-          return false;
-      for (auto const& q : k.pending)
-        k.t = std::max(k.t, *q->arrival);
-      k.pending.clear();
-      return true;
-    }
+    if (a.kind == Kind::WaitAll)
+      return wait_all(k);
     if (a.kind == Kind::WaitAny) {
       if (k.pending.empty())
         return true;
