@@ -124,13 +124,14 @@ CopyFit fit_local_copy(const std::vector<Point>& copy);
 void write_copy_report(std::ostream& out, const CopyFit& fit);
 
 /// The cost of a polling call: SimGrid injects smpi/test seconds at each MPI_Test (each request of a
-/// Testall or Testsome) and smpi/iprobe at each MPI_Iprobe, times a counter that grows with every call that
-/// finds nothing (smpi/grow-injected-times). A real call's cost does not grow: the fit gives the median
-/// measured cost of one call and turns the growth off.
+/// Testall or Testsome), times a counter that grows with every test that finds nothing (smpi/grow-injected-times).
+/// A real call's cost does not grow: the fit gives the median measured cost of one call and turns the growth off.
+/// MPI_Iprobe's cost is reported only: tit-replay uses smpi/iprobe as the step of the loop that waits for a receive
+/// of unknown size, which a sub-microsecond step would make millions of iterations long.
 struct PollFit {
   std::optional<double> test;   ///< seconds per MPI_Test (smpi/test)
-  std::optional<double> iprobe; ///< seconds per MPI_Iprobe (smpi/iprobe)
-  /// The configuration strings: smpi/test, smpi/iprobe (those measured), smpi/grow-injected-times:no.
+  std::optional<double> iprobe; ///< seconds per MPI_Iprobe (reported, not written)
+  /// The configuration strings, when the test was measured: smpi/test, smpi/grow-injected-times:no.
   std::vector<std::pair<std::string, std::string>> props() const;
 };
 /// Fits the polling costs; empty when neither call was measured. Throws InputError on a point whose size is not 0.
