@@ -17,6 +17,7 @@
 #include "trace/reader.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <memory>
@@ -104,12 +105,24 @@ struct LockStep {
 };
 LockStep lock_step(std::vector<std::unique_ptr<RankReader>> readers);
 
+/// The reference models' cost of a message of `bytes` (or of a collective of that many bytes), in the compute volumes'
+/// unit: a latency of 1e4 (10 us at 1 Gf) and a volume per byte (1 GB/s at 1 Gf). Not a model of any network: it only
+/// keeps a trace whose time is mostly communication from reading its computations' differences as all of its time.
+inline double nominal_cost(double bytes)
+{
+  return 1e4 + (bytes > 0 ? bytes : 0);
+}
+
 /// The second reference model (message_check.cpp): each rank's clock advanced by its compute volumes, every message
 /// eager and arriving a nominal cost after its send (a receive, a wait or the end of the rank waits for it), the members
 /// of a collective on a communicator of known size leaving together after the latest arrived, tests completing nothing.
 /// The latest clock at the end; none when a rank receives from any source, starts persistent requests, or the ranks
 /// cannot all end in this model.
 std::optional<double> message_time(std::vector<std::unique_ptr<RankReader>> readers);
+
+/// Both reference models on the ranks that `open` gives (called once per model): lock_step(), its `timed` from
+/// message_time() (-1 when none).
+LockStep reference_estimates(const std::function<std::vector<std::unique_ptr<RankReader>>()>& open);
 
 /// Above this difference of the drawn file's lock-step estimate from the traced values' (LockStep::difference),
 /// `stats` keeps the traced values (write_compressed).

@@ -1,7 +1,7 @@
 // The `stats` check's second reference model (docs/compressed-format.md, "The check"): the ranks' clocks advanced
 // through their computations and tied by their messages and collectives, so that draws which unbalance steps that
 // messages tie together (a rank late with its send makes its receivers wait) move the estimate as they move a replay.
-// Nominal costs (closing_cost), eager messages, no network: not a model of a machine, a model of the dependencies.
+// Nominal costs (nominal_cost), eager messages, no network: not a model of a machine, a model of the dependencies.
 #include "compressed/fold/fold.hpp"
 
 #include "trace/message_key.hpp"
@@ -16,13 +16,6 @@
 namespace tit::trace::cformat {
 
 namespace {
-
-constexpr double kLatencyVolume = 1e4; ///< as stats_check.cpp's closing cost
-
-double message_cost(double bytes)
-{
-  return kLatencyVolume + std::max(0.0, bytes);
-}
 
 /// A posted nonblocking operation: its key (as the trace names it) and when its data is there (none: not sent yet).
 struct Request {
@@ -95,7 +88,8 @@ private:
     std::map<int, Comm> comms;                 ///< by the rank's own handle
     std::map<std::uint64_t, std::uint64_t> creations, collectives; ///< per communicator id: how many so far
     bool has_action = false;                   ///< `action` is the one it is blocked in
-    bool registered = false;                   ///< arrived at the meeting of the collective it is blocked in
+    bool registered = false;                   ///< its action's first part done: the arrival at a collective's
+                                               ///< meeting, a sendRecv's send
     Action action;
     RequestPtr blocked_receive;                ///< the receive of the blocking recv or sendRecv it is in
     std::pair<std::uint64_t, std::uint64_t> meeting; ///< the collective it is in: (communicator id, number)
@@ -148,7 +142,7 @@ private:
   void post_send(Rank& k, int r, const Action& a, int dst, double bytes)
   {
     Channel& c = channel(comm_of(k, a.comm).id, r, dst, a.tag);
-    double arrival = k.t + message_cost(bytes);
+    double arrival = k.t + nominal_cost(bytes);
     if (!c.receives.empty()) {
       c.receives.front()->arrival = arrival;
       c.receives.pop_front();
@@ -277,7 +271,7 @@ private:
   bool meet(Rank& k, const Action& a)
   {
     Comm c = comm_of(k, a.comm);
-    double cost = message_cost(std::max(0.0, a.bytes) + std::max(0.0, a.bytes2));
+    double cost = nominal_cost(std::max(0.0, a.bytes) + std::max(0.0, a.bytes2));
     if (c.size <= 1) {
       k.t += cost;
       return true;

@@ -11,11 +11,7 @@ namespace tit::trace::cformat {
 
 namespace {
 
-/// A nominal cost of the action that closes a gap, in the compute volumes' unit (flops or instructions): a latency
-/// of kLatencyVolume (10 us at 1 Gf) and a volume per byte (1 GB/s at 1 Gf). Not a model of any network: it only
-/// keeps the estimate of a trace whose time is mostly communication from reading its computations' differences as if
-/// they were all of its time.
-constexpr double kLatencyVolume = 1e4;
+/// The nominal cost of the action that closes a gap (nominal_cost of its bytes; none for a computation).
 double closing_cost(const Action& a)
 {
   switch (a.kind) {
@@ -23,7 +19,7 @@ double closing_cost(const Action& a)
     case Kind::Sleep:
     case Kind::Init:
     case Kind::Finalize: return 0;
-    default: return kLatencyVolume + std::max(0.0, a.bytes) + std::max(0.0, a.bytes2);
+    default: return nominal_cost(std::max(0.0, a.bytes) + std::max(0.0, a.bytes2));
   }
 }
 
@@ -123,6 +119,13 @@ double LockStep::difference(const LockStep& reference) const
       reference.rank_totals.empty() ? 0 : *std::max_element(reference.rank_totals.begin(), reference.rank_totals.end());
   double e = rel(busiest, busiest_ref);
   return std::abs(e) > std::abs(d) ? e : d;
+}
+
+LockStep reference_estimates(const std::function<std::vector<std::unique_ptr<RankReader>>()>& open)
+{
+  LockStep s = lock_step(open());
+  s.timed = message_time(open()).value_or(-1);
+  return s;
 }
 
 double LockStep::timed_difference(const LockStep& reference) const

@@ -157,8 +157,7 @@ void check_draws(const std::filesystem::path& out, int rank_count, const ValueMo
 {
   std::uint64_t drawn_size = file.size();
   write_file(out, file.head, file.chunks);
-  LockStep drawn = lock_step(open_ranks(out));
-  drawn.timed = message_time(open_ranks(out)).value_or(-1);
+  LockStep drawn = reference_estimates([&out] { return open_ranks(out); });
   // the estimate furthest beyond its limit, relative to it
   double d = drawn.difference(traced), limit = kStatsCheckLimit;
   if (double t = drawn.timed_difference(traced); std::abs(t) / kTimedCheckLimit > std::abs(d) / kStatsCheckLimit) {
@@ -196,10 +195,8 @@ CompressStats write_compressed(const std::filesystem::path& out, int rank_count,
       drawn = encode_file(out, rank_count, mode, compute_unit, pooled);
     }
     std::optional<LockStep> traced; // the check's reference: the traced values, folded with the gaps
-    if (draws) {
-      traced = lock_step(read_part(all, rank_count, out.string()));
-      traced->timed = message_time(read_part(all, rank_count, out.string())).value_or(-1);
-    }
+    if (draws)
+      traced = reference_estimates([&] { return read_part(all, rank_count, out.string()); });
     pool_stats(all, false);
     EncodedFile kept = encode_file(out, rank_count, mode, compute_unit, all, drawn.size());
     if (drawn.size() < kept.size()) {
