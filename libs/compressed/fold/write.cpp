@@ -150,8 +150,8 @@ EncodedFile encode_file(const std::filesystem::path& out, int rank_count, const 
 }
 
 /// The `stats` check (docs/compressed-format.md, "The check"): the drawn file (`file`) read back on the reference
-/// model; when it moves the estimate of the traced values by more than kStatsCheckLimit, `file` becomes the one keeping
-/// every value as traced, and says why.
+/// models; when it moves the lock-step estimate of the traced values by more than kStatsCheckLimit or the timed one by
+/// more than kTimedCheckLimit, `file` becomes `kept` (encoded again in full if it went over budget), and says why.
 void check_draws(const std::filesystem::path& out, int rank_count, const ValueMode& mode, const std::string& compute_unit,
                  const Part& kept_values, EncodedFile kept, const LockStep& traced, EncodedFile& file)
 {
