@@ -153,6 +153,42 @@ double measure(const std::string& experiment, int rank, char* buf, char* copy, i
   return t;
 }
 
+// One experiment: the measuring ranks time it at every size, rank 0 writes the rows.
+void run_experiment(const std::string& exp, const Options& o, int rank, const std::vector<long>& sizes, char* buf,
+                    char* copy, std::FILE* out)
+{
+  std::vector<double> times; // on the measuring rank, in visiting order
+  // A polling call has no size: one row per measured iteration, with size 0.
+  const std::vector<long> exp_sizes = is_poll(exp) ? std::vector<long>{0} : sizes;
+  if (rank < 2 && is_poll(exp)) {
+    for (int i = 0; i < o.warmup; ++i)
+      measure_poll(exp, rank, buf, o.poll_batch);
+    for (int i = 0; i < o.reps; ++i)
+      times.push_back(measure_poll(exp, rank, buf, o.poll_batch));
+  } else if (rank < 2) {
+    for (long s : sizes) {
+      for (int i = 0; i < o.warmup; ++i)
+        measure(exp, rank, buf, copy, static_cast<int>(s));
+      for (int i = 0; i < o.reps; ++i)
+        times.push_back(measure(exp, rank, buf, copy, static_cast<int>(s)));
+    }
+  }
+  // The recv, test and iprobe times are rank 1's: bring them to rank 0.
+  if (exp == "recv" || is_poll(exp)) {
+    if (rank == 1)
+      MPI_Send(times.data(), static_cast<int>(times.size()), MPI_DOUBLE, 0, kData, MPI_COMM_WORLD);
+    if (rank == 0)
+      MPI_Recv(times.data(), static_cast<int>(times.size()), MPI_DOUBLE, 1, kData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (rank == 0) {
+    std::size_t k = 0;
+    for (long s : exp_sizes)
+      for (int i = 0; i < o.reps; ++i)
+        std::fprintf(out, "%s,%ld,%d,%.9g\n", exp.c_str(), s, i, times[k++]);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -203,38 +239,8 @@ int main(int argc, char** argv)
                              : 0); // the destination of the local copies
   std::memset(copy.data(), 2, copy.size());
 
-  for (auto const& exp : o.experiments) {
-    std::vector<double> times; // on the measuring rank, in visiting order
-    // A polling call has no size: one row per measured iteration, with size 0.
-    const std::vector<long> exp_sizes = is_poll(exp) ? std::vector<long>{0} : sizes;
-    if (rank < 2 && is_poll(exp)) {
-      for (int i = 0; i < o.warmup; ++i)
-        measure_poll(exp, rank, buf.data(), o.poll_batch);
-      for (int i = 0; i < o.reps; ++i)
-        times.push_back(measure_poll(exp, rank, buf.data(), o.poll_batch));
-    } else if (rank < 2) {
-      for (long s : sizes) {
-        for (int i = 0; i < o.warmup; ++i)
-          measure(exp, rank, buf.data(), copy.data(), static_cast<int>(s));
-        for (int i = 0; i < o.reps; ++i)
-          times.push_back(measure(exp, rank, buf.data(), copy.data(), static_cast<int>(s)));
-      }
-    }
-    // The recv, test and iprobe times are rank 1's: bring them to rank 0.
-    if (exp == "recv" || is_poll(exp)) {
-      if (rank == 1)
-        MPI_Send(times.data(), static_cast<int>(times.size()), MPI_DOUBLE, 0, kData, MPI_COMM_WORLD);
-      if (rank == 0)
-        MPI_Recv(times.data(), static_cast<int>(times.size()), MPI_DOUBLE, 1, kData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    if (rank == 0) {
-      std::size_t k = 0;
-      for (long s : exp_sizes)
-        for (int i = 0; i < o.reps; ++i)
-          std::fprintf(out, "%s,%ld,%d,%.9g\n", exp.c_str(), s, i, times[k++]);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
+  for (auto const& exp : o.experiments)
+    run_experiment(exp, o, rank, sizes, buf.data(), copy.data(), out);
   tit::calib::mpi::close_output(kProgram, out, o.output);
   MPI_Finalize();
   return 0;
