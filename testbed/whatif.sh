@@ -6,7 +6,7 @@
 #
 # Usage: testbed/whatif.sh [--build DIR] [--rate RATE] [--apps fft,halo2d,...] [--runs N] [--out DIR]
 #                          [--full] [--long] [--divisors 1,4,20] [--mpi-args "ARGS"] [--switches]
-#                          [--corpus DIR] [--replay-args "ARGS"] [--cpu-share S] [--twice]
+#                          [--corpus DIR] [--replay-args "ARGS"] [--cpu-share S] [--twice] [--half]
 #   --build     build directory holding bin/ and lib/ (default: build/ at the repository root)
 #   --rate      configuration A's link rate (default 200mbit)
 #   --apps      mini-applications (tests/mpi-programs/apps, with their default arguments), and
@@ -41,6 +41,11 @@
 #               link rate, D the uplink at 1/8 of it (the pairs of ranks that cross it contend), E as D with
 #               ranks 1 and 2 swapped (placement: neighbours behind the other switch). 4 ranks on this
 #               machine's 2 cores: read the noise column.
+#   --half      with --switches: every host capped at half a core in A, D and E (`set --cpu`, the platform says
+#               so with tit/host-availability), a cluster of 4 half-speed nodes that 2 cores can hold without
+#               time-sharing. The 4-rank traces are taken under the caps; each program's CPU rate comes from a
+#               run of 2 ranks on 2 uncapped hosts (a core each, as in the 2-host study); the measured runs get
+#               `--mca mpi_yield_when_idle 1`
 #   --out       output directory (default whatif-out): calibration, traces, platforms, results.csv
 # Needs root (tit-testbed). The testbed is taken down on every exit path.
 # Exit status: 0 when everything ran, 1 when a run or a replay failed, 2 on a usage error.
@@ -61,6 +66,7 @@ replay_args=()
 cpu_share=
 switches=0
 twice=0
+half=0
 corpus=${CORPUS_OUT:-/work/corpus-out}
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -77,6 +83,7 @@ while [[ $# -gt 0 ]]; do
     --cpu-share) cpu_share=$2; shift ;;
     --switches) switches=1 ;;
     --twice) twice=1 ;;
+    --half) half=1 ;;
     --corpus) corpus=$2; shift ;;
     *) echo "whatif.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -91,6 +98,7 @@ done
   { echo "whatif.sh: error: --rate: expected an integer with kbit, mbit or gbit (e.g. 200mbit), got '$rate'" >&2; exit 2; }
 rate_n=${BASH_REMATCH[1]} rate_u=${BASH_REMATCH[2]}
 ((!twice || !switches)) || { echo "whatif.sh: error: --twice goes with the 2-host study, not --switches" >&2; exit 2; }
+((!half || switches)) || { echo "whatif.sh: error: --half goes with --switches" >&2; exit 2; }
 build=$(realpath "$build")
 bin=$build/bin
 tb=$bin/tit-testbed
@@ -108,6 +116,7 @@ np=2
 # the rank counts traced: np, and twice np for F
 counts=("$np")
 ((!twice)) || counts+=($((2 * np)))
+((!half)) || counts+=(2) # the CPU rate's run: 2 ranks, a core each
 hosts_up=$np
 ((!twice)) || hosts_up=$((2 * np))
 for a in "${app_list[@]}"; do
@@ -177,16 +186,30 @@ traced() {
 # trace_dir APP NP: where the trace of APP at NP ranks is
 trace_dir() { if [[ $2 == "$np" ]]; then echo "$out/trace-$1"; else echo "$out/trace$2-$1"; fi; }
 echo "== tracing at $rate (once per application and rank count: ${counts[*]})"
+# yield_args: Open MPI's yield when idle, unless --mpi-args sets it already (mpirun refuses a parameter given twice)
+yield_args=(--mca mpi_yield_when_idle 1)
+[[ " ${mpi_args[*]-} " != *" mpi_yield_when_idle "* ]] || yield_args=()
+all_half=$(for ((i = 0; i < np; i++)); do echo "tit-h$i:0.5"; done | paste -sd,)
+rate_np=$np # the rank count whose traced run gives the CPU rate
+((!half)) || rate_np=2
 for a in "${app_list[@]}"; do
   for n in "${counts[@]}"; do
     read -r -a args <<<"$(app_args "$a" "$n")"
     t=$(trace_dir "$a" "$n")
     rm -rf "$t"
-    traced "$t" "$a" -np "$n" "$(prog "$a")" "${args[@]}" >"$t.log" 2>&1 ||
+    targs=(-np "$n")
+    if ((half)) && [[ $n == "$np" ]]; then
+      "$tb" set --cpu "$all_half" 2>/dev/null
+      targs+=(${yield_args[@]+"${yield_args[@]}"})
+    elif ((half)); then
+      "$tb" set --cpu "$(sed 's/:0.5/:1/g' <<<"$all_half")" 2>/dev/null
+      targs+=(--host tit-h0,tit-h1)
+    fi
+    traced "$t" "$a" "${targs[@]}" "$(prog "$a")" "${args[@]}" >"$t.log" 2>&1 ||
       { echo "whatif.sh: traced run of $a at $n ranks failed: $t.log" >&2; exit 1; }
   done
-  # Each application's own CPU rate (in its traces' unit), from its traced run at np ranks (a core per rank).
-  "$bin/tit-calibrate" cpu-trace "$out/trace-$a/trace.list" -o "$out/cpu-$a.csv" >/dev/null
+  # Each application's own CPU rate (in its traces' unit), from its traced run at rate_np ranks (a core per rank).
+  "$bin/tit-calibrate" cpu-trace "$(trace_dir "$a" "$rate_np")/trace.list" -o "$out/cpu-$a.csv" >/dev/null
 done
 
 # RATE divided by D, as tc writes it (integers with kbit/mbit: one unit down when the division leaves a fraction)
@@ -203,7 +226,10 @@ configs=()
 hosts_np=$(for ((i = 0; i < np; i++)); do echo "tit-h$i"; done | paste -sd,)
 if ((switches)); then
   slow=$(divided 8)
-  configs=("A 1 $rate $rate $hosts_np -" "D 8 $rate $slow $hosts_np -" "E 8 $rate $slow tit-h0,tit-h2,tit-h1,tit-h3 -")
+  caps=-
+  ((!half)) || caps=$all_half
+  configs=("A 1 $rate $rate $hosts_np $caps" "D 8 $rate $slow $hosts_np $caps"
+    "E 8 $rate $slow tit-h0,tit-h2,tit-h1,tit-h3 $caps")
 else
   for d in "${div_list[@]}"; do configs+=("x1/$d $d $(divided "$d") - $hosts_np -"); done
 fi
@@ -224,7 +250,7 @@ for c in "${configs[@]}"; do
   read -r name d link uplink hosts cpu <<<"$c"
   n=$(tr ',' '\n' <<<"$hosts" | wc -l)
   run_args=()
-  [[ $n == "$np" ]] || run_args=(--mca mpi_yield_when_idle 1)
+  [[ $n == "$np" ]] && ((!half)) || run_args=(${yield_args[@]+"${yield_args[@]}"})
   if [[ $uplink == - ]]; then
     "$tb" set --link "$link" 2>/dev/null
     label=$link

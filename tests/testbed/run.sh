@@ -193,6 +193,7 @@ case $case in
     expect 2 "whatif.sh: error: --cpu-share: expected a share of a core in (0, 1), e.g. 0.5, got '1'" \
       bash "$study" --cpu-share 1
     expect 2 "whatif.sh: error: --twice goes with the 2-host study, not --switches" bash "$study" --twice --switches
+    expect 2 "whatif.sh: error: --half goes with --switches" bash "$study" --half
     expect 2 "whatif.sh: error: --apps: no program /nowhere/tracer/bin/comd (build it with: bash corpus/corpus.sh -k tracer -o /nowhere comd:2)" \
       bash "$study" --build "$build" --corpus /nowhere --apps comd
     [[ ! -e whatif-out ]] || fail "whatif.sh made its output directory before refusing its options"
