@@ -15,3 +15,7 @@ add_executable(testbed-pingpong ${CMAKE_CURRENT_LIST_DIR}/pingpong.c)
 target_include_directories(testbed-pingpong PRIVATE ${PROJECT_SOURCE_DIR}/tests/mpi-programs/apps)
 target_link_libraries(testbed-pingpong PRIVATE MPI::MPI_C)
 target_compile_options(testbed-pingpong PRIVATE -O2)
+# The in-order delivery check of the study (testbed/README.md): K messages of one pair sent at once.
+add_executable(testbed-inorder ${CMAKE_CURRENT_LIST_DIR}/inorder.c)
+target_link_libraries(testbed-inorder PRIVATE MPI::MPI_C)
+target_compile_options(testbed-inorder PRIVATE -O2)
