@@ -15,6 +15,7 @@ namespace {
 constexpr const char* kLocalCopyBw = "tit/local-copy-bw";
 constexpr const char* kTracedTests = "tit/traced-tests";
 constexpr const char* kHostAvailability = "tit/host-availability";
+constexpr const char* kInOrderDelivery = "tit/in-order-delivery";
 
 template <typename T> T config_value(const char* name)
 {
@@ -46,6 +47,7 @@ MpiParams MpiParams::from_config()
   p.init_sleep = config_value<double>("smpi/init");
   p.finalization_barrier = config_value<bool>("smpi/finalization-barrier");
   p.traced_tests = config_value<bool>(kTracedTests);
+  p.in_order_delivery = config_value<bool>(kInOrderDelivery);
   if (p.async_small_thresh > p.detached_thresh)
     throw ModelError(fmt::format("smpi/async-small-thresh ({}) must not exceed smpi/send-is-detached-thresh ({})",
                                  p.async_small_thresh, p.detached_thresh));
@@ -81,6 +83,9 @@ void declare_config_flags()
                                       true);
   simgrid::config::declare_flag<std::string>(kHostAvailability,
                                              "HOST:FRACTION;...: hosts that compute at a fraction of their speed", "");
+  simgrid::config::declare_flag<bool>(kInOrderDelivery,
+                                      "whether the eager messages of a pair of ranks are transferred one after the other",
+                                      false);
 }
 
 void apply_host_availability()
@@ -147,6 +152,9 @@ const std::vector<ParamDoc>& documented_parameters()
                               "waiting if needed (docs/mpi-semantics.md); default yes (no: the replay's own outcome, as SimGrid's replayer)"},
       {"tit/host-availability", "'HOST:FRACTION;...': those hosts compute at that fraction of their speed (a node of "
                                 "a cluster slower than the others); default none (not SimGrid's)"},
+      {"tit/in-order-delivery", "whether the eager messages from one rank to another are transferred one after the "
+                                "other, as over a TCP connection (docs/model.md); default no: they share the route "
+                                "while in flight together, as in SimGrid"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

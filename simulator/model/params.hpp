@@ -38,6 +38,10 @@ struct MpiParams {
   /// tit/traced-tests: tests and waitany take their traced outcome. The parameter's default is yes (from_config sets
   /// it); a default-built MpiParams, as unit tests make, keeps SimGrid's rule.
   bool traced_tests = false;
+  /// tit/in-order-delivery: the eager messages from one rank to another are transferred one after the other, as
+  /// the messages of a TCP connection arrive (each at the pair's share of the route), instead of sharing the
+  /// route fairly while they are in flight together (SimGrid's model, the default).
+  bool in_order_delivery = false;
   HostOverheads default_overheads;
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings
@@ -55,7 +59,7 @@ struct MpiParams {
 };
 
 /// Declares the model parameters of tit-replay's own (not SimGrid's: tit/local-copy-bw, tit/traced-tests,
-/// tit/host-availability) in
+/// tit/host-availability, tit/in-order-delivery) in
 /// SimGrid's configuration; call before the engine parses the command line. Idempotent.
 void declare_config_flags();
 

@@ -4,6 +4,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Exec.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -209,11 +210,51 @@ RequestPtr Rank::start_send(int dst, Match m, double bytes, bool is_isend, SendM
   ch.in_flight++;
   s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch) : world_.large_mailbox(ch);
 
-  put(*req, mailbox);
-  world_.post_done(ch);
+  // Only an eager message to the eager mailbox is piped: every message of that mailbox is, so the kernel sees its
+  // puts in the order of the channel (a message to the any-source mailbox, or to the regular one, which other
+  // messages of the channel share unpiped, is put at once).
+  if (use_small && piped(dst, bytes, mode)) {
+    pipe_put(*req, mailbox, ch); // the pipe reports the post done once it has put the message
+  } else {
+    put(*req, mailbox);
+    world_.post_done(ch);
+  }
   if (eager_mode)
     world_.eager_lock(dst).unlock();
   return req;
+}
+
+bool Rank::piped(int dst, double bytes, SendMode mode) const
+{
+  auto const& params = world_.params();
+  return params.in_order_delivery && dst != rank_ && mode != SendMode::Synchronous &&
+         bytes < params.async_small_thresh;
+}
+
+void Rank::pipe_put(const Request& req, s4u::Mailbox* mailbox, Channel& channel)
+{
+  auto& slot = pipes_[req.dst];
+  if (not slot) {
+    slot = std::make_unique<Pipe>();
+    slot->ready = s4u::Semaphore::create(0);
+    Pipe* pipe = slot.get();
+    World* world = &world_;
+    // A daemon: the run ends with the ranks, whatever is still queued for a receiver that never takes it.
+    s4u::Actor::create(fmt::format("pipe-{}-{}", rank_, req.dst), host_, [pipe, world] {
+      while (true) {
+        pipe->ready->acquire();
+        Pipe::Item item = pipe->items.front();
+        pipe->items.pop_front();
+        auto comm = item.mailbox->put_init(encode_envelope(item.bytes),
+                                           static_cast<std::uint64_t>(item.bytes + kEnvelopeBytes));
+        comm->start();
+        world->post_done(*item.channel);
+        comm->wait(); // delivered: the next message of the pair may go
+      }
+    })->daemonize();
+  }
+  slot->items.push_back(Pipe::Item{mailbox, req.bytes, &channel});
+  slot->ready->release();
 }
 
 void Rank::send(int dst, Match m, double bytes)

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -298,6 +299,12 @@ public:
 private:
   /// Puts the message of `req` into `mailbox` (see the definition).
   void put(Request& req, simgrid::s4u::Mailbox* mailbox);
+  /// Whether an eager message of `bytes` in `mode` to `dst` goes through the pipe to `dst` (tit/in-order-delivery):
+  /// its transfer needs nothing of the receiver, so that queueing it cannot block anything.
+  bool piped(int dst, double bytes, SendMode mode) const;
+  /// Queues the eager message of `req` for `mailbox` (its channel's eager one) behind the earlier ones to the same
+  /// destination; the pipe puts it once they are delivered, then reports the post of `channel` done.
+  void pipe_put(const Request& req, simgrid::s4u::Mailbox* mailbox, Channel& channel);
   RequestPtr start_send(int dst, Match m, double bytes, bool is_isend, SendMode mode = SendMode::Standard);
   RequestPtr irecv_any_source(Match m, double bytes);
   /// Posts the receives of any-source requests that senders bound since, in binding order; then, while
@@ -342,6 +349,18 @@ private:
   };
   InlineVector<Buffered, 4> buffered_;
   InlineVector<simgrid::s4u::CommPtr, 4> delivered_;
+  /// tit/in-order-delivery: per destination, the eager messages not put yet, and an actor on this rank's host
+  /// that puts them one at a time, each once the previous one is delivered.
+  struct Pipe {
+    struct Item {
+      simgrid::s4u::Mailbox* mailbox;
+      double bytes;
+      Channel* channel; ///< whose post is done once the put is
+    };
+    std::deque<Item> items;
+    simgrid::s4u::SemaphorePtr ready; ///< one token per queued item
+  };
+  std::unordered_map<int, std::unique_ptr<Pipe>> pipes_;
   /// Reused by waitall and waitany (one rank runs one of them at a time): no allocation per call once grown.
   std::vector<simgrid::s4u::CommPtr> wait_comms_;
   InlineVector<Request*, 4> wait_pending_;

@@ -241,6 +241,26 @@ case $case_name in
     run "${IDEAL[@]}" "--cfg=tit/host-availability:n0:0.25;n1:0.5" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" \
       "$d/detached"
     expect_time 32 ;;
+  in-order-delivery) # rank 0 isends 3 eager messages of 984 B to rank 1 at once (two-hosts: 1 s latency, then
+    # 1000 B at 1000 B/s); rank 1 receives the first, computes 1 s, receives the other two. Shared fairly (the
+    # default) all three arrive at 1 + 3000 / 1000 = 4 s: rank 1 ends at 4 + 1 = 5. In order, one after the other,
+    # each paying the latency: at 2, 4 and 6 s: rank 1 ends at 6. Without eager messages the option changes nothing.
+    run "${IDEAL[@]}" --cfg=smpi/async-small-thresh:65536 --actions-log "$tmp/log" "$d/two-hosts.xml" "$d/deploy2.xml" \
+      "$d/in-order"
+    expect_time 5
+    [[ $(awk -F'\t' '$1 == 1 && $4 ~ /recv/ { printf "%s ", $3 + 0 }' "$tmp/log") == "4 5 5 " ]] ||
+      fail "shared: rank 1's receives should end at 4, 5, 5 s"
+    run "${IDEAL[@]}" --cfg=smpi/async-small-thresh:65536 --cfg=tit/in-order-delivery:yes --actions-log "$tmp/log" \
+      "$d/two-hosts.xml" "$d/deploy2.xml" "$d/in-order"
+    expect_time 6
+    [[ $(awk -F'\t' '$1 == 1 && $4 ~ /recv/ { printf "%s ", $3 + 0 }' "$tmp/log") == "2 4 6 " ]] ||
+      fail "in order: rank 1's receives should end at 2, 4, 6 s"
+    run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/in-order"
+    expect_time 7
+    run "${IDEAL[@]}" --cfg=tit/in-order-delivery:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/in-order"
+    expect_time 7
+    run --cfg=tit/in-order-delivery:maybe "$d/two-hosts.xml" "$d/deploy2.xml" "$d/in-order"
+    expect_error 2 "bad option among --cfg=tit/in-order-delivery:maybe: not a boolean" ;;
   host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
     run --cfg=tit/host-availability:n9:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/host-availability 'n9:0.5': the platform has no host 'n9' (expected 'HOST:FRACTION;...'"
