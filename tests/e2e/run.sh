@@ -260,7 +260,7 @@ case $case_name in
     run "${IDEAL[@]}" --cfg=tit/in-order-delivery:yes "$d/two-hosts.xml" "$d/deploy2.xml" "$d/in-order"
     expect_time 7
     run --cfg=tit/in-order-delivery:maybe "$d/two-hosts.xml" "$d/deploy2.xml" "$d/in-order"
-    expect_error 2 "bad option among --cfg=tit/in-order-delivery:maybe: not a boolean" ;;
+    expect_error 2 "--cfg=tit/in-order-delivery:maybe: not a boolean" ;;
   host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
     run --cfg=tit/host-availability:n9:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/host-availability 'n9:0.5': the platform has no host 'n9' (expected 'HOST:FRACTION;...'"
