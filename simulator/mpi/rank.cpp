@@ -30,6 +30,12 @@ double decode_envelope(void* envelope)
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(envelope) >> 1);
 }
 
+/// The put of a message of `bytes` payload into `mailbox`, not started: its envelope and its simulated size.
+s4u::CommPtr message_put(s4u::Mailbox* mailbox, double bytes)
+{
+  return mailbox->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
+}
+
 void sleep_if_positive(double seconds)
 {
   if (seconds > 0)
@@ -108,7 +114,7 @@ Rank::Rank(World& world, int rank, s4u::Host* host)
 /// (its start, its network action) is the same either way.
 void Rank::put(Request& req, s4u::Mailbox* mailbox)
 {
-  auto comm = mailbox->put_init(encode_envelope(req.bytes), static_cast<std::uint64_t>(req.bytes + kEnvelopeBytes));
+  auto comm = message_put(mailbox, req.bytes);
   if (req.detached && buffered_.size() + delivered_.size() >= kMaxKeptBuffered) {
     comm->detach(); // SMPI's way, for a rank that sends many messages between computations (see the header)
     return;
@@ -210,10 +216,11 @@ RequestPtr Rank::start_send(int dst, Match m, double bytes, bool is_isend, SendM
   ch.in_flight++;
   s4u::Mailbox* mailbox = use_small ? world_.small_mailbox(ch) : world_.large_mailbox(ch);
 
-  // Only an eager message to the eager mailbox is piped: every message of that mailbox is, so the kernel sees its
+  // tit/in-order-delivery pipes an eager message to another rank's eager mailbox: its transfer needs nothing of the
+  // receiver, so queueing it cannot block anything, and every message of that mailbox is piped, so the kernel sees its
   // puts in the order of the channel (a message to the any-source mailbox, or to the regular one, which other
   // messages of the channel share unpiped, is put at once).
-  if (use_small && piped(dst, bytes, mode)) {
+  if (use_small && params.in_order_delivery && dst != rank_) {
     pipe_put(*req, mailbox, ch); // the pipe reports the post done once it has put the message
   } else {
     put(*req, mailbox);
@@ -222,13 +229,6 @@ RequestPtr Rank::start_send(int dst, Match m, double bytes, bool is_isend, SendM
   if (eager_mode)
     world_.eager_lock(dst).unlock();
   return req;
-}
-
-bool Rank::piped(int dst, double bytes, SendMode mode) const
-{
-  auto const& params = world_.params();
-  return params.in_order_delivery && dst != rank_ && mode != SendMode::Synchronous &&
-         bytes < params.async_small_thresh;
 }
 
 void Rank::pipe_put(const Request& req, s4u::Mailbox* mailbox, Channel& channel)
@@ -245,8 +245,7 @@ void Rank::pipe_put(const Request& req, s4u::Mailbox* mailbox, Channel& channel)
         pipe->ready->acquire();
         Pipe::Item item = pipe->items.front();
         pipe->items.pop_front();
-        auto comm = item.mailbox->put_init(encode_envelope(item.bytes),
-                                           static_cast<std::uint64_t>(item.bytes + kEnvelopeBytes));
+        auto comm = message_put(item.mailbox, item.bytes);
         comm->start();
         world->post_done(*item.channel);
         comm->wait(); // delivered: the next message of the pair may go

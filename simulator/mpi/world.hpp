@@ -299,9 +299,6 @@ public:
 private:
   /// Puts the message of `req` into `mailbox` (see the definition).
   void put(Request& req, simgrid::s4u::Mailbox* mailbox);
-  /// Whether an eager message of `bytes` in `mode` to `dst` goes through the pipe to `dst` (tit/in-order-delivery):
-  /// its transfer needs nothing of the receiver, so that queueing it cannot block anything.
-  bool piped(int dst, double bytes, SendMode mode) const;
   /// Queues the eager message of `req` for `mailbox` (its channel's eager one) behind the earlier ones to the same
   /// destination; the pipe puts it once they are delivered, then reports the post of `channel` done.
   void pipe_put(const Request& req, simgrid::s4u::Mailbox* mailbox, Channel& channel);
