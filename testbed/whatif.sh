@@ -189,7 +189,9 @@ echo "== tracing at $rate (once per application and rank count: ${counts[*]})"
 # yield_args: Open MPI's yield when idle, unless --mpi-args sets it already (mpirun refuses a parameter given twice)
 yield_args=(--mca mpi_yield_when_idle 1)
 [[ " ${mpi_args[*]-} " != *" mpi_yield_when_idle "* ]] || yield_args=()
-all_half=$(for ((i = 0; i < np; i++)); do echo "tit-h$i:0.5"; done | paste -sd,)
+hosts_np=$(for ((i = 0; i < np; i++)); do echo "tit-h$i"; done | paste -sd,)
+shares() { sed "s/,/:$2,/g; s/\$/:$2/" <<<"$1"; } # shares HOSTS S: HOST:S,... for tit-testbed set --cpu
+all_half=$(shares "$hosts_np" 0.5)
 rate_np=$np # the rank count whose traced run gives the CPU rate
 ((!half)) || rate_np=2
 for a in "${app_list[@]}"; do
@@ -202,7 +204,7 @@ for a in "${app_list[@]}"; do
       "$tb" set --cpu "$all_half" 2>/dev/null
       targs+=(${yield_args[@]+"${yield_args[@]}"})
     elif ((half)); then
-      "$tb" set --cpu "$(sed 's/:0.5/:1/g' <<<"$all_half")" 2>/dev/null
+      "$tb" set --cpu "$(shares "$hosts_np" 1)" 2>/dev/null
       targs+=(--host tit-h0,tit-h1)
     fi
     traced "$t" "$a" "${targs[@]}" "$(prog "$a")" "${args[@]}" >"$t.log" 2>&1 ||
@@ -223,7 +225,6 @@ divided() {
 # The configurations: NAME DIVISOR LINK UPLINK HOSTS CPU (rank i on the i-th host, one rank per host named; UPLINK
 # - without switches; CPU the hosts' shares of a core, HOST:SHARE,..., or - for none).
 configs=()
-hosts_np=$(for ((i = 0; i < np; i++)); do echo "tit-h$i"; done | paste -sd,)
 if ((switches)); then
   slow=$(divided 8)
   caps=-
@@ -239,7 +240,7 @@ if [[ -n $cpu_share ]]; then
 fi
 if ((twice)); then
   hosts_2np=$(for ((i = 0; i < 2 * np; i++)); do echo "tit-h$i"; done | paste -sd,)
-  configs+=("F 1 $rate - $hosts_2np -" "F-half 1 $rate - $hosts_2np $(sed 's/,/:0.5,/g; s/$/:0.5/' <<<"$hosts_2np")")
+  configs+=("F 1 $rate - $hosts_2np -" "F-half 1 $rate - $hosts_2np $(shares "$hosts_2np" 0.5)")
 fi
 # With caps in any configuration, every host is set in every one (1: no cap), so that none is left from the last.
 caps_used=0
