@@ -30,8 +30,9 @@ fi
 start=$SECONDS
 bash "$root/scripts/setup/setup.sh"
 if ((!quick)) && [[ ${TIT_SKIP_SETUP:-0} != 1 ]]; then
-  # The fuzz targets are part of the build step: the fuzz.* tests only run them.
-  FUZZ_BUILD_DIR=$BUILD_DIR/fuzz-build bash "$root/scripts/check/fuzz.sh" --build-only
+  # The fuzz targets are part of the build step: the fuzz.* tests only run them (their compressed seeds written by
+  # this build's tit-trace).
+  FUZZ_BUILD_DIR=$BUILD_DIR/fuzz-build TIT_TRACE=$BUILD_DIR/bin/tit-trace bash "$root/scripts/check/fuzz.sh" --build-only
 fi
 echo "test.sh: set-up and build took $((SECONDS - start)) s"
 

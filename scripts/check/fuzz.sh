@@ -16,6 +16,8 @@
 #                   one sequence, so a run finds the same inputs every time (CI's `fuzz` test), and a slower machine
 #                   stopped by the cap has run a prefix of that sequence: a finding is never a matter of chance.
 #   FUZZ_BUILD_DIR  build directory (default build-fuzz/ at the root of the repository)
+#   TIT_TRACE       the tit-trace program that writes the compressed seeds (default: built in FUZZ_BUILD_DIR with the
+#                   targets; scripts/test.sh and the fuzz.* tests pass the main build's, so it is not built twice)
 #   JOBS            parallel build jobs (default 2)
 set -euo pipefail
 
@@ -49,7 +51,14 @@ done
 
 start=$SECONDS
 build_targets=("${targets[@]/#/fuzz-}")
-[[ " ${targets[*]} " == *" compressed "* ]] && build_targets+=(tit-trace-tool) # writes the compressed seeds
+tit_trace=${TIT_TRACE:-$build/bin/tit-trace}
+if [[ " ${targets[*]} " == *" compressed "* ]]; then # tit-trace writes the compressed seeds
+  if [[ -n ${TIT_TRACE:-} ]]; then
+    [[ -x $TIT_TRACE ]] || { echo "fuzz.sh: TIT_TRACE=$TIT_TRACE is not an executable" >&2; exit 2; }
+  else
+    build_targets+=(tit-trace-tool)
+  fi
+fi
 if [[ ${FUZZ_SKIP_BUILD:-0} == 1 ]]; then
   for b in "${build_targets[@]}"; do
     b=${b/tit-trace-tool/tit-trace}
@@ -94,10 +103,10 @@ if [[ " ${targets[*]} " == *" otf2 "* ]]; then
     rm -rf "$seeds/otf2-archive" "$seeds/otf2-expected.txt"
   done
 fi
-if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even)
+if [[ " ${targets[*]} " == *" compressed "* && -x $tit_trace ]]; then # whole compressed files (first byte even)
   for t in "$root"/traces/ring4 "$root"/traces/halo4 "$root"/tests/e2e/data/detached-thesis.txt.gz \
            "$root"/tests/e2e/data/subcomm-halves "$root"/tests/e2e/data/colls4/alltoallv; do
-    "$build/bin/tit-trace" compress "$t" "$seeds/compressed.tit" >/dev/null
+    "$tit_trace" compress "$t" "$seeds/compressed.tit" >/dev/null
     { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/$(basename "$t")"
   done
   # a pooled stats file (schedules and levels in the structure record) and a binned one (bin runs in the value
@@ -106,10 +115,10 @@ if [[ -x $build/bin/tit-trace ]]; then # whole compressed files (first byte even
   # so the target's even cut of the value area keeps it whole), so that the schedules and the bin runs are fuzzed
   # past the CRC checks too
   # (and a stats file with phases, version 7: 4 levels in turn running one loop body, their volumes 4 times apart)
-  "$build/bin/tit-trace" expand "$root/tests/data/compressed/binned-v3.expanded.txt" "$seeds/binned" >/dev/null
+  "$tit_trace" expand "$root/tests/data/compressed/binned-v3.expanded.txt" "$seeds/binned" >/dev/null
   for mode in stats binned:0.01 phases; do
   if [[ $mode == stats ]]; then
-    "$build/bin/tit-trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
+    "$tit_trace" compress --values stats "$root/tests/data/compressed/stats-v2.expanded.txt" \
       "$seeds/compressed.tit" >/dev/null
   elif [[ $mode == phases ]]; then
     python3 - "$seeds/levels.txt" <<'PY'
@@ -126,12 +135,12 @@ for r in range(4):
     lines.append(f"{r} finalize")
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
-    "$build/bin/tit-trace" compress --values stats "$seeds/levels.txt" "$seeds/compressed.tit" >/dev/null
-    "$build/bin/tit-trace" info "$seeds/compressed.tit" | grep -q "version 7, values stats" ||
+    "$tit_trace" compress --values stats "$seeds/levels.txt" "$seeds/compressed.tit" >/dev/null
+    "$tit_trace" info "$seeds/compressed.tit" | grep -q "version 7, values stats" ||
       { echo "fuzz.sh: the phases seed is not a version 7 stats file" >&2; exit 1; }
     rm -f "$seeds/levels.txt"
   else
-    "$build/bin/tit-trace" compress --values "$mode" "$seeds/binned/trace.list" "$seeds/compressed.tit" >/dev/null
+    "$tit_trace" compress --values "$mode" "$seeds/binned/trace.list" "$seeds/compressed.tit" >/dev/null
   fi
   { printf '\000'; cat "$seeds/compressed.tit"; } > "$seeds/compressed/${mode%%:*}"
   python3 - "$seeds/compressed.tit" "$seeds/compressed/${mode%%:*}-raw" <<'PY'

@@ -7,6 +7,7 @@ if(NOT TIT_FUZZ)
   foreach(target trace compressed platform placement inputs) # otf2: by hand (fuzz/README.md)
     add_test(NAME fuzz.${target}
              COMMAND env FUZZ_RUNS=fixed FUZZ_SKIP_BUILD=1 FUZZ_SECONDS=540 FUZZ_BUILD_DIR=${CMAKE_BINARY_DIR}/fuzz-build
+                     TIT_TRACE=$<TARGET_FILE:tit-trace-tool>
                      bash ${PROJECT_SOURCE_DIR}/scripts/check/fuzz.sh ${target})
     set_tests_properties(fuzz.${target} PROPERTIES TIMEOUT 600)
   endforeach()
