@@ -189,7 +189,8 @@ echo "== tracing at $rate (once per application and rank count: ${counts[*]})"
 # yield_args: Open MPI's yield when idle, unless --mpi-args sets it already (mpirun refuses a parameter given twice)
 yield_args=(--mca mpi_yield_when_idle 1)
 [[ " ${mpi_args[*]-} " != *" mpi_yield_when_idle "* ]] || yield_args=()
-hosts_np=$(for ((i = 0; i < np; i++)); do echo "tit-h$i"; done | paste -sd,)
+hosts() { for ((i = 0; i < $1; i++)); do echo "tit-h$i"; done | paste -sd,; } # hosts N: tit-h0,...,tit-hN-1
+hosts_np=$(hosts "$np")
 shares() { sed "s/,/:$2,/g; s/\$/:$2/" <<<"$1"; } # shares HOSTS S: HOST:S,... for tit-testbed set --cpu
 all_half=$(shares "$hosts_np" 0.5)
 rate_np=$np # the rank count whose traced run gives the CPU rate
@@ -239,7 +240,7 @@ if [[ -n $cpu_share ]]; then
   else configs+=("G 1 $rate - $hosts_np tit-h$((np - 1)):$cpu_share"); fi
 fi
 if ((twice)); then
-  hosts_2np=$(for ((i = 0; i < 2 * np; i++)); do echo "tit-h$i"; done | paste -sd,)
+  hosts_2np=$(hosts $((2 * np)))
   configs+=("F 1 $rate - $hosts_2np -" "F-half 1 $rate - $hosts_2np $(shares "$hosts_2np" 0.5)")
 fi
 # With caps in any configuration, every host is set in every one (1: no cap), so that none is left from the last.
