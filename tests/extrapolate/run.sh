@@ -242,6 +242,21 @@ PY
   cg) # 1-D chain with two allreduce and a bcast per run (CG-like), strong scaling: 3, 4, 5 ranks -> 8
     for np in 3 4 5 8; do trace cg "$np" "${cg_args[@]}"; done
     same_as_real cg 8 3 4 5 ;;
+  butterfly) # issue 35 (NPB CG's row sums): a 1-D chain whose iterations end with a sum by recursive doubling, partners
+    # rank XOR 1, 2, 4, ...: log2 p steps, each with another partner, folded into one loop (docs/extrapolation.md)
+    for np in 4 8 16 32; do trace bf "$np" dims=1 n=960 butterfly=1; done
+    same_as_real bf 32 4 8 16
+    run "$tool" extrapolate --report --ranks 32 "$tmp/r.tit" "$tmp"/bf-{4,8,16}.trace
+    grep -qF "recursive-doubling steps (partners rank XOR 2^k, log2 p of them) folded into loops on 28 ranks" "$out" ||
+      fail "no line on the folded steps"
+    grep -qF "a loop: trip count = 1 * log2(p) (exact" "$out" || fail "the steps' count is not log2(p): $(cat "$out")"
+    # 24 ranks: the steps need a power of two
+    run "$tool" extrapolate --ranks 24 "$tmp/x.tit" "$tmp"/bf-{4,8,16}.trace
+    expect_error 2 "; nor with the recursive-doubling steps of 28 ranks folded (partners rank XOR 2^k): item" \
+      "1 * log2(p) fits the inputs but gives 4.584962500721156 at 24 ranks, not an integer" ;;
+  butterfly-down) # the same steps from the largest distance down (rank XOR p/2, ..., 1), on a periodic ring
+    for np in 4 8 16 32; do trace bfd "$np" dims=1 periodic=1 n=960 butterfly=2; done
+    same_as_real bfd 32 4 8 16 ;;
   halo2d) # 2-D halo without periodic boundaries (corner, edge and interior ranks differ), strong scaling
     for np in 9 16 25 36; do trace halo "$np" "${halo_args[@]}"; done
     same_as_real halo 36 9 16 25 ;;

@@ -5,8 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
 #include <tuple>
 
 namespace tit::extrap {
@@ -107,6 +110,15 @@ private:
   {
     int p = grid_.ranks();
     for (const TemplateNode& t : nodes) {
+      if (t.loop && steps_loop(t)) { // one signature per step: the partner differs
+        long long count = c.ints[t.trip];
+        for (long long i = 0; i < count; ++i) {
+          step_ = Step{i, count};
+          signatures(c, t.body, rank, out);
+        }
+        step_.reset();
+        continue;
+      }
       if (t.loop) {
         signatures(c, t.body, rank, out);
         continue;
@@ -119,9 +131,12 @@ private:
           continue;
         }
         s.slots.push_back(t.slots[j]);
-        if (t.slots[j].kind != Slot::Kind::Relative)
-          continue;
-        std::int64_t k = ((static_cast<std::int64_t>(partner(c, t.params[j], rank)) - rank) % p + p) % p;
+        std::optional<XorSteps> x = xor_steps(t.slots[j]);
+        if (x ? !step_ : t.slots[j].kind != Slot::Kind::Relative)
+          continue; // a literal (one `xor:` outside a loop of steps only from a crafted compressed input: as written)
+        int q = x && step_ ? step_partner(*x, t, rank) : partner(c, t.params[j], rank);
+        s.slots.back() = Slot{Slot::Kind::Relative, "", 0};
+        std::int64_t k = ((static_cast<std::int64_t>(q) - rank) % p + p) % p;
         if (k > p / 2)
           k -= p;
         s.slots.back().offset = k;
@@ -148,7 +163,22 @@ private:
                                     const std::vector<std::uint32_t>& sigs, std::size_t& next)
   {
     std::vector<trace::cformat::Node> items;
+    append_items(c, nodes, sigs, next, items);
+    if (items.empty())
+      return std::nullopt;
+    return tables_.body_of(items);
+  }
+
+  /// The items of `nodes` appended to `items` (a loop of recursive-doubling steps as its steps, one after the other).
+  void append_items(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes,
+                    const std::vector<std::uint32_t>& sigs, std::size_t& next, std::vector<trace::cformat::Node>& items)
+  {
     for (const TemplateNode& t : nodes) {
+      if (t.loop && steps_loop(t)) {
+        for (long long i = 0; i < c.ints[t.trip]; ++i)
+          append_items(c, t.body, sigs, next, items);
+        continue;
+      }
       if (!t.loop) {
         if (absent(c, t)) {
           ++next;
@@ -162,15 +192,17 @@ private:
       if (inner && count > 0)
         items.push_back(trace::cformat::Node{true, *inner, static_cast<std::uint64_t>(count)});
     }
-    if (items.empty())
-      return std::nullopt;
-    return tables_.body_of(items);
   }
 
   void walk_values(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes, int rank,
                    const std::vector<std::uint32_t>& sigs, std::size_t& next, trace::cformat::ValueStreams& values)
   {
     for (const TemplateNode& t : nodes) {
+      if (t.loop && steps_loop(t)) { // its steps have signatures of their own, one after the other
+        for (long long i = 0; i < c.ints[t.trip]; ++i)
+          walk_values(c, t.body, rank, sigs, next, values);
+        continue;
+      }
       if (t.loop) {
         std::size_t start = next;
         long long count = c.ints[t.trip];
@@ -179,7 +211,7 @@ private:
           walk_values(c, t.body, rank, sigs, next, values);
         }
         if (count <= 0)
-          skip(t.body, next);
+          skip(c, t.body, next);
         continue;
       }
       std::uint32_t sig = sigs[next++];
@@ -227,14 +259,61 @@ private:
                         c.fitted[param].int_tokens);
   }
 
-  static void skip(const std::vector<TemplateNode>& nodes, std::size_t& next)
+  /// `next` moved past the signatures of `nodes` (a loop's once, a loop of steps' once per step, as signatures()).
+  static void skip(const ClassAtTarget& c, const std::vector<TemplateNode>& nodes, std::size_t& next)
   {
     for (const TemplateNode& t : nodes) {
-      if (t.loop)
-        skip(t.body, next);
-      else
+      if (t.loop && steps_loop(t)) {
+        for (long long i = 0; i < c.ints[t.trip]; ++i)
+          skip(c, t.body, next);
+      } else if (t.loop) {
+        skip(c, t.body, next);
+      } else {
         ++next;
+      }
     }
+  }
+
+  /// A partner of recursive-doubling steps (extrap_butterfly.cpp): `xor:LO:up` (k = LO, LO + 1, ... from the first
+  /// step) or `xor:LO:down` (k down to LO at the last step).
+  struct XorSteps {
+    int low = 0;
+    bool up = true;
+  };
+  static std::optional<XorSteps> xor_steps(const Slot& slot)
+  {
+    if (slot.kind != Slot::Kind::Literal || !slot.literal.starts_with("xor:"))
+      return std::nullopt;
+    XorSteps x;
+    const std::string& l = slot.literal;
+    auto [end, ec] = std::from_chars(l.data() + 4, l.data() + l.size(), x.low);
+    std::string_view dir(end, static_cast<std::size_t>(l.data() + l.size() - end));
+    if (ec != std::errc{} || x.low < 0 || (dir != ":up" && dir != ":down"))
+      return std::nullopt;
+    x.up = dir == ":up";
+    return x;
+  }
+  /// Whether loop `t` holds recursive-doubling steps (an action of its body has a partner `xor:...`).
+  static bool steps_loop(const TemplateNode& t)
+  {
+    for (const TemplateNode& a : t.body)
+      if (!a.loop && std::any_of(a.slots.begin(), a.slots.end(), [](const Slot& s) { return xor_steps(s).has_value(); }))
+        return true;
+    return false;
+  }
+  /// `rank` XOR 2^k at the step being written; an error when the target has no such rank.
+  int step_partner(const XorSteps& x, const TemplateNode& t, int rank) const
+  {
+    long long k = x.low + (x.up ? step_->index : step_->count - 1 - step_->index);
+    long long q = k < 30 ? (static_cast<long long>(rank) ^ (1LL << k)) : -1;
+    if (q < 0 || q >= grid_.ranks())
+      throw ExtrapolationError(fmt::format(
+          "error: the target's rank {} has no partner at step {} of {} of the recursive-doubling steps at item {} "
+          "(rank XOR 2^{} is {}, and the target has {} ranks): such steps pair ranks whose numbers differ by one bit, "
+          "which needs a power of two ranks",
+          rank, step_->index + 1, step_->count, t.position, k, k < 30 ? std::to_string(q) : "beyond any rank",
+          grid_.ranks()));
+    return static_cast<int>(q);
   }
 
   const Grid& grid_;
@@ -249,6 +328,10 @@ private:
   std::vector<std::uint64_t> taken_;           ///< per parameter resampled: the values the rank took so far
   std::map<std::size_t, std::size_t> class_ranks_; ///< per class: its target ranks met so far
   bool sporadic_ = false;                  ///< a compute was written absent at some occurrences (a volume of 0)
+  struct Step {
+    long long index = 0, count = 0;
+  };
+  std::optional<Step> step_; ///< the recursive-doubling step whose signatures are being made
 };
 
 } // namespace

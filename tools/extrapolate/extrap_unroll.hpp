@@ -29,6 +29,14 @@ void unroll_pairs(trace::cformat::Loaded& trace);
 /// A value stream that ends early is an error naming `path`.
 void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path, std::uint64_t max_trip);
 
+/// Folds, in place, each run of recursive-doubling steps of each rank (docs/extrapolation.md#recursive-doubling): a
+/// block of at most 8 actions repeated with partners rank XOR 2^k, k going up or down by 1 from one block to the next,
+/// twice or more, becomes a loop of as many iterations whose partners are the literal `xor:LO:up` (or `down`), LO the
+/// lowest k: every rank's steps then fold alike, whatever its bits, and the trip count is fitted (log2 p). The rank's
+/// value block is rewritten for its new signatures. Returns the number of ranks that had such steps. `path` names the
+/// file in errors.
+std::size_t fold_butterflies(trace::cformat::Loaded& trace, const std::string& path);
+
 /// Folds, in each rank's sequence of at least `min_items` items (the folder looks for bodies of at most
 /// trace::cformat::kFoldWindow items), its longest stretch of one block repeated into a loop: an iterative solver's
 /// iterations, each longer than the folder's window, whose count may differ between inputs (a convergence test). Blocks

@@ -559,32 +559,11 @@ std::pair<std::vector<ClassModel>, bool> classes_for(const std::vector<Input>& i
   return {std::move(by_position), false};
 }
 
-} // namespace
-
-void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const ExtrapolateOptions& options,
-                 std::ostream& report)
+/// Grids, classes, fits and the target's trace of `inputs` (loaded, sorted, checked), written to `out`; the summary to
+/// `report`. `butterflies`: how many ranks had recursive-doubling steps folded (said in the summary).
+void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const ExtrapolateOptions& options,
+                   std::ostream& report, std::size_t butterflies)
 {
-  if (traces.size() < 3)
-    throw ExtrapolationError(fmt::format("error: extrapolation needs at least 3 trace sets, {} given", traces.size()));
-  if (options.ranks < 1)
-    throw ExtrapolationError(fmt::format("error: --ranks {}: expected a positive rank count", options.ranks));
-  if (options.grid && options.grid->ranks() != options.ranks)
-    throw ExtrapolationError(fmt::format("error: --grid {} has {} ranks, but --ranks is {}",
-                                         options.grid->describe(), options.grid->ranks(), options.ranks));
-  std::vector<Input> inputs;
-  for (const fs::path& t : traces)
-    inputs.push_back(load(t));
-  std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.ranks() < b.ranks(); });
-  for (std::size_t i = 1; i < inputs.size(); ++i) {
-    if (inputs[i].ranks() == inputs[i - 1].ranks())
-      throw ExtrapolationError(fmt::format("error: '{}' and '{}' both have {} ranks; extrapolation needs distinct rank "
-                                           "counts",
-                                           inputs[i - 1].path, inputs[i].path, inputs[i].ranks()));
-    if (inputs[i].trace.meta.compute_unit != inputs[0].trace.meta.compute_unit)
-      throw ExtrapolationError(fmt::format("error: '{}' counts compute volumes in '{}', '{}' in '{}'", inputs[0].path,
-                                           inputs[0].trace.meta.compute_unit, inputs[i].path,
-                                           inputs[i].trace.meta.compute_unit));
-  }
   auto [dimensions, largest_fastest] =
       find_grid(inputs, options.grid ? std::optional(options.grid->dimensions()) : std::nullopt);
   for (Input& in : inputs)
@@ -632,6 +611,59 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
   if (options.report)
     for (const ClassAtTarget& c : at)
       report_class(report, c, target, members[c.cls->key]);
+  if (butterflies > 0)
+    fmt::print(report, "recursive-doubling steps (partners rank XOR 2^k, log2 p of them) folded into loops on {} ranks "
+                       "of the inputs\n",
+               butterflies);
+}
+
+} // namespace
+
+void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const ExtrapolateOptions& options,
+                 std::ostream& report)
+{
+  if (traces.size() < 3)
+    throw ExtrapolationError(fmt::format("error: extrapolation needs at least 3 trace sets, {} given", traces.size()));
+  if (options.ranks < 1)
+    throw ExtrapolationError(fmt::format("error: --ranks {}: expected a positive rank count", options.ranks));
+  if (options.grid && options.grid->ranks() != options.ranks)
+    throw ExtrapolationError(fmt::format("error: --grid {} has {} ranks, but --ranks is {}",
+                                         options.grid->describe(), options.grid->ranks(), options.ranks));
+  std::vector<Input> inputs;
+  for (const fs::path& t : traces)
+    inputs.push_back(load(t));
+  std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.ranks() < b.ranks(); });
+  for (std::size_t i = 1; i < inputs.size(); ++i) {
+    if (inputs[i].ranks() == inputs[i - 1].ranks())
+      throw ExtrapolationError(fmt::format("error: '{}' and '{}' both have {} ranks; extrapolation needs distinct rank "
+                                           "counts",
+                                           inputs[i - 1].path, inputs[i].path, inputs[i].ranks()));
+    if (inputs[i].trace.meta.compute_unit != inputs[0].trace.meta.compute_unit)
+      throw ExtrapolationError(fmt::format("error: '{}' counts compute volumes in '{}', '{}' in '{}'", inputs[0].path,
+                                           inputs[0].trace.meta.compute_unit, inputs[i].path,
+                                           inputs[i].trace.meta.compute_unit));
+  }
+  try {
+    fit_and_write(inputs, out, options, report, 0);
+  } catch (const ExtrapolationError& first) {
+    // Another model: steps of recursive doubling folded into loops (tried second, so that a grid whose neighbours
+    // happen to be rank XOR 2^k, a 2 x 2 x 2 torus, is read as the grid it is wherever that fits).
+    std::size_t ranks = 0;
+    for (Input& in : inputs)
+      ranks += extrap::fold_butterflies(in.trace, in.path);
+    if (ranks == 0)
+      throw;
+    try {
+      fit_and_write(inputs, out, options, report, ranks);
+    } catch (const ExtrapolationError& second) {
+      std::string why = second.what();
+      if (why.starts_with("error: "))
+        why = why.substr(7);
+      throw ExtrapolationError(fmt::format("{}; nor with the recursive-doubling steps of {} ranks folded (partners rank "
+                                           "XOR 2^k): {}",
+                                           first.what(), ranks, why));
+    }
+  }
 }
 
 } // namespace tit::tracetool

@@ -16,6 +16,9 @@
  *                vectors=3: 4 doubles to the ranks r - 1 and r + 1 only (an entry per grid neighbour)
  *   reductions=0|1  before the iterations, four MPI_Allreduce of 1, 4, 2 and 2 doubles in a row (CoMD's setup: the
  *                compressor folds them into one loop whose sizes change at each iteration)
+ *   butterfly=0|1|2  per iteration, after the halo, a sum by recursive doubling written with MPI_Sendrecv: one double
+ *                with rank XOR 2^k for k = 0, 1, ... (1) or from log2(size) - 1 down to 0 (2), log2(size) steps (NPB
+ *                CG's row sums); partners beyond the ranks are skipped (the rank count should be a power of two)
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
@@ -64,6 +67,10 @@ int main(int argc, char** argv)
   int gather = (int)option(argc, argv, "gather", 0);
   int vectors = (int)option(argc, argv, "vectors", 0);
   int reductions = (int)option(argc, argv, "reductions", 0);
+  int butterfly = (int)option(argc, argv, "butterfly", 0);
+  int steps = 0;
+  while ((1 << steps) < size)
+    steps++;
 
   int dims[3] = {1, 1, 1}, cur[3] = {1, 1, 1}, found = 0;
   balanced(size, ndims, size, cur, 0, ndims, dims, &found);
@@ -135,6 +142,13 @@ int main(int argc, char** argv)
         MPI_Isend(sbuf, (int)face[i], MPI_DOUBLE, nbr[i], i, MPI_COMM_WORLD, &req[nreq++]);
     compute(10.0 * (double)cells);
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    for (int k = 0; butterfly && k < steps; k++) {
+      int partner = rank ^ (1 << (butterfly == 1 ? k : steps - 1 - k));
+      if (partner < size) {
+        MPI_Sendrecv(&x, 1, MPI_DOUBLE, partner, 7, &y, 1, MPI_DOUBLE, partner, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        x += y;
+      }
+    }
     if (coll) {
       MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       compute(2.0 * (double)cells);
