@@ -257,6 +257,12 @@ PY
   butterfly-down) # the same steps from the largest distance down (rank XOR p/2, ..., 1), on a periodic ring
     for np in 4 8 16 32; do trace bfd "$np" dims=1 periodic=1 n=960 butterfly=2; done
     same_as_real bfd 32 4 8 16 ;;
+  butterfly-cg) # the steps as NPB CG writes them: MPI_Irecv, MPI_Send, MPI_Wait, step i tagged i (a value that grows
+    # by 1 a step: written as the first step's with its slope)
+    for np in 4 8 16 32; do trace bfc "$np" dims=1 n=960 butterfly=3; done
+    same_as_real bfc 32 4 8 16
+    run "$tool" extrapolate --report --ranks 32 "$tmp/r.tit" "$tmp"/bfc-{4,8,16}.trace
+    grep -qF '`irecv`, argument 2 (at the first step; +1/step): 1 (exact' "$out" || fail "no slope of the tags" ;;
   halo2d) # 2-D halo without periodic boundaries (corner, edge and interior ranks differ), strong scaling
     for np in 9 16 25 36; do trace halo "$np" "${halo_args[@]}"; done
     same_as_real halo 36 9 16 25 ;;

@@ -14,6 +14,7 @@
 #include <bit>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace tit::extrap {
 
@@ -50,6 +51,8 @@ public:
     std::uint32_t root = rebuild(entry.root);
     if (old_sigs_.empty())
       return false;
+    slopes_.clear();
+    root = apply_slopes(root, find_slopes(root));
     entry.block = rewrite_values(root);
     entry.root = root;
     return true;
@@ -59,10 +62,13 @@ public:
 
 private:
   /// The exponent k of the step that the actions `items[at, at + len)` make at this rank, if they are one: actions
-  /// only, with the signatures of `items[ref, ref + len)` but for their partners, and every partner rank XOR 2^k.
+  /// only, with the signatures of `items[ref, ref + len)` but for their partners, every partner rank XOR 2^k, and an
+  /// exchange both ways with it (a send and a receive, or a sendRecv: a sum needs both; receives alone from rank XOR
+  /// 1 and XOR 2 are a halo on 2 x 2 ranks).
   std::optional<int> step(const std::vector<std::uint32_t>& items, std::size_t ref, std::size_t at, std::size_t len)
   {
     std::optional<int> k;
+    bool sends = false, receives = false;
     const long long p = meta_.rank_count;
     for (std::size_t t = 0; t < len; ++t) {
       const Node& a = tables_.node_at(items[at + t]);
@@ -73,6 +79,9 @@ private:
       const Signature& u = tables_.signatures()[b.ref];
       if (s.name != u.name || s.slots.size() != u.slots.size())
         return std::nullopt;
+      sends = sends || s.name == "sendRecv" || s.name == "send" || s.name == "isend" || s.name == "Ssend" ||
+              s.name == "ISsend" || s.name == "bsend" || s.name == "ibsend";
+      receives = receives || s.name == "sendRecv" || s.name == "recv" || s.name == "irecv";
       for (std::size_t j = 0; j < s.slots.size(); ++j) {
         if (s.slots[j].kind != u.slots[j].kind)
           return std::nullopt;
@@ -81,6 +90,8 @@ private:
         if (s.slots[j].kind != Slot::Kind::Relative)
           continue;
         long long q = ((rank_ + s.slots[j].offset) % p + p) % p;
+        if (q == rank_)
+          continue; // the rank itself (a wait's destination)
         auto d = static_cast<unsigned long long>(q ^ rank_);
         if (!std::has_single_bit(d))
           return std::nullopt;
@@ -90,7 +101,7 @@ private:
         k = e;
       }
     }
-    return k;
+    return sends && receives ? k : std::nullopt;
   }
 
   struct Run {
@@ -147,7 +158,7 @@ private:
       for (std::size_t t = 0; t < run.len; ++t) {
         Signature s = tables_.signatures()[tables_.node_at(items[i + t]).ref];
         for (Slot& slot : s.slots)
-          if (slot.kind == Slot::Kind::Relative)
+          if (slot.kind == Slot::Kind::Relative && slot.offset % meta_.rank_count != 0) // not the rank itself
             slot = Slot{Slot::Kind::Literal, literal, 0};
         block.push_back(tables_.node(Node{false, tables_.signature(std::move(s)), 1}));
       }
@@ -163,37 +174,161 @@ private:
     return id;
   }
 
-  /// The rank's value block for its new structure `root`: the tokens of its present block in the same order, each
-  /// step's under the signature of its loop's body.
-  std::uint32_t rewrite_values(std::uint32_t root)
+  /// The value tokens of a loop of steps' occurrence: per action of its iterations (m x L, in order), per value slot.
+  using StepTokens = std::vector<std::vector<std::string>>;
+
+  /// Walks the rank's new structure `root` in the order of its actions, reading its present value block: each action
+  /// outside loops of steps is handed to `plain(sig, tokens)`, each occurrence of a loop of steps to `steps(node,
+  /// tokens)`, tokens read under the signatures the actions had.
+  template <class Plain, class Steps>
+  void walk_values(std::uint32_t root, Plain&& plain, Steps&& steps)
   {
     RankValues in(trace_, rank_, path_);
-    trace::cformat::ValueStreams out;
-    auto copy = [&](std::uint32_t from, std::uint32_t to) {
-      const Signature& s = tables_.signatures()[from];
+    auto read = [&](std::uint32_t sig) {
+      std::vector<std::string> tokens;
       std::uint32_t ordinal = 0;
-      for (const Slot& slot : s.slots)
-        if (slot.kind == Slot::Kind::Value) {
-          out.add(to, ordinal, in.next(from, ordinal));
-          ++ordinal;
-        }
+      for (const Slot& slot : tables_.signatures()[sig].slots)
+        if (slot.kind == Slot::Kind::Value)
+          tokens.push_back(in.next(sig, ordinal++));
+      return tokens;
     };
     auto walk = [&](auto& self, std::uint32_t body) -> void {
       for (std::uint32_t id : tables_.body_nodes(body)) {
         const Node n = tables_.node_at(id);
         if (auto it = old_sigs_.find(id); it != old_sigs_.end()) {
-          const std::vector<std::uint32_t>& inner = tables_.body_nodes(n.ref);
-          for (std::size_t t = 0; t < it->second.size(); ++t)
-            copy(it->second[t], tables_.node_at(inner[t % inner.size()]).ref);
+          StepTokens tokens;
+          for (std::uint32_t sig : it->second)
+            tokens.push_back(read(sig));
+          steps(id, tokens);
         } else if (n.loop) {
           for (std::uint64_t c = 0; c < n.count; ++c)
             self(self, n.ref);
         } else {
-          copy(n.ref, n.ref);
+          plain(n.ref, read(n.ref));
         }
       }
     };
     walk(walk, root);
+  }
+
+  /// Per loop of steps of the rank: per action of its body and value slot, the integer by which the value grows from
+  /// one step to the next (0: none found), when every occurrence agrees (an iteration number as a tag: NPB CG's steps
+  /// are tagged 1, 2, ... or down to 1). Values with such a slope are written as their first step's (rewrite_values),
+  /// the slope in the signature (`+1/step`), so that they are one value per action like any other.
+  std::map<std::uint32_t, std::vector<std::vector<std::int64_t>>> find_slopes(std::uint32_t root)
+  {
+    std::map<std::uint32_t, std::vector<std::vector<std::int64_t>>> slopes;
+    std::set<std::pair<std::uint32_t, std::size_t>> disagree;
+    walk_values(root, [](std::uint32_t, const std::vector<std::string>&) {},
+                [&](std::uint32_t node, const StepTokens& tokens) {
+                  std::size_t len = tables_.body_nodes(tables_.node_at(node).ref).size();
+                  std::size_t m = tokens.size() / len;
+                  auto [it, first] = slopes.try_emplace(node);
+                  const std::vector<std::uint32_t>& block = tables_.body_nodes(tables_.node_at(node).ref);
+                  for (std::size_t t = 0; t < len; ++t) {
+                    std::vector<std::int64_t> d(tokens[t].size(), 0);
+                    bool volume = is_volume_action(tables_.signatures()[tables_.node_at(block[t]).ref].name);
+                    for (std::size_t o = 0; !volume && o < d.size(); ++o) {
+                      std::vector<std::int64_t> v(m);
+                      bool ints = true;
+                      for (std::size_t j = 0; j < m; ++j)
+                        ints = ints && trace::cformat::canonical_int(tokens[j * len + t][o], v[j]);
+                      bool affine = ints && v[1] != v[0];
+                      for (std::size_t j = 2; affine && j < m; ++j)
+                        affine = v[j] - v[j - 1] == v[1] - v[0];
+                      d[o] = affine ? v[1] - v[0] : 0;
+                    }
+                    if (first)
+                      it->second.push_back(std::move(d));
+                    else if (it->second[t] != d)
+                      disagree.emplace(node, t);
+                  }
+                });
+    for (const auto& [node, t] : disagree)
+      std::fill(slopes[node][t].begin(), slopes[node][t].end(), 0);
+    return slopes;
+  }
+
+  /// `body` with its loops of steps replaced as `by` says (the bodies around them interned anew).
+  std::uint32_t substitute(std::uint32_t body, const std::map<std::uint32_t, std::uint32_t>& by,
+                           std::map<std::uint32_t, std::uint32_t>& memo)
+  {
+    if (auto it = memo.find(body); it != memo.end())
+      return it->second;
+    std::vector<std::uint32_t> items = tables_.body_nodes(body);
+    for (std::uint32_t& id : items) {
+      if (auto it = by.find(id); it != by.end()) {
+        id = it->second;
+      } else if (Node n = tables_.node_at(id); n.loop) {
+        n.ref = substitute(n.ref, by, memo);
+        id = tables_.node(n);
+      }
+    }
+    std::uint32_t id = tables_.body(std::move(items));
+    memo[body] = id;
+    return id;
+  }
+
+  /// The rank's structure `root` with the slopes of its steps' values in their signatures (find_slopes); `slopes_`
+  /// and `old_sigs_` follow the new loop nodes.
+  std::uint32_t apply_slopes(std::uint32_t root, std::map<std::uint32_t, std::vector<std::vector<std::int64_t>>> slopes)
+  {
+    std::map<std::uint32_t, std::uint32_t> by;
+    for (const auto& [node, d] : slopes) {
+      bool any = false;
+      for (const auto& per_action : d)
+        for (std::int64_t x : per_action)
+          any = any || x != 0;
+      if (!any)
+        continue;
+      Node loop = tables_.node_at(node);
+      std::vector<std::uint32_t> block = tables_.body_nodes(loop.ref);
+      for (std::size_t t = 0; t < block.size(); ++t) {
+        Signature sig = tables_.signatures()[tables_.node_at(block[t]).ref];
+        std::size_t o = 0;
+        for (Slot& slot : sig.slots)
+          if (slot.kind == Slot::Kind::Value && d[t][o++] != 0)
+            slot.literal = fmt::format("{:+d}/step", d[t][o - 1]);
+        block[t] = tables_.node(Node{false, tables_.signature(std::move(sig)), 1});
+      }
+      loop.ref = tables_.body(std::move(block));
+      std::uint32_t id = tables_.node(loop);
+      by[node] = id;
+      slopes_[id] = d;
+    }
+    if (by.empty())
+      return root;
+    std::map<std::uint32_t, std::vector<std::uint32_t>> old;
+    for (auto& [node, sigs] : old_sigs_)
+      old[by.count(node) ? by[node] : node] = std::move(sigs);
+    old_sigs_ = std::move(old);
+    std::map<std::uint32_t, std::uint32_t> memo;
+    return substitute(root, by, memo);
+  }
+
+  /// The rank's value block for its new structure `root`: the tokens of its present block in the same order, each
+  /// step's under the signature of its loop's body, a value with a slope as its first step's.
+  std::uint32_t rewrite_values(std::uint32_t root)
+  {
+    trace::cformat::ValueStreams out;
+    auto add = [&](std::uint32_t sig, const std::vector<std::string>& tokens) {
+      for (std::size_t o = 0; o < tokens.size(); ++o)
+        out.add(sig, static_cast<std::uint32_t>(o), tokens[o]);
+    };
+    walk_values(root, add, [&](std::uint32_t node, const StepTokens& tokens) {
+      const std::vector<std::uint32_t>& block = tables_.body_nodes(tables_.node_at(node).ref);
+      auto d = slopes_.find(node);
+      for (std::size_t i = 0; i < tokens.size(); ++i) {
+        std::vector<std::string> own = tokens[i];
+        std::size_t t = i % block.size();
+        for (std::size_t o = 0; d != slopes_.end() && o < own.size(); ++o) {
+          std::int64_t v = 0;
+          if (d->second[t][o] != 0 && trace::cformat::canonical_int(own[o], v))
+            own[o] = std::to_string(v - d->second[t][o] * static_cast<std::int64_t>(i / block.size()));
+        }
+        add(tables_.node_at(block[t]).ref, own);
+      }
+    });
     trace_.blocks.push_back(out.take());
     return static_cast<std::uint32_t>(trace_.blocks.size() - 1);
   }
@@ -206,6 +341,8 @@ private:
   std::map<std::uint32_t, std::uint32_t> memo_; ///< this rank's bodies: old id -> folded id
   /// this rank's step loops (node ids): the signatures their iterations' actions had, in order
   std::map<std::uint32_t, std::vector<std::uint32_t>> old_sigs_;
+  /// this rank's step loops whose values grow from step to step: per action of the body and value slot, by how much
+  std::map<std::uint32_t, std::vector<std::vector<std::int64_t>>> slopes_;
 };
 
 } // namespace

@@ -124,6 +124,8 @@ private:
             t.far[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the entries of non-neighbours)");
             continue;
           }
+          if (!t.slots[j].literal.empty()) // a value of recursive-doubling steps that grows by a slope a step
+            what += fmt::format(" (at the first step; {})", t.slots[j].literal);
           t.params[j] = new_param(partner ? Param::Kind::Partner : Param::Kind::Value,
                                   !partner && is_volume_action(s.name), what + (partner ? " (partner)" : ""));
         }
@@ -351,7 +353,8 @@ private:
       bool same = s.name == t.name && slots.size() == t.slots.size() && vector == t.vector;
       for (std::size_t j = 0; same && j < slots.size(); ++j)
         same = slots[j].kind == t.slots[j].kind &&
-               (slots[j].kind != Slot::Kind::Literal || slots[j].literal == t.slots[j].literal);
+               (slots[j].kind == Slot::Kind::Relative || slots[j].literal == t.slots[j].literal); // a value's: its
+                                                                                                   // slope (`+1/step`)
       if (!same)
         mismatch(tbody, body, k, prefix);
       std::vector<std::string> tokens = read_tokens(s, n.ref);

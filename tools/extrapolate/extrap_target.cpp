@@ -131,6 +131,8 @@ private:
           continue;
         }
         s.slots.push_back(t.slots[j]);
+        if (t.slots[j].kind == Slot::Kind::Value)
+          s.slots.back().literal.clear(); // a slope of steps' values (`+1/step`): walk_values applies it
         std::optional<XorSteps> x = xor_steps(t.slots[j]);
         if (x ? !step_ : t.slots[j].kind != Slot::Kind::Relative)
           continue; // a literal (one `xor:` outside a loop of steps only from a crafted compressed input: as written)
@@ -199,8 +201,11 @@ private:
   {
     for (const TemplateNode& t : nodes) {
       if (t.loop && steps_loop(t)) { // its steps have signatures of their own, one after the other
-        for (long long i = 0; i < c.ints[t.trip]; ++i)
+        for (long long i = 0; i < c.ints[t.trip]; ++i) {
+          step_ = Step{i, c.ints[t.trip]};
           walk_values(c, t.body, rank, sigs, next, values);
+        }
+        step_.reset();
         continue;
       }
       if (t.loop) {
@@ -240,6 +245,10 @@ private:
             bool present = std::floor(static_cast<double>(k + 1) * share) > std::floor(static_cast<double>(k) * share);
             sporadic_ = true;
             values.add(sig, ordinal++, present ? c.token(param, rank, grid_) : std::string("0"));
+          } else if (std::int64_t v = 0; step_ && !t.slots[j].literal.empty() &&
+                                          trace::cformat::canonical_int(c.token(param, rank, grid_), v)) {
+            // a value of recursive-doubling steps with a slope: its first step's, plus the slope at each step
+            values.add(sig, ordinal++, std::to_string(v + slope(t.slots[j]) * step_->index));
           } else {
             values.add(sig, ordinal++, c.token(param, rank, grid_));
           }
@@ -292,6 +301,14 @@ private:
       return std::nullopt;
     x.up = dir == ":up";
     return x;
+  }
+  /// The slope of a value slot of steps (`+1/step`, extrap_butterfly.cpp); 0 when it has none.
+  static std::int64_t slope(const Slot& slot)
+  {
+    std::int64_t d = 0;
+    const std::string& l = slot.literal;
+    std::from_chars(l.data() + (l.starts_with('+') ? 1 : 0), l.data() + l.size(), d);
+    return d;
   }
   /// Whether loop `t` holds recursive-doubling steps (an action of its body has a partner `xor:...`).
   static bool steps_loop(const TemplateNode& t)

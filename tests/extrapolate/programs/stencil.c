@@ -18,7 +18,9 @@
  *                compressor folds them into one loop whose sizes change at each iteration)
  *   butterfly=0|1|2  per iteration, after the halo, a sum by recursive doubling written with MPI_Sendrecv: one double
  *                with rank XOR 2^k for k = 0, 1, ... (1) or from log2(size) - 1 down to 0 (2), log2(size) steps (NPB
- *                CG's row sums); partners beyond the ranks are skipped (the rank count should be a power of two)
+ *                CG's row sums); partners beyond the ranks are skipped (the rank count should be a power of two);
+ *                3: as NPB CG writes it, MPI_Irecv, MPI_Send and MPI_Wait, k from log2(size) - 1 down, step i (from 1)
+ *                tagged i
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
@@ -143,8 +145,14 @@ int main(int argc, char** argv)
     compute(10.0 * (double)cells);
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     for (int k = 0; butterfly && k < steps; k++) {
-      int partner = rank ^ (1 << (butterfly == 1 ? k : steps - 1 - k));
-      if (partner < size) {
+      int partner = rank ^ (1 << (butterfly == 1 ? k : steps - 1 - k)); /* 2, 3: k down */
+      if (partner < size && butterfly == 3) {
+        MPI_Request r;
+        MPI_Irecv(&y, 1, MPI_DOUBLE, partner, k + 1, MPI_COMM_WORLD, &r);
+        MPI_Send(&x, 1, MPI_DOUBLE, partner, k + 1, MPI_COMM_WORLD);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        x += y;
+      } else if (partner < size) {
         MPI_Sendrecv(&x, 1, MPI_DOUBLE, partner, 7, &y, 1, MPI_DOUBLE, partner, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         x += y;
       }
