@@ -17,7 +17,8 @@
 #   -k KIND    smpi (default) or tracer ($CORPUS_TRACER_LIB: libtit-trace.so, default
 #              build/lib/libtit-trace.so of this checkout)
 #   CODE       hpcg lulesh minife comd amg miniamr (default: all), each with its default rank
-#              counts unless given after a colon
+#              counts unless given after a colon; also nas-ep and nas-is (NPB EP and IS, class S, the C
+#              versions in SimGrid's examples/smpi/NAS: codes outside the six, for checking on more)
 # Exit 0 when every case built and traced; 1 otherwise (a summary on stderr lists what failed).
 set -uo pipefail
 
@@ -45,7 +46,8 @@ case $kind in smpi|tracer) ;; *) echo "$0: -k must be smpi or tracer, not '$kind
 
 # --- the codes: mirror name, pinned commit, default rank counts -----------------------------------
 declare -A REPO=([hpcg]=hpcg-benchmark+hpcg [lulesh]=LLNL+LULESH [minife]=Mantevo+miniFE
-                 [comd]=ECP-copa+CoMD [amg]=LLNL+AMG [miniamr]=Mantevo+miniAMR)
+                 [comd]=ECP-copa+CoMD [amg]=LLNL+AMG [miniamr]=Mantevo+miniAMR
+                 [nas-ep]=simgrid+simgrid [nas-is]=simgrid+simgrid)
 declare -A COMMIT=(
   [hpcg]=114602d458d1034faa52b71e4c15aba9b3a17698
   [lulesh]=3e01c40b3281aadb7f996525cdd4a3354f6d3801
@@ -53,9 +55,14 @@ declare -A COMMIT=(
   [comd]=3d48396b77ca8caa3124bc2391f9139c3ffb556c
   [amg]=3ada8a128e311543e84d9d66344ece77924127a8
   [miniamr]=635fef2f83558f09805725428daf366c32428d0c
+  [nas-ep]=e8d2ff8dab0cbf7a280fabcb27900c30ff6bb4fe # SimGrid v3.32
+  [nas-is]=e8d2ff8dab0cbf7a280fabcb27900c30ff6bb4fe
 )
+# the folder of the repository that holds the code (default: all of it)
+declare -A SUBDIR=([nas-ep]=examples/smpi/NAS [nas-is]=examples/smpi/NAS)
 declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32 64"
-                [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64")
+                [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64"
+                [nas-ep]="4 8 16 32" [nas-is]="4 8 16 32")
 ALL_CODES=(hpcg lulesh minife comd amg miniamr)
 
 # factor3 NP: "PX PY PZ" with PX >= PY >= PZ, as close to a cube as the factors allow.
@@ -91,6 +98,11 @@ args_miniamr() {
   echo "--npx ${p[0]} --npy ${p[1]} --npz ${p[2]} --nx 8 --ny 8 --nz 8 --num_tsteps 10" \
        "--stages_per_ts 5 --checksum_freq 5 --num_refine 2 --refine_freq 5 --max_blocks 400" \
        "--num_objects 1 --object 2 0 -1.1 -1.1 -1.1 0.5 0.5 0.5 1.5 1.5 1.5 0.0 0.0 0.0"
+}
+args_nas-ep() { echo "$1 S"; } # SimGrid's NAS versions take the rank count and the class
+args_nas-is() {
+  (( $1 > 0 && ($1 & ($1 - 1)) == 0 )) || { echo "nas-is needs a power of two ranks, not $1" >&2; return 1; }
+  echo "$1 S"
 }
 
 # --- builds ------------------------------------------------------------------------------------
@@ -151,6 +163,8 @@ build_amg() {
 build_miniamr() {
   (cd "$1/ref" && rm -f ./*.o && make -s CC="$CC" LD="$CC" CFLAGS="-O2" && cp miniAMR.x "$2")
 }
+build_nas-ep() { (cd "$1" && $CC -O2 -o "$2" ep.c nas_common.c -lm); }
+build_nas-is() { (cd "$1" && $CC -O2 -o "$2" is.c nas_common.c -lm); }
 
 # checkout CODE: the sources of CODE at its pinned commit in $src/KIND/CODE (fresh each time:
 # the builds write files next to the sources).
@@ -162,7 +176,7 @@ checkout() {
     return 1
   fi
   rm -rf "$dest" && mkdir -p "$dest"
-  git --git-dir="$git_dir" archive "${COMMIT[$c]}" | tar -x -C "$dest"
+  git --git-dir="$git_dir" archive "${COMMIT[$c]}${SUBDIR[$c]:+:${SUBDIR[$c]}}" | tar -x -C "$dest"
 }
 
 # --- runs ----------------------------------------------------------------------------------------

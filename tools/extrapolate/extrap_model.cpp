@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include <initializer_list>
@@ -122,6 +123,10 @@ private:
             t.params[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the rank's own entry)");
             t.others[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: every other entry)");
             t.far[j] = new_param(Param::Kind::Value, false, what + " (per-rank vector: the entries of non-neighbours)");
+            for (std::size_t q : {t.params[j], t.others[j], t.far[j]})
+              cls_.params[q].size = true;
+            if (j > 0 && t.slots[j - 1].kind == Slot::Kind::Value && !t.vector[j - 1])
+              cls_.params[t.params[j - 1]].size = true; // the vector's sum (alltoallv), or the count sent (gatherv)
             continue;
           }
           if (!t.slots[j].literal.empty()) // a value of recursive-doubling steps that grows by a slope a step
@@ -230,6 +235,8 @@ private:
       if (!o.per_rank_ok)
         o.by_rank.clear();
     }
+    o.low = o.count ? std::min(o.low, v.value_or(0)) : v.value_or(0);
+    o.high = o.count ? std::max(o.high, v.value_or(0)) : v.value_or(0);
     o.sum += v.value_or(0);
     o.nonzero += v.value_or(0) != 0 ? 1 : 0;
     ++o.count;
@@ -276,9 +283,9 @@ private:
       if (e == rank_)
         continue;
       const std::string& v = tokens[first + static_cast<std::size_t>(e)];
+      observe_value(cls_.params[t.others[c]], v, action_text); // every entry: their mean and spread (sizes_within_spread)
       if (!other) {
         other = e;
-        observe_value(cls_.params[t.others[c]], v, action_text);
       } else if (v != tokens[first + static_cast<std::size_t>(*other)] && cls_.params[t.others[c]].refusal.empty()) {
         cls_.params[t.others[c]].refusal = fmt::format(
             "error: rank {} of {} ({} ranks), action {}: `{}`: the entries of its per-rank vector (argument {} of the "
@@ -297,13 +304,14 @@ private:
                                              "at grid offset {})",
                                              t.position, t.name, c + 1, delta_name(*delta)));
           cls_.params[it->second].per_input.assign(cls_.in_input.size(), Observation{});
+          cls_.params[it->second].size = true;
         }
         observe_value(cls_.params[it->second], v, action_text);
         continue;
       }
+      observe_value(cls_.params[t.far[c]], v, action_text);
       if (!far) {
         far = e;
-        observe_value(cls_.params[t.far[c]], v, action_text);
       } else if (v != tokens[first + static_cast<std::size_t>(*far)] && cls_.params[t.far[c]].refusal.empty()) {
         cls_.params[t.far[c]].refusal = fmt::format("rank {} of {}: entries for the non-neighbours {} and {} differ",
                                                     rank_, in_.path, *far, e);
@@ -388,6 +396,27 @@ private:
 };
 
 } // namespace
+
+double Observation::spread() const
+{
+  double m = mean();
+  if (high == low)
+    return 0;
+  return m > 0 ? (high - low) / m : std::numeric_limits<double>::infinity();
+}
+
+bool data_dependent_sizes(const Param& p, double& largest)
+{
+  largest = 0;
+  for (const Observation& o : p.per_input) {
+    if (!o.seen)
+      continue;
+    if (!o.all_int)
+      return false;
+    largest = std::max(largest, o.spread());
+  }
+  return p.size;
+}
 
 std::vector<std::size_t> vector_segments(const std::string& name, std::size_t n, int ranks)
 {

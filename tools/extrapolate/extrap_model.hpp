@@ -52,6 +52,7 @@ struct Observation {
   std::uint64_t nonzero = 0; ///< values other than 0 (a compute's presence: merge_computes gives each gap one)
   bool all_int = true;    ///< every token a canonical integer
   bool all_equal = true;  ///< every token equal to the first
+  double low = 0, high = 0; ///< the smallest and largest value seen (the spread of a data-dependent size)
   std::string first_token;
   std::string other_token; ///< the first token that differs from first_token
   Origin first, other;
@@ -72,12 +73,17 @@ struct Observation {
   /// each rank varies around the mean, which `--volumes resample` gives the target's ranks
   std::map<int, std::vector<double>> samples;
   double mean() const { return count ? sum / static_cast<double>(count) : 0; }
+  /// (high - low) / mean: how much the values differ (0 when equal; infinite when their mean is 0 and they are not)
+  double spread() const;
 };
 
 struct Param {
   enum class Kind { Trip, Value, Partner };
   Kind kind = Kind::Value;
   bool volume = false;   ///< a compute or sleep amount: fitted approximately, averaged over ranks and occurrences
+  /// a count of a per-rank vector collective (an entry of the vector, or the count or sum before it): a size that may
+  /// depend on the data (NPB IS's key counts), fitted as its mean when no exact model holds
+  bool size = false;
   std::string where;     ///< "item 3>1 `isend`, argument 2" or "item 3, a loop"
   std::vector<Observation> per_input;
   /// A per-rank vector's entries that this parameter could not model (every other entry of a vector whose entries
@@ -103,6 +109,11 @@ struct TemplateNode {
   std::string position;             ///< "3>1": item 3 of the rank's sequence, item 1 of that loop's body
   std::string sample;               ///< the origin rank's first occurrence (text), or "a loop of N iterations"
 };
+
+/// Whether `p` is a size (Param::size) whose values are integers in every input, so that their mean may stand for
+/// them when no exact model holds (docs/extrapolation.md#data-dependent-sizes); how far apart they were, the largest
+/// (high - low) / mean, in `largest`.
+bool data_dependent_sizes(const Param& p, double& largest);
 
 /// The class key of every rank when the ranks are one class (build_classes with `one_class`).
 inline constexpr int kEveryRank = -1;

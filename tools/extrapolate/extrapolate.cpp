@@ -159,6 +159,14 @@ public:
     if (!volume && differs) {
       if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
         return *g;
+    }
+    if (double spread = 0; !volume && differs && extrap::data_dependent_sizes(p, spread)) {
+      volume = true; // sizes that depend on the data: their mean, fitted approximately, written as an integer
+      f.integer = false;
+      f.approx_size = true;
+      f.size_spread = spread;
+    }
+    if (!volume && differs) {
       auto k = static_cast<std::size_t>(
           std::find_if(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_equal; }) - obs.begin());
       const Observation& o = *obs[k];
@@ -183,6 +191,14 @@ public:
     if (!result && f.integer) // the class's ranks on a boundary: a coordinate such as n1 - 1 times a stride
       if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
         return *g;
+    if (double spread = 0; !result && f.integer && extrap::data_dependent_sizes(p, spread)) {
+      // a size equal on the class's ranks in each input but no exact function of p (NPB IS's own keys, 4143, 1029,
+      // 259 at 4, 8, 16 ranks: 65536 / p^2 and the data's noise): fitted approximately
+      f.integer = false;
+      f.approx_size = true;
+      f.size_spread = spread;
+      result = extrap::fit(pts, dimensions_, false, scaling_, target_);
+    }
     if (!result && f.integer && p.kind == Param::Kind::Trip) {
       // A trip count that is no function of p, such as an iterative solver's iterations to convergence (49, 49, 48
       // at 27, 64, 125 ranks): steps that no trend describes, extrapolated by none; the largest input's count, when
@@ -302,6 +318,12 @@ private:
   std::optional<Point> target_; ///< volumes positive on the inputs stay positive there
 };
 
+/// Whether `p` is seen in 3 inputs at least (what fitting needs).
+bool fittable(const Param& p)
+{
+  return std::count_if(p.per_input.begin(), p.per_input.end(), [](const Observation& o) { return o.seen; }) >= 3;
+}
+
 /// The parameters of `cls` that its per-rank vectors do not use (docs/extrapolation.md#per-rank-vectors): a vector
 /// whose other entries are equal in every input uses one value for them; else one per neighbour's grid offset and
 /// one for the non-neighbours, if those were equal. Throws the vector's refusal when neither holds.
@@ -314,12 +336,24 @@ std::vector<bool> unused_params(const ClassModel& cls)
       for (std::size_t j = 0; j < t.vector.size(); ++j) {
         if (!t.vector[j])
           continue;
+        // the near and far model, when it holds and each of its parameters is seen in 3 inputs (else far entries
+        // equal by chance, data-dependent ones, would be taken for a model)
+        bool near_far = cls.params[t.far[j]].refusal.empty() && fittable(cls.params[t.far[j]]);
+        for (const auto& [delta, param] : t.near[j])
+          near_far = near_far && fittable(cls.params[param]);
+        double spread = 0;
         if (cls.params[t.others[j]].refusal.empty()) {
           unused[t.far[j]] = true;
           for (const auto& [delta, param] : t.near[j])
             unused[param] = true;
-        } else if (cls.params[t.far[j]].refusal.empty()) {
+        } else if (near_far || (cls.params[t.far[j]].refusal.empty() &&
+                                !extrap::data_dependent_sizes(cls.params[t.others[j]], spread))) {
           unused[t.others[j]] = true;
+        } else if (extrap::data_dependent_sizes(cls.params[t.others[j]], spread)) {
+          // data-dependent counts (NPB IS's keys per destination): their mean, fitted approximately (Fitter::fit)
+          unused[t.far[j]] = true;
+          for (const auto& [delta, param] : t.near[j])
+            unused[param] = true;
         } else {
           throw ExtrapolationError(cls.params[t.others[j]].refusal + " (" + cls.params[t.far[j]].refusal + ")");
         }
@@ -516,6 +550,10 @@ void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target,
                f.per_rank ? f.per_rank->describe() : f.fit.model.describe(), f.fit.exact ? "exact" : "approximate", error_text(f.fit.error),
                f.fit.loo_error < 0 ? std::string("-") : error_text(f.fit.loo_error), f.target);
     fmt::print(out, "      {} (p: value): {}\n", f.per_rank ? "its constant term on the inputs" : "inputs", values);
+    if (f.approx_size)
+      fmt::print(out, "      a size fitted approximately (data-dependent, or a pattern no exact model fits): its values in an "
+                      "input up to {:.3g} % apart, their mean\n",
+                 f.size_spread * 100);
     if (!f.fit.also_exact.empty()) {
       std::string alts;
       for (const std::string& a : f.fit.also_exact)
@@ -577,7 +615,8 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
   }
   Fitter fitter(inputs, options.scaling, dimensions, target);
   std::vector<ClassAtTarget> at;
-  std::size_t parameters = 0, exact = 0;
+  std::size_t parameters = 0, exact = 0, sizes = 0;
+  double size_spread = 0;
   for (const ClassModel& cls : classes) {
     if (members.count(cls.key) == 0)
       continue; // a class the target has not (a grid too small for it)
@@ -591,6 +630,8 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
       fitted.push_back(fitter.fit(cls, cls.params[i]));
       ++parameters;
       exact += fitted.back().how == Fitted::How::Delta || fitted.back().fit.exact ? 1 : 0;
+      sizes += fitted.back().approx_size ? 1 : 0;
+      size_spread = std::max(size_spread, fitted.back().size_spread);
     }
     at.push_back(at_target(cls, std::move(fitted), std::move(unused), target, options.resample));
   }
@@ -611,6 +652,11 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
   if (options.report)
     for (const ClassAtTarget& c : at)
       report_class(report, c, target, members[c.cls->key]);
+  if (sizes > 0)
+    fmt::print(report, "sizes: {} counts of vector collectives fitted approximately, as their mean (data, as NPB IS's "
+                       "keys, or a pattern no exact model fits; their values in an input up to {:.3g} % apart; --report: "
+                       "which)\n",
+               sizes, size_spread * 100);
   if (butterflies > 0)
     fmt::print(report, "recursive-doubling steps (partners rank XOR 2^k, log2 p of them) folded into loops on {} ranks "
                        "of the inputs\n",

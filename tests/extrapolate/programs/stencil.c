@@ -12,8 +12,10 @@
  *   gather=0|1   at the end, every rank sends one double to rank 0, which receives them in rank order
  *   vectors=0|1  per iteration an MPI_Alltoallv (4 doubles to every other rank, none to itself), and at the end
  *                an MPI_Gatherv of 2 doubles per rank to rank 0 (per-rank count vectors of the rank count's length);
- *                vectors=2: 4 doubles per rank of distance (counts that no model of the entries fits);
- *                vectors=3: 4 doubles to the ranks r - 1 and r + 1 only (an entry per grid neighbour)
+ *                vectors=2: 4 doubles per rank of distance (counts that no exact model of the entries fits);
+ *                vectors=3: 4 doubles to the ranks r - 1 and r + 1 only (an entry per grid neighbour);
+ *                vectors=4: 65536 / size^2 doubles to every rank, itself included, give or take 4 that change with
+ *                the pair of ranks and the iteration (NPB IS's keys per destination: sizes that are data)
  *   reductions=0|1  before the iterations, four MPI_Allreduce of 1, 4, 2 and 2 doubles in a row (CoMD's setup: the
  *                compressor folds them into one loop whose sizes change at each iteration)
  *   butterfly=0|1|2  per iteration, after the halo, a sum by recursive doubling written with MPI_Sendrecv: one double
@@ -119,11 +121,12 @@ int main(int argc, char** argv)
   MPI_Request req[12];
   int* counts = xalloc((size_t)size * sizeof(int));
   int* displs = xalloc((size_t)size * sizeof(int));
-  double* vbuf = xalloc((size_t)size * 4 * size * sizeof(double));
-  double* wbuf = xalloc((size_t)size * 4 * size * sizeof(double));
+  long slot = vectors == 4 ? 65536 / (size * size) + 4 : 4 * size; /* doubles a rank's part of the buffers holds */
+  double* vbuf = xalloc((size_t)size * (size_t)slot * sizeof(double));
+  double* wbuf = xalloc((size_t)size * (size_t)slot * sizeof(double));
   for (int r = 0; r < size; r++) {
     counts[r] = r == rank ? 0 : vectors == 2 ? 4 * abs(r - rank) : vectors == 3 ? (abs(r - rank) == 1 ? 4 : 0) : 4;
-    displs[r] = 4 * size * r;
+    displs[r] = (int)slot * r;
   }
   double x = 1, y = 0;
   if (coll)
@@ -161,6 +164,12 @@ int main(int argc, char** argv)
       MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       compute(2.0 * (double)cells);
       MPI_Allreduce(&y, &x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+    for (int r = 0; vectors == 4 && r < size; r++) { /* symmetric in (rank, r): what r sends is what rank receives */
+      unsigned lo = (unsigned)(r < rank ? r : rank), hi = (unsigned)(r < rank ? rank : r);
+      unsigned h = (lo * 2654435761u) ^ (hi * 40503u) ^ ((unsigned)it * 2246822519u);
+      h ^= h >> 13;
+      counts[r] = 65536 / (size * size) + (int)(h * 2654435761u >> 29) - 4;
     }
     if (vectors)
       MPI_Alltoallv(vbuf, counts, displs, MPI_DOUBLE, wbuf, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
