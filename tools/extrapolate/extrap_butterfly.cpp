@@ -1,20 +1,26 @@
-// Recursive-doubling steps folded into loops (docs/extrapolation.md#recursive-doubling): a pass of tit-trace
-// extrapolate on each input's folded structure (extrap_unroll.hpp). A sum by recursive doubling (NPB CG's row sums,
-// a hand-written allreduce) exchanges with rank XOR 2^k for k = 0, 1, ..., log2 p - 1 (or down from log2 p - 1):
-// its steps differ in their partner, so the folder cannot fold them, and their number grows with p. Here a run of
-// such steps becomes one loop of log2 p iterations whose partner is written `xor:LO:up` (or `down`), a literal that
-// every rank of every input shares, so that the trip count is fitted like any other and the target writes each
-// rank's partners (extrap_target.cpp).
+// Recursive-doubling steps (docs/extrapolation.md#recursive-doubling) for tit-trace extrapolate. A sum by recursive
+// doubling (NPB CG's row sums, a hand-written allreduce) exchanges with rank XOR 2^k for k = 0, 1, ..., log2 p - 1 (or
+// down from log2 p - 1): its steps differ in their partner, so the folder cannot fold them, and their number grows
+// with p. Two stages: before folding, each run of such steps gets the partner `xor:LO:up` (or `down`, LO the lowest
+// k), a literal that every step of every rank shares, so that the folder folds the run into one loop of log2 p
+// iterations, whatever the rank's bits or where an outer loop of the folder begins; after folding, a value that grows
+// by the same integer at each step (NPB CG tags step i with i) is written as its first step's, its slope in the
+// signature. The trip count is then fitted like any other, and the target writes each rank's partners
+// (extrap_target.cpp).
 #include "extrap_unroll.hpp"
 
 #include "extrap_values.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
+#include <cctype>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace tit::extrap {
 
@@ -24,31 +30,254 @@ using trace::cformat::Node;
 using trace::cformat::Signature;
 using trace::cformat::Slot;
 
-/// The longest block (actions) of one step: a step is an exchange and what surrounds it (a compute in the gap, a wait).
+/// The longest block (actions) of one step: an exchange and what surrounds it (the computes in its gaps, a wait).
 constexpr std::size_t kMaxStepItems = 8;
+/// The most steps a run is searched for (2^30 ranks).
+constexpr std::size_t kMaxSteps = 30;
+
+/// One action held while the run it may begin is looked for: its text and name owned here.
+struct Held {
+  trace::Action action;
+  std::string text, name;
+  std::vector<std::string_view> fields; ///< of `text`: rank, name, arguments
+};
+
+/// One rank's actions with the partners of its runs of recursive-doubling steps written `xor:LO:up|down` (a suffix
+/// `:b` on a run that follows another with the same literal, so that the folder keeps them two loops).
+class StepsReader : public trace::RankReader {
+public:
+  StepsReader(std::unique_ptr<trace::RankReader> in, int ranks) : in_(std::move(in)), ranks_(ranks) {}
+
+  bool next(trace::Action& out) override
+  {
+    if (ready_ == 0)
+      decide();
+    if (held_.empty())
+      return false;
+    cur_ = std::move(held_.front());
+    held_.pop_front();
+    --ready_;
+    cur_.action.text = cur_.text;
+    cur_.action.name = cur_.name;
+    point_args(cur_.action);
+    out = cur_.action;
+    return true;
+  }
+
+  const std::string& file() const override { return in_->file(); }
+
+private:
+  void fill(std::size_t n)
+  {
+    trace::Action a;
+    while (held_.size() < n && !ended_) {
+      if (!in_->next(a)) {
+        ended_ = true;
+        break;
+      }
+      Held h;
+      h.action = a;
+      h.text = std::string(a.text);
+      h.name = std::string(a.name);
+      held_.push_back(std::move(h));
+    }
+  }
+
+  static std::vector<std::string_view> split(std::string_view text)
+  {
+    std::vector<std::string_view> f;
+    while (!text.empty()) {
+      std::size_t start = text.find_first_not_of(" \t");
+      if (start == std::string_view::npos)
+        break;
+      text.remove_prefix(start);
+      std::size_t end = std::min(text.find_first_of(" \t"), text.size());
+      f.push_back(text.substr(0, end));
+      text.remove_prefix(end);
+    }
+    return f;
+  }
+
+  /// The exponent k of the step that held_[at, at + len) makes, if it is one: the actions of held_[0, len) but for
+  /// their partners (names and literal arguments equal), every partner the rank itself or rank XOR 2^k, and an exchange
+  /// both ways (a send and a receive, or a sendRecv: receives alone from rank XOR 1 and XOR 2 are a halo on 2 x 2
+  /// ranks).
+  std::optional<int> step(std::size_t at, std::size_t len)
+  {
+    std::optional<int> k;
+    bool sends = false, receives = false;
+    for (std::size_t t = 0; t < len; ++t) {
+      const Held& h = held_[at + t];
+      const Held& u = held_[t];
+      std::vector<std::string_view> a = split(h.text), b = split(u.text);
+      if (h.name != u.name || a.size() != b.size() || a.size() < 2)
+        return std::nullopt;
+      std::vector<std::size_t> partners = trace::cformat::partner_positions(h.action);
+      for (std::size_t j = 2; j < a.size(); ++j) {
+        bool partner = std::find(partners.begin(), partners.end(), j - 2) != partners.end();
+        std::int64_t q = 0;
+        if (!partner) {
+          bool numbers = trace::detail::parse_double(a[j]).has_value() && trace::detail::parse_double(b[j]).has_value();
+          if (!numbers && a[j] != b[j])
+            return std::nullopt; // a literal (comm=1) that differs
+          continue;
+        }
+        if (!trace::cformat::canonical_int(a[j], q) || q < 0 || q >= ranks_)
+          return std::nullopt;
+        if (q == h.action.rank)
+          continue; // the rank itself (a wait's destination)
+        auto d = static_cast<std::uint64_t>(q ^ h.action.rank);
+        if (!std::has_single_bit(d) || (k && *k != std::countr_zero(d)))
+          return std::nullopt;
+        k = std::countr_zero(d);
+      }
+      std::string lower = h.name;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      sends = sends || lower.find("send") != std::string::npos;
+      receives = receives || lower.find("recv") != std::string::npos;
+    }
+    return sends && receives ? k : std::nullopt;
+  }
+
+  /// Decides what the front of held_ is: a run of steps (its partners rewritten) or one action.
+  void decide()
+  {
+    fill(kMaxStepItems * (kMaxSteps + 1));
+    if (held_.empty())
+      return;
+    for (std::size_t len = 1; len <= kMaxStepItems && 2 * len <= held_.size(); ++len) {
+      std::optional<int> e0 = step(0, len), e1 = step(len, len);
+      if (!e0 || !e1 || (*e1 != *e0 + 1 && *e1 != *e0 - 1))
+        continue;
+      int dir = *e1 - *e0;
+      std::size_t steps = 2;
+      for (std::optional<int> e; (steps + 1) * len <= held_.size() &&
+                                 (e = step(steps * len, len)) && *e == *e0 + static_cast<int>(steps) * dir;)
+        ++steps;
+      int low = dir > 0 ? *e0 : *e0 - static_cast<int>(steps) + 1;
+      std::string literal = fmt::format("xor:{}:{}", low, dir > 0 ? "up" : "down");
+      if (literal == last_run_)
+        literal += ":b"; // right after a run with the same literal: else the folder makes one loop of both
+      last_run_ = literal;
+      for (std::size_t i = 0; i < steps * len; ++i)
+        rewrite(held_[i], literal);
+      ready_ = steps * len;
+      return;
+    }
+    last_run_.clear();
+    ready_ = 1;
+  }
+
+  /// `h`'s partners other than the rank itself written `literal`.
+  static void rewrite(Held& h, const std::string& literal)
+  {
+    std::vector<std::string_view> f = split(h.text);
+    std::vector<std::size_t> partners = trace::cformat::partner_positions(h.action);
+    std::string text;
+    for (std::size_t j = 0; j < f.size(); ++j) {
+      bool partner = j >= 2 && std::find(partners.begin(), partners.end(), j - 2) != partners.end() &&
+                     f[j] != std::to_string(h.action.rank);
+      text += (j ? " " : "") + (partner ? literal : std::string(f[j]));
+    }
+    h.text = std::move(text);
+  }
+
+  std::unique_ptr<trace::RankReader> in_;
+  int ranks_;
+  std::deque<Held> held_;
+  std::size_t ready_ = 0; ///< actions at the front of held_ already decided
+  bool ended_ = false;
+  std::string last_run_;  ///< the literal of the run decided last, while nothing else was
+  Held cur_;
+};
+
+class StepsSet : public trace::TraceSet {
+public:
+  explicit StepsSet(std::unique_ptr<trace::TraceSet> in) : in_(std::move(in)) {}
+  int rank_count() const override { return in_->rank_count(); }
+  bool has_own_rank_count() const override { return in_->has_own_rank_count(); }
+  std::unique_ptr<trace::RankReader> reader(int r) override
+  {
+    return std::make_unique<StepsReader>(in_->reader(r), in_->rank_count());
+  }
+  std::string describe() const override { return in_->describe(); }
+  const std::string& compute_unit() const override { return in_->compute_unit(); }
+
+private:
+  std::unique_ptr<trace::TraceSet> in_;
+};
+
+/// A trace's own tables, with what is added interned (an equal one already there reused; the passes before may have
+/// left two equal ones, whose ids stay as they are).
+class MetaTables {
+public:
+  explicit MetaTables(trace::cformat::Meta& meta) : meta_(meta)
+  {
+    for (std::uint32_t i = 0; i < meta_.signatures.size(); ++i)
+      signature_ids_.try_emplace(key(meta_.signatures[i]), i);
+    for (std::uint32_t i = 0; i < meta_.nodes.size(); ++i)
+      node_ids_.try_emplace(std::tuple(meta_.nodes[i].loop, meta_.nodes[i].ref, meta_.nodes[i].count), i);
+    for (std::uint32_t i = 0; i < meta_.bodies.size(); ++i)
+      body_ids_.try_emplace(meta_.bodies[i], i);
+  }
+
+  std::uint32_t signature(Signature&& s)
+  {
+    auto [it, added] = signature_ids_.try_emplace(key(s), static_cast<std::uint32_t>(meta_.signatures.size()));
+    if (added)
+      meta_.signatures.push_back(std::move(s));
+    return it->second;
+  }
+  std::uint32_t node(const Node& n)
+  {
+    auto [it, added] = node_ids_.try_emplace(std::tuple(n.loop, n.ref, n.count),
+                                             static_cast<std::uint32_t>(meta_.nodes.size()));
+    if (added)
+      meta_.nodes.push_back(n);
+    return it->second;
+  }
+  std::uint32_t body(std::vector<std::uint32_t>&& items)
+  {
+    auto [it, added] = body_ids_.try_emplace(items, static_cast<std::uint32_t>(meta_.bodies.size()));
+    if (added)
+      meta_.bodies.push_back(std::move(items));
+    return it->second;
+  }
+  const Node& node_at(std::uint32_t id) const { return meta_.nodes[id]; }
+  const std::vector<std::uint32_t>& body_nodes(std::uint32_t id) const { return meta_.bodies[id]; }
+  const std::vector<Signature>& signatures() const { return meta_.signatures; }
+
+private:
+  static std::string key(const Signature& s)
+  {
+    std::string k;
+    trace::cformat::Tables::key_begin(k, s.name);
+    for (const Slot& slot : s.slots)
+      trace::cformat::Tables::key_slot(k, slot.kind, slot.literal, slot.offset);
+    return k;
+  }
+
+  trace::cformat::Meta& meta_;
+  std::map<std::string, std::uint32_t> signature_ids_;
+  std::map<std::tuple<bool, std::uint32_t, std::uint64_t>, std::uint32_t> node_ids_;
+  std::map<std::vector<std::uint32_t>, std::uint32_t> body_ids_;
+};
 
 class Butterflies {
 public:
   explicit Butterflies(trace::cformat::Loaded& trace, const std::string& path)
-      : trace_(trace), meta_(trace.meta), path_(path)
+      : trace_(trace), meta_(trace.meta), path_(path), tables_(trace.meta)
   {
-    // the tables as they are, so that ids stay those of the trace (they are already interned: no two equal)
-    for (Signature s : meta_.signatures)
-      tables_.signature(std::move(s));
-    for (const Node& n : meta_.nodes)
-      tables_.node(n);
-    for (std::vector<std::uint32_t> b : meta_.bodies)
-      tables_.body(std::move(b));
   }
 
-  /// Folds the steps of rank `r`; whether any was.
+  /// The slopes of rank `r`'s loops of steps; whether it has such loops.
   bool fold_rank(int r)
   {
     rank_ = r;
-    memo_.clear();
     old_sigs_.clear();
     auto& entry = meta_.ranks[static_cast<std::size_t>(r)];
-    std::uint32_t root = rebuild(entry.root);
+    std::uint32_t root = entry.root;
+    find_step_loops(root);
     if (old_sigs_.empty())
       return false;
     slopes_.clear();
@@ -58,120 +287,38 @@ public:
     return true;
   }
 
-  void finish() { tables_.move_into(meta_.signatures, meta_.nodes, meta_.bodies); }
-
 private:
-  /// The exponent k of the step that the actions `items[at, at + len)` make at this rank, if they are one: actions
-  /// only, with the signatures of `items[ref, ref + len)` but for their partners, every partner rank XOR 2^k, and an
-  /// exchange both ways with it (a send and a receive, or a sendRecv: a sum needs both; receives alone from rank XOR
-  /// 1 and XOR 2 are a halo on 2 x 2 ranks).
-  std::optional<int> step(const std::vector<std::uint32_t>& items, std::size_t ref, std::size_t at, std::size_t len)
+  /// Whether `body` (in tables_) is a step: actions only, one of them with a partner `xor:...` (holds_steps).
+  bool steps_body(std::uint32_t body) const
   {
-    std::optional<int> k;
-    bool sends = false, receives = false;
-    const long long p = meta_.rank_count;
-    for (std::size_t t = 0; t < len; ++t) {
-      const Node& a = tables_.node_at(items[at + t]);
-      const Node& b = tables_.node_at(items[ref + t]);
-      if (a.loop || b.loop)
-        return std::nullopt;
-      const Signature& s = tables_.signatures()[a.ref];
-      const Signature& u = tables_.signatures()[b.ref];
-      if (s.name != u.name || s.slots.size() != u.slots.size())
-        return std::nullopt;
-      sends = sends || s.name == "sendRecv" || s.name == "send" || s.name == "isend" || s.name == "Ssend" ||
-              s.name == "ISsend" || s.name == "bsend" || s.name == "ibsend";
-      receives = receives || s.name == "sendRecv" || s.name == "recv" || s.name == "irecv";
-      for (std::size_t j = 0; j < s.slots.size(); ++j) {
-        if (s.slots[j].kind != u.slots[j].kind)
-          return std::nullopt;
-        if (s.slots[j].kind == Slot::Kind::Literal && s.slots[j].literal != u.slots[j].literal)
-          return std::nullopt;
-        if (s.slots[j].kind != Slot::Kind::Relative)
-          continue;
-        long long q = ((rank_ + s.slots[j].offset) % p + p) % p;
-        if (q == rank_)
-          continue; // the rank itself (a wait's destination)
-        auto d = static_cast<unsigned long long>(q ^ rank_);
-        if (!std::has_single_bit(d))
-          return std::nullopt;
-        int e = std::countr_zero(d);
-        if (k && *k != e)
-          return std::nullopt;
-        k = e;
-      }
+    bool xor_partner = false;
+    for (std::uint32_t id : tables_.body_nodes(body)) {
+      const Node& n = tables_.node_at(id);
+      if (n.loop)
+        return false;
+      for (const Slot& slot : tables_.signatures()[n.ref].slots)
+        xor_partner = xor_partner || (slot.kind == Slot::Kind::Literal && slot.literal.starts_with("xor:"));
     }
-    return sends && receives ? k : std::nullopt;
+    return xor_partner;
   }
 
-  struct Run {
-    std::size_t len = 0, steps = 0;
-    int first = 0, direction = 0;
-  };
-
-  /// The steps from `items[at]`: the shortest block that repeats at least twice with exponents k, k + 1, ... or k,
-  /// k - 1, ...; steps 0 when none.
-  Run run_at(const std::vector<std::uint32_t>& items, std::size_t at)
+  /// Every loop of steps that rank's structure `body` reaches, in old_sigs_ with its actions' signatures in order.
+  void find_step_loops(std::uint32_t body)
   {
-    for (std::size_t len = 1; len <= kMaxStepItems && at + 2 * len <= items.size(); ++len) {
-      std::optional<int> e0 = step(items, at, at, len);
-      if (!e0)
-        continue;
-      std::optional<int> e1 = step(items, at, at + len, len);
-      if (!e1 || (*e1 != *e0 + 1 && *e1 != *e0 - 1))
-        continue;
-      Run run{len, 2, *e0, *e1 - *e0};
-      while (at + (run.steps + 1) * len <= items.size()) {
-        std::optional<int> e = step(items, at, at + run.steps * len, len);
-        if (!e || *e != run.first + static_cast<int>(run.steps) * run.direction)
-          break;
-        ++run.steps;
-      }
-      return run;
-    }
-    return {};
-  }
-
-  /// `body` with its runs of steps folded (its loops' bodies first), as this rank sees it.
-  std::uint32_t rebuild(std::uint32_t body)
-  {
-    if (auto it = memo_.find(body); it != memo_.end())
-      return it->second;
-    std::vector<std::uint32_t> items = tables_.body_nodes(body);
-    for (std::uint32_t& id : items) {
-      Node n = tables_.node_at(id);
+    for (std::uint32_t id : std::vector<std::uint32_t>(tables_.body_nodes(body))) {
+      const Node n = tables_.node_at(id);
       if (!n.loop)
         continue;
-      n.ref = rebuild(n.ref);
-      id = tables_.node(n);
-    }
-    std::vector<std::uint32_t> out;
-    for (std::size_t i = 0; i < items.size();) {
-      Run run = run_at(items, i);
-      if (run.steps == 0) {
-        out.push_back(items[i++]);
+      if (!steps_body(n.ref)) {
+        find_step_loops(n.ref);
         continue;
       }
-      int low = run.direction > 0 ? run.first : run.first - static_cast<int>(run.steps) + 1;
-      std::string literal = fmt::format("xor:{}:{}", low, run.direction > 0 ? "up" : "down");
-      std::vector<std::uint32_t> block, old;
-      for (std::size_t t = 0; t < run.len; ++t) {
-        Signature s = tables_.signatures()[tables_.node_at(items[i + t]).ref];
-        for (Slot& slot : s.slots)
-          if (slot.kind == Slot::Kind::Relative && slot.offset % meta_.rank_count != 0) // not the rank itself
-            slot = Slot{Slot::Kind::Literal, literal, 0};
-        block.push_back(tables_.node(Node{false, tables_.signature(std::move(s)), 1}));
-      }
-      for (std::size_t t = 0; t < run.len * run.steps; ++t)
-        old.push_back(tables_.node_at(items[i + t]).ref);
-      std::uint32_t loop = tables_.node(Node{true, tables_.body(std::move(block)), run.steps});
-      old_sigs_[loop] = std::move(old);
-      out.push_back(loop);
-      i += run.len * run.steps;
+      std::vector<std::uint32_t> sigs;
+      for (std::uint64_t c = 0; c < n.count; ++c)
+        for (std::uint32_t item : tables_.body_nodes(n.ref))
+          sigs.push_back(tables_.node_at(item).ref);
+      old_sigs_[id] = std::move(sigs);
     }
-    std::uint32_t id = tables_.body(std::move(out));
-    memo_[body] = id;
-    return id;
   }
 
   /// The value tokens of a loop of steps' occurrence: per action of its iterations (m x L, in order), per value slot.
@@ -336,9 +483,8 @@ private:
   trace::cformat::Loaded& trace_;
   trace::cformat::Meta& meta_;
   const std::string& path_;
-  trace::cformat::Tables tables_;
+  MetaTables tables_;
   int rank_ = 0;
-  std::map<std::uint32_t, std::uint32_t> memo_; ///< this rank's bodies: old id -> folded id
   /// this rank's step loops (node ids): the signatures their iterations' actions had, in order
   std::map<std::uint32_t, std::vector<std::uint32_t>> old_sigs_;
   /// this rank's step loops whose values grow from step to step: per action of the body and value slot, by how much
@@ -347,13 +493,30 @@ private:
 
 } // namespace
 
-std::size_t fold_butterflies(trace::cformat::Loaded& trace, const std::string& path)
+std::unique_ptr<trace::TraceSet> butterfly_steps(std::unique_ptr<trace::TraceSet> set)
+{
+  return std::make_unique<StepsSet>(std::move(set));
+}
+
+bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body)
+{
+  for (std::uint32_t id : meta.bodies[body]) {
+    const Node& n = meta.nodes[id];
+    if (n.loop)
+      continue;
+    for (const Slot& slot : meta.signatures[n.ref].slots)
+      if (slot.kind == Slot::Kind::Literal && slot.literal.starts_with("xor:"))
+        return true;
+  }
+  return false;
+}
+
+std::size_t butterfly_slopes(trace::cformat::Loaded& trace, const std::string& path)
 {
   Butterflies folder(trace, path);
   std::size_t ranks = 0;
   for (int r = 0; r < trace.meta.rank_count; ++r)
     ranks += folder.fold_rank(r) ? 1 : 0;
-  folder.finish();
   return ranks;
 }
 

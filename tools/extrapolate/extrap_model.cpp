@@ -533,19 +533,7 @@ private:
   {
     cur_.text = cur_text_;
     cur_.name = cur_name_;
-    // the raw arguments, as views of the text kept here (the underlying reader's have moved on)
-    cur_.args.clear();
-    std::string_view rest = cur_.text;
-    for (int field = 0; !rest.empty(); ++field) {
-      std::size_t start = rest.find_first_not_of(" \t");
-      if (start == std::string_view::npos)
-        break;
-      rest.remove_prefix(start);
-      std::size_t end = std::min(rest.find_first_of(" \t"), rest.size());
-      if (field >= 2)
-        cur_.args.push_back(rest.substr(0, end));
-      rest.remove_prefix(end);
-    }
+    point_args(cur_); // the underlying reader's views have moved on
     out = cur_;
     return true;
   }
@@ -596,6 +584,22 @@ private:
 };
 
 } // namespace
+
+void point_args(trace::Action& a)
+{
+  a.args.clear();
+  std::string_view rest = a.text;
+  for (int field = 0; !rest.empty(); ++field) {
+    std::size_t start = rest.find_first_not_of(" \t");
+    if (start == std::string_view::npos)
+      break;
+    rest.remove_prefix(start);
+    std::size_t end = std::min(rest.find_first_of(" \t"), rest.size());
+    if (field >= 2)
+      a.args.push_back(rest.substr(0, end));
+    rest.remove_prefix(end);
+  }
+}
 
 std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet> set)
 {

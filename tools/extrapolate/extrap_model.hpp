@@ -164,6 +164,10 @@ std::vector<std::pair<int, int>> partner_pairs(const Input& input);
 /// absent at the target).
 std::unique_ptr<trace::TraceSet> merge_computes(std::unique_ptr<trace::TraceSet> set);
 
+/// Points `a.args` at the arguments of `a.text` (after the rank and the name): for readers that hold an action's text
+/// themselves, once the underlying reader's has moved on.
+void point_args(trace::Action& a);
+
 /// Per rank of `input`, the colours of its `comm_split` actions in order (-1: MPI_UNDEFINED), for finding its grid.
 std::vector<std::vector<long long>> split_colours(const Input& input);
 

@@ -284,7 +284,7 @@ private:
   }
 
   /// A partner of recursive-doubling steps (extrap_butterfly.cpp): `xor:LO:up` (k = LO, LO + 1, ... from the first
-  /// step) or `xor:LO:down` (k down to LO at the last step).
+  /// step) or `xor:LO:down` (k down to LO at the last step), either with `:b` after it.
   struct XorSteps {
     int low = 0;
     bool up = true;
@@ -297,6 +297,8 @@ private:
     const std::string& l = slot.literal;
     auto [end, ec] = std::from_chars(l.data() + 4, l.data() + l.size(), x.low);
     std::string_view dir(end, static_cast<std::size_t>(l.data() + l.size() - end));
+    if (dir.ends_with(":b")) // a run right after another with the same literal (extrap_butterfly.cpp)
+      dir.remove_suffix(2);
     if (ec != std::errc{} || x.low < 0 || (dir != ":up" && dir != ":down"))
       return std::nullopt;
     x.up = dir == ":up";

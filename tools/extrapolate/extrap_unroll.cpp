@@ -74,7 +74,122 @@ void unroll_communicator_loops(trace::cformat::Loaded& trace)
 
 void unroll_pairs(trace::cformat::Loaded& trace)
 {
-  unroll_loops(trace, [](const Node& n) { return n.count == 2; });
+  // a loop of recursive-doubling steps is a loop whatever its count (2 steps on 8 ranks, 3 on 32)
+  unroll_loops(trace, [&](const Node& n) { return n.count == 2 && !holds_steps(trace.meta, n.ref); });
+}
+
+namespace {
+
+/// Whether nodes `a` and `b` of `meta` are the same item: one id, or actions of one signature, or loops of one count
+/// whose bodies are the same items (the passes before may have left equal bodies under two ids, and rotate_in adds
+/// some); `memo` keeps the pairs found equal.
+bool same_node(const trace::cformat::Meta& meta, std::uint32_t a, std::uint32_t b,
+               std::set<std::pair<std::uint32_t, std::uint32_t>>& memo)
+{
+  if (a == b || memo.count(std::pair(a, b)))
+    return true;
+  const Node &x = meta.nodes[a], &y = meta.nodes[b];
+  if (x.loop != y.loop || x.count != y.count || (!x.loop && x.ref != y.ref))
+    return false;
+  if (x.loop) {
+    const auto &p = meta.bodies[x.ref], &q = meta.bodies[y.ref];
+    if (p.size() != q.size())
+      return false;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (!same_node(meta, p[i], q[i], memo))
+        return false;
+  }
+  memo.emplace(a, b);
+  return true;
+}
+
+/// In `items` (a body), each loop whose preceding item is its body's last, `X (A X)^n`, made `(X A)^n X` (the rotated
+/// body added to `meta`), until none is; whether any was.
+bool rotate_in(trace::cformat::Meta& meta, std::vector<std::uint32_t>& items,
+               std::set<std::pair<std::uint32_t, std::uint32_t>>& memo)
+{
+  bool changed = false;
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    while (i >= 1 && meta.nodes[items[i]].loop &&
+           same_node(meta, items[i - 1], meta.bodies[meta.nodes[items[i]].ref].back(), memo)) {
+      Node loop = meta.nodes[items[i]];
+      std::vector<std::uint32_t> inner = meta.bodies[loop.ref];
+      std::rotate(inner.rbegin(), inner.rbegin() + 1, inner.rend()); // its last item first
+      meta.bodies.push_back(std::move(inner));
+      loop.ref = static_cast<std::uint32_t>(meta.bodies.size() - 1);
+      meta.nodes.push_back(loop);
+      items[i] = items[i - 1];
+      items[i - 1] = static_cast<std::uint32_t>(meta.nodes.size() - 1);
+      --i;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/// In `items`, the copies of each loop's body right before or after it taken in, `B (B)^n B` made `(B)^(n + 2)`; whether
+/// any was.
+bool absorb_copies(trace::cformat::Meta& meta, std::vector<std::uint32_t>& items,
+                   std::set<std::pair<std::uint32_t, std::uint32_t>>& memo)
+{
+  bool changed = false;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!meta.nodes[items[i]].loop)
+      continue;
+    Node loop = meta.nodes[items[i]];
+    const std::vector<std::uint32_t> b = meta.bodies[loop.ref];
+    auto copy_at = [&](std::size_t at) {
+      return at + b.size() <= items.size() &&
+             std::equal(b.begin(), b.end(), items.begin() + static_cast<std::ptrdiff_t>(at),
+                        [&](std::uint32_t x, std::uint32_t y) { return same_node(meta, x, y, memo); });
+    };
+    std::uint64_t count = loop.count;
+    for (; copy_at(i + 1); ++count)
+      items.erase(items.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                  items.begin() + static_cast<std::ptrdiff_t>(i + 1 + b.size()));
+    for (; i >= b.size() && copy_at(i - b.size()); ++count) {
+      items.erase(items.begin() + static_cast<std::ptrdiff_t>(i - b.size()), items.begin() + static_cast<std::ptrdiff_t>(i));
+      i -= b.size();
+    }
+    if (count != loop.count) {
+      loop.count = count;
+      meta.nodes.push_back(loop);
+      items[i] = static_cast<std::uint32_t>(meta.nodes.size() - 1);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+} // namespace
+
+void rotate_loops(trace::cformat::Loaded& trace)
+{
+  auto& meta = trace.meta;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> memo; // nodes found the same (nodes never change once made)
+  // rounds until nothing changes: a rotated body is a new one, which the next round visits (a bound, in case)
+  for (int round = 0; round < 64; ++round) {
+    bool changed = false;
+    std::vector<bool> seen(meta.bodies.size(), false);
+    auto visit = [&](auto& self, std::uint32_t body) -> void {
+      if (seen[body])
+        return;
+      seen[body] = true;
+      for (std::uint32_t id : std::vector<std::uint32_t>(meta.bodies[body]))
+        if (meta.nodes[id].loop && meta.nodes[id].ref < seen.size())
+          self(self, meta.nodes[id].ref);
+      std::vector<std::uint32_t> items = meta.bodies[body];
+      bool rotated = rotate_in(meta, items, memo);
+      if (absorb_copies(meta, items, memo) || rotated) {
+        meta.bodies[body] = std::move(items);
+        changed = true;
+      }
+    };
+    for (const auto& r : meta.ranks)
+      visit(visit, r.root);
+    if (!changed)
+      return;
+  }
 }
 
 void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path, std::uint64_t max_trip)
@@ -99,7 +214,7 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path
             else
               differs = differs || iteration != first;
           }
-          if (differs && n.count <= max_trip)
+          if (differs && n.count <= max_trip && !holds_steps(meta, n.ref)) // steps' values: butterfly_slopes
             varying.emplace(n.ref, n.count);
           continue;
         }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace tit::extrap {
@@ -22,6 +23,13 @@ void unroll_communicator_loops(trace::cformat::Loaded& trace);
 /// CoMD at 8 ranks, 2 x 2 x 2, against 16, 4 x 2 x 2); unrolled, the inputs have one structure (issue 35).
 void unroll_pairs(trace::cformat::Loaded& trace);
 
+/// Rotates, in place, every loop whose preceding item is its body's last, `X (A X)^n` into `(X A)^n X`, until none is,
+/// and takes into each loop the copies of its body right before or after it: the folder begins a loop where a repeat
+/// is first seen and may leave an iteration beside it, which the inner loops' counts can change (a compute before an
+/// iteration's first exchange in one input, after its last in another; NPB CG's last iteration outside its loop at 32
+/// ranks and not at 8); normalised, the inputs have one structure.
+void rotate_loops(trace::cformat::Loaded& trace);
+
 /// Unrolls, in place, every loop of at most `max_trip` iterations whose iterations differ in a value that is no volume
 /// (on any rank): a few calls of one kind with different arguments in a row fold into a loop whose values change at
 /// each iteration (SMPI's CoMD: four MPI_Allreduce of 1, 4, 2 and 2 elements), while extrapolation fits one value
@@ -29,13 +37,20 @@ void unroll_pairs(trace::cformat::Loaded& trace);
 /// A value stream that ends early is an error naming `path`.
 void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path, std::uint64_t max_trip);
 
-/// Folds, in place, each run of recursive-doubling steps of each rank (docs/extrapolation.md#recursive-doubling): a
-/// block of at most 8 actions repeated with partners rank XOR 2^k, k going up or down by 1 from one block to the next,
-/// twice or more, becomes a loop of as many iterations whose partners are the literal `xor:LO:up` (or `down`), LO the
-/// lowest k: every rank's steps then fold alike, whatever its bits, and the trip count is fitted (log2 p). The rank's
-/// value block is rewritten for its new signatures. Returns the number of ranks that had such steps. `path` names the
-/// file in errors.
-std::size_t fold_butterflies(trace::cformat::Loaded& trace, const std::string& path);
+/// `set` read with the partners of each run of recursive-doubling steps of a rank written `xor:LO:up` (or `down`, LO
+/// the lowest k; docs/extrapolation.md#recursive-doubling): a block of at most 8 actions repeated with partners rank
+/// XOR 2^k, k going up or down by 1 from one block to the next, twice or more, and exchanging both ways with the
+/// partner. Every step of every rank then has one signature, and the folder folds the run into a loop.
+std::unique_ptr<trace::TraceSet> butterfly_steps(std::unique_ptr<trace::TraceSet> set);
+
+/// Whether `body` holds an action whose partner is a run of steps' (butterfly_steps): a loop of steps, which the
+/// unrolling passes leave folded.
+bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body);
+
+/// The values of each loop of steps (butterfly_steps) that grow by the same integer at each step (NPB CG tags step i
+/// with i), in place: written as their first step's, the slope in the signature's value slot (`+1/step`). Returns the
+/// number of ranks that have loops of steps. `path` names the file in errors.
+std::size_t butterfly_slopes(trace::cformat::Loaded& trace, const std::string& path);
 
 /// Folds, in each rank's sequence of at least `min_items` items (the folder looks for bodies of at most
 /// trace::cformat::kFoldWindow items), its longest stretch of one block repeated into a loop: an iterative solver's

@@ -45,17 +45,25 @@ constexpr std::size_t kLongSequence = 256;
 /// (relative): Fitted::rounded.
 constexpr double kTripTolerance = 0.05;
 
-Input load(const fs::path& path)
+/// `path` read and folded, with the passes of docs/extrapolation.md#model; with `steps`, its runs of recursive-doubling
+/// steps folded too (the number of ranks that have some added to `step_ranks`).
+Input load(const fs::path& path, bool steps, std::size_t& step_ranks)
 {
   Input in;
   in.path = path.string();
   // compressed inputs too are read action by action, for merge_computes
   std::unique_ptr<trace::TraceSet> set = extrap::merge_computes(trace::TraceSet::open(path, std::nullopt));
+  if (steps)
+    set = extrap::butterfly_steps(std::move(set));
   in.trace = trace::cformat::fold(*set, trace::ValueMode{});
   extrap::unroll_communicator_loops(in.trace);
   extrap::unroll_pairs(in.trace);
   extrap::fold_long_repeats(in.trace, in.path, kLongSequence);
   extrap::unroll_varying_loops(in.trace, in.path, kMaxVaryingTrip);
+  if (steps) {
+    extrap::rotate_loops(in.trace); // the loops of steps move where the folder begins outer loops
+    step_ranks += extrap::butterfly_slopes(in.trace, in.path);
+  }
   return in;
 }
 
@@ -675,28 +683,33 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
   if (options.grid && options.grid->ranks() != options.ranks)
     throw ExtrapolationError(fmt::format("error: --grid {} has {} ranks, but --ranks is {}",
                                          options.grid->describe(), options.grid->ranks(), options.ranks));
-  std::vector<Input> inputs;
-  for (const fs::path& t : traces)
-    inputs.push_back(load(t));
-  std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.ranks() < b.ranks(); });
-  for (std::size_t i = 1; i < inputs.size(); ++i) {
-    if (inputs[i].ranks() == inputs[i - 1].ranks())
-      throw ExtrapolationError(fmt::format("error: '{}' and '{}' both have {} ranks; extrapolation needs distinct rank "
-                                           "counts",
-                                           inputs[i - 1].path, inputs[i].path, inputs[i].ranks()));
-    if (inputs[i].trace.meta.compute_unit != inputs[0].trace.meta.compute_unit)
-      throw ExtrapolationError(fmt::format("error: '{}' counts compute volumes in '{}', '{}' in '{}'", inputs[0].path,
-                                           inputs[0].trace.meta.compute_unit, inputs[i].path,
-                                           inputs[i].trace.meta.compute_unit));
-  }
+  // the inputs read, sorted by rank count and checked; with `steps`, their recursive-doubling steps folded
+  auto load_all = [&](bool steps, std::size_t& step_ranks) {
+    std::vector<Input> inputs;
+    for (const fs::path& t : traces)
+      inputs.push_back(load(t, steps, step_ranks));
+    std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.ranks() < b.ranks(); });
+    for (std::size_t i = 1; i < inputs.size(); ++i) {
+      if (inputs[i].ranks() == inputs[i - 1].ranks())
+        throw ExtrapolationError(fmt::format("error: '{}' and '{}' both have {} ranks; extrapolation needs distinct "
+                                             "rank counts",
+                                             inputs[i - 1].path, inputs[i].path, inputs[i].ranks()));
+      if (inputs[i].trace.meta.compute_unit != inputs[0].trace.meta.compute_unit)
+        throw ExtrapolationError(fmt::format("error: '{}' counts compute volumes in '{}', '{}' in '{}'",
+                                             inputs[0].path, inputs[0].trace.meta.compute_unit, inputs[i].path,
+                                             inputs[i].trace.meta.compute_unit));
+    }
+    return inputs;
+  };
+  std::size_t none = 0;
+  std::vector<Input> inputs = load_all(false, none);
   try {
     fit_and_write(inputs, out, options, report, 0);
   } catch (const ExtrapolationError& first) {
     // Another model: steps of recursive doubling folded into loops (tried second, so that a grid whose neighbours
     // happen to be rank XOR 2^k, a 2 x 2 x 2 torus, is read as the grid it is wherever that fits).
     std::size_t ranks = 0;
-    for (Input& in : inputs)
-      ranks += extrap::fold_butterflies(in.trace, in.path);
+    inputs = load_all(true, ranks);
     if (ranks == 0)
       throw;
     try {

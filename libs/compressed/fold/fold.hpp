@@ -37,6 +37,23 @@ CompressStats compress(TraceSet& in, const std::filesystem::path& out, const Val
 
 namespace tit::trace::cformat {
 
+/// Arguments of an action that are world ranks (partners), by position: what folding writes relative to the rank
+/// (tit-trace extrapolate reads them too).
+inline std::vector<std::size_t> partner_positions(const Action& a)
+{
+  if (is_message(a.kind))
+    return {0};
+  switch (a.kind) {
+    case Kind::Wait:
+    case Kind::Test:
+      return a.wait_last_irecv ? std::vector<std::size_t>{} : std::vector<std::size_t>{0, 1};
+    case Kind::SendRecv:
+      return {1, 3};
+    default:
+      return {};
+  }
+}
+
 /// Signatures, nodes and bodies, interned so that equal ones get one id.
 class Tables {
 public:

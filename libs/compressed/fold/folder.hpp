@@ -12,22 +12,6 @@ namespace fold_detail {
 /// Longest body, in items, that folding looks for (items may themselves be loops).
 constexpr std::size_t kWindow = kFoldWindow;
 
-/// Arguments of an action that are world ranks (partners), by position.
-inline std::vector<std::size_t> partner_positions(const Action& a)
-{
-  if (is_message(a.kind))
-    return {0};
-  switch (a.kind) {
-    case Kind::Wait:
-    case Kind::Test:
-      return a.wait_last_irecv ? std::vector<std::size_t>{} : std::vector<std::size_t>{0, 1};
-    case Kind::SendRecv:
-      return {1, 3};
-    default:
-      return {};
-  }
-}
-
 /// One rank's sequence of items, folded as it grows.
 class Folder {
 public:

@@ -14,7 +14,6 @@
 namespace tit::trace::cformat {
 
 using fold_detail::Folder;
-using fold_detail::partner_positions;
 
 /// a == b, comparing 8 bytes at a time without a call (the lines compared are short).
 inline bool same_text(std::string_view a, std::string_view b)
