@@ -53,6 +53,18 @@ std::vector<Slot> collapse(const Signature& s, int ranks, std::vector<bool>& vec
   return out;
 }
 
+/// Whether argument `j` of a `name` action is a point-to-point message's size (a count, or bytes in dialect 1): a size
+/// that may differ by the data or by a partition that does not divide evenly (Param::size).
+bool message_size(const std::string& name, trace::Dialect dialect, std::size_t j)
+{
+  if (name == "sendRecv")
+    return j == 0 || j == 2;
+  static const char* const messages[] = {"send", "isend", "Isend", "recv", "irecv", "Irecv",
+                                         "Ssend", "ISsend", "bsend", "ibsend"};
+  bool message = std::any_of(std::begin(messages), std::end(messages), [&](const char* m) { return name == m; });
+  return message && j == (dialect == trace::Dialect::SimGrid ? 2 : 1);
+}
+
 /// Walks one rank of one input against its class's structure.
 class RankWalk {
 public:
@@ -133,6 +145,7 @@ private:
             what += fmt::format(" (at the first step; {})", t.slots[j].literal);
           t.params[j] = new_param(partner ? Param::Kind::Partner : Param::Kind::Value,
                                   !partner && is_volume_action(s.name), what + (partner ? " (partner)" : ""));
+          cls_.params[t.params[j]].size = message_size(s.name, cls_.dialect, j);
         }
       }
       out.push_back(std::move(t));

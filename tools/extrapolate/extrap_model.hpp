@@ -81,8 +81,9 @@ struct Param {
   enum class Kind { Trip, Value, Partner };
   Kind kind = Kind::Value;
   bool volume = false;   ///< a compute or sleep amount: fitted approximately, averaged over ranks and occurrences
-  /// a count of a per-rank vector collective (an entry of the vector, or the count or sum before it): a size that may
-  /// depend on the data (NPB IS's key counts), fitted as its mean when no exact model holds
+  /// a count of a per-rank vector collective (an entry of the vector, or the count or sum before it) or a point-to-point
+  /// message's size: a size that may depend on the data (NPB IS's key counts) or on a partition that does not divide
+  /// evenly (NPB CG's rows, 87 or 88 a rank at 128 ranks), fitted as its mean when no exact model holds
   bool size = false;
   std::string where;     ///< "item 3>1 `isend`, argument 2" or "item 3, a loop"
   std::vector<Observation> per_input;

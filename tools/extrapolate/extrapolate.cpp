@@ -661,9 +661,9 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
     for (const ClassAtTarget& c : at)
       report_class(report, c, target, members[c.cls->key]);
   if (sizes > 0)
-    fmt::print(report, "sizes: {} counts of vector collectives fitted approximately, as their mean (data, as NPB IS's "
-                       "keys, or a pattern no exact model fits; their values in an input up to {:.3g} % apart; --report: "
-                       "which)\n",
+    fmt::print(report, "sizes: {} message sizes fitted approximately, as their mean (data, as NPB IS's keys, a partition "
+                       "that does not divide evenly, or a pattern no exact model fits; their values in an input up to "
+                       "{:.3g} % apart; --report: which)\n",
                sizes, size_spread * 100);
   if (butterflies > 0)
     fmt::print(report, "recursive-doubling steps (partners rank XOR 2^k, log2 p of them) folded into loops on {} ranks "

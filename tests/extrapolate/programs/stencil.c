@@ -8,6 +8,8 @@
  *   iters=I      iterations (default 4); pow2=1 makes it 2^size (no function of the family fits)
  *   n=N          the global domain's side per dimension (strong scaling; default 120), or the local one (weak)
  *   scaling=s|w  strong (local side n / dims[k]) or weak (local side n) (default s)
+ *   uneven=0|1   strong scaling: the first n % dims[k] ranks along dimension k get one cell more (a block partition that
+ *                does not divide evenly: faces that differ by a cell between ranks of one position class)
  *   coll=0|1     a CG-like iteration: two MPI_Allreduce of one double (and a first MPI_Bcast from rank 0)
  *   gather=0|1   at the end, every rank sends one double to rank 0, which receives them in rank order
  *   vectors=0|1  per iteration an MPI_Alltoallv (4 doubles to every other rank, none to itself), and at the end
@@ -72,6 +74,7 @@ int main(int argc, char** argv)
   int vectors = (int)option(argc, argv, "vectors", 0);
   int reductions = (int)option(argc, argv, "reductions", 0);
   int butterfly = (int)option(argc, argv, "butterfly", 0);
+  int uneven = (int)option(argc, argv, "uneven", 0);
   int steps = 0;
   while ((1 << steps) < size)
     steps++;
@@ -86,7 +89,7 @@ int main(int argc, char** argv)
   long local[3];
   long cells = 1;
   for (int k = 0; k < ndims; k++) {
-    local[k] = weak ? n : n / dims[k];
+    local[k] = weak ? n : n / dims[k] + (uneven && coords[k] < n % dims[k]);
     cells *= local[k];
   }
   /* neighbours: per dimension, -1 then +1; -1 (none) at a non-periodic boundary */
