@@ -39,7 +39,7 @@ constexpr std::size_t kMaxSteps = 30;
 struct Held {
   trace::Action action;
   std::string text, name;
-  std::vector<std::string_view> fields; ///< of `text`: rank, name, arguments
+  std::vector<std::string_view> fields; ///< of `text` (made once the Held is in place): rank, name, arguments
 };
 
 /// One rank's actions with the partners of its runs of recursive-doubling steps written `xor:LO:up|down` (a suffix
@@ -75,11 +75,12 @@ private:
         ended_ = true;
         break;
       }
-      Held h;
+      held_.emplace_back();
+      Held& h = held_.back(); // in place: a deque does not move its elements, so the views of `fields` hold
       h.action = a;
       h.text = std::string(a.text);
       h.name = std::string(a.name);
-      held_.push_back(std::move(h));
+      h.fields = split(h.text);
     }
   }
 
@@ -109,7 +110,7 @@ private:
     for (std::size_t t = 0; t < len; ++t) {
       const Held& h = held_[at + t];
       const Held& u = held_[t];
-      std::vector<std::string_view> a = split(h.text), b = split(u.text);
+      const std::vector<std::string_view>&a = h.fields, &b = u.fields;
       if (h.name != u.name || a.size() != b.size() || a.size() < 2)
         return std::nullopt;
       std::vector<std::size_t> partners = trace::cformat::partner_positions(h.action);
@@ -171,15 +172,15 @@ private:
   /// `h`'s partners other than the rank itself written `literal`.
   static void rewrite(Held& h, const std::string& literal)
   {
-    std::vector<std::string_view> f = split(h.text);
     std::vector<std::size_t> partners = trace::cformat::partner_positions(h.action);
     std::string text;
-    for (std::size_t j = 0; j < f.size(); ++j) {
+    for (std::size_t j = 0; j < h.fields.size(); ++j) {
       bool partner = j >= 2 && std::find(partners.begin(), partners.end(), j - 2) != partners.end() &&
-                     f[j] != std::to_string(h.action.rank);
-      text += (j ? " " : "") + (partner ? literal : std::string(f[j]));
+                     h.fields[j] != std::to_string(h.action.rank);
+      text += (j ? " " : "") + (partner ? literal : std::string(h.fields[j]));
     }
     h.text = std::move(text);
+    h.fields = split(h.text);
   }
 
   std::unique_ptr<trace::RankReader> in_;
