@@ -18,7 +18,8 @@
 #              build/lib/libtit-trace.so of this checkout)
 #   CODE       hpcg lulesh minife comd amg miniamr (default: all), each with its default rank
 #              counts unless given after a colon; also nas-ep and nas-is (NPB EP and IS, class S, the C
-#              versions in SimGrid's examples/smpi/NAS: codes outside the six, for checking on more)
+#              versions in SimGrid's examples/smpi/NAS), npb-cg, npb-ft, npb-mg, npb-lu (NPB 3.3-MPI's Fortran,
+#              class S, one build per rank count): codes outside the six, for checking on more
 # Exit 0 when every case built and traced; 1 otherwise (a summary on stderr lists what failed).
 set -uo pipefail
 
@@ -47,7 +48,9 @@ case $kind in smpi|tracer) ;; *) echo "$0: -k must be smpi or tracer, not '$kind
 # --- the codes: mirror name, pinned commit, default rank counts -----------------------------------
 declare -A REPO=([hpcg]=hpcg-benchmark+hpcg [lulesh]=LLNL+LULESH [minife]=Mantevo+miniFE
                  [comd]=ECP-copa+CoMD [amg]=LLNL+AMG [miniamr]=Mantevo+miniAMR
-                 [nas-ep]=simgrid+simgrid [nas-is]=simgrid+simgrid)
+                 [nas-ep]=simgrid+simgrid [nas-is]=simgrid+simgrid
+                 [npb-cg]=mbdevpl+nas-parallel-benchmarks [npb-ft]=mbdevpl+nas-parallel-benchmarks
+                 [npb-mg]=mbdevpl+nas-parallel-benchmarks [npb-lu]=mbdevpl+nas-parallel-benchmarks)
 declare -A COMMIT=(
   [hpcg]=114602d458d1034faa52b71e4c15aba9b3a17698
   [lulesh]=3e01c40b3281aadb7f996525cdd4a3354f6d3801
@@ -57,12 +60,18 @@ declare -A COMMIT=(
   [miniamr]=635fef2f83558f09805725428daf366c32428d0c
   [nas-ep]=e8d2ff8dab0cbf7a280fabcb27900c30ff6bb4fe # SimGrid v3.32
   [nas-is]=e8d2ff8dab0cbf7a280fabcb27900c30ff6bb4fe
+  [npb-cg]=6f8ec75d6951629d2eb7e3001433295d407230aa # NPB 3.3-MPI (and 3.0, 3.4) as NASA published them
+  [npb-ft]=6f8ec75d6951629d2eb7e3001433295d407230aa
+  [npb-mg]=6f8ec75d6951629d2eb7e3001433295d407230aa
+  [npb-lu]=6f8ec75d6951629d2eb7e3001433295d407230aa
 )
 # the folder of the repository that holds the code (default: all of it)
-declare -A SUBDIR=([nas-ep]=examples/smpi/NAS [nas-is]=examples/smpi/NAS)
+declare -A SUBDIR=([nas-ep]=examples/smpi/NAS [nas-is]=examples/smpi/NAS [npb-cg]=NPB3.3-MPI [npb-ft]=NPB3.3-MPI
+                   [npb-mg]=NPB3.3-MPI [npb-lu]=NPB3.3-MPI)
 declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32 64"
                 [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64"
-                [nas-ep]="4 8 16 32" [nas-is]="4 8 16 32")
+                [nas-ep]="4 8 16 32" [nas-is]="4 8 16 32" [npb-cg]="8 16 32 64" [npb-ft]="4 8 16 32"
+                [npb-mg]="4 8 16 32" [npb-lu]="4 8 16 32")
 ALL_CODES=(hpcg lulesh minife comd amg miniamr)
 
 # factor3 NP: "PX PY PZ" with PX >= PY >= PZ, as close to a cube as the factors allow.
@@ -104,6 +113,11 @@ args_nas-is() {
   (( $1 > 0 && ($1 & ($1 - 1)) == 0 )) || { echo "nas-is needs a power of two ranks, not $1" >&2; return 1; }
   echo "$1 S"
 }
+pow2() { (( $1 > 0 && ($1 & ($1 - 1)) == 0 )) || { echo "$2 needs a power of two ranks, not $1" >&2; return 1; }; }
+args_npb-cg() { pow2 "$1" npb-cg; } # NPB 3.3-MPI's programs take no arguments: class and ranks are compiled in
+args_npb-ft() { pow2 "$1" npb-ft; }
+args_npb-mg() { pow2 "$1" npb-mg; }
+args_npb-lu() { pow2 "$1" npb-lu; }
 
 # --- builds ------------------------------------------------------------------------------------
 if [ "$kind" = smpi ]; then CC=smpicc; CXX=smpicxx; else CC=mpicc; CXX=mpicxx; fi
@@ -165,6 +179,35 @@ build_miniamr() {
 }
 build_nas-ep() { (cd "$1" && $CC -O2 -o "$2" ep.c nas_common.c -lm); }
 build_nas-is() { (cd "$1" && $CC -O2 -o "$2" is.c nas_common.c -lm); }
+# NPB 3.3-MPI: make.def for smpiff/smpicc (or Open MPI's wrappers), gfortran's leniency for its Fortran 77; the
+# programs themselves are made per rank count (bin_of), BIN marks the configured tree.
+build_npb() {
+  local fc=smpiff cc=smpicc
+  [ "$kind" = smpi ] || { fc=mpif90; cc=mpicc; }
+  printf '%s\n' "MPIF77 = $fc" 'FLINK = $(MPIF77)' "FFLAGS = -O2 -fallow-argument-mismatch -fallow-invalid-boz -w" \
+    "FLINKFLAGS = -O2" "MPICC = $cc" 'CLINK = $(MPICC)' "CFLAGS = -O2 -w" "CLINKFLAGS = -O2" "CC = cc -g" \
+    "BINDIR = ../bin" "RAND = randi8" >"$1/config/make.def"
+  mkdir -p "$1/bin" && printf '#!/bin/sh\necho "made per rank count: bin_of in corpus.sh" >&2; exit 2\n' >"$2" &&
+    chmod +x "$2"
+}
+build_npb-cg() { build_npb "$@"; }
+build_npb-ft() { build_npb "$@"; }
+build_npb-mg() { build_npb "$@"; }
+build_npb-lu() { build_npb "$@"; }
+
+# bin_of CODE NP: the program to run (NPB's, made for NP ranks on first use).
+bin_of() {
+  case $1 in
+    npb-*)
+      local b=${1#npb-} dir=$src/$kind/$1
+      if [ ! -x "$dir/bin/$b.S.$2" ]; then
+        (cd "$dir" && make "${b^^}" NPROCS="$2" CLASS=S) >>"$out/$kind/logs/build-$1.log" 2>&1 ||
+          { echo "$1: make for $2 ranks failed, see $out/$kind/logs/build-$1.log" >&2; return 1; }
+      fi
+      echo "$dir/bin/$b.S.$2" ;;
+    *) echo "$out/$kind/bin/$1" ;;
+  esac
+}
 
 # checkout CODE: the sources of CODE at its pinned commit in $src/KIND/CODE (fresh each time:
 # the builds write files next to the sources).
@@ -186,8 +229,9 @@ lib=${CORPUS_TRACER_LIB:-$root/build/lib/libtit-trace.so}
 
 # run_one CODE NP: trace one run; prints "CODE NP TIME" (SMPI) or "CODE NP -" (tracer).
 run_one() {
-  local c=$1 np=$2 name="$1-np$2" args log
+  local c=$1 np=$2 name="$1-np$2" args log prog
   args=$("args_$c" "$np") || return 1
+  prog=$(bin_of "$c" "$np") || return 1
   log=$out/$kind/logs/run-$name.log
   local dir=$out/$kind/traces/$name
   rm -rf "$dir" && mkdir -p "$dir"
@@ -197,7 +241,7 @@ run_one() {
         -np "$np" -platform "$platform" -hostfile "$hosts" \
         --cfg=smpi/host-speed:1Gf --cfg=smpi/display-timing:yes --cfg=smpi/privatization:dlopen \
         --log=smpi_utils.fmt:'%.15d%e%m%n' --log=xbt_cfg.thres:warning \
-        "$out/$kind/bin/$c" $args) >"$log" 2>&1 || { echo "$name: run failed, see $log" >&2; return 1; }
+        "$prog" $args) >"$log" 2>&1 || { echo "$name: run failed, see $log" >&2; return 1; }
     local t; t=$(sed -n 's/^\([0-9.eE+-]*\) Simulated time: .*/\1/p' "$log" | tail -n 1)
     [ -n "$t" ] && [ -s "$dir/$name.trace" ] || { echo "$name: no time or no trace, see $log" >&2; return 1; }
     printf '%s\t%s\t%s\n' "$c" "$np" "$t"
@@ -206,7 +250,7 @@ run_one() {
     # shellcheck disable=SC2086
     (cd "$dir" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TIT_TRACE_DIR="$dir" \
        TIT_TRACE_COMPUTE=${TIT_TRACE_COMPUTE:-cpu-time} timeout 3600 mpirun --oversubscribe -np "$np" \
-       -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE "$out/$kind/bin/$c" $args) \
+       -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE "$prog" $args) \
        >"$log" 2>&1 || { echo "$name: run failed, see $log" >&2; return 1; }
     [ -s "$dir/trace.list" ] || { echo "$name: no trace.list, see $log" >&2; return 1; }
     printf '%s\t%s\t-\n' "$c" "$np"
