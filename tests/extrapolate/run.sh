@@ -57,6 +57,21 @@ same_as_real() { # NAME TARGET INPUT_NPS...: extrapolate NAME's traces to TARGET
     fail "predicted times differ by more than 5 %: real $real s, extrapolated $ours s"
 }
 
+approx_as_real() { # NAME TARGET: the extrapolated $tmp/NAME.tit, whose sizes were fitted as their mean, against the
+  # real trace at TARGET: every rank's calls with their first argument (the partner of point-to-point calls) and the
+  # predicted time within 5 % (the sizes themselves differ)
+  local name=$1 target=$2 real ours
+  grep -qF "message sizes fitted approximately, as their mean" "$out" || fail "no line on the sizes"
+  run "$tool" expand "$tmp/$name.tit" "$tmp/$name-x"; expect_ok
+  calls() { cat "$1"/* | awk '$1 ~ /^[0-9]+$/ && $2 != "compute" {
+      print $1, $2, ($2 ~ /^(i?send|i?recv)$/) ? $3 : ($2 == "sendRecv") ? $4 " " $6 : "" }' | sort | uniq -c; }
+  [ "$(calls "$tmp/$name-x")" = "$(calls "$tmp/$name-$target.trace_files")" ] ||
+    fail "the ranks' calls or partners differ from the real trace's"
+  real=$(time_of "$tmp/$name-$target.trace"); ours=$(time_of "$tmp/$name.tit")
+  python3 -c "import sys; r, o = float('$real'), float('$ours'); print(f'$name: real {r} s, extrapolated {o} s'); sys.exit(abs(o - r) > 0.05 * r)" ||
+    fail "predicted times differ by more than 5 %: real $real s, extrapolated $ours s"
+}
+
 ring_args=(dims=1 periodic=1 n=120)
 cg_args=(dims=1 coll=1 n=840)
 halo_args=(dims=2 n=120)
@@ -385,25 +400,13 @@ PY
     for np in 3 4 5 8; do trace vdata "$np" dims=1 vectors=4; done
     run "$tool" extrapolate --ranks 8 "$tmp/vdata.tit" "$tmp"/vdata-{3,4,5}.trace
     expect_ok
-    grep -qF "message sizes fitted approximately, as their mean" "$out" || fail "no line on the sizes"
-    run "$tool" expand "$tmp/vdata.tit" "$tmp/vdata-x"; expect_ok
-    calls() { cat "$1"/* | awk '$1 ~ /^[0-9]+$/ && $2 != "compute" {print $1, $2}' | sort | uniq -c; }
-    [ "$(calls "$tmp/vdata-x")" = "$(calls "$tmp/vdata-8.trace_files")" ] || fail "the ranks' calls differ from the real trace's"
-    real=$(time_of "$tmp/vdata-8.trace"); ours=$(time_of "$tmp/vdata.tit")
-    python3 -c "import sys; r, o = float('$real'), float('$ours'); print(f'vdata: real {r} s, extrapolated {o} s'); sys.exit(abs(o - r) > 0.05 * r)" ||
-      fail "predicted times differ by more than 5 %: real $real s, extrapolated $ours s" ;;
+    approx_as_real vdata 8 ;;
   uneven) # issue 35 (NPB CG at 128 ranks: rows of 87 or 88 doubles): a 2-D halo whose side, 101 cells, does not divide
     # evenly: faces that differ by a cell between ranks of a class, fitted as their mean; the same calls, time within 5 %
     for np in 9 16 25 36; do trace un "$np" dims=2 n=101 uneven=1; done
     run "$tool" extrapolate --report --ranks 36 "$tmp/un.tit" "$tmp"/un-{9,16,25}.trace
     expect_ok
-    grep -qF "message sizes fitted approximately, as their mean" "$out" || fail "no line on the sizes"
-    run "$tool" expand "$tmp/un.tit" "$tmp/un-x"; expect_ok
-    calls() { cat "$1"/* | awk '$1 ~ /^[0-9]+$/ && $2 != "compute" {print $1, $2, $3}' | sort | uniq -c; }
-    [ "$(calls "$tmp/un-x")" = "$(calls "$tmp/un-36.trace_files")" ] || fail "the ranks' calls or partners differ from the real trace's"
-    real=$(time_of "$tmp/un-36.trace"); ours=$(time_of "$tmp/un.tit")
-    python3 -c "import sys; r, o = float('$real'), float('$ours'); print(f'un: real {r} s, extrapolated {o} s'); sys.exit(abs(o - r) > 0.05 * r)" ||
-      fail "predicted times differ by more than 5 %: real $real s, extrapolated $ours s" ;;
+    approx_as_real un 36 ;;
   vectors-distance) # alltoallv counts growing with the distance between ranks: no exact model of the entries (one
     # value for every other rank, or one per neighbour); fitted as their mean, as the data-dependent sizes of NPB IS,
     # and said: the same calls on every rank, the time within 5 %
@@ -413,12 +416,7 @@ PY
     grep -qF "sizes: 12 message sizes fitted approximately, as their mean" "$out" || fail "no line on the sizes"
     grep -qF "a size fitted approximately (data-dependent, or a pattern no exact model fits): its values in an input up to" \
       "$out" || fail "the report does not say which sizes"
-    run "$tool" expand "$tmp/vd.tit" "$tmp/vd-x"; expect_ok
-    calls() { cat "$1"/* | awk '$1 ~ /^[0-9]+$/ && $2 != "compute" {print $1, $2}' | sort | uniq -c; }
-    [ "$(calls "$tmp/vd-x")" = "$(calls "$tmp/vd-8.trace_files")" ] || fail "the ranks' calls differ from the real trace's"
-    real=$(time_of "$tmp/vd-8.trace"); ours=$(time_of "$tmp/vd.tit")
-    python3 -c "import sys; r, o = float('$real'), float('$ours'); print(f'vd: real {r} s, extrapolated {o} s'); sys.exit(abs(o - r) > 0.05 * r)" ||
-      fail "predicted times differ by more than 5 %: real $real s, extrapolated $ours s" ;;
+    approx_as_real vd 8 ;;
   error-args) # too few inputs, equal rank counts, a --grid of another size or malformed, a class in 2 inputs only,
     # an unknown --volumes
     for np in 2 3 4; do trace cg "$np" "${cg_args[@]}"; done
