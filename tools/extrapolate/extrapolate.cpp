@@ -334,7 +334,8 @@ bool fittable(const Param& p)
 
 /// The parameters of `cls` that its per-rank vectors do not use (docs/extrapolation.md#per-rank-vectors): a vector
 /// whose other entries are equal in every input uses one value for them; else one per neighbour's grid offset and
-/// one for the non-neighbours, if those were equal. Throws the vector's refusal when neither holds.
+/// one for the non-neighbours, if those were equal and each is seen in 3 inputs; else one value for them, their mean
+/// (data-dependent sizes). Throws the vector's refusal when none holds (entries that are no integers).
 std::vector<bool> unused_params(const ClassModel& cls)
 {
   std::vector<bool> unused(cls.params.size(), false);
