@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cctype>
 #include <deque>
 #include <map>
 #include <optional>
@@ -40,6 +39,8 @@ struct Held {
   trace::Action action;
   std::string text, name;
   std::vector<std::string_view> fields; ///< of `text` (made once the Held is in place): rank, name, arguments
+  std::vector<std::size_t> partners;    ///< the arguments that are partners (trace::cformat::partner_positions)
+  bool sends = false, receives = false; ///< what its kind does (a sendRecv both)
 };
 
 /// One rank's actions with the partners of its runs of recursive-doubling steps written `xor:LO:up|down` (a suffix
@@ -81,6 +82,10 @@ private:
       h.text = std::string(a.text);
       h.name = std::string(a.name);
       h.fields = split(h.text);
+      h.partners = trace::cformat::partner_positions(a);
+      const trace::KindTraits& kind = trace::traits(a.kind);
+      h.sends = kind.group == trace::Group::SendRecv || (kind.group == trace::Group::Message && kind.sends);
+      h.receives = kind.group == trace::Group::SendRecv || (kind.group == trace::Group::Message && !kind.sends);
     }
   }
 
@@ -113,9 +118,8 @@ private:
       const std::vector<std::string_view>&a = h.fields, &b = u.fields;
       if (h.name != u.name || a.size() != b.size() || a.size() < 2)
         return std::nullopt;
-      std::vector<std::size_t> partners = trace::cformat::partner_positions(h.action);
       for (std::size_t j = 2; j < a.size(); ++j) {
-        bool partner = std::find(partners.begin(), partners.end(), j - 2) != partners.end();
+        bool partner = std::find(h.partners.begin(), h.partners.end(), j - 2) != h.partners.end();
         std::int64_t q = 0;
         if (!partner) {
           bool numbers = trace::detail::parse_double(a[j]).has_value() && trace::detail::parse_double(b[j]).has_value();
@@ -132,10 +136,8 @@ private:
           return std::nullopt;
         k = std::countr_zero(d);
       }
-      std::string lower = h.name;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-      sends = sends || lower.find("send") != std::string::npos;
-      receives = receives || lower.find("recv") != std::string::npos;
+      sends = sends || h.sends;
+      receives = receives || h.receives;
     }
     return sends && receives ? k : std::nullopt;
   }
@@ -172,10 +174,9 @@ private:
   /// `h`'s partners other than the rank itself written `literal`.
   static void rewrite(Held& h, const std::string& literal)
   {
-    std::vector<std::size_t> partners = trace::cformat::partner_positions(h.action);
     std::string text;
     for (std::size_t j = 0; j < h.fields.size(); ++j) {
-      bool partner = j >= 2 && std::find(partners.begin(), partners.end(), j - 2) != partners.end() &&
+      bool partner = j >= 2 && std::find(h.partners.begin(), h.partners.end(), j - 2) != h.partners.end() &&
                      h.fields[j] != std::to_string(h.action.rank);
       text += (j ? " " : "") + (partner ? literal : std::string(h.fields[j]));
     }
@@ -275,11 +276,11 @@ public:
   bool fold_rank(int r)
   {
     rank_ = r;
-    old_sigs_.clear();
+    old_body_.clear();
     auto& entry = meta_.ranks[static_cast<std::size_t>(r)];
     std::uint32_t root = entry.root;
     find_step_loops(root);
-    if (old_sigs_.empty())
+    if (old_body_.empty())
       return false;
     slopes_.clear();
     root = apply_slopes(root, find_slopes(root));
@@ -289,36 +290,15 @@ public:
   }
 
 private:
-  /// Whether `body` (in tables_) is a step: actions only, one of them with a partner `xor:...` (holds_steps).
-  bool steps_body(std::uint32_t body) const
-  {
-    bool xor_partner = false;
-    for (std::uint32_t id : tables_.body_nodes(body)) {
-      const Node& n = tables_.node_at(id);
-      if (n.loop)
-        return false;
-      for (const Slot& slot : tables_.signatures()[n.ref].slots)
-        xor_partner = xor_partner || (slot.kind == Slot::Kind::Literal && slot.literal.starts_with("xor:"));
-    }
-    return xor_partner;
-  }
-
-  /// Every loop of steps that rank's structure `body` reaches, in old_sigs_ with its actions' signatures in order.
+  /// Every loop of steps that rank's structure `body` reaches, in old_body_ with its own body.
   void find_step_loops(std::uint32_t body)
   {
     for (std::uint32_t id : std::vector<std::uint32_t>(tables_.body_nodes(body))) {
       const Node n = tables_.node_at(id);
-      if (!n.loop)
-        continue;
-      if (!steps_body(n.ref)) {
+      if (n.loop && holds_steps(meta_, n.ref))
+        old_body_[id] = n.ref;
+      else if (n.loop)
         find_step_loops(n.ref);
-        continue;
-      }
-      std::vector<std::uint32_t> sigs;
-      for (std::uint64_t c = 0; c < n.count; ++c)
-        for (std::uint32_t item : tables_.body_nodes(n.ref))
-          sigs.push_back(tables_.node_at(item).ref);
-      old_sigs_[id] = std::move(sigs);
     }
   }
 
@@ -343,10 +323,11 @@ private:
     auto walk = [&](auto& self, std::uint32_t body) -> void {
       for (std::uint32_t id : tables_.body_nodes(body)) {
         const Node n = tables_.node_at(id);
-        if (auto it = old_sigs_.find(id); it != old_sigs_.end()) {
+        if (auto it = old_body_.find(id); it != old_body_.end()) {
           StepTokens tokens;
-          for (std::uint32_t sig : it->second)
-            tokens.push_back(read(sig));
+          for (std::uint64_t c = 0; c < n.count; ++c)
+            for (std::uint32_t item : tables_.body_nodes(it->second))
+              tokens.push_back(read(tables_.node_at(item).ref));
           steps(id, tokens);
         } else if (n.loop) {
           for (std::uint64_t c = 0; c < n.count; ++c)
@@ -418,7 +399,7 @@ private:
   }
 
   /// The rank's structure `root` with the slopes of its steps' values in their signatures (find_slopes); `slopes_`
-  /// and `old_sigs_` follow the new loop nodes.
+  /// and `old_body_` follow the new loop nodes.
   std::uint32_t apply_slopes(std::uint32_t root, std::map<std::uint32_t, std::vector<std::vector<std::int64_t>>> slopes)
   {
     std::map<std::uint32_t, std::uint32_t> by;
@@ -446,10 +427,10 @@ private:
     }
     if (by.empty())
       return root;
-    std::map<std::uint32_t, std::vector<std::uint32_t>> old;
-    for (auto& [node, sigs] : old_sigs_)
-      old[by.count(node) ? by[node] : node] = std::move(sigs);
-    old_sigs_ = std::move(old);
+    std::map<std::uint32_t, std::uint32_t> old;
+    for (const auto& [node, body] : old_body_)
+      old[by.count(node) ? by[node] : node] = body;
+    old_body_ = std::move(old);
     std::map<std::uint32_t, std::uint32_t> memo;
     return substitute(root, by, memo);
   }
@@ -486,8 +467,9 @@ private:
   const std::string& path_;
   MetaTables tables_;
   int rank_ = 0;
-  /// this rank's step loops (node ids): the signatures their iterations' actions had, in order
-  std::map<std::uint32_t, std::vector<std::uint32_t>> old_sigs_;
+  /// this rank's step loops (node ids): the body whose signatures their values are under in the rank's value block
+  /// (the loop's own, until apply_slopes gives it signatures with slopes)
+  std::map<std::uint32_t, std::uint32_t> old_body_;
   /// this rank's step loops whose values grow from step to step: per action of the body and value slot, by how much
   std::map<std::uint32_t, std::vector<std::vector<std::int64_t>>> slopes_;
 };
@@ -501,15 +483,15 @@ std::unique_ptr<trace::TraceSet> butterfly_steps(std::unique_ptr<trace::TraceSet
 
 bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body)
 {
+  bool xor_partner = false;
   for (std::uint32_t id : meta.bodies[body]) {
     const Node& n = meta.nodes[id];
     if (n.loop)
-      continue;
+      return false; // a step is actions only
     for (const Slot& slot : meta.signatures[n.ref].slots)
-      if (slot.kind == Slot::Kind::Literal && slot.literal.starts_with("xor:"))
-        return true;
+      xor_partner = xor_partner || (slot.kind == Slot::Kind::Literal && slot.literal.starts_with("xor:"));
   }
-  return false;
+  return xor_partner;
 }
 
 std::size_t butterfly_slopes(trace::cformat::Loaded& trace, const std::string& path)

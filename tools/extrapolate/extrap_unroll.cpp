@@ -166,7 +166,9 @@ bool absorb_copies(trace::cformat::Meta& meta, std::vector<std::uint32_t>& items
 void rotate_loops(trace::cformat::Loaded& trace)
 {
   auto& meta = trace.meta;
-  std::set<std::pair<std::uint32_t, std::uint32_t>> memo; // nodes found the same (nodes never change once made)
+  // nodes found the same; a body changes only by rotations and absorptions, which keep its expanded sequence, so a pair
+  // found the same stays the same sequence
+  std::set<std::pair<std::uint32_t, std::uint32_t>> memo;
   // rounds until nothing changes: a rotated body is a new one, which the next round visits (a bound, in case)
   for (int round = 0; round < 64; ++round) {
     bool changed = false;

@@ -43,8 +43,8 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path
 /// partner. Every step of every rank then has one signature, and the folder folds the run into a loop.
 std::unique_ptr<trace::TraceSet> butterfly_steps(std::unique_ptr<trace::TraceSet> set);
 
-/// Whether `body` holds an action whose partner is a run of steps' (butterfly_steps): a loop of steps, which the
-/// unrolling passes leave folded.
+/// Whether `body` is a step of a run of recursive-doubling steps (butterfly_steps): actions only, one of them with a
+/// partner `xor:...`. The unrolling passes leave loops of such steps folded.
 bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body);
 
 /// The values of each loop of steps (butterfly_steps) that grow by the same integer at each step (NPB CG tags step i
