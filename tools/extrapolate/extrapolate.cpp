@@ -174,22 +174,8 @@ public:
       f.approx_size = true;
       f.size_spread = spread;
     }
-    if (!volume && differs) {
-      auto k = static_cast<std::size_t>(
-          std::find_if(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_equal; }) - obs.begin());
-      const Observation& o = *obs[k];
-      bool usable = std::all_of(obs.begin(), obs.end(), [](const Observation* x) { return x->per_rank_ok; });
-      throw ExtrapolationError(fmt::format(
-          "error: {}: {} ({} ranks) has {} at rank {} (action {}: `{}`) and {} at rank {} (action {}: `{}`); "
-          "extrapolation needs one value per class and input, or {} (a compute or sleep volume may vary: its mean "
-          "is fitted)",
-          class_context(cls, p), inputs_[input_of[k]].path, inputs_[input_of[k]].ranks(), o.first_token,
-          o.first.rank, o.first.action, o.first.text, o.other_token, o.other.rank, o.other.action, o.other.text,
-          usable ? "one function of the rank's grid coordinates (a + x0, n0 * x1, ...) on every rank of every input, "
-                   "which none of the family is"
-                 : "on each rank an integer that is the same in every occurrence, a function of the rank's grid "
-                   "coordinates"));
-    }
+    if (!volume && differs)
+      refuse_differing(cls, p, obs, input_of);
     for (std::size_t k = 0; k < obs.size(); ++k) {
       const Observation& o = *obs[k];
       pts[k].value = volume ? o.mean() : trace::detail::parse_double(o.first_token).value_or(0);
@@ -208,19 +194,8 @@ public:
       result = extrap::fit(pts, dimensions_, false, scaling_, target_);
     }
     if (!result && f.integer && p.kind == Param::Kind::Trip) {
-      // A trip count that is no function of p, such as an iterative solver's iterations to convergence (49, 49, 48
-      // at 27, 64, 125 ranks): steps that no trend describes, extrapolated by none; the largest input's count, when
-      // it is within kTripTolerance of every input's (the report says approximate).
-      auto largest = std::max_element(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.p < b.p; });
-      Fit held;
-      held.model.a = largest->value; // Term::Const
-      for (const Point& x : pts)
-        held.error = std::max(held.error, std::fabs(x.value - held.model.a) / std::max(std::fabs(x.value), 1.0));
-      held.exact = false;
-      if (held.error <= kTripTolerance) {
-        result = held;
-        f.rounded = true;
-      }
+      result = held_trip(pts);
+      f.rounded = result.has_value();
     }
     if (!result)
       throw ExtrapolationError(fmt::format("error: {}: no function of the family fits the values exactly (p: value "
@@ -232,6 +207,42 @@ public:
   }
 
 private:
+  /// Refuses an integer that differs between the ranks of a class in one input and that no grid function gives.
+  [[noreturn]] void refuse_differing(const ClassModel& cls, const Param& p, const std::vector<const Observation*>& obs,
+                                     const std::vector<std::size_t>& input_of) const
+  {
+    auto k = static_cast<std::size_t>(
+        std::find_if(obs.begin(), obs.end(), [](const Observation* o) { return !o->all_equal; }) - obs.begin());
+    const Observation& o = *obs[k];
+    bool usable = std::all_of(obs.begin(), obs.end(), [](const Observation* x) { return x->per_rank_ok; });
+    throw ExtrapolationError(fmt::format(
+        "error: {}: {} ({} ranks) has {} at rank {} (action {}: `{}`) and {} at rank {} (action {}: `{}`); "
+        "extrapolation needs one value per class and input, or {} (a compute or sleep volume may vary: its mean "
+        "is fitted)",
+        class_context(cls, p), inputs_[input_of[k]].path, inputs_[input_of[k]].ranks(), o.first_token,
+        o.first.rank, o.first.action, o.first.text, o.other_token, o.other.rank, o.other.action, o.other.text,
+        usable ? "one function of the rank's grid coordinates (a + x0, n0 * x1, ...) on every rank of every input, "
+                 "which none of the family is"
+               : "on each rank an integer that is the same in every occurrence, a function of the rank's grid "
+                 "coordinates"));
+  }
+
+  /// A trip count that is no function of p, such as an iterative solver's iterations to convergence (49, 49, 48 at
+  /// 27, 64, 125 ranks): steps that no trend describes, extrapolated by none; the largest input's count, when it is
+  /// within kTripTolerance of every input's (the report says approximate). std::nullopt otherwise.
+  static std::optional<Fit> held_trip(const std::vector<Point>& pts)
+  {
+    auto largest = std::max_element(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.p < b.p; });
+    Fit held;
+    held.model.a = largest->value; // Term::Const
+    for (const Point& x : pts)
+      held.error = std::max(held.error, std::fabs(x.value - held.model.a) / std::max(std::fabs(x.value), 1.0));
+    held.exact = false;
+    if (held.error > kTripTolerance)
+      return std::nullopt;
+    return held;
+  }
+
   /// An integer value as a grid function of the rank's coordinates (values that differ between the ranks of a class,
   /// or a boundary coordinate times a stride); std::nullopt when none holds.
   std::optional<Fitted> fit_per_rank(const std::vector<const Observation*>& obs,
