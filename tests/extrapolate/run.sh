@@ -278,6 +278,17 @@ PY
     same_as_real bfc 32 4 8 16
     run "$tool" extrapolate --report --ranks 32 "$tmp/r.tit" "$tmp"/bfc-{4,8,16}.trace
     grep -qF '`irecv`, argument 2 (at the first step; +1/step): 1 (exact' "$out" || fail "no slope of the tags" ;;
+  butterfly-rows) # on a ring, the steps along rows of a 2-D process grid (NPB CG's: 4, 4, 8, 8 columns at 8, 16, 32, 64 ranks):
+    # 2, 2, 3 steps, log2 of the grid's n0 (the grid whose rows the steps run along), which gives 3 at the target
+    for np in 8 16 32 64; do trace bfr "$np" dims=1 periodic=1 n=960 butterfly=4; done
+    same_as_real bfr 64 8 16 32
+    run "$tool" extrapolate --report --ranks 64 "$tmp/r.tit" "$tmp"/bfr-{8,16,32}.trace
+    grep -qF "grid 8 x 8 (2-D, n0 varies fastest), from 8 (4 x 2), 16 (4 x 4), 32 (8 x 4) ranks" "$out" ||
+      fail "not the grid of the rows: $(head -1 "$out")"
+    grep -qE "a loop: trip count = .*n0.* -> 3$" "$out" || fail "the steps' count is not a function of n0: $(cat "$out")"
+    # to 128 ranks (rows of 16), a row length no input has: n0 takes 2 values, which any function fits, and p none
+    run "$tool" extrapolate --ranks 128 "$tmp/x.tit" "$tmp"/bfr-{8,16,32}.trace
+    expect_error 2 "a loop of the ranks of class (every rank): no function of the family fits the values exactly (p: value 8: 2, 16: 2, 32: 3;" ;;
   halo2d) # 2-D halo without periodic boundaries (corner, edge and interior ranks differ), strong scaling
     for np in 9 16 25 36; do trace halo "$np" "${halo_args[@]}"; done
     same_as_real halo 36 9 16 25 ;;

@@ -254,6 +254,22 @@ TEST(ExtrapFit, AVariableWithTwoValuesOnTheInputsIsNotUsed)
   EXPECT_FALSE(tit::extrap::fit(pts, 3, true, Scaling::None));
 }
 
+TEST(ExtrapFit, AVariableWithTwoValuesReadsATargetThatHasOneOfThem)
+{
+  // NPB CG's steps along rows of n0 = 4, 4, 8 ranks (2-D grids 4 x 2, 4 x 4, 8 x 4): 2, 2, 3 steps. At 64 ranks (8 x 8)
+  // every exact function of n0 gives 3; at 128 (16 x 8), n0 / 4 + 1 and log2(n0) disagree, and p fits none
+  std::vector<Point> pts;
+  for (auto [p, d0, d1, v] : {std::tuple(8, 4, 2, 2), std::tuple(16, 4, 4, 2), std::tuple(32, 8, 4, 3)})
+    pts.push_back(Point{static_cast<double>(p), {static_cast<double>(d0), static_cast<double>(d1), 1}, v * 1.0});
+  auto fit = tit::extrap::fit(pts, 2, true, Scaling::None, Point{64, {8, 8, 1}, 0});
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(integer_at(fit->model, 64, {8, 8, 1}), 3);
+  for (const tit::extrap::Model& m : fit->alternatives)
+    EXPECT_EQ(integer_at(m, 64, {8, 8, 1}), 3) << m.describe();
+  EXPECT_FALSE(tit::extrap::fit(pts, 2, true, Scaling::None, Point{128, {16, 8, 1}, 0}));
+  EXPECT_FALSE(tit::extrap::fit(pts, 2, true, Scaling::None)); // no target: nothing to read it off
+}
+
 TEST(ExtrapFit, TransposeBlockShrinksAsTheSquare)
 {
   // an all-to-all transpose of an N x N array by rows: (N / p)^2 elements to each rank

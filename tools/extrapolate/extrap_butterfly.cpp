@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <deque>
 #include <map>
 #include <optional>
@@ -501,6 +502,41 @@ std::size_t butterfly_slopes(trace::cformat::Loaded& trace, const std::string& p
   for (int r = 0; r < trace.meta.rank_count; ++r)
     ranks += folder.fold_rank(r) ? 1 : 0;
   return ranks;
+}
+
+std::vector<std::vector<std::pair<int, int>>> step_spans(const trace::cformat::Meta& meta)
+{
+  std::vector<std::vector<std::pair<int, int>>> spans(static_cast<std::size_t>(meta.rank_count));
+  std::map<std::uint32_t, std::vector<std::pair<int, int>>> of_body; // per body: the spans it reaches (ranks share)
+  auto walk = [&](auto& self, std::uint32_t body) -> const std::vector<std::pair<int, int>>& {
+    if (auto it = of_body.find(body); it != of_body.end())
+      return it->second;
+    std::vector<std::pair<int, int>> found;
+    for (std::uint32_t id : meta.bodies[body]) {
+      const Node& n = meta.nodes[id];
+      if (!n.loop)
+        continue;
+      if (!holds_steps(meta, n.ref)) {
+        const auto& inner = self(self, n.ref);
+        found.insert(found.end(), inner.begin(), inner.end());
+        continue;
+      }
+      for (std::uint32_t a : meta.bodies[n.ref])
+        for (const Slot& slot : meta.signatures[meta.nodes[a].ref].slots)
+          if (slot.kind == Slot::Kind::Literal && slot.literal.starts_with("xor:")) {
+            int low = -1;
+            std::from_chars(slot.literal.data() + 4, slot.literal.data() + slot.literal.size(), low);
+            if (low >= 0 && n.count > 0 && n.count < kMaxSteps)
+              found.emplace_back(low, static_cast<int>(n.count));
+          }
+    }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    return of_body[body] = std::move(found);
+  };
+  for (int r = 0; r < meta.rank_count; ++r)
+    spans[static_cast<std::size_t>(r)] = walk(walk, meta.ranks[static_cast<std::size_t>(r)].root);
+  return spans;
 }
 
 } // namespace tit::extrap

@@ -54,7 +54,8 @@ struct Fit {
 /// smallest (it predicts the largest input best from the others), the fit error breaking ties.
 /// Fits `points` (at least 2, distinct p) with a function over the variables of a grid of `dimensions` dimensions
 /// (0..3); with 3 points or more, a variable that takes 2 values on them is not used (two values determine both
-/// coefficients of any term: every term would fit). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
+/// coefficients of any term: every term would fit), unless the data are integers and `target`'s value is one of the
+/// two (every exact function then gives the inputs' value there). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
 /// non-integer data, the function of the smallest largest relative error, unless the constant's is not at least
 /// twice as large (then the constant). Integer data (`integer`): only exact fits; std::nullopt when none is.
 /// With `target` (its p and dims), a volume whose points are all positive takes no candidate that is not positive

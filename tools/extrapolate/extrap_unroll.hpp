@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tit::extrap {
 
@@ -46,6 +48,11 @@ std::unique_ptr<trace::TraceSet> butterfly_steps(std::unique_ptr<trace::TraceSet
 /// Whether `body` is a step of a run of recursive-doubling steps (butterfly_steps): actions only, one of them with a
 /// partner `xor:...`. The unrolling passes leave loops of such steps folded.
 bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body);
+
+/// Per rank of `meta`, the runs of recursive-doubling steps its structure reaches (loops of steps: butterfly_steps), as
+/// (LO, n): partners rank XOR 2^k for k from LO to LO + n - 1. A grid whose ranks along one dimension are such a run
+/// explains them (extrapolate.cpp's find_grid: NPB CG's row sums on rows of n0 ranks).
+std::vector<std::vector<std::pair<int, int>>> step_spans(const trace::cformat::Meta& meta);
 
 /// The values of each loop of steps (butterfly_steps) that grow by the same integer at each step (NPB CG tags step i
 /// with i), in place: written as their first step's, the slope in the signature's value slot (`+1/step`). Returns the

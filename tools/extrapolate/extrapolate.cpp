@@ -67,16 +67,32 @@ Input load(const fs::path& path, bool steps, std::size_t& step_ranks)
   return in;
 }
 
+/// Whether recursive-doubling steps with partners rank XOR 2^k, k from `low` to `low + n - 1`, are the ranks along one
+/// dimension of `g`: the dimensions before it hold 2^low ranks, and it 2^n (NPB CG's row sums along rows of n0).
+bool steps_along_dimension(const Grid& g, int low, int n)
+{
+  long long below = 1;
+  for (int size : g.dims) {
+    if (below == (1LL << low) && size == (1LL << n))
+      return true;
+    below *= size;
+  }
+  return false;
+}
+
 /// The grids of the inputs (docs/extrapolation.md#grid): the dimension count and numbering under which most partner
-/// pairs are grid neighbours and most ranks are in communicators that are grid rows, columns or planes; ties to fewer
+/// pairs are grid neighbours, most ranks are in communicators that are grid rows, columns or planes and most steps of
+/// recursive doubling run along a dimension; ties to fewer
 /// dimensions, then to MPI_Cart_create's numbering.
 std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions)
 {
   std::vector<std::vector<std::pair<int, int>>> pairs;
   std::vector<std::vector<std::vector<long long>>> splits;
+  std::vector<std::vector<std::vector<std::pair<int, int>>>> spans;
   for (const Input& in : inputs) {
     pairs.push_back(extrap::partner_pairs(in));
     splits.push_back(extrap::split_colours(in));
+    spans.push_back(extrap::step_spans(in.trace.meta));
   }
   std::optional<std::pair<int, bool>> best;
   std::size_t best_score = 0;
@@ -90,6 +106,9 @@ std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<i
         for (auto [r, q] : pairs[i])
           score += g.neighbour(r, q) ? 1 : 0;
         score += extrap::grid_line_members(splits[i], g);
+        for (const auto& rank_spans : spans[i])
+          for (auto [low, n] : rank_spans)
+            score += steps_along_dimension(g, low, n) ? static_cast<std::size_t>(n) : 0;
       }
       if (usable && (!best || score > best_score)) {
         best = std::pair(d, largest_fastest);

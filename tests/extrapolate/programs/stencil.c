@@ -20,11 +20,12 @@
  *                the pair of ranks and the iteration (NPB IS's keys per destination: sizes that are data)
  *   reductions=0|1  before the iterations, four MPI_Allreduce of 1, 4, 2 and 2 doubles in a row (CoMD's setup: the
  *                compressor folds them into one loop whose sizes change at each iteration)
- *   butterfly=0|1|2  per iteration, after the halo, a sum by recursive doubling written with MPI_Sendrecv: one double
+ *   butterfly=0..4  per iteration, after the halo, a sum by recursive doubling written with MPI_Sendrecv: one double
  *                with rank XOR 2^k for k = 0, 1, ... (1) or from log2(size) - 1 down to 0 (2), log2(size) steps (NPB
  *                CG's row sums); partners beyond the ranks are skipped (the rank count should be a power of two);
  *                3: as NPB CG writes it, MPI_Irecv, MPI_Send and MPI_Wait, k from log2(size) - 1 down, step i (from 1)
- *                tagged i
+ *                tagged i; 4: as 1, within rows of 2^ceil(log2(size) / 2) consecutive ranks (NPB CG's process grid:
+ *                as many columns as rows or twice as many; ceil(log2(size) / 2) steps)
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
@@ -78,6 +79,8 @@ int main(int argc, char** argv)
   int steps = 0;
   while ((1 << steps) < size)
     steps++;
+  if (butterfly == 4)
+    steps = (steps + 1) / 2; /* along a row */
 
   int dims[3] = {1, 1, 1}, cur[3] = {1, 1, 1}, found = 0;
   balanced(size, ndims, size, cur, 0, ndims, dims, &found);
@@ -151,7 +154,7 @@ int main(int argc, char** argv)
     compute(10.0 * (double)cells);
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     for (int k = 0; butterfly && k < steps; k++) {
-      int partner = rank ^ (1 << (butterfly == 1 ? k : steps - 1 - k)); /* 2, 3: k down */
+      int partner = rank ^ (1 << (butterfly == 1 || butterfly == 4 ? k : steps - 1 - k)); /* 2, 3: k down */
       if (partner < size && butterfly == 3) {
         MPI_Request r;
         MPI_Irecv(&y, 1, MPI_DOUBLE, partner, k + 1, MPI_COMM_WORLD, &r);
