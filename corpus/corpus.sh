@@ -19,7 +19,8 @@
 #   CODE       hpcg lulesh minife comd amg miniamr (default: all), each with its default rank
 #              counts unless given after a colon; also nas-ep and nas-is (NPB EP and IS, class S, the C
 #              versions in SimGrid's examples/smpi/NAS), npb-cg, npb-ft, npb-mg, npb-lu (NPB 3.3-MPI's Fortran,
-#              class S, one build per rank count): codes outside the six, for checking on more
+#              class S, one build per rank count), npb-bt, npb-sp (class W: class S stops at 16 ranks; a square
+#              rank count): codes outside the six, for checking on more
 # Exit 0 when every case built and traced; 1 otherwise (a summary on stderr lists what failed).
 set -uo pipefail
 
@@ -50,7 +51,8 @@ declare -A REPO=([hpcg]=hpcg-benchmark+hpcg [lulesh]=LLNL+LULESH [minife]=Mantev
                  [comd]=ECP-copa+CoMD [amg]=LLNL+AMG [miniamr]=Mantevo+miniAMR
                  [nas-ep]=simgrid+simgrid [nas-is]=simgrid+simgrid
                  [npb-cg]=mbdevpl+nas-parallel-benchmarks [npb-ft]=mbdevpl+nas-parallel-benchmarks
-                 [npb-mg]=mbdevpl+nas-parallel-benchmarks [npb-lu]=mbdevpl+nas-parallel-benchmarks)
+                 [npb-mg]=mbdevpl+nas-parallel-benchmarks [npb-lu]=mbdevpl+nas-parallel-benchmarks
+                 [npb-bt]=mbdevpl+nas-parallel-benchmarks [npb-sp]=mbdevpl+nas-parallel-benchmarks)
 declare -A COMMIT=(
   [hpcg]=114602d458d1034faa52b71e4c15aba9b3a17698
   [lulesh]=3e01c40b3281aadb7f996525cdd4a3354f6d3801
@@ -64,14 +66,18 @@ declare -A COMMIT=(
   [npb-ft]=6f8ec75d6951629d2eb7e3001433295d407230aa
   [npb-mg]=6f8ec75d6951629d2eb7e3001433295d407230aa
   [npb-lu]=6f8ec75d6951629d2eb7e3001433295d407230aa
+  [npb-bt]=6f8ec75d6951629d2eb7e3001433295d407230aa
+  [npb-sp]=6f8ec75d6951629d2eb7e3001433295d407230aa
 )
 # the folder of the repository that holds the code (default: all of it)
 declare -A SUBDIR=([nas-ep]=examples/smpi/NAS [nas-is]=examples/smpi/NAS [npb-cg]=NPB3.3-MPI [npb-ft]=NPB3.3-MPI
-                   [npb-mg]=NPB3.3-MPI [npb-lu]=NPB3.3-MPI)
+                   [npb-mg]=NPB3.3-MPI [npb-lu]=NPB3.3-MPI [npb-bt]=NPB3.3-MPI [npb-sp]=NPB3.3-MPI)
 declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32 64"
                 [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64"
                 [nas-ep]="4 8 16 32" [nas-is]="4 8 16 32" [npb-cg]="8 16 32 64" [npb-ft]="4 8 16 32"
-                [npb-mg]="4 8 16 32" [npb-lu]="4 8 16 32")
+                [npb-mg]="4 8 16 32" [npb-lu]="4 8 16 32" [npb-bt]="4 9 16 36" [npb-sp]="4 9 16 36")
+# NPB's problem class (compiled in): S unless said here
+declare -A NPB_CLASS=([npb-bt]=W [npb-sp]=W)
 ALL_CODES=(hpcg lulesh minife comd amg miniamr)
 
 # factor3 NP: "PX PY PZ" with PX >= PY >= PZ, as close to a cube as the factors allow.
@@ -118,6 +124,12 @@ args_npb-cg() { pow2 "$1" npb-cg; } # NPB 3.3-MPI's programs take no arguments: 
 args_npb-ft() { pow2 "$1" npb-ft; }
 args_npb-mg() { pow2 "$1" npb-mg; }
 args_npb-lu() { pow2 "$1" npb-lu; }
+square() {
+  local c; c=$(awk -v n="$1" 'BEGIN { c = int(sqrt(n) + 0.5); print (c*c == n) ? c : 0 }')
+  [ "$c" -gt 0 ] || { echo "$2 needs a square rank count, not $1" >&2; return 1; }
+}
+args_npb-bt() { square "$1" npb-bt; }
+args_npb-sp() { square "$1" npb-sp; }
 
 # --- builds ------------------------------------------------------------------------------------
 if [ "$kind" = smpi ]; then CC=smpicc; CXX=smpicxx; else CC=mpicc; CXX=mpicxx; fi
@@ -194,17 +206,19 @@ build_npb-cg() { build_npb "$@"; }
 build_npb-ft() { build_npb "$@"; }
 build_npb-mg() { build_npb "$@"; }
 build_npb-lu() { build_npb "$@"; }
+build_npb-bt() { build_npb "$@"; }
+build_npb-sp() { build_npb "$@"; }
 
 # bin_of CODE NP: the program to run (NPB's, made for NP ranks on first use).
 bin_of() {
   case $1 in
     npb-*)
-      local b=${1#npb-} dir=$src/$kind/$1
-      if [ ! -x "$dir/bin/$b.S.$2" ]; then
-        (cd "$dir" && make "${b^^}" NPROCS="$2" CLASS=S) >>"$out/$kind/logs/build-$1.log" 2>&1 ||
+      local b=${1#npb-} dir=$src/$kind/$1 class=${NPB_CLASS[$1]:-S}
+      if [ ! -x "$dir/bin/$b.$class.$2" ]; then
+        (cd "$dir" && make "${b^^}" NPROCS="$2" CLASS="$class") >>"$out/$kind/logs/build-$1.log" 2>&1 ||
           { echo "$1: make for $2 ranks failed, see $out/$kind/logs/build-$1.log" >&2; return 1; }
       fi
-      echo "$dir/bin/$b.S.$2" ;;
+      echo "$dir/bin/$b.$class.$2" ;;
     *) echo "$out/$kind/bin/$1" ;;
   esac
 }

@@ -289,6 +289,15 @@ PY
     # to 128 ranks (rows of 16), a row length no input has: n0 takes 2 values, which any function fits, and p none
     run "$tool" extrapolate --ranks 128 "$tmp/x.tit" "$tmp"/bfr-{8,16,32}.trace
     expect_error 2 "a loop of the ranks of class (every rank): no function of the family fits the values exactly (p: value 8: 2, 16: 2, 32: 3;" ;;
+  transpose) # a 2-D halo whose iterations also exchange with the rank of transposed coordinates (NPB CG's transpose
+    # on square process grids): the partner as a function of the rank's grid coordinates, n0 * x0 + x1
+    for np in 9 16 25 36; do trace tp "$np" dims=2 n=40 scaling=w transpose=1; done
+    same_as_real tp 36 9 16 25
+    run "$tool" extrapolate --report --ranks 36 "$tmp/r.tit" "$tmp"/tp-{9,16,25}.trace
+    grep -qF "(partner): per rank = n0 * x0 + x1 (exact" "$out" || fail "no transposed partner: $(cat "$out")"
+    # a 9 x 4 grid has no transpose: the target's rank 4 (x0 4, x1 0) would exchange with rank 36
+    run "$tool" extrapolate --ranks 36 --grid 9x4 "$tmp/x.tit" "$tmp"/tp-{9,16,25}.trace
+    expect_error 2 "the partner of the target's rank 4 is n0 * x0 = 36, not one of its 36 ranks (grid 9 x 4)" ;;
   halo2d) # 2-D halo without periodic boundaries (corner, edge and interior ranks differ), strong scaling
     for np in 9 16 25 36; do trace halo "$np" "${halo_args[@]}"; done
     same_as_real halo 36 9 16 25 ;;

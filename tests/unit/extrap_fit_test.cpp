@@ -202,6 +202,37 @@ TEST(ExtrapFit, GridFunctionOfTheRankUsesTheStride)
   EXPECT_EQ(g->at(42, {7, 6, 1}, {3, 5, 0}), 38);
 }
 
+TEST(ExtrapFit, GridFunctionOfTheTransposedRank)
+{
+  // the partner across a transpose of a square grid (NPB CG's exchange): rank x1 + n0 x0; the rank itself still
+  // comes first as x0 + n0 * x1 (the own dimension's stride before another's)
+  auto transposed = [](int x0, int x1, int n0, int) { return static_cast<long long>(x1 + n0 * x0); };
+  auto g = fit_grid_function({grid_values(3, 3, transposed), grid_values(4, 4, transposed),
+                              grid_values(5, 5, transposed)},
+                             2, Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "n0 * x0 + x1");
+  EXPECT_EQ(g->at(36, {6, 6, 1}, {2, 5, 0}), 17);
+  auto rank = [](int x0, int x1, int n0, int) { return static_cast<long long>(x0 + n0 * x1); };
+  g = fit_grid_function({grid_values(3, 3, rank), grid_values(4, 4, rank), grid_values(5, 5, rank)}, 2, Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "x0 + n0 * x1");
+  // 3-D: x0 and x2 swapped on cubes, n0 * n1 * x0 + n0 * x1 + x2
+  auto cube = [](int n) {
+    RankValues in;
+    in.at.p = n * n * n;
+    in.at.dims = {static_cast<double>(n), static_cast<double>(n), static_cast<double>(n)};
+    for (int x2 = 0; x2 < n; ++x2)
+      for (int x1 = 0; x1 < n; ++x1)
+        for (int x0 = 0; x0 < n; ++x0)
+          in.values.push_back({{x0, x1, x2}, x2 + n * x1 + n * n * x0});
+    return in;
+  };
+  g = fit_grid_function({cube(3), cube(4), cube(5)}, 3, Scaling::None);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->describe(), "n0 * n1 * x0 + n0 * x1 + x2");
+}
+
 TEST(ExtrapFit, GridFunctionOfABoundaryClassFitsItsConstantTerm)
 {
   // the ranks of the last column only (x0 = n0 - 1): the rank is n0 - 1 + n0 * x1

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace tit::extrap {
 
@@ -287,25 +288,31 @@ std::optional<long long> integer_at(const Model& m, double p, const std::array<d
 
 namespace {
 
-double coefficient(GridFunction::Coefficient c, int k, const std::array<double, 3>& dims)
+double coefficient(GridFunction::Coefficient c, const std::array<double, 3>& dims)
 {
   switch (c) {
     case GridFunction::Coefficient::Zero: return 0;
     case GridFunction::Coefficient::One: return 1;
-    case GridFunction::Coefficient::Stride: {
-      double s = 1;
-      for (int j = 0; j < k; ++j)
-        s *= dims[static_cast<std::size_t>(j)];
-      return s;
-    }
+    case GridFunction::Coefficient::N0: return dims[0];
+    case GridFunction::Coefficient::N0N1: return dims[0] * dims[1];
   }
   return 0;
 }
 
-/// The coefficient combinations of `dimensions` dimensions, simplest first.
+/// The coefficient combinations of `dimensions` dimensions, simplest first: fewest terms, then fewest strides, then
+/// fewest strides of another dimension than their own (a transpose).
 std::vector<std::array<GridFunction::Coefficient, 3>> combinations(int dimensions)
 {
   using C = GridFunction::Coefficient;
+  // per dimension, its choices: 0, 1, its own stride, the others' (the strides of the grid's dimensions only)
+  std::array<std::vector<C>, 3> choices{std::vector<C>{C::Zero, C::One}, {C::Zero, C::One}, {C::Zero, C::One}};
+  const std::array<C, 3> own{C::One, C::N0, C::N0N1};
+  for (int k = 1; k < dimensions; ++k)
+    choices[static_cast<std::size_t>(k)].push_back(own[static_cast<std::size_t>(k)]);
+  for (int k = 0; k < dimensions; ++k)
+    for (int j = 1; j < dimensions; ++j)
+      if (j != k)
+        choices[static_cast<std::size_t>(k)].push_back(own[static_cast<std::size_t>(j)]);
   std::vector<std::array<C, 3>> all;
   std::array<C, 3> c{C::Zero, C::Zero, C::Zero};
   auto rec = [&](auto& self, int k) -> void {
@@ -313,22 +320,21 @@ std::vector<std::array<GridFunction::Coefficient, 3>> combinations(int dimension
       all.push_back(c);
       return;
     }
-    for (C v : {C::Zero, C::One, C::Stride}) {
-      if (v == C::Stride && k == 0)
-        continue; // the stride of dimension 0 is 1
+    for (C v : choices[static_cast<std::size_t>(k)]) {
       c[static_cast<std::size_t>(k)] = v;
       self(self, k + 1);
     }
     c[static_cast<std::size_t>(k)] = C::Zero;
   };
   rec(rec, 0);
-  auto cost = [](const std::array<C, 3>& a) {
-    int nonzero = 0, strides = 0;
-    for (C v : a) {
-      nonzero += v != C::Zero;
-      strides += v == C::Stride;
+  auto cost = [&](const std::array<C, 3>& a) {
+    int nonzero = 0, strides = 0, transposed = 0;
+    for (std::size_t k = 0; k < 3; ++k) {
+      nonzero += a[k] != C::Zero;
+      strides += a[k] == C::N0 || a[k] == C::N0N1;
+      transposed += (a[k] == C::N0 || a[k] == C::N0N1) && a[k] != own[k];
     }
-    return std::pair(nonzero, strides);
+    return std::tuple(nonzero, strides, transposed);
   };
   std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& b) { return cost(a) < cost(b); });
   return all;
@@ -344,7 +350,7 @@ std::optional<long long> GridFunction::at(double p, const std::array<double, 3>&
     return std::nullopt;
   long long v = *a;
   for (int k = 0; k < 3; ++k)
-    v += std::llround(coefficient(c[static_cast<std::size_t>(k)], k, dims)) * coords[static_cast<std::size_t>(k)];
+    v += std::llround(coefficient(c[static_cast<std::size_t>(k)], dims)) * coords[static_cast<std::size_t>(k)];
   return v;
 }
 
@@ -352,13 +358,11 @@ std::string GridFunction::describe() const
 {
   std::string s;
   for (int k = 0; k < 3; ++k) {
-    std::string stride;
-    for (int j = 0; j < k; ++j)
-      stride += fmt::format("{}n{}", j ? " * " : "", j);
     switch (c[static_cast<std::size_t>(k)]) {
       case Coefficient::Zero: continue;
       case Coefficient::One: s += fmt::format("{}x{}", s.empty() ? "" : " + ", k); break;
-      case Coefficient::Stride: s += fmt::format("{}{} * x{}", s.empty() ? "" : " + ", stride, k); break;
+      case Coefficient::N0: s += fmt::format("{}n0 * x{}", s.empty() ? "" : " + ", k); break;
+      case Coefficient::N0N1: s += fmt::format("{}n0 * n1 * x{}", s.empty() ? "" : " + ", k); break;
     }
   }
   bool zero = offset.model.term == Term::Const && offset.model.a == 0;
@@ -377,7 +381,7 @@ std::optional<GridFunction> fit_grid_function(const std::vector<RankValues>& inp
       for (const auto& [coords, value] : in.values) {
         double rest = static_cast<double>(value);
         for (int k = 0; k < 3; ++k)
-          rest -= coefficient(c[static_cast<std::size_t>(k)], k, in.at.dims) * coords[static_cast<std::size_t>(k)];
+          rest -= coefficient(c[static_cast<std::size_t>(k)], in.at.dims) * coords[static_cast<std::size_t>(k)];
         if (a && *a != rest) {
           holds = false;
           break;

@@ -64,11 +64,12 @@ std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool in
                        const std::optional<Point>& target = std::nullopt);
 
 /// A value that differs between the ranks of a class (a communicator colour or key: a row or column index, the
-/// rank): a + c0 x0 + c1 x1 + c2 x2, x_k the rank's grid coordinates, each coefficient c_k 0, 1 or the grid's stride
-/// along dimension k (n0 * ... * n(k-1): the rank's step along it, so that the rank itself is x0 + n0 x1 + n0 n1 x2);
-/// `a` is a function of the family (docs/extrapolation.md#per-rank-values).
+/// rank; a partner across a transpose): a + c0 x0 + c1 x1 + c2 x2, x_k the rank's grid coordinates, each coefficient
+/// c_k 0, 1 or a stride of the grid, n0 or n0 * n1 (the rank's step along dimension 1 or 2): its own dimension's
+/// first, so that the rank itself is x0 + n0 x1 + n0 n1 x2, then another's (the transposed rank n0 x0 + x1 on a square
+/// grid); `a` is a function of the family (docs/extrapolation.md#per-rank-values).
 struct GridFunction {
-  enum class Coefficient { Zero, One, Stride };
+  enum class Coefficient { Zero, One, N0, N0N1 };
   std::array<Coefficient, 3> c{Coefficient::Zero, Coefficient::Zero, Coefficient::Zero};
   Fit offset;                 ///< a
   /// The value at the rank of coordinates `coords` on a grid of sizes `dims` with `p` ranks; std::nullopt when `a`

@@ -273,9 +273,16 @@ private:
       o.deltas = std::move(deltas);
       o.absolute = q;
       o.offset = offset;
+      o.by_rank[rank_] = q;
       return;
     }
     bool was_ok = o.delta_ok || o.absolute_ok || o.offset_ok;
+    if (o.per_rank_ok) { // a function of the rank's grid coordinates (a transpose): the same partner at each occurrence
+      auto [it, added] = o.by_rank.try_emplace(rank_, q);
+      o.per_rank_ok = added || it->second == q;
+      if (!o.per_rank_ok)
+        o.by_rank.clear();
+    }
     std::erase_if(o.deltas, [&](const auto& d) { return std::find(deltas.begin(), deltas.end(), d) == deltas.end(); });
     o.delta_ok = o.delta_ok && !o.deltas.empty();
     o.absolute_ok = o.absolute_ok && q == o.absolute;

@@ -66,7 +66,7 @@ struct Observation {
   int offset = 0;
   // integer values per rank, for a value that differs between the ranks of a class (a grid function of the rank's
   // coordinates, docs/extrapolation.md#per-rank-values): while every token is an integer and each rank's is the same
-  // in every occurrence
+  // in every occurrence; for a partner, each rank's partner while it is the same in every occurrence
   bool per_rank_ok = true;
   std::map<int, long long> by_rank;
   /// a volume's values per rank, in the rank's order, in the largest input (build_classes with `keep_samples`): how

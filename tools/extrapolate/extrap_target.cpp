@@ -98,8 +98,16 @@ private:
         long long q = (rank + c.ints[param]) % p;
         return static_cast<int>(q < 0 ? q + p : q);
       }
-      case Fitted::How::Function:
-      case Fitted::How::PerRank: break;
+      case Fitted::How::PerRank: { // a transpose: a function of the rank's coordinates
+        std::optional<long long> q = f.per_rank->at(p, grid_.sizes(), grid_.coords(rank));
+        if (!q || *q < 0 || *q >= p)
+          throw ExtrapolationError(fmt::format("error: the partner of the target's rank {} is {} = {}, not one of its "
+                                               "{} ranks (grid {})",
+                                               rank, f.per_rank->describe(), q ? std::to_string(*q) : "no integer",
+                                               p, grid_.describe()));
+        return static_cast<int>(*q);
+      }
+      case Fitted::How::Function: break;
     }
     return rank;
   }

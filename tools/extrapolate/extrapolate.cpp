@@ -295,12 +295,16 @@ private:
     auto all = [&](auto pred) { return std::all_of(obs.begin(), obs.end(), pred); };
     for (std::size_t k = 0; k < obs.size(); ++k) {
       const Observation& o = *obs[k];
-      if (!o.delta_ok && !o.absolute_ok && !o.offset_ok)
+      if (!o.delta_ok && !o.absolute_ok && !o.offset_ok) {
+        if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f)) // a transpose: n0 * x0 + x1
+          return *g;
         throw ExtrapolationError(fmt::format(
             "error: {}: in {} ({} ranks), the partner is neither the same grid neighbour, nor the same rank, nor at "
-            "the same offset on every rank of the class: rank {} (action {}: `{}`) against rank {} (action {}: `{}`)",
+            "the same offset on every rank of the class, nor a function of the rank's grid coordinates in every input "
+            "(a + x0 + n0 * x1, n0 * x0 + x1, ...): rank {} (action {}: `{}`) against rank {} (action {}: `{}`)",
             class_context(cls, p), inputs_[input_of[k]].path, inputs_[input_of[k]].ranks(), o.first.rank,
             o.first.action, o.first.text, o.other.rank, o.other.action, o.other.text));
+      }
     }
     // A grid offset that fits every input (a dimension of 2 ranks allows both signs: the inputs where it is wider
     // decide), the first input's own offset first.
@@ -339,6 +343,8 @@ private:
         return f;
       }
     }
+    if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
+      return *g;
     std::string seen;
     for (std::size_t k = 0; k < obs.size(); ++k)
       seen += fmt::format("{}{}: rank {} (offset {}{})", k ? ", " : "", f.points[k].p, obs[k]->absolute,

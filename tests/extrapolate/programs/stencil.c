@@ -26,6 +26,8 @@
  *                3: as NPB CG writes it, MPI_Irecv, MPI_Send and MPI_Wait, k from log2(size) - 1 down, step i (from 1)
  *                tagged i; 4: as 1, within rows of 2^ceil(log2(size) / 2) consecutive ranks (NPB CG's process grid:
  *                as many columns as rows or twice as many; ceil(log2(size) / 2) steps)
+ *   transpose=0|1  per iteration, after the halo, an MPI_Sendrecv of a face with the rank of transposed coordinates
+ *                on a square 2-D grid (NPB CG's exchange across its process grid; the diagonal's ranks with themselves)
  * Each iteration posts a receive from and a send to each neighbour (8 doubles per face cell), computes
  * 10 flops per local cell, then waits for all the requests. */
 #include "../../mpi-programs/common.h"
@@ -76,6 +78,7 @@ int main(int argc, char** argv)
   int reductions = (int)option(argc, argv, "reductions", 0);
   int butterfly = (int)option(argc, argv, "butterfly", 0);
   int uneven = (int)option(argc, argv, "uneven", 0);
+  int transpose = (int)option(argc, argv, "transpose", 0);
   int steps = 0;
   while ((1 << steps) < size)
     steps++;
@@ -153,6 +156,11 @@ int main(int argc, char** argv)
         MPI_Isend(sbuf, (int)face[i], MPI_DOUBLE, nbr[i], i, MPI_COMM_WORLD, &req[nreq++]);
     compute(10.0 * (double)cells);
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    if (transpose && ndims == 2 && dims[0] == dims[1]) {
+      int partner = coords[1] * dims[1] + coords[0];
+      MPI_Sendrecv(sbuf, (int)face[0], MPI_DOUBLE, partner, 11, rbuf, (int)face[0], MPI_DOUBLE, partner, 11,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
     for (int k = 0; butterfly && k < steps; k++) {
       int partner = rank ^ (1 << (butterfly == 1 || butterfly == 4 ? k : steps - 1 - k)); /* 2, 3: k down */
       if (partner < size && butterfly == 3) {
