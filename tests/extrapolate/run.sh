@@ -265,6 +265,15 @@ PY
     grep -qF "recursive-doubling steps (partners rank XOR 2^k, log2 p of them) folded into loops on 28 ranks" "$out" ||
       fail "no line on the folded steps"
     grep -qF "a loop: trip count = 1 * log2(p) (exact" "$out" || fail "the steps' count is not log2(p): $(cat "$out")"
+    ! grep -q . "$err" || fail "stderr not empty without --progress: $(cat "$err")"
+    # --progress: a line a stage on stderr, the first model's refusal and the second reading said
+    run "$tool" extrapolate --progress --ranks 32 "$tmp/p.tit" "$tmp"/bf-{4,8,16}.trace
+    [ "$status" -eq 0 ] || fail "extrapolate --progress failed"
+    for line in "read 1 of 3: $tmp/bf-4.trace (4 ranks)" "the model refused the inputs; reading them again for recursive-doubling steps" \
+      "read 3 of 3: $tmp/bf-16.trace (16 ranks), with recursive-doubling steps folded" "fitted, and wrote $tmp/p.tit"; do
+      grep -qF "tit-trace extrapolate: $line (" "$err" || fail "no progress line '$line'"
+    done
+    cmp -s "$tmp/r.tit" "$tmp/p.tit" || fail "--progress changed the trace written"
     # 24 ranks: the steps need a power of two
     run "$tool" extrapolate --ranks 24 "$tmp/x.tit" "$tmp"/bf-{4,8,16}.trace
     expect_error 2 "; nor with the recursive-doubling steps of 28 ranks folded (partners rank XOR 2^k): item" \

@@ -11,6 +11,7 @@
 #include "otf2/otf2_input.hpp"
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include <iostream>
 
@@ -165,6 +166,7 @@ struct Extrapolate {
   tit::tracetool::ExtrapolateOptions options;
   std::string out, scaling = "none", grid, volumes = "resample";
   std::vector<std::string> inputs;
+  bool progress = false;
 
   explicit Extrapolate(CLI::App& app)
       : cmd(app.add_subcommand("extrapolate", "the compressed trace of P ranks from traces of the same program at 3 "
@@ -184,6 +186,8 @@ struct Extrapolate {
         ->capture_default_str();
     cmd->add_flag("--report", options.report,
                   "print every fitted parameter: its function, error on the inputs and leave-one-out error");
+    cmd->add_flag("--progress", progress,
+                  "say on stderr what is being done, one line a stage (the default when stderr is a terminal)");
     cmd->add_option("OUT", out, "the compressed trace to write")->required();
     cmd->add_option("TRACES", inputs, "three or more trace sets (any that tit-replay reads)")
         ->required()
@@ -198,6 +202,8 @@ struct Extrapolate {
                                                  grid + "'");
     }
     options.resample = volumes == "resample";
+    if (progress || isatty(STDERR_FILENO) == 1)
+      options.progress = &std::cerr;
     options.scaling = scaling == "strong" ? tit::extrap::Scaling::Strong
                       : scaling == "weak" ? tit::extrap::Scaling::Weak
                                           : tit::extrap::Scaling::None;

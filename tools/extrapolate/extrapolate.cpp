@@ -12,6 +12,7 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <set>
@@ -720,11 +721,20 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
   if (options.grid && options.grid->ranks() != options.ranks)
     throw ExtrapolationError(fmt::format("error: --grid {} has {} ranks, but --ranks is {}",
                                          options.grid->describe(), options.grid->ranks(), options.ranks));
+  auto start = std::chrono::steady_clock::now();
+  auto say = [&](const std::string& what) {
+    if (options.progress != nullptr)
+      fmt::print(*options.progress, "tit-trace extrapolate: {} ({:.1f} s)\n", what,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  };
   // the inputs read, sorted by rank count and checked; with `steps`, their recursive-doubling steps folded
   auto load_all = [&](bool steps, std::size_t& step_ranks) {
     std::vector<Input> inputs;
-    for (const fs::path& t : traces)
-      inputs.push_back(load(t, steps, step_ranks));
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+      inputs.push_back(load(traces[i], steps, step_ranks));
+      say(fmt::format("read {} of {}: {} ({} ranks){}", i + 1, traces.size(), traces[i].string(),
+                      inputs.back().ranks(), steps ? ", with recursive-doubling steps folded" : ""));
+    }
     std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.ranks() < b.ranks(); });
     for (std::size_t i = 1; i < inputs.size(); ++i) {
       if (inputs[i].ranks() == inputs[i - 1].ranks())
@@ -742,15 +752,18 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
   std::vector<Input> inputs = load_all(false, none);
   try {
     fit_and_write(inputs, out, options, report, 0);
+    say(fmt::format("fitted, and wrote {}", out.string()));
   } catch (const ExtrapolationError& first) {
     // Another model: steps of recursive doubling folded into loops (tried second, so that a grid whose neighbours
     // happen to be rank XOR 2^k, a 2 x 2 x 2 torus, is read as the grid it is wherever that fits).
+    say("the model refused the inputs; reading them again for recursive-doubling steps");
     std::size_t ranks = 0;
     inputs = load_all(true, ranks);
     if (ranks == 0)
       throw;
     try {
       fit_and_write(inputs, out, options, report, ranks);
+      say(fmt::format("fitted, and wrote {}", out.string()));
     } catch (const ExtrapolationError& second) {
       std::string why = second.what();
       if (why.starts_with("error: "))

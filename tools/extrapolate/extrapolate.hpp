@@ -21,6 +21,9 @@ struct ExtrapolateOptions {
   /// give each target rank the variation of a rank of its class in the largest input around the fitted mean of each
   /// compute and sleep volume (docs/extrapolation.md#volumes), instead of the mean alone
   bool resample = true;
+  /// where to say, one line a stage, what is being done (reading each input, fitting, writing) and how long it took;
+  /// nullptr: nothing
+  std::ostream* progress = nullptr;
 };
 
 /// Reads `traces` (any trace sets TraceSet::open reads, at least three distinct rank counts), fits the model and
