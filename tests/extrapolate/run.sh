@@ -295,9 +295,23 @@ PY
     grep -qF "grid 8 x 8 (2-D, n0 varies fastest), from 8 (4 x 2), 16 (4 x 4), 32 (8 x 4) ranks" "$out" ||
       fail "not the grid of the rows: $(head -1 "$out")"
     grep -qE "a loop: trip count = .*n0.* -> 3$" "$out" || fail "the steps' count is not a function of n0: $(cat "$out")"
-    # to 128 ranks (rows of 16), a row length no input has: n0 takes 2 values, which any function fits, and p none
+    # to 128 ranks (rows of 16), a row length no input has: the count follows n0, which takes 2 values on the inputs
     run "$tool" extrapolate --ranks 128 "$tmp/x.tit" "$tmp"/bfr-{8,16,32}.trace
-    expect_error 2 "a loop of the ranks of class (every rank): no function of the family fits the values exactly (p: value 8: 2, 16: 2, 32: 3;" ;;
+    expect_error 2 "a loop of the ranks of class (every rank): the values (p: value 8: 2, 16: 2, 32: 3; first seen in" \
+      "follow n0, which is 4, 4, 8 on the inputs' grids and 16 at the target's" ;;
+  butterfly-halo2d) # a 2-D torus halo whose iterations end with a sum by recursive doubling over every rank: the
+    # steps run along all dimensions of any grid, so they favour none (the halo's neighbours give the 2-D grid); weak
+    # scaling, so that the faces are constant and only the steps' count, log2 p, changes
+    for np in 16 32 64 128; do trace bfh "$np" dims=2 periodic=1 n=240 scaling=w butterfly=1; done
+    same_as_real bfh 128 16 32 64
+    run "$tool" extrapolate --ranks 128 "$tmp/g.tit" "$tmp"/bfh-{16,32,64}.trace
+    grep -qF "grid 8 x 16 (2-D, n0 varies fastest)" "$out" || fail "not the 2-D grid: $(head -1 "$out")"
+    # strong scaling from 4 x 4, 4 x 8, 8 x 8 to 8 x 16: a face that follows n1 (4, 8, 8) is not known at n1 = 16:
+    # refused, not approximated
+    for np in 16 32 64; do trace bfs "$np" dims=2 periodic=1 n=960 butterfly=1; done
+    run "$tool" extrapolate --ranks 128 "$tmp/x.tit" "$tmp"/bfs-{16,32,64}.trace
+    expect_error 2 "the values (p: value 16: 1920, 32: 960, 64: 960; first seen in" \
+      "follow n1, which is 4, 8, 8 on the inputs' grids and 16 at the target's: no input says what they are there" ;;
   transpose) # a 2-D halo whose iterations also exchange with the rank of transposed coordinates (NPB CG's transpose
     # on square process grids): the partner as a function of the rank's grid coordinates, n0 * x0 + x1
     for np in 9 16 25 36; do trace tp "$np" dims=2 n=40 scaling=w transpose=1; done

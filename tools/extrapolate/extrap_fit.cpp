@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <tuple>
 
 namespace tit::extrap {
@@ -341,6 +342,23 @@ std::vector<std::array<GridFunction::Coefficient, 3>> combinations(int dimension
 }
 
 } // namespace
+
+std::optional<int> undetermined_dimension(const std::vector<Point>& points, int dimensions, const Point& target)
+{
+  for (int k = 0; k < std::min(dimensions, 3); ++k) {
+    auto at = [&](const Point& x) { return x.dims[static_cast<std::size_t>(k)]; };
+    std::map<double, double> value_of; // the dimension's value -> the points' value there
+    bool function = true;
+    for (const Point& x : points) {
+      auto [it, added] = value_of.try_emplace(at(x), x.value);
+      function = function && (added || it->second == x.value);
+    }
+    if (function && value_of.size() == 2 && value_of.count(at(target)) == 0 &&
+        value_of.begin()->second != std::next(value_of.begin())->second)
+      return k;
+  }
+  return std::nullopt;
+}
 
 std::optional<long long> GridFunction::at(double p, const std::array<double, 3>& dims,
                                           const std::array<int, 3>& coords) const

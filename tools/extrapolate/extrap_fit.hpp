@@ -63,6 +63,11 @@ struct Fit {
 std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling,
                        const std::optional<Point>& target = std::nullopt);
 
+/// A grid dimension (n0, n1, n2: 0, 1, 2) that takes two values on `points` and of which their values are a function
+/// (equal where it is equal), while `target` has a third value of it: the values follow that dimension, which the
+/// inputs do not determine there (a face 7680 / n1 on grids 4 x 4, 4 x 8, 8 x 8, to 8 x 16). std::nullopt otherwise.
+std::optional<int> undetermined_dimension(const std::vector<Point>& points, int dimensions, const Point& target);
+
 /// A value that differs between the ranks of a class (a communicator colour or key: a row or column index, the
 /// rank; a partner across a transpose): a + c0 x0 + c1 x1 + c2 x2, x_k the rank's grid coordinates, each coefficient
 /// c_k 0, 1 or a stride of the grid, n0 or n0 * n1 (the rank's step along dimension 1 or 2): its own dimension's

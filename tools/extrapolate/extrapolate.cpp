@@ -68,22 +68,26 @@ Input load(const fs::path& path, bool steps, std::size_t& step_ranks)
   return in;
 }
 
-/// Whether recursive-doubling steps with partners rank XOR 2^k, k from `low` to `low + n - 1`, are the ranks along one
-/// dimension of `g`: the dimensions before it hold 2^low ranks, and it 2^n (NPB CG's row sums along rows of n0).
-bool steps_along_dimension(const Grid& g, int low, int n)
+/// Whether recursive-doubling steps with partners rank XOR 2^k, k from `low` to `low + n - 1`, run along whole
+/// dimensions of `g`: the dimensions before the first hold 2^low ranks, and those up to the last 2^(low + n) (NPB CG's
+/// row sums along rows of n0; steps over every rank run along all dimensions of any grid, and favour none).
+bool steps_along_dimensions(const Grid& g, int low, int n)
 {
-  long long below = 1;
-  for (int size : g.dims) {
-    if (below == (1LL << low) && size == (1LL << n))
+  std::vector<long long> below{1}; // ranks in the dimensions before each dimension, and in all
+  for (int size : g.dims)
+    below.push_back(below.back() * size);
+  bool starts = false;
+  for (long long b : below) {
+    starts = starts || b == (1LL << low);
+    if (starts && b == (1LL << (low + n)))
       return true;
-    below *= size;
   }
   return false;
 }
 
 /// The grids of the inputs (docs/extrapolation.md#grid): the dimension count and numbering under which most partner
 /// pairs are grid neighbours, most ranks are in communicators that are grid rows, columns or planes and most steps of
-/// recursive doubling run along a dimension; ties to fewer
+/// recursive doubling run along whole dimensions; ties to fewer
 /// dimensions, then to MPI_Cart_create's numbering.
 std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions)
 {
@@ -109,7 +113,7 @@ std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<i
         score += extrap::grid_line_members(splits[i], g);
         for (const auto& rank_spans : spans[i])
           for (auto [low, n] : rank_spans)
-            score += steps_along_dimension(g, low, n) ? static_cast<std::size_t>(n) : 0;
+            score += steps_along_dimensions(g, low, n) ? static_cast<std::size_t>(n) : 0;
       }
       if (usable && (!best || score > best_score)) {
         best = std::pair(d, largest_fastest);
@@ -135,6 +139,15 @@ std::string delta_text(const std::array<int, 3>& d, int dimensions)
 std::string class_context(const ClassModel& cls, const Param& p)
 {
   return fmt::format("{} of the ranks of class ({})", p.where, cls.name);
+}
+
+/// "4, 8, 8": dimension `k` of each point's grid.
+std::string dimension_values(const std::vector<Point>& pts, int k)
+{
+  std::string s;
+  for (const Point& x : pts)
+    s += fmt::format("{}{}", s.empty() ? "" : ", ", x.dims[static_cast<std::size_t>(k)]);
+  return s;
 }
 
 std::string points_text(const std::vector<Point>& pts, const std::vector<std::string>& values)
@@ -205,6 +218,14 @@ public:
     if (!result && f.integer) // the class's ranks on a boundary: a coordinate such as n1 - 1 times a stride
       if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
         return *g;
+    if (!result && f.integer)
+      if (std::optional<int> k = extrap::undetermined_dimension(pts, dimensions_, *target_))
+        throw ExtrapolationError(fmt::format(
+            "error: {}: the values (p: value {}; first seen in `{}`) follow n{}, which is {} on the inputs' grids and "
+            "{} at the target's: no input says what they are there (give inputs on which n{} takes 3 values or more, "
+            "or one with the target's)",
+            class_context(cls, p), points_text(pts, shown), obs.front()->first.text, *k,
+            dimension_values(pts, *k), target_->dims[static_cast<std::size_t>(*k)], *k));
     if (double spread = 0; !result && f.integer && extrap::data_dependent_sizes(p, spread)) {
       // a size equal on the class's ranks in each input but no exact function of p (NPB IS's own keys, 4143, 1029,
       // 259 at 4, 8, 16 ranks: 65536 / p^2 and the data's noise): fitted approximately
