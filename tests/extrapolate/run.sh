@@ -320,7 +320,10 @@ PY
     grep -qF "(partner): per rank = n0 * x0 + x1 (exact" "$out" || fail "no transposed partner: $(cat "$out")"
     # a 9 x 4 grid has no transpose: the target's rank 4 (x0 4, x1 0) would exchange with rank 36
     run "$tool" extrapolate --ranks 36 --grid 9x4 "$tmp/x.tit" "$tmp"/tp-{9,16,25}.trace
-    expect_error 2 "the partner of the target's rank 4 is n0 * x0 = 36, not one of its 36 ranks (grid 9 x 4)" ;;
+    expect_error 2 "the partner of the target's rank 4 is n0 * x0 = 36, not one of its 36 ranks (grid 9 x 4)"
+    # nor has a 4 x 9 grid: ranks (2, 1) and (1, 5) of the interior would both exchange with rank 9
+    run "$tool" extrapolate --ranks 36 --grid 4x9 "$tmp/x.tit" "$tmp"/tp-{9,16,25}.trace
+    expect_error 2 "the partner of the target's ranks 6 and 21 is rank 9 (n0 * x0 + x1), where in every input each rank" ;;
   halo2d) # 2-D halo without periodic boundaries (corner, edge and interior ranks differ), strong scaling
     for np in 9 16 25 36; do trace halo "$np" "${halo_args[@]}"; done
     same_as_real halo 36 9 16 25 ;;

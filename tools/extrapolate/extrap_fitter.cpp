@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace tit::extrap {
 
@@ -33,6 +34,19 @@ std::string points_text(const std::vector<Point>& pts, const std::vector<std::st
   for (std::size_t i = 0; i < pts.size(); ++i)
     s += fmt::format("{}{}: {}", i ? ", " : "", pts[i].p, values[i]);
   return s;
+}
+
+/// `f` (a partner given per rank) with Fitted::one_to_one set when, in every input, each rank of the class had a partner
+/// of its own.
+Fitted one_to_one(Fitted f, const std::vector<const Observation*>& obs)
+{
+  f.one_to_one = std::all_of(obs.begin(), obs.end(), [](const Observation* o) {
+    std::set<long long> partners;
+    for (auto [rank, q] : o->by_rank)
+      partners.insert(q);
+    return partners.size() == o->by_rank.size();
+  });
+  return f;
 }
 
 } // namespace
@@ -202,7 +216,7 @@ Fitted Fitter::fit_partner(const ClassModel& cls, const Param& p, const std::vec
     const Observation& o = *obs[k];
     if (!o.delta_ok && !o.absolute_ok && !o.offset_ok) {
       if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f)) // a transpose: n0 * x0 + x1
-        return *g;
+        return one_to_one(*g, obs);
       throw ExtrapolationError(fmt::format(
           "error: {}: in {} ({} ranks), the partner is neither the same grid neighbour, nor the same rank, nor at "
           "the same offset on every rank of the class, nor a function of the rank's grid coordinates in every input "
@@ -249,7 +263,7 @@ Fitted Fitter::fit_partner(const ClassModel& cls, const Param& p, const std::vec
     }
   }
   if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
-    return *g;
+    return one_to_one(*g, obs);
   std::string seen;
   for (std::size_t k = 0; k < obs.size(); ++k)
     seen += fmt::format("{}{}: rank {} (offset {}{})", k ? ", " : "", f.points[k].p, obs[k]->absolute,

@@ -87,7 +87,7 @@ public:
   }
 
 private:
-  int partner(const ClassAtTarget& c, std::size_t param, int rank) const
+  int partner(const ClassAtTarget& c, std::size_t param, int rank)
   {
     const Fitted& f = c.fitted[param];
     int p = grid_.ranks();
@@ -105,6 +105,13 @@ private:
                                                "{} ranks (grid {})",
                                                rank, f.per_rank->describe(), q ? std::to_string(*q) : "no integer",
                                                p, grid_.describe()));
+        // a function that gave each rank of the class its own partner in every input (a transpose) does so here
+        auto [it, added] = partner_of_[{&c, param}].try_emplace(static_cast<int>(*q), rank);
+        if (f.one_to_one && !added && it->second != rank)
+          throw ExtrapolationError(fmt::format("error: the partner of the target's ranks {} and {} is rank {} ({}), "
+                                               "where in every input each rank of their class had its own: the grid "
+                                               "{} is not one this function describes (a transpose needs a square grid)",
+                                               it->second, rank, *q, f.per_rank->describe(), grid_.describe()));
         return static_cast<int>(*q);
       }
       case Fitted::How::Function: break;
@@ -354,6 +361,8 @@ private:
   std::size_t nth_ = 0;                       ///< the rank being walked's place among its class's ranks at the target
   std::vector<std::uint64_t> taken_;           ///< per parameter resampled: the values the rank took so far
   std::map<std::size_t, std::size_t> class_ranks_; ///< per class: its target ranks met so far
+  /// per class and partner given by a grid function: which target rank has each partner (Fitted::one_to_one)
+  std::map<std::pair<const ClassAtTarget*, std::size_t>, std::map<int, int>> partner_of_;
   bool sporadic_ = false;                  ///< a compute was written absent at some occurrences (a volume of 0)
   struct Step {
     long long index = 0, count = 0;

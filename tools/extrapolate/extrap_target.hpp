@@ -31,6 +31,8 @@ struct Fitted {
   double size_spread = 0;   ///< approx_size: how far apart its values in an input were, (max - min) / mean
   Fit fit;                ///< PerRank: the fit of the grid function's constant term
   std::optional<GridFunction> per_rank;
+  bool one_to_one = false; ///< a partner given per rank that was a different rank for each rank of the class, in every
+                           ///< input (a transpose): the target must keep it so
   std::vector<Point> points;
   std::string target;     ///< the value at the target (for the report), when not per rank
 };
