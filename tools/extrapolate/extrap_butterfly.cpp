@@ -20,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace tit::extrap {
@@ -482,6 +483,22 @@ std::unique_ptr<trace::TraceSet> butterfly_steps(std::unique_ptr<trace::TraceSet
   return std::make_unique<StepsSet>(std::move(set));
 }
 
+std::optional<XorSteps> xor_steps(const Slot& slot)
+{
+  if (slot.kind != Slot::Kind::Literal || !slot.literal.starts_with("xor:"))
+    return std::nullopt;
+  XorSteps x;
+  const std::string& l = slot.literal;
+  auto [end, ec] = std::from_chars(l.data() + 4, l.data() + l.size(), x.low);
+  std::string_view dir(end, static_cast<std::size_t>(l.data() + l.size() - end));
+  if (dir.ends_with(":b"))
+    dir.remove_suffix(2);
+  if (ec != std::errc{} || x.low < 0 || (dir != ":up" && dir != ":down"))
+    return std::nullopt;
+  x.up = dir == ":up";
+  return x;
+}
+
 bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body)
 {
   bool xor_partner = false;
@@ -490,7 +507,7 @@ bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body)
     if (n.loop)
       return false; // a step is actions only
     for (const Slot& slot : meta.signatures[n.ref].slots)
-      xor_partner = xor_partner || (slot.kind == Slot::Kind::Literal && slot.literal.starts_with("xor:"));
+      xor_partner = xor_partner || xor_steps(slot).has_value();
   }
   return xor_partner;
 }
@@ -523,12 +540,8 @@ std::vector<std::vector<std::pair<int, int>>> step_spans(const trace::cformat::M
       }
       for (std::uint32_t a : meta.bodies[n.ref])
         for (const Slot& slot : meta.signatures[meta.nodes[a].ref].slots)
-          if (slot.kind == Slot::Kind::Literal && slot.literal.starts_with("xor:")) {
-            int low = -1;
-            std::from_chars(slot.literal.data() + 4, slot.literal.data() + slot.literal.size(), low);
-            if (low >= 0 && n.count > 0 && n.count < kMaxSteps)
-              found.emplace_back(low, static_cast<int>(n.count));
-          }
+          if (std::optional<XorSteps> x = xor_steps(slot); x && n.count > 0 && n.count < kMaxSteps)
+            found.emplace_back(x->low, static_cast<int>(n.count));
     }
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());

@@ -1,6 +1,7 @@
 // The compressed trace of tit-trace extrapolate's target (docs/extrapolation.md): each rank takes its class's
 // structure, with the rank's partners and values at the target.
 #include "extrap_target.hpp"
+#include "extrap_unroll.hpp"
 
 #include <fmt/format.h>
 
@@ -106,8 +107,10 @@ private:
                                                rank, f.per_rank->describe(), q ? std::to_string(*q) : "no integer",
                                                p, grid_.describe()));
         // a function that gave each rank of the class its own partner in every input (a transpose) does so here
+        if (!f.one_to_one)
+          return static_cast<int>(*q);
         auto [it, added] = partner_of_[{&c, param}].try_emplace(static_cast<int>(*q), rank);
-        if (f.one_to_one && !added && it->second != rank)
+        if (!added && it->second != rank)
           throw ExtrapolationError(fmt::format("error: the partner of the target's ranks {} and {} is rank {} ({}), "
                                                "where in every input each rank of their class had its own: the grid "
                                                "{} is not one this function describes (a transpose needs a square grid)",
@@ -298,27 +301,6 @@ private:
     }
   }
 
-  /// A partner of recursive-doubling steps (extrap_butterfly.cpp): `xor:LO:up` (k = LO, LO + 1, ... from the first
-  /// step) or `xor:LO:down` (k down to LO at the last step), either with `:b` after it.
-  struct XorSteps {
-    int low = 0;
-    bool up = true;
-  };
-  static std::optional<XorSteps> xor_steps(const Slot& slot)
-  {
-    if (slot.kind != Slot::Kind::Literal || !slot.literal.starts_with("xor:"))
-      return std::nullopt;
-    XorSteps x;
-    const std::string& l = slot.literal;
-    auto [end, ec] = std::from_chars(l.data() + 4, l.data() + l.size(), x.low);
-    std::string_view dir(end, static_cast<std::size_t>(l.data() + l.size() - end));
-    if (dir.ends_with(":b")) // a run right after another with the same literal (extrap_butterfly.cpp)
-      dir.remove_suffix(2);
-    if (ec != std::errc{} || x.low < 0 || (dir != ":up" && dir != ":down"))
-      return std::nullopt;
-    x.up = dir == ":up";
-    return x;
-  }
   /// The slope of a value slot of steps (`+1/step`, extrap_butterfly.cpp); 0 when it has none.
   static std::int64_t slope(const Slot& slot)
   {

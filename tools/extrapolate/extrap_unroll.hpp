@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,15 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path
 /// XOR 2^k, k going up or down by 1 from one block to the next, twice or more, and exchanging both ways with the
 /// partner. Every step of every rank then has one signature, and the folder folds the run into a loop.
 std::unique_ptr<trace::TraceSet> butterfly_steps(std::unique_ptr<trace::TraceSet> set);
+
+/// The partner of a run of recursive-doubling steps (butterfly_steps): `xor:LO:up` (k = LO, LO + 1, ... from the first
+/// step) or `xor:LO:down` (k down to LO at the last step), either with `:b` after it (a run right after another).
+struct XorSteps {
+  int low = 0;
+  bool up = true;
+};
+/// `slot`'s partner of steps; std::nullopt when it is none (another kind of slot, another literal).
+std::optional<XorSteps> xor_steps(const trace::cformat::Slot& slot);
 
 /// Whether `body` is a step of a run of recursive-doubling steps (butterfly_steps): actions only, one of them with a
 /// partner `xor:...`. The unrolling passes leave loops of such steps folded.
