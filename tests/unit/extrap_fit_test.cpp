@@ -325,6 +325,31 @@ TEST(ExtrapFit, MeasuredVolumeIsNotNegativeAtTheTarget)
   EXPECT_GE(fit->loo_error, 0);
 }
 
+TEST(ExtrapFit, MeasuredVolumesAreNotCarriedAlongAGrowingTerm)
+{
+  // a burst of LULESH measured by our tracer at 27, 64, 125 ranks (weak scaling, growing with the machine's
+  // oversubscription): 52 k + 11.5 p^2 followed the three best and gave 1.4 M at 343 ranks, 6 times the largest
+  std::vector<Point> pts;
+  for (auto [p, v] : {std::pair(27.0, 60370.0), std::pair(64.0, 99288.0), std::pair(125.0, 231915.0)})
+    pts.push_back(Point{p, {std::cbrt(p), std::cbrt(p), std::cbrt(p)}, v});
+  Point target{343, {7, 7, 7}, 0};
+  auto fit = tit::extrap::fit(pts, 3, false, Scaling::Weak, target);
+  ASSERT_TRUE(fit);
+  EXPECT_FALSE(fit->exact);
+  for (Term growing : {Term::Linear, Term::Sqrt, Term::Cbrt, Term::TwoThirds, Term::Log2, Term::Square})
+    EXPECT_NE(fit->model.term, growing) << fit->model.describe();
+  EXPECT_LT(fit->model.eval(target), 1.5 * 231915) << fit->model.describe();
+  EXPECT_GT(fit->model.eval(target), 60370) << fit->model.describe();
+  // an exact growing function still wins (generated volumes, a count of operations)
+  std::vector<Point> exact;
+  for (double p : {27.0, 64.0, 125.0})
+    exact.push_back(Point{p, {std::cbrt(p), std::cbrt(p), std::cbrt(p)}, 100 + 3 * p * p});
+  fit = tit::extrap::fit(exact, 3, false, Scaling::Weak, target);
+  ASSERT_TRUE(fit);
+  EXPECT_TRUE(fit->exact);
+  EXPECT_NEAR(fit->model.eval(target), 100 + 3 * 343.0 * 343.0, 1e-6 * 3 * 343 * 343);
+}
+
 TEST(ExtrapModel, ConsecutiveComputesAreMergedAndCommunicatorLoopsUnrolled)
 {
   namespace ts = tit::trace::test_support;
