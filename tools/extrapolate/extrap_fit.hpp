@@ -49,17 +49,16 @@ struct Fit {
   std::vector<Model> alternatives;     ///< the same functions, for checking that they agree at the target
 };
 
-/// Volumes without an exact fit (docs/extrapolation.md#functions): the candidates (with a fitted, or a = 0) whose largest
-/// relative error is at most half the constant's, and the constant; of those, the one whose leave-one-out error is
-/// smallest (it predicts the largest input best from the others), the fit error breaking ties.
 /// Fits `points` (at least 2, distinct p) with a function over the variables of a grid of `dimensions` dimensions
 /// (0..3); with 3 points or more, a variable that takes 2 values on them is not used (two values determine both
 /// coefficients of any term: every term would fit), unless the data are integers and `target`'s value is one of the
-/// two (every exact function then gives the inputs' value there). Exact fits first, the simplest of them (the constant, then the family order of `scaling`); else, for
-/// non-integer data, the function of the smallest largest relative error, unless the constant's is not at least
-/// twice as large (then the constant). Integer data (`integer`): only exact fits; std::nullopt when none is.
-/// With `target` (its p and dims), a volume whose points are all positive takes no candidate that is not positive
-/// there.
+/// two (every exact function then gives the inputs' value there). Exact fits first, the simplest of them (the
+/// constant, then the family order of `scaling`). Integer data (`integer`): only exact fits; std::nullopt when none is.
+/// Volumes without an exact fit (docs/extrapolation.md#functions): the constant, and the candidates of a bounded term
+/// (1/x, 1/x^(1/2), ...: a growing one carries the inputs' noise on to the target) with a fitted or a = 0 whose
+/// largest relative error is at most half the constant's; of those, the one whose leave-one-out error is smallest
+/// (it predicts the largest input best from the others), the fit error breaking ties. With `target` (its p and
+/// dims), a volume whose points are all positive takes no candidate that is not positive there.
 std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling,
                        const std::optional<Point>& target = std::nullopt);
 
