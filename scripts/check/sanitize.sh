@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build tit-replay and its unit tests with AddressSanitizer and UndefinedBehaviorSanitizer, and run
-# the unit and end-to-end tests on that build. scripts/test.sh runs it after the main suite.
+# the unit and end-to-end tests on that build, and the extrapolation's (label `sanitized`: all but those
+# traced by our tracer, whose library this build does not make). scripts/test.sh runs it after the main suite.
 #
 # Usage: scripts/check/sanitize.sh [extra ctest arguments]
 # Environment:
@@ -29,4 +30,4 @@ cmake --build "$dir" -j "$jobs" --target tit-replay tit-trace-tool tit-unit-test
 export TIT_E2E_ARGS=--cfg=contexts/factory:thread
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_stack_use_after_return=0}
-ctest --test-dir "$dir" --output-on-failure --no-tests=error -j "${CTEST_JOBS:-2}" -L '^(unit|e2e)$' "$@"
+ctest --test-dir "$dir" --output-on-failure --no-tests=error -j "${CTEST_JOBS:-2}" -L '^(unit|e2e|sanitized)$' "$@"
