@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 list_of() { if [ "$kind" = smpi ]; then echo "$out/smpi/traces/$1-np$2/$1-np$2.trace"; else echo "$out/tracer/traces/$1-np$2/trace.list"; fi; }
 files_of() { if [ "$kind" = smpi ]; then echo "${1}_files"; else dirname "$1"; fi; }
 time_of() { sed -n 's/^Simulated time: \(.*\) s$/\1/p' "$1"; }
-# counts DIR: "rank kind count" lines of the per-rank files of DIR (SMPI's or expand's)
+# counts DIR: "rank kind count" lines of the per-rank files of DIR (SMPI's, our tracer's or expand's)
 # (consecutive computes counted as one, as the extrapolator merges them)
 counts() {
   for f in "$1"/*; do

@@ -60,9 +60,9 @@ std::vector<Term> term_order(Scaling s)
           Term::Inv,    Term::InvSqrt, Term::InvCbrt, Term::InvTwoThirds, Term::Square, Term::InvSquare};
 }
 
-/// A term that stays within [0, 1] for x >= 1 (1/x, 1/x^(1/2), ...): a function of it stays between its value at the
-/// largest input and its limit, wherever the target is. The growing ones (x, log2 x, x^2, ...) carry a trend the
-/// inputs' noise may have made on to any distance.
+/// A term that stays within (0, 1] for x >= 1 (1/x, 1/x^(1/2), ...): at a target beyond the inputs, a function of it
+/// lies between its value at the largest input and its limit a. The growing ones (x, log2 x, x^2, ...) carry a trend
+/// the inputs' noise may have made on to any distance.
 bool bounded(Term t)
 {
   switch (t) {
