@@ -363,6 +363,15 @@ PY
     [ "$status" -eq 2 ] || fail "expected exit 2, got $status"
     grep -q "the partner is the grid neighbour on either side along dimension 0 (n0), which is 2 ranks wide in every input and 3 at the target: no input says which side" "$err" ||
       fail "unexpected message" ;;
+  bisection) # issue 35 (miniFE): ranks numbered by recursive bisection (the box halved along one dimension after the
+    # other, the lower half of the ranks taking the lower half), not in the grid's row order: a 2-D halo, weak scaling,
+    # on 16, 32, 64 ranks (4 x 4, 4 x 8, 8 x 8, n0 first) to 128 (8 x 16). Read in row order, ranks of one position
+    # class have other neighbours (refused before: "differ in structure"); the numbering is found from the partners.
+    for np in 16 32 64 128; do trace bisect "$np" dims=2 scaling=w n=16 iters=3 bisection=1; done
+    run "$tool" extrapolate --ranks 128 "$tmp/b.tit" "$tmp"/bisect-{16,32,64}.trace; expect_ok
+    grep -q "^$tmp/b.tit: 128 ranks, grid 8 x 16, recursive bisection (2-D), from 16 (4 x 4), 32 (4 x 8), 64 (8 x 8) ranks" "$out" ||
+      fail "not read as recursive bisection: $(head -3 "$out")"
+    same_as_real bisect 128 16 32 64 ;;
   torus2d) # 2-D halo with periodic boundaries, weak scaling
     for np in 9 16 25 36; do trace torus "$np" "${torus_args[@]}"; done
     same_as_real torus 36 9 16 25 ;;

@@ -155,6 +155,47 @@ TEST(ExtrapGrid, CoordinatesPositionsAndNeighbours)
   EXPECT_EQ(g.at_offset(1, {0, -1, 0}), 9);
 }
 
+// miniFE's box_partition at 64 ranks: the rank's bits, most significant first, halve z, y, x, z, y, x; rank 5
+// (binary 000101) is x 1, y 0, z 1, a face rank with 17 neighbours, rank 9 (001001) the corner x 3, y 0, z 0 with 7.
+TEST(ExtrapGrid, RecursiveBisectionNumbering)
+{
+  Grid g = *bisection_grid(64, 3);
+  EXPECT_EQ(g.dims, (std::vector<int>{4, 4, 4}));
+  EXPECT_EQ(g.coords(5), (std::array<int, 3>{1, 0, 1}));
+  EXPECT_EQ(g.coords(9), (std::array<int, 3>{3, 0, 0}));
+  EXPECT_EQ(g.coords(42), (std::array<int, 3>{2, 1, 2}));
+  for (int r = 0; r < g.ranks(); ++r)
+    EXPECT_EQ(g.rank_of(g.coords(r)), r);
+  auto neighbours = [&](int rank) {
+    int n = 0;
+    for (int q = 0; q < g.ranks(); ++q) {
+      std::array<int, 3> a = g.coords(rank), b = g.coords(q);
+      bool near = q != rank;
+      for (int k = 0; k < 3; ++k)
+        near = near && std::abs(a[k] - b[k]) <= 1; // no wrap: miniFE's box is not periodic
+      n += near ? 1 : 0;
+    }
+    return n;
+  };
+  EXPECT_EQ(neighbours(5), 17);
+  EXPECT_EQ(neighbours(9), 7);
+  EXPECT_EQ(g.at_offset(5, {1, 1, 1}), 42);
+  EXPECT_EQ(g.at_offset(5, {1, 0, 0}), 12);
+  EXPECT_EQ(g.at_offset(5, {1, 0, -1}), 8);
+  EXPECT_EQ(position_name(g.position(9), 3), "last,first,first");
+  // 128 = 2^7: z halved three times (first and last), y and x twice
+  EXPECT_EQ(bisection_grid(128, 3)->dims, (std::vector<int>{4, 4, 8}));
+  EXPECT_EQ(bisection_grid(128, 3)->coords(1), (std::array<int, 3>{0, 0, 1}));
+  EXPECT_EQ(bisection_grid(8, 2)->dims, (std::vector<int>{2, 4}));
+  EXPECT_FALSE(bisection_grid(48, 3));
+  EXPECT_EQ(g.describe(), "4 x 4 x 4, recursive bisection");
+  // a grid whose dimensions do not take turns evenly: a spent dimension is skipped
+  Grid uneven{{2, 8}, Numbering::Bisection};
+  for (int r = 0; r < uneven.ranks(); ++r)
+    EXPECT_EQ(uneven.rank_of(uneven.coords(r)), r);
+  EXPECT_EQ(uneven.coords(1), (std::array<int, 3>{0, 1, 0})); // bits: y, x, y, y
+}
+
 TEST(ExtrapGrid, ParseGrid)
 {
   EXPECT_EQ(parse_grid("12x3")->dims, (std::vector<int>{12, 3}));

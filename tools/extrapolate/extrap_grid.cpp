@@ -51,9 +51,48 @@ int Grid::ranks() const
   return n;
 }
 
+namespace {
+
+int log2_exact(int n)
+{
+  int b = 0;
+  while ((1 << b) < n)
+    ++b;
+  return b;
+}
+
+/// The dimension that each bit of a bisection-numbered rank halves, most significant bit first.
+std::vector<int> halving_order(const std::vector<int>& dims)
+{
+  std::array<int, 3> left{0, 0, 0};
+  int total = 0;
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    left[k] = log2_exact(dims[k]);
+    total += left[k];
+  }
+  std::vector<int> order;
+  const int d = static_cast<int>(dims.size());
+  for (int k = d - 1; static_cast<int>(order.size()) < total; k = (k + d - 1) % d)
+    if (left[k] > 0) {
+      order.push_back(k);
+      --left[k];
+    }
+  return order;
+}
+
+} // namespace
+
 std::array<int, 3> Grid::coords(int rank) const
 {
   std::array<int, 3> c{0, 0, 0};
+  if (numbering == Numbering::Bisection) {
+    std::vector<int> order = halving_order(dims);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      int bit = (rank >> (order.size() - 1 - i)) & 1;
+      c[order[i]] = 2 * c[order[i]] + bit;
+    }
+    return c;
+  }
   for (std::size_t k = 0; k < dims.size(); ++k) {
     c[k] = rank % dims[k];
     rank /= dims[k];
@@ -64,6 +103,14 @@ std::array<int, 3> Grid::coords(int rank) const
 int Grid::rank_of(const std::array<int, 3>& c) const
 {
   int r = 0;
+  if (numbering == Numbering::Bisection) {
+    std::array<int, 3> left{0, 0, 0}; // the bits of each coordinate not yet placed
+    for (std::size_t k = 0; k < dims.size(); ++k)
+      left[k] = log2_exact(dims[k]);
+    for (int k : halving_order(dims))
+      r = 2 * r + ((c[k] >> --left[k]) & 1);
+    return r;
+  }
   for (std::size_t k = dims.size(); k-- > 0;)
     r = r * dims[k] + c[k];
   return r;
@@ -82,6 +129,8 @@ std::string Grid::describe() const
   std::string s;
   for (std::size_t k = 0; k < dims.size(); ++k)
     s += (k ? " x " : "") + std::to_string(dims[k]);
+  if (numbering == Numbering::Bisection)
+    s += ", recursive bisection";
   return s;
 }
 
@@ -144,6 +193,21 @@ Grid grid_for(int p, int d, bool largest_fastest)
   if (!largest_fastest)
     std::reverse(g.dims.begin(), g.dims.end());
   return g;
+}
+
+std::optional<Grid> bisection_grid(int p, int d)
+{
+  if (p < 1 || (p & (p - 1)) != 0 || d < 1 || d > 3)
+    return std::nullopt;
+  Grid g{std::vector<int>(static_cast<std::size_t>(d), 1), Numbering::Bisection};
+  for (int bits = log2_exact(p), k = d - 1; bits > 0; --bits, k = (k + d - 1) % d)
+    g.dims[static_cast<std::size_t>(k)] *= 2;
+  return g;
+}
+
+bool powers_of_two(const Grid& g)
+{
+  return std::all_of(g.dims.begin(), g.dims.end(), [](int n) { return n > 0 && (n & (n - 1)) == 0; });
 }
 
 std::optional<Grid> parse_grid(std::string_view text)

@@ -1,5 +1,6 @@
 // Process grids of tit-trace extrapolate (docs/extrapolation.md#grid): 1-D, 2-D or 3-D, ranks numbered with
-// dimension 0 varying fastest (rank = x0 + n0 * (x1 + n1 * x2)), dimensions chosen as MPI_Dims_create chooses
+// dimension 0 varying fastest (rank = x0 + n0 * (x1 + n1 * x2)) or by recursive bisection (a box halved along one
+// dimension after the other, the lower half taking the lower ranks), dimensions chosen as MPI_Dims_create chooses
 // them, and each rank's position class (first, interior, last along each dimension).
 #pragma once
 
@@ -15,8 +16,18 @@ namespace tit::extrap {
 /// are closest (then the smallest largest factor), in non-increasing order.
 std::vector<int> dims_create(int p, int d);
 
+/// How a grid numbers its ranks.
+enum class Numbering {
+  RowMajor,  ///< rank = x0 + n0 * (x1 + n1 * x2): dimension 0 varies fastest (MPI_Cart_create's order)
+  /// Recursive bisection (miniFE's box_partition; recursive coordinate bisection with power-of-two halves): the rank's
+  /// bits, most significant first, halve the box along dimensions d-1, d-2, ..., 0, d-1, ... in turn (a dimension
+  /// whose halvings are spent is skipped), bit 1 the upper half. Every size a power of two.
+  Bisection,
+};
+
 struct Grid {
-  std::vector<int> dims; ///< dims[0] varies fastest; 1 to 3 dimensions
+  std::vector<int> dims; ///< dims[0] varies fastest (row-major); 1 to 3 dimensions
+  Numbering numbering = Numbering::RowMajor;
 
   int dimensions() const { return static_cast<int>(dims.size()); }
   int ranks() const;
@@ -24,7 +35,7 @@ struct Grid {
   int rank_of(const std::array<int, 3>& c) const;
   /// The sizes as a function's variables: n0, n1, n2 (1 beyond the grid's dimensions).
   std::array<double, 3> sizes() const;
-  /// "6 x 6" (n0 first).
+  /// "6 x 6" (n0 first); "8 x 8 x 8, recursive bisection" for that numbering.
   std::string describe() const;
   /// The position class of `rank`: per dimension 0 first, 1 interior, 2 last (a dimension of 1: 3, only).
   std::array<int, 3> position(int rank) const;
@@ -47,6 +58,13 @@ std::string position_name(const std::array<int, 3>& position, int dimensions);
 /// The grid of `p` ranks in `d` dimensions: dims_create(p, d), in the order where the smallest dimension varies
 /// fastest (MPI_Cart_create's row-major numbering) or, with `largest_fastest`, the largest.
 Grid grid_for(int p, int d, bool largest_fastest);
+
+/// The grid of `p` ranks in `d` dimensions numbered by recursive bisection: each dimension 2^(the halvings along it),
+/// dimension d-1 halved first (so the largest when they differ); std::nullopt when `p` is not a power of two.
+std::optional<Grid> bisection_grid(int p, int d);
+
+/// Whether every size of `g` is a power of two (what Numbering::Bisection needs).
+bool powers_of_two(const Grid& g);
 
 /// "AxBxC" (A the fastest-varying dimension): std::nullopt when malformed (not 1 to 3 positive integers).
 std::optional<Grid> parse_grid(std::string_view text);

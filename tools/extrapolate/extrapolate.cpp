@@ -84,11 +84,25 @@ bool steps_along_dimensions(const Grid& g, int low, int n)
   return false;
 }
 
+/// How the inputs' ranks lie on their grids: the dimension count and the numbering.
+struct Layout {
+  int dimensions = 1;
+  bool largest_fastest = false; ///< row-major, the largest dimension varying fastest
+  bool bisection = false;       ///< numbered by recursive bisection (power-of-two rank counts)
+
+  /// The grid of `p` ranks; std::nullopt when `p` cannot be numbered so (bisection: not a power of two).
+  std::optional<Grid> grid(int p) const
+  {
+    return bisection ? extrap::bisection_grid(p, dimensions) : extrap::grid_for(p, dimensions, largest_fastest);
+  }
+};
+
 /// The grids of the inputs (docs/extrapolation.md#grid): the dimension count and numbering under which most partner
 /// pairs are grid neighbours, most ranks are in communicators that are grid rows, columns or planes and most steps of
-/// recursive doubling run along whole dimensions; ties to fewer
-/// dimensions, then to MPI_Cart_create's numbering.
-std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions)
+/// recursive doubling run along whole dimensions; ties to fewer dimensions, then to MPI_Cart_create's numbering, then
+/// to the largest dimension fastest, and last to recursive bisection (tried when every input and the target, `target`
+/// ranks, are powers of two).
+Layout find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions, int target)
 {
   std::vector<std::vector<std::pair<int, int>>> pairs;
   std::vector<std::vector<std::vector<long long>>> splits;
@@ -98,24 +112,29 @@ std::pair<int, bool> find_grid(const std::vector<Input>& inputs, std::optional<i
     splits.push_back(extrap::split_colours(in));
     spans.push_back(extrap::step_spans(in.trace.meta));
   }
-  std::optional<std::pair<int, bool>> best;
+  std::optional<Layout> best;
   std::size_t best_score = 0;
   for (int d = dimensions.value_or(1); d <= dimensions.value_or(3); ++d) {
-    for (bool largest_fastest : {false, true}) {
+    for (Layout layout : {Layout{d, false, false}, Layout{d, true, false}, Layout{d, false, true}}) {
+      if (layout.bisection && (d == 1 || !layout.grid(target)))
+        continue; // a 1-D bisection is the row order
       std::size_t score = 0;
       bool usable = true;
       for (std::size_t i = 0; i < inputs.size() && usable; ++i) {
-        Grid g = extrap::grid_for(inputs[i].ranks(), d, largest_fastest);
-        usable = d == 1 || std::none_of(g.dims.begin(), g.dims.end(), [](int n) { return n == 1; });
+        std::optional<Grid> g = layout.grid(inputs[i].ranks());
+        usable = g && (d == 1 || std::none_of(g->dims.begin(), g->dims.end(), [](int n) { return n == 1; }));
+        if (!usable)
+          break;
         for (auto [r, q] : pairs[i])
-          score += g.neighbour(r, q) ? 1 : 0;
-        score += extrap::grid_line_members(splits[i], g);
-        for (const auto& rank_spans : spans[i])
-          for (auto [low, n] : rank_spans)
-            score += steps_along_dimensions(g, low, n) ? static_cast<std::size_t>(n) : 0;
+          score += g->neighbour(r, q) ? 1 : 0;
+        score += extrap::grid_line_members(splits[i], *g);
+        if (!layout.bisection)
+          for (const auto& rank_spans : spans[i])
+            for (auto [low, n] : rank_spans)
+              score += steps_along_dimensions(*g, low, n) ? static_cast<std::size_t>(n) : 0;
       }
       if (usable && (!best || score > best_score)) {
-        best = std::pair(d, largest_fastest);
+        best = layout;
         best_score = score;
       }
     }
@@ -412,11 +431,19 @@ std::pair<std::vector<ClassModel>, bool> classes_for(const std::vector<Input>& i
 void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const ExtrapolateOptions& options,
                    std::ostream& report, std::size_t butterflies)
 {
-  auto [dimensions, largest_fastest] =
-      find_grid(inputs, options.grid ? std::optional(options.grid->dimensions()) : std::nullopt);
+  Layout layout = find_grid(inputs, options.grid ? std::optional(options.grid->dimensions()) : std::nullopt,
+                            options.ranks);
+  const int dimensions = layout.dimensions;
   for (Input& in : inputs)
-    in.grid = extrap::grid_for(in.ranks(), dimensions, largest_fastest);
-  Grid target = options.grid ? *options.grid : extrap::grid_for(options.ranks, dimensions, largest_fastest);
+    in.grid = *layout.grid(in.ranks());
+  Grid target = options.grid ? *options.grid : *layout.grid(options.ranks);
+  if (options.grid && layout.bisection) {
+    if (!extrap::powers_of_two(target))
+      throw ExtrapolationError(fmt::format("error: --grid {}: the inputs' ranks are numbered by recursive bisection, "
+                                           "whose grids have powers of two along every dimension",
+                                           options.grid->describe()));
+    target.numbering = extrap::Numbering::Bisection;
+  }
 
   auto [classes, one_class] = classes_for(inputs, target, options.resample);
   std::map<int, int> members; // per class key: ranks at the target
@@ -450,11 +477,10 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
 
   std::string sources;
   for (const Input& in : inputs)
-    sources += fmt::format("{}{} ({})", sources.empty() ? "" : ", ", in.ranks(), in.grid.describe());
-  fmt::print(report, "{}: {} ranks, grid {} ({}-D, n0 varies fastest), from {} ranks; {} classes, {} parameters ({} "
-                     "exact), {} bytes\n",
-             out.string(), target.ranks(), target.describe(), dimensions, sources, at.size(), parameters, exact,
-             bytes);
+    sources += fmt::format("{}{} ({})", sources.empty() ? "" : ", ", in.ranks(), Grid{in.grid.dims}.describe());
+  fmt::print(report, "{}: {} ranks, grid {} ({}-D{}), from {} ranks; {} classes, {} parameters ({} exact), {} bytes\n",
+             out.string(), target.ranks(), target.describe(), dimensions, layout.bisection ? "" : ", n0 varies fastest",
+             sources, at.size(), parameters, exact, bytes);
   if (std::any_of(at.begin(), at.end(), [](const ClassAtTarget& c) { return c.resampled; }))
     fmt::print(report, "volumes: the measured ones resampled, each rank varying around the fitted mean as a rank of its "
                        "class in the input of {} ranks (--volumes mean: the mean alone)\n",

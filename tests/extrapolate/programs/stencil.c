@@ -4,6 +4,9 @@
  *   dims=D       1, 2 or 3: the process grid, as MPI_Dims_create specifies it (the most balanced factorisation,
  *                non-increasing; SMPI 3.32's own MPI_Dims_create gives 9 x 1 for 9 ranks and 9 x 4 for 36, so it is
  *                computed here), numbered as MPI_Cart_create numbers it (the last dimension varies fastest)
+ *   bisection=0|1  the ranks numbered by recursive bisection instead (miniFE's box_partition; the rank count a power of
+ *                two): the box is halved along dimension 0, 1, 2, 0, ... in turn, the lower half of the ranks taking the
+ *                lower half of the box; the grid has 2^(the halvings along it) ranks along each dimension
  *   periodic=0|1 neighbours across the boundary (default 0)
  *   iters=I      iterations (default 4); pow2=1 makes it 2^size (no function of the family fits)
  *   n=N          the global domain's side per dimension (strong scaling; default 120), or the local one (weak)
@@ -56,6 +59,23 @@ static void balanced(int n, int d, int max, int* cur, int depth, int nd, int* be
     }
 }
 
+/* bisection=1: ranks [lo, lo + np) share the box [blo, bhi) of grid coordinates, halved along `axis`; each rank's
+ * coordinates (its box's lower corner) into corner[rank]. */
+static void bisect(int lo, int np, int axis, int nd, const int* blo, const int* bhi, int (*corner)[3])
+{
+  if (np == 1) {
+    for (int k = 0; k < 3; k++)
+      corner[lo][k] = blo[k];
+    return;
+  }
+  int mid = (blo[axis] + bhi[axis]) / 2;
+  int lower_hi[3] = {bhi[0], bhi[1], bhi[2]}, upper_lo[3] = {blo[0], blo[1], blo[2]};
+  lower_hi[axis] = mid;
+  upper_lo[axis] = mid;
+  bisect(lo, np / 2, (axis + 1) % nd, nd, blo, lower_hi, corner);
+  bisect(lo + np / 2, np / 2, (axis + 1) % nd, nd, upper_lo, bhi, corner);
+}
+
 int main(int argc, char** argv)
 {
   MPI_Init(&argc, &argv);
@@ -86,11 +106,27 @@ int main(int argc, char** argv)
     steps = (steps + 1) / 2; /* along a row */
 
   int dims[3] = {1, 1, 1}, cur[3] = {1, 1, 1}, found = 0;
-  balanced(size, ndims, size, cur, 0, ndims, dims, &found);
   int coords[3] = {0, 0, 0};
-  for (int k = ndims - 1, r = rank; k >= 0; k--) {
-    coords[k] = r % dims[k];
-    r /= dims[k];
+  int bisection = (int)option(argc, argv, "bisection", 0);
+  int(*corner)[3] = NULL;
+  if (bisection) {
+    if (size & (size - 1)) {
+      fprintf(stderr, "stencil: bisection=1 needs a power of two ranks, not %d\n", size);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    for (int level = 0; (1 << level) < size; level++)
+      dims[level % ndims] *= 2;
+    corner = xalloc((size_t)size * sizeof *corner);
+    int blo[3] = {0, 0, 0};
+    bisect(0, size, 0, ndims, blo, dims, corner);
+    for (int k = 0; k < 3; k++)
+      coords[k] = corner[rank][k];
+  } else {
+    balanced(size, ndims, size, cur, 0, ndims, dims, &found);
+    for (int k = ndims - 1, r = rank; k >= 0; k--) {
+      coords[k] = r % dims[k];
+      r /= dims[k];
+    }
   }
   long local[3];
   long cells = 1;
@@ -115,8 +151,13 @@ int main(int argc, char** argv)
         c[k] = (c[k] + dims[k]) % dims[k];
       }
       int q = 0;
-      for (int j = 0; j < ndims; j++)
-        q = q * dims[j] + c[j];
+      if (bisection) {
+        while (corner[q][0] != c[0] || corner[q][1] != c[1] || corner[q][2] != c[2])
+          q++;
+      } else {
+        for (int j = 0; j < ndims; j++)
+          q = q * dims[j] + c[j];
+      }
       nbr[idx] = q;
       count++;
     }
@@ -209,6 +250,7 @@ int main(int argc, char** argv)
   free(wbuf);
   free(sbuf);
   free(rbuf);
+  free(corner);
   MPI_Finalize();
   return 0;
 }
