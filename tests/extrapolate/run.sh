@@ -306,12 +306,14 @@ PY
     same_as_real bfh 128 16 32 64
     run "$tool" extrapolate --ranks 128 "$tmp/g.tit" "$tmp"/bfh-{16,32,64}.trace
     grep -qF "grid 8 x 16 (2-D, n0 varies fastest)" "$out" || fail "not the 2-D grid: $(head -1 "$out")"
-    # strong scaling from 4 x 4, 4 x 8, 8 x 8 to 8 x 16: a face that follows n1 (4, 8, 8) is not known at n1 = 16:
-    # refused, not approximated
-    for np in 16 32 64; do trace bfs "$np" dims=2 periodic=1 n=960 butterfly=1; done
-    run "$tool" extrapolate --ranks 128 "$tmp/x.tit" "$tmp"/bfs-{16,32,64}.trace
-    expect_error 2 "the values (p: value 16: 1920, 32: 960, 64: 960; first seen in" \
-      "follow n1, which is 4, 8, 8 on the inputs' grids and 16 at the target's: no input says what they are there" ;;
+    # strong scaling from 4 x 4, 4 x 8, 8 x 8 to 8 x 16: the face across x0, 1920, 960, 960 (8 doubles a cell of
+    # 960 / n1), follows n1, which is 4, 8, 8 on the inputs and 16 at the target; a + b / n1 is not determined by two
+    # values of n1 (refused before: "no input says what they are there"), the face b / n1 is (docs/extrapolation.md#faces)
+    for np in 16 32 64 128; do trace bfs "$np" dims=2 periodic=1 n=960 butterfly=1; done
+    run "$tool" extrapolate --report --ranks 128 "$tmp/x.tit" "$tmp"/bfs-{16,32,64}.trace; expect_ok
+    grep -qE "argument 3: 7680 / n1 \(exact.* -> 480$" "$out" || fail "the face is not 7680 / n1: $(grep -F 7680 "$out")"
+    grep -qF "the face between the rank and its partner" "$out" || fail "the report does not say it is a face"
+    same_as_real bfs 128 16 32 64 ;;
   transpose) # a 2-D halo whose iterations also exchange with the rank of transposed coordinates (NPB CG's transpose
     # on square process grids): the partner as a function of the rank's grid coordinates, n0 * x0 + x1
     for np in 9 16 25 36; do trace tp "$np" dims=2 n=40 scaling=w transpose=1; done
@@ -412,10 +414,13 @@ PY
     grep -qE '`compute`, argument 1: mean = 144000 / p \(exact, error 0 on the inputs; leave-one-out error 0\) -> 4000$' \
       "$out" || fail "no compute fit 144000 / p"
     grep -qF "inputs (p: value): 9: 16000, 16: 9000, 25: 5760" "$out" || fail "no input values"
-    # the face size 8 * 120 / sqrt(p) doubles: exact with p^(1/2) (and n0, n1 on square grids)
-    grep -qE "argument 3: 960 / p\^\(1/2\) \(exact, error 0 on the inputs; leave-one-out error 0\) -> 160$" "$out" ||
-      fail "no face size fit"
-    grep -qF "also exact on the inputs: 960 / n0; 960 / n1" "$out" || fail "no tie listed"
+    # the face size 8 * 120 / n doubles, n the ranks along the face (960 / p^(1/2), 960 / n0 and 960 / n1 alike on
+    # square grids): the face's own dimension, said so (docs/extrapolation.md#faces)
+    grep -qE "argument 3: 960 / n0 \(exact, error 0 on the inputs; leave-one-out error [0-9.e-]+\) -> 160$" "$out" ||
+      fail "no face size fit 960 / n0"
+    grep -qE "argument 3: 960 / n1 \(exact, error 0 on the inputs; leave-one-out error [0-9.e-]+\) -> 160$" "$out" ||
+      fail "no face size fit 960 / n1"
+    grep -qF "the face between the rank and its partner, a grid neighbour" "$out" || fail "the faces are not said"
     grep -qE "item [0-9]+, a loop: trip count = 4 \(exact" "$out" || fail "no trip count"
     grep -qF "(partner): grid neighbour (+1,+0) in every input -> grid offset (+1,+0)" "$out" || fail "no partner line" ;;
   compressed) # compressed inputs give the same file as plain ones; --scaling is accepted

@@ -127,6 +127,41 @@ TEST(ExtrapFit, ScalingBreaksTies)
   EXPECT_EQ(tit::extrap::fit(two, 0, false, Scaling::Weak)->model.term, Term::Log2);
 }
 
+// A message to a grid neighbour carries the face between them: miniFE's bisection grids at 64, 128 and 256 ranks
+// (4 x 4 x 4, 4 x 4 x 8, 4 x 8 x 8; n0 is 4 on every input) to 8 x 8 x 8.
+TEST(ExtrapFit, HaloSizesFollowTheFaceTheyCross)
+{
+  EXPECT_EQ(face_variable({1, 0, 0}, 3), Var::Dim12);
+  EXPECT_EQ(face_variable({0, 0, -1}, 3), Var::Dim01);
+  EXPECT_EQ(face_variable({0, 1, 0}, 3), Var::Dim02);
+  EXPECT_EQ(face_variable({1, -1, 0}, 3), Var::Dim2); // an edge
+  EXPECT_FALSE(face_variable({1, 1, -1}, 3));         // a corner: a constant
+  EXPECT_FALSE(face_variable({0, 0, 0}, 3));
+  EXPECT_EQ(face_variable({1, 0, 0}, 2), Var::Dim1);
+  const std::array<double, 3> at{8, 8, 8};
+  // across n0: 1600 / (n1 n2); the family's first exact function, 6400 / p, gives half a message at the target
+  std::vector<Point> across0{{64, {4, 4, 4}, 100}, {128, {4, 4, 8}, 50}, {256, {4, 8, 8}, 25}};
+  std::optional<Fit> face = fit_face(across0, Var::Dim12);
+  ASSERT_TRUE(face);
+  EXPECT_EQ(face->model.describe(), "1600 / (n1 n2)");
+  EXPECT_DOUBLE_EQ(face->model.eval(512, at), 25);
+  EXPECT_DOUBLE_EQ(tit::extrap::fit(across0, 3, true, Scaling::None)->model.eval(512, at), 12.5);
+  // across n2: 100, 100, 50; n0 n1 takes two values, enough for b / (n0 n1) alone (400 / n1 fits them too)
+  std::vector<Point> across2{{64, {4, 4, 4}, 100}, {128, {4, 4, 8}, 100}, {256, {4, 8, 8}, 50}};
+  face = fit_face(across2, Var::Dim01);
+  ASSERT_TRUE(face);
+  EXPECT_DOUBLE_EQ(face->model.eval(512, at), 25);
+  // an edge along n2: 40 / n2
+  std::vector<Point> edge{{64, {4, 4, 4}, 10}, {128, {4, 4, 8}, 5}, {256, {4, 8, 8}, 5}};
+  EXPECT_DOUBLE_EQ(fit_face(edge, Var::Dim2)->model.eval(512, at), 5);
+  // a weak-scaled face: the constant
+  std::vector<Point> weak{{64, {4, 4, 4}, 64}, {128, {4, 4, 8}, 64}, {256, {4, 8, 8}, 64}};
+  EXPECT_EQ(fit_face(weak, Var::Dim12)->model.term, Term::Const);
+  // no face: values that no function of it reproduces
+  std::vector<Point> other{{64, {4, 4, 4}, 100}, {128, {4, 4, 8}, 60}, {256, {4, 8, 8}, 25}};
+  EXPECT_FALSE(fit_face(other, Var::Dim12));
+}
+
 TEST(ExtrapGrid, DimsCreateIsMostSquareLargestFirst)
 {
   EXPECT_EQ(dims_create(36, 2), (std::vector<int>{6, 6}));

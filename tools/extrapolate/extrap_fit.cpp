@@ -39,6 +39,9 @@ double var_value(Var v, double p, const std::array<double, 3>& dims)
     case Var::Dim0: return dims[0];
     case Var::Dim1: return dims[1];
     case Var::Dim2: return dims[2];
+    case Var::Dim01: return dims[0] * dims[1];
+    case Var::Dim02: return dims[0] * dims[2];
+    case Var::Dim12: return dims[1] * dims[2];
   }
   return p;
 }
@@ -206,7 +209,16 @@ std::string Model::describe() const
 {
   if (term == Term::Const)
     return fmt::format("{:.10g}", a);
-  std::string x = var == Var::P ? "p" : fmt::format("n{}", static_cast<int>(var) - 1);
+  std::string x;
+  switch (var) {
+    case Var::P: x = "p"; break;
+    case Var::Dim0: x = "n0"; break;
+    case Var::Dim1: x = "n1"; break;
+    case Var::Dim2: x = "n2"; break;
+    case Var::Dim01: x = "(n0 n1)"; break;
+    case Var::Dim02: x = "(n0 n2)"; break;
+    case Var::Dim12: x = "(n1 n2)"; break;
+  }
   std::string f;
   switch (term) {
     case Term::Const: break;
@@ -295,6 +307,48 @@ std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool in
   // leave-one-out: the chosen function refitted without the largest p, its error there
   best->loo_error = leave_one_out(best->model, points);
   return best;
+}
+
+std::optional<Var> face_variable(const std::array<int, 3>& delta, int dimensions)
+{
+  std::vector<int> along; // the dimensions the face spans
+  for (int k = 0; k < std::min(dimensions, 3); ++k)
+    if (delta[static_cast<std::size_t>(k)] == 0)
+      along.push_back(k);
+  if (along.empty() || std::ssize(along) == std::min(dimensions, 3))
+    return std::nullopt;
+  if (along.size() == 1)
+    return static_cast<Var>(1 + along[0]);
+  if (along == std::vector<int>{0, 1})
+    return Var::Dim01;
+  if (along == std::vector<int>{0, 2})
+    return Var::Dim02;
+  return Var::Dim12;
+}
+
+std::optional<Fit> fit_face(const std::vector<Point>& points, Var face)
+{
+  std::vector<double> xs;
+  for (const Point& x : points)
+    xs.push_back(var_value(face, x.p, x.dims));
+  std::sort(xs.begin(), xs.end());
+  std::ptrdiff_t distinct = std::unique(xs.begin(), xs.end()) - xs.begin();
+  std::vector<Model> candidates;
+  if (auto c = solve(Term::Const, Var::P, points))
+    candidates.push_back(*c);
+  if (distinct >= 2)
+    if (auto m = solve_scaled(Term::Inv, face, points))
+      candidates.push_back(*m);
+  if (distinct >= 3)
+    if (auto m = solve(Term::Inv, face, points))
+      candidates.push_back(*m);
+  for (Model& m : candidates)
+    if (reproduces(m, points, true)) {
+      if (std::fabs(m.b - std::round(m.b)) < 1e-9 * std::max(1.0, std::fabs(m.b)))
+        m.b = std::round(m.b);
+      return Fit{m, max_error(m, points), true, leave_one_out(m, points), {}, {}};
+    }
+  return std::nullopt;
 }
 
 std::optional<long long> integer_at(const Model& m, double p, const std::array<double, 3>& dims)

@@ -11,8 +11,9 @@
 
 namespace tit::extrap {
 
-/// What a number may depend on: the process count, or the size of one grid dimension (0: the fastest-varying).
-enum class Var { P, Dim0, Dim1, Dim2 };
+/// What a number may depend on: the process count, or the size of one grid dimension (0: the fastest-varying); the
+/// products of two (a halo's face: fit_face only, not in the family fit() chooses from).
+enum class Var { P, Dim0, Dim1, Dim2, Dim01, Dim02, Dim12 };
 enum class Term { Const, Linear, Sqrt, Cbrt, TwoThirds, Log2, Inv, InvSqrt, InvCbrt, InvTwoThirds, Square, InvSquare };
 
 /// Where a number was observed: the process count, the grid's dimensions (1 beyond the grid's), and its value.
@@ -61,6 +62,19 @@ struct Fit {
 /// dims), a volume whose points are all positive takes no candidate that is not positive there.
 std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling,
                        const std::optional<Point>& target = std::nullopt);
+
+/// The variable of a face: the product of the grid dimensions along which a neighbour's offset `delta` is 0 (a message
+/// to the neighbour across x0 carries a face of n1 n2 ranks' extent); std::nullopt when there is none (a corner: every
+/// coordinate of `delta` non-zero, its size a constant) or when `delta` is 0 along every dimension.
+std::optional<Var> face_variable(const std::array<int, 3>& delta, int dimensions);
+
+/// A message size to a grid neighbour as a function of its face `face` (face_variable): the constant, b / face or
+/// a + b / face, the first that reproduces the integer `points` exactly (a function of one coefficient needs two
+/// values of the face on the points, of two needs three); std::nullopt when none does. Under strong scaling a halo's
+/// face shrinks with the ranks along the dimensions it spans, whatever p does along the others: on the inputs of a grid
+/// whose n0 is 4 at 64, 128 and 256 ranks (4 x 4 x 4, 4 x 4 x 8, 4 x 8 x 8), 6400 / p and 1600 / (n1 n2) both give a
+/// face of 100, 50, 25, and only the face gives its size at 8 x 8 x 8.
+std::optional<Fit> fit_face(const std::vector<Point>& points, Var face);
 
 /// A grid dimension (n0, n1, n2: 0, 1, 2) that takes two values on `points` and of which their values are a function
 /// (equal where it is equal), while `target` has a third value of it: the values follow that dimension, which the

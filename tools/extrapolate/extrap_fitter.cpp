@@ -72,7 +72,7 @@ Fitter::Fitter(const std::vector<Input>& inputs, Scaling scaling, int dimensions
   target_->dims = target.sizes();
 }
 
-Fitted Fitter::fit(const ClassModel& cls, const Param& p) const
+Fitted Fitter::fit(const ClassModel& cls, const Param& p, const std::optional<std::array<int, 3>>& partner_delta) const
 {
   std::vector<Point> pts;
   std::vector<std::string> shown;
@@ -118,6 +118,14 @@ Fitted Fitter::fit(const ClassModel& cls, const Param& p) const
     pts[k].value = volume ? o.mean() : trace::detail::parse_double(o.first_token).value_or(0);
     shown.push_back(volume ? fmt::format("{:.6g}", pts[k].value) : o.first_token);
   }
+  if (f.integer && partner_delta)
+    if (std::optional<Var> face = face_variable(*partner_delta, dimensions_))
+      if (std::optional<Fit> r = fit_face(pts, *face)) { // a halo's face (docs/extrapolation.md#faces)
+        f.fit = *r;
+        f.face = true;
+        f.points = pts;
+        return f;
+      }
   std::optional<Fit> result = extrap::fit(pts, dimensions_, f.integer, scaling_, target_);
   if (!result && f.integer) // the class's ranks on a boundary: a coordinate such as n1 - 1 times a stride
     if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))

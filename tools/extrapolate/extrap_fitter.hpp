@@ -27,8 +27,10 @@ public:
   Fitter(const std::vector<Input>& inputs, Scaling scaling, int dimensions, const Grid& target);
 
   /// Parameter `p` of class `cls` fitted (Fitted::how says by which model); throws ExtrapolationError saying why when
-  /// no model fits it.
-  Fitted fit(const ClassModel& cls, const Param& p) const;
+  /// no model fits it. `partner_delta`: for a message's size, its partner's grid offset when the partner is a grid
+  /// neighbour (the size is then first fitted as a function of the face between them: extrap::fit_face).
+  Fitted fit(const ClassModel& cls, const Param& p,
+             const std::optional<std::array<int, 3>>& partner_delta = std::nullopt) const;
 
 private:
   /// Refuses an integer that differs between the ranks of a class in one input and that no grid function gives.

@@ -147,6 +147,14 @@ private:
                                   !partner && is_volume_action(s.name), what + (partner ? " (partner)" : ""));
           cls_.params[t.params[j]].size = message_size(s.name, cls_.dialect, j);
         }
+        // a message's size and its partner: the action's first argument (sendRecv: the size's next one)
+        for (std::size_t j = 0; j < t.slots.size(); ++j) {
+          if (t.slots[j].kind == Slot::Kind::Literal || t.vector[j] || !message_size(s.name, cls_.dialect, j))
+            continue;
+          std::size_t q = s.name == "sendRecv" ? j + 1 : 0;
+          if (q < t.slots.size() && t.slots[q].kind == Slot::Kind::Relative)
+            cls_.params[t.params[j]].partner = t.params[q];
+        }
       }
       out.push_back(std::move(t));
     }

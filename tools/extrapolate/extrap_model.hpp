@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -85,6 +86,9 @@ struct Param {
   /// message's size: a size that may depend on the data (NPB IS's key counts) or on a partition that does not divide
   /// evenly (NPB CG's rows, 87 or 88 a rank at 128 ranks), fitted as its mean when no exact model holds
   bool size = false;
+  /// a point-to-point message's size: the parameter of its partner (the same action's), whose grid offset says which
+  /// dimensions the message's face spans (extrap::fit_face)
+  std::optional<std::size_t> partner;
   std::string where;     ///< "item 3>1 `isend`, argument 2" or "item 3, a loop"
   std::vector<Observation> per_input;
   /// A per-rank vector's entries that this parameter could not model (every other entry of a vector whose entries

@@ -29,6 +29,7 @@ struct Fitted {
                           ///< solver's iterations to convergence): approximate
   bool approx_size = false; ///< a size of a vector collective fitted approximately (data-dependent: extrap_model.hpp)
   double size_spread = 0;   ///< approx_size: how far apart its values in an input were, (max - min) / mean
+  bool face = false;        ///< a message's size fitted as a function of the face to its partner (extrap::fit_face)
   Fit fit;                ///< PerRank: the fit of the grid function's constant term
   std::optional<GridFunction> per_rank;
   bool one_to_one = false; ///< a partner given per rank that was a different rank for each rank of the class, in every

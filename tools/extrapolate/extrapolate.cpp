@@ -379,6 +379,9 @@ void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target,
                f.per_rank ? f.per_rank->describe() : f.fit.model.describe(), f.fit.exact ? "exact" : "approximate", error_text(f.fit.error),
                f.fit.loo_error < 0 ? std::string("-") : error_text(f.fit.loo_error), f.target);
     fmt::print(out, "      {} (p: value): {}\n", f.per_rank ? "its constant term on the inputs" : "inputs", values);
+    if (f.face && f.fit.model.term != extrap::Term::Const)
+      fmt::print(out, "      the face between the rank and its partner, a grid neighbour: a function of the dimensions "
+                      "it spans, before any other\n");
     if (f.approx_size)
       fmt::print(out, "      a size fitted approximately (data-dependent, or a pattern no exact model fits): its values in an "
                       "input up to {:.3g} % apart, their mean\n",
@@ -458,18 +461,22 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
     if (members.count(cls.key) == 0)
       continue; // a class the target has not (a grid too small for it)
     std::vector<bool> unused = unused_params(cls);
-    std::vector<Fitted> fitted;
-    for (std::size_t i = 0; i < cls.params.size(); ++i) {
-      if (unused[i]) {
-        fitted.emplace_back();
-        continue;
+    std::vector<Fitted> fitted(cls.params.size());
+    // the partners first: a message's size to a grid neighbour is fitted knowing the neighbour's offset
+    for (bool partners : {true, false})
+      for (std::size_t i = 0; i < cls.params.size(); ++i) {
+        const Param& param = cls.params[i];
+        if (unused[i] || partners != (param.kind == Param::Kind::Partner))
+          continue;
+        std::optional<std::array<int, 3>> delta;
+        if (param.partner && !unused[*param.partner] && fitted[*param.partner].how == Fitted::How::Delta)
+          delta = fitted[*param.partner].delta;
+        fitted[i] = fitter.fit(cls, param, delta);
+        ++parameters;
+        exact += fitted[i].how == Fitted::How::Delta || fitted[i].fit.exact ? 1 : 0;
+        sizes += fitted[i].approx_size ? 1 : 0;
+        size_spread = std::max(size_spread, fitted[i].size_spread);
       }
-      fitted.push_back(fitter.fit(cls, cls.params[i]));
-      ++parameters;
-      exact += fitted.back().how == Fitted::How::Delta || fitted.back().fit.exact ? 1 : 0;
-      sizes += fitted.back().approx_size ? 1 : 0;
-      size_spread = std::max(size_spread, fitted.back().size_spread);
-    }
     at.push_back(at_target(cls, std::move(fitted), std::move(unused), target, options.resample));
   }
   trace::cformat::Loaded result = extrap::target_trace(target, at, one_class, inputs[0].trace.meta.compute_unit);
