@@ -14,6 +14,8 @@
  *   uneven=0|1   strong scaling: the first n % dims[k] ranks along dimension k get one cell more (a block partition that
  *                does not divide evenly: faces that differ by a cell between ranks of one position class)
  *   coll=0|1     a CG-like iteration: two MPI_Allreduce of one double (and a first MPI_Bcast from rank 0)
+ *   checks=0|1   with coll=1, two more MPI_Allreduce in the iterations where (7 * it + size) % 5 is 0 (miniFE's CG
+ *                checks for breakdown at iterations that its data decide, which differ with the rank count)
  *   gather=0|1   at the end, every rank sends one double to rank 0, which receives them in rank order
  *   vectors=0|1  per iteration an MPI_Alltoallv (4 doubles to every other rank, none to itself), and at the end
  *                an MPI_Gatherv of 2 doubles per rank to rank 0 (per-rank count vectors of the rank count's length);
@@ -93,6 +95,7 @@ int main(int argc, char** argv)
     if (strcmp(argv[i], "scaling=w") == 0)
       weak = 1;
   int coll = (int)option(argc, argv, "coll", 0);
+  int checks = (int)option(argc, argv, "checks", 0);
   int gather = (int)option(argc, argv, "gather", 0);
   int vectors = (int)option(argc, argv, "vectors", 0);
   int reductions = (int)option(argc, argv, "reductions", 0);
@@ -219,6 +222,10 @@ int main(int argc, char** argv)
       MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       compute(2.0 * (double)cells);
       MPI_Allreduce(&y, &x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      if (checks && (7 * it + size) % 5 == 0) {
+        MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&y, &x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      }
     }
     for (int r = 0; vectors == 4 && r < size; r++) { /* symmetric in (rank, r): what r sends is what rank receives */
       unsigned lo = (unsigned)(r < rank ? r : rank), hi = (unsigned)(r < rank ? rank : r);
