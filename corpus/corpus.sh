@@ -20,7 +20,8 @@
 #              counts unless given after a colon; also nas-ep and nas-is (NPB EP and IS, class S, the C
 #              versions in SimGrid's examples/smpi/NAS), npb-cg, npb-ft, npb-mg, npb-lu (NPB 3.3-MPI's Fortran,
 #              class S, one build per rank count), npb-bt, npb-sp (class W: class S stops at 16 ranks; a square
-#              rank count): codes outside the six, for checking on more
+#              rank count), cloverleaf (CloverLeaf_ref, 2-D hydrodynamics in Fortran 90: any rank count): codes
+#              outside the six, for checking on more
 # Exit 0 when every case built and traced; 1 otherwise (a summary on stderr lists what failed).
 set -uo pipefail
 
@@ -52,7 +53,8 @@ declare -A REPO=([hpcg]=hpcg-benchmark+hpcg [lulesh]=LLNL+LULESH [minife]=Mantev
                  [nas-ep]=simgrid+simgrid [nas-is]=simgrid+simgrid
                  [npb-cg]=mbdevpl+nas-parallel-benchmarks [npb-ft]=mbdevpl+nas-parallel-benchmarks
                  [npb-mg]=mbdevpl+nas-parallel-benchmarks [npb-lu]=mbdevpl+nas-parallel-benchmarks
-                 [npb-bt]=mbdevpl+nas-parallel-benchmarks [npb-sp]=mbdevpl+nas-parallel-benchmarks)
+                 [npb-bt]=mbdevpl+nas-parallel-benchmarks [npb-sp]=mbdevpl+nas-parallel-benchmarks
+                 [cloverleaf]=UK-MAC+CloverLeaf_ref)
 declare -A COMMIT=(
   [hpcg]=114602d458d1034faa52b71e4c15aba9b3a17698
   [lulesh]=3e01c40b3281aadb7f996525cdd4a3354f6d3801
@@ -68,6 +70,7 @@ declare -A COMMIT=(
   [npb-lu]=6f8ec75d6951629d2eb7e3001433295d407230aa
   [npb-bt]=6f8ec75d6951629d2eb7e3001433295d407230aa
   [npb-sp]=6f8ec75d6951629d2eb7e3001433295d407230aa
+  [cloverleaf]=0fdb917bf10d20363dd8b88d762851908643925b # CloverLeaf_ref, Fortran 90 and C kernels
 )
 # the folder of the repository that holds the code (default: all of it)
 declare -A SUBDIR=([nas-ep]=examples/smpi/NAS [nas-is]=examples/smpi/NAS [npb-cg]=NPB3.3-MPI [npb-ft]=NPB3.3-MPI
@@ -75,7 +78,8 @@ declare -A SUBDIR=([nas-ep]=examples/smpi/NAS [nas-is]=examples/smpi/NAS [npb-cg
 declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32 64"
                 [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64"
                 [nas-ep]="4 8 16 32" [nas-is]="4 8 16 32" [npb-cg]="8 16 32 64" [npb-ft]="4 8 16 32"
-                [npb-mg]="4 8 16 32" [npb-lu]="4 8 16 32" [npb-bt]="4 9 16 36" [npb-sp]="4 9 16 36")
+                [npb-mg]="4 8 16 32" [npb-lu]="4 8 16 32" [npb-bt]="4 9 16 36" [npb-sp]="4 9 16 36"
+                [cloverleaf]="9 16 25 36 64")
 # NPB's problem class (compiled in): S unless said here
 declare -A NPB_CLASS=([npb-bt]=W [npb-sp]=W)
 ALL_CODES=(hpcg lulesh minife comd amg miniamr)
@@ -113,6 +117,27 @@ args_miniamr() {
   echo "--npx ${p[0]} --npy ${p[1]} --npz ${p[2]} --nx 8 --ny 8 --nz 8 --num_tsteps 10" \
        "--stages_per_ts 5 --checksum_freq 5 --num_refine 2 --refine_freq 5 --max_blocks 400" \
        "--num_objects 1 --object 2 0 -1.1 -1.1 -1.1 0.5 0.5 0.5 1.5 1.5 1.5 0.0 0.0 0.0"
+}
+args_cloverleaf() { echo ""; } # it reads clover.in in its folder (prepare_cloverleaf)
+# prepare_CODE DIR NP (when defined): writes what the run reads into its folder before it starts
+prepare_cloverleaf() { # a 480 x 480 mesh (strong scaling), 20 steps: CloverLeaf's own clover.in, smaller
+  cat >"$1/clover.in" <<'EOF'
+*clover
+ state 1 density=0.2 energy 1.0
+ state 2 density=1.0 energy=2.5 geometry=rectangle xmin=0.0 xmax=5.0 ymin=0.0 ymax=2.0
+ x_cells=480
+ y_cells=480
+ xmin=0.0
+ ymin=0.0
+ xmax=10.0
+ ymax=10.0
+ initial_timestep=0.04
+ timestep_rise=1.5
+ max_timestep=0.04
+ end_step=20
+ test_problem 2
+*endclover
+EOF
 }
 args_nas-ep() { echo "$1 S"; } # SimGrid's NAS versions take the rank count and the class
 args_nas-is() {
@@ -189,6 +214,11 @@ build_amg() {
 build_miniamr() {
   (cd "$1/ref" && rm -f ./*.o && make -s CC="$CC" LD="$CC" CFLAGS="-O2" && cp miniAMR.x "$2")
 }
+build_cloverleaf() { # its Makefile's GNU flags, without OpenMP
+  local fc=smpiff cc=smpicc
+  [ "$kind" = smpi ] || { fc=mpif90; cc=mpicc; }
+  (cd "$1" && make -s COMPILER=GNU MPI_COMPILER="$fc" C_MPI_COMPILER="$cc" OMP_GNU= && cp clover_leaf "$2")
+}
 build_nas-ep() { (cd "$1" && $CC -O2 -o "$2" ep.c nas_common.c -lm); }
 build_nas-is() { (cd "$1" && $CC -O2 -o "$2" is.c nas_common.c -lm); }
 # NPB 3.3-MPI: make.def for smpiff/smpicc (or Open MPI's wrappers), gfortran's leniency for its Fortran 77; the
@@ -249,6 +279,7 @@ run_one() {
   log=$out/$kind/logs/run-$name.log
   local dir=$out/$kind/traces/$name
   rm -rf "$dir" && mkdir -p "$dir"
+  if declare -F "prepare_$c" >/dev/null; then "prepare_$c" "$dir" "$np"; fi
   if [ "$kind" = smpi ]; then
     # shellcheck disable=SC2086 # args holds several words on purpose
     (cd "$dir" && timeout 3600 smpirun -trace-ti --cfg=tracing/filename:"$dir/$name.trace" \
