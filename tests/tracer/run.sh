@@ -800,6 +800,26 @@ PY
     done
     ;;
 
+  fortran-twin) # every Fortran entry point beyond fring's (communicator creations, waitany/some, the test variants,
+    # the vector, scan and nonblocking collectives) writes what the C call writes: programs/fcalls.f90 and its C twin
+    # make the same calls, and their traces list the same actions on every rank (computes dropped, a repeated failing
+    # test counted once: how often a poll fails is timing); the Fortran trace replays. Open MPI's Fortran bindings call
+    # the C profiling layer directly, so an entry point the library lacks leaves its call out of the trace (TeaLeaf's
+    # MPI_CART_CREATE: every later line on its communicator said comm=unknown) without an error.
+    for p in fcalls calls_twin; do
+      traced "$work/$p" 4 "$bin/$p" 2>"$work/$p.err" || { cat "$work/$p.err" >&2; die "$p run failed"; }
+    done
+    actions() { grep -v '^#' "$1" | awk '$2 == "compute" { next } $2 ~ /^test/ && $0 == prev { next } { print; prev = $0 }'; }
+    for r in 0 1 2 3; do
+      diff -u <(actions "$work/calls_twin/rank-$r.txt") <(actions "$work/fcalls/rank-$r.txt") ||
+        die "rank $r: the Fortran program's trace differs from its C twin's"
+    done
+    [[ $(actions "$work/fcalls/rank-0.txt" | wc -l) -ge 80 ]] || die "rank 0 of fcalls has too few actions"
+    ! grep -q "comm=unknown" "$work"/fcalls/rank-*.txt || die "a communicator of fcalls was not traced"
+    "$build/bin/tit-replay" --hostfile "$root/platforms/cluster-backbone.hosts" "$root/platforms/cluster-backbone.xml" \
+      "$work/fcalls/trace.list" >"$work/replay.out" 2>&1 || { cat "$work/replay.out" >&2; die "the Fortran trace does not replay"; }
+    ;;
+
   exports) # the library exports the MPI entry points it wraps and nothing else (no C++ symbol of its own)
     nm -D --defined-only "$lib" | awk '{print $NF}' >"$work/exports.txt"
     grep -qx MPI_Send "$work/exports.txt" || die "MPI_Send is not exported"
