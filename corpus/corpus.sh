@@ -20,8 +20,9 @@
 #              counts unless given after a colon; also nas-ep and nas-is (NPB EP and IS, class S, the C
 #              versions in SimGrid's examples/smpi/NAS), npb-cg, npb-ft, npb-mg, npb-lu (NPB 3.3-MPI's Fortran,
 #              class S, one build per rank count), npb-bt, npb-sp (class W: class S stops at 16 ranks; a square
-#              rank count), cloverleaf (CloverLeaf_ref, 2-D hydrodynamics in Fortran 90: any rank count): codes
-#              outside the six, for checking on more
+#              rank count), cloverleaf (CloverLeaf_ref, 2-D hydrodynamics in Fortran 90: any rank count),
+#              tealeaf (TeaLeaf_ref, 2-D heat conduction by CG in Fortran 90: any rank count): codes outside the
+#              six, for checking on more
 # Exit 0 when every case built and traced; 1 otherwise (a summary on stderr lists what failed).
 set -uo pipefail
 
@@ -54,7 +55,7 @@ declare -A REPO=([hpcg]=hpcg-benchmark+hpcg [lulesh]=LLNL+LULESH [minife]=Mantev
                  [npb-cg]=mbdevpl+nas-parallel-benchmarks [npb-ft]=mbdevpl+nas-parallel-benchmarks
                  [npb-mg]=mbdevpl+nas-parallel-benchmarks [npb-lu]=mbdevpl+nas-parallel-benchmarks
                  [npb-bt]=mbdevpl+nas-parallel-benchmarks [npb-sp]=mbdevpl+nas-parallel-benchmarks
-                 [cloverleaf]=UK-MAC+CloverLeaf_ref)
+                 [cloverleaf]=UK-MAC+CloverLeaf_ref [tealeaf]=UK-MAC+TeaLeaf_ref)
 declare -A COMMIT=(
   [hpcg]=114602d458d1034faa52b71e4c15aba9b3a17698
   [lulesh]=3e01c40b3281aadb7f996525cdd4a3354f6d3801
@@ -71,6 +72,7 @@ declare -A COMMIT=(
   [npb-bt]=6f8ec75d6951629d2eb7e3001433295d407230aa
   [npb-sp]=6f8ec75d6951629d2eb7e3001433295d407230aa
   [cloverleaf]=0fdb917bf10d20363dd8b88d762851908643925b # CloverLeaf_ref, Fortran 90 and C kernels
+  [tealeaf]=019aa2f7da9df9559e6a0890d14f961738711ca7    # TeaLeaf_ref, Fortran 90 and C kernels
 )
 # the folder of the repository that holds the code (default: all of it)
 declare -A SUBDIR=([nas-ep]=examples/smpi/NAS [nas-is]=examples/smpi/NAS [npb-cg]=NPB3.3-MPI [npb-ft]=NPB3.3-MPI
@@ -79,7 +81,7 @@ declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32
                 [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64"
                 [nas-ep]="4 8 16 32" [nas-is]="4 8 16 32" [npb-cg]="8 16 32 64" [npb-ft]="4 8 16 32"
                 [npb-mg]="4 8 16 32" [npb-lu]="4 8 16 32" [npb-bt]="4 9 16 36" [npb-sp]="4 9 16 36"
-                [cloverleaf]="9 16 25 36 64")
+                [cloverleaf]="9 16 25 36 64" [tealeaf]="9 16 25 36 64")
 # NPB's problem class (compiled in): S unless said here
 declare -A NPB_CLASS=([npb-bt]=W [npb-sp]=W)
 ALL_CODES=(hpcg lulesh minife comd amg miniamr)
@@ -137,6 +139,32 @@ prepare_cloverleaf() { # a 480 x 480 mesh (strong scaling), 20 steps: CloverLeaf
  end_step=20
  test_problem 2
 *endclover
+EOF
+}
+args_tealeaf() { echo ""; } # it reads tea.in in its folder (prepare_tealeaf)
+prepare_tealeaf() { # its own deck (test problem 4) on a 240 x 240 mesh (strong scaling), 4 steps, the CG solver
+  cat >"$1/tea.in" <<'EOF'
+*tea
+state 1 density=100.0 energy=0.0001
+state 2 density=0.1 energy=25.0 geometry=rectangle xmin=0.0 xmax=1.0 ymin=1.0 ymax=2.0
+state 3 density=0.1 energy=0.1 geometry=rectangle xmin=1.0 xmax=6.0 ymin=1.0 ymax=2.0
+state 4 density=0.1 energy=0.1 geometry=rectangle xmin=5.0 xmax=6.0 ymin=1.0 ymax=8.0
+state 5 density=0.1 energy=0.1 geometry=rectangle xmin=5.0 xmax=10.0 ymin=7.0 ymax=8.0
+x_cells=240
+y_cells=240
+xmin=0.0
+ymin=0.0
+xmax=10.0
+ymax=10.0
+initial_timestep=0.004
+end_step=4
+tl_max_iters=10000
+test_problem 4
+tl_use_cg
+tl_eps=1.0e-10
+tl_preconditioner_type=none
+halo_depth=2
+*endtea
 EOF
 }
 args_nas-ep() { echo "$1 S"; } # SimGrid's NAS versions take the rank count and the class
@@ -218,6 +246,12 @@ build_cloverleaf() { # its Makefile's GNU flags, without OpenMP
   local fc=smpiff cc=smpicc
   [ "$kind" = smpi ] || { fc=mpif90; cc=mpicc; }
   (cd "$1" && make -s COMPILER=GNU MPI_COMPILER="$fc" C_MPI_COMPILER="$cc" OMP_GNU= && cp clover_leaf "$2")
+}
+build_tealeaf() { # its Makefile's GNU flags, without OpenMP, gfortran's leniency for its MPI calls
+  local fc=smpiff cc=smpicc
+  [ "$kind" = smpi ] || { fc=mpif90; cc=mpicc; }
+  (cd "$1" && make -s COMPILER=GNU MPI_COMPILER="$fc" C_MPI_COMPILER="$cc" OMP_GNU= \
+     FLAGS_GNU="-O2 -cpp -ffree-line-length-none -fallow-argument-mismatch -w" CFLAGS_GNU="-O2" && cp tea_leaf "$2")
 }
 build_nas-ep() { (cd "$1" && $CC -O2 -o "$2" ep.c nas_common.c -lm); }
 build_nas-is() { (cd "$1" && $CC -O2 -o "$2" is.c nas_common.c -lm); }
