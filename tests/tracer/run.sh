@@ -820,6 +820,30 @@ PY
       "$work/fcalls/trace.list" >"$work/replay.out" 2>&1 || { cat "$work/replay.out" >&2; die "the Fortran trace does not replay"; }
     ;;
 
+  untraced) # MPI routines the tracer does not trace are said, never silently left out: in C they are counted (the
+    # end of each rank's trace and rank 0's stderr name them with their counts), in Fortran found among the program's
+    # imports (the header and stderr); the rest of the trace is complete and replays
+    traced "$work/c" 2 "$bin/untraced" 2>"$work/c.err" || { cat "$work/c.err" >&2; die "untraced run failed"; }
+    want="MPI_Win_create 1, MPI_Win_fence 2, MPI_Put 1, MPI_Win_free 1, MPI_Iprobe 1"
+    grep -qF "tit-trace: warning: rank 0 called MPI routines this tracer does not trace: $want;" "$work/c.err" ||
+      die "stderr does not name the untraced calls: $(cat "$work/c.err")"
+    for r in 0 1; do
+      [[ $(tail -n 1 "$work/c/rank-$r.txt") == "# tit-trace: untraced MPI calls (in no line; their time is in the computes): $want" ]] ||
+        die "rank $r: no note of the untraced calls at the end: $(tail -n 2 "$work/c/rank-$r.txt")"
+    done
+    "$build/bin/tit-replay" --hostfile "$root/platforms/cluster-backbone.hosts" "$root/platforms/cluster-backbone.xml" \
+      "$work/c/trace.list" >"$work/replay.out" 2>&1 || { cat "$work/replay.out" >&2; die "the trace does not replay"; }
+    traced "$work/f" 2 "$bin/funtraced" 2>"$work/f.err" || { cat "$work/f.err" >&2; die "funtraced run failed"; }
+    grep -qF "tit-trace: warning: the program's Fortran code calls MPI routines this tracer has no Fortran entry point for: mpi_iprobe_;" "$work/f.err" ||
+      die "stderr does not name mpi_iprobe_: $(cat "$work/f.err")"
+    grep -qx "# untraced: mpi_iprobe_ (Fortran MPI routines the program calls that no line shows)" "$work/f/rank-1.txt" ||
+      die "the header does not name mpi_iprobe_: $(head -12 "$work/f/rank-1.txt")"
+    # and nothing is said of a program that calls only traced routines
+    traced "$work/ring" 2 "$bin/ring" 2>"$work/ring.err" || die "ring run failed"
+    ! grep -q "untraced\|does not trace\|no Fortran entry point" "$work/ring.err" "$work"/ring/rank-*.txt ||
+      die "untraced routines said of ring"
+    ;;
+
   exports) # the library exports the MPI entry points it wraps and nothing else (no C++ symbol of its own)
     nm -D --defined-only "$lib" | awk '{print $NF}' >"$work/exports.txt"
     grep -qx MPI_Send "$work/exports.txt" || die "MPI_Send is not exported"

@@ -3,7 +3,7 @@
 # sequences, replayed, compared with SimGrid's own tracer; error cases. Included from tests/CMakeLists.txt.
 find_package(MPI REQUIRED COMPONENTS C CXX)
 set(TIT_TRACER_TEST_BIN ${CMAKE_BINARY_DIR}/tracer-tests/bin)
-set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent colls subcomm subreq aborter overhead cpuwork calls_twin)
+set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent colls subcomm subreq aborter overhead cpuwork calls_twin untraced)
 foreach(p ${TIT_TRACER_PROGRAMS})
   add_executable(tracer-test-${p} ${CMAKE_CURRENT_LIST_DIR}/programs/${p}.c)
   target_link_libraries(tracer-test-${p} PRIVATE MPI::MPI_C)
@@ -33,6 +33,11 @@ add_custom_command(OUTPUT ${TIT_TRACER_TEST_BIN}/fcalls
                    COMMAND ${TIT_MPIF90} -O1 -o ${TIT_TRACER_TEST_BIN}/fcalls ${CMAKE_CURRENT_LIST_DIR}/programs/fcalls.f90
                    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/programs/fcalls.f90 VERBATIM)
 add_custom_target(tracer-test-fcalls ALL DEPENDS ${TIT_TRACER_TEST_BIN}/fcalls)
+add_custom_command(OUTPUT ${TIT_TRACER_TEST_BIN}/funtraced
+                   COMMAND ${CMAKE_COMMAND} -E make_directory ${TIT_TRACER_TEST_BIN}
+                   COMMAND ${TIT_MPIF90} -O1 -o ${TIT_TRACER_TEST_BIN}/funtraced ${CMAKE_CURRENT_LIST_DIR}/programs/funtraced.f90
+                   DEPENDS ${CMAKE_CURRENT_LIST_DIR}/programs/funtraced.f90 VERBATIM)
+add_custom_target(tracer-test-funtraced ALL DEPENDS ${TIT_TRACER_TEST_BIN}/funtraced)
 
 set(TIT_TRACER_RUN bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR})
 foreach(c ring:2 ring:5 halo:4 halo:6 nbmix:4 nbmix:5 wildcard:3 wildcard:8 persistent:3 colls:2 colls:7
@@ -64,7 +69,7 @@ foreach(c ring:5 halo:4 wildcard:3 colls:7 nbmix:4 subcomm:5)
 endforeach()
 foreach(c online-binned online-stats online-memory online-errors timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
           convert-thesis convert-pre320 convert-traced convert-roundtrip convert-durations convert-tit-trace convert-errors exports bench-overhead
-          subcomm-requests comm-note fortran-twin proxy-errors proxy-example proxy-sleep proxy-dialect1 proxy-hygiene proxy-agreement
+          subcomm-requests comm-note fortran-twin untraced proxy-errors proxy-example proxy-sleep proxy-dialect1 proxy-hygiene proxy-agreement
           proxy-wait-rule proxy-send-buffer)
   add_test(NAME tracer.${c} COMMAND ${TIT_TRACER_RUN} ${c})
 endforeach()

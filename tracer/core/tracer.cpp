@@ -1,4 +1,5 @@
 #include "tracer.hpp"
+#include "untraced.hpp"
 
 #include "compressed/compressed.hpp"
 
@@ -490,6 +491,26 @@ void warn_of_estimates(const Tracer& t, const std::string& why, const std::strin
                  cpu_why.c_str());
 }
 
+/// "MPI_Put, MPI_Win_fence": the names of `v`.
+std::string joined(const std::vector<std::string>& v)
+{
+  std::string s;
+  for (const std::string& n : v)
+    s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+/// Rank 0's warning when the program imports MPI routines that the trace will not show.
+void warn_of_untraced(const Tracer& t)
+{
+  if (!t.untraced.empty())
+    std::fprintf(stderr,
+                 "tit-trace: warning: the program's Fortran code calls MPI routines this tracer has no Fortran entry "
+                 "point for: %s; their calls are in no line of the trace and their time is counted as computation "
+                 "(tracer/README.md, \"Untraced routines\"); the trace header says so\n",
+                 joined(t.untraced).c_str());
+}
+
 /// The head of the timings file: its origin `t0` and the host, then the columns' names.
 void write_timings_head(OutFile& timings, double t0)
 {
@@ -532,6 +553,8 @@ void Tracer::start()
   min_volume = config.min_burst * config.rate;
   install_handlers();
 
+  untraced = untraced_imports();
+
   world_ = &comms_[MPI_COMM_WORLD];
   world_->handle = 0;
   world_->size = size;
@@ -550,6 +573,7 @@ void Tracer::start()
   if (rank == 0) {
     write_trace_list(*this);
     warn_of_estimates(*this, why, cpu_why);
+    warn_of_untraced(*this);
   }
 
   t0 = Meter::now();
@@ -591,6 +615,8 @@ void Tracer::write_header()
   gmtime_r(&now, &tm);
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   h += std::string("# date: ") + buf + "\n";
+  if (!untraced.empty())
+    h += "# untraced: " + joined(untraced) + " (Fortran MPI routines the program calls that no line shows)\n";
   trace.append(h);
 }
 
@@ -603,6 +629,19 @@ void Tracer::finish()
   if (long n = meter.resyncs(); n > 0 && config.text)
     trace.append("# tit-trace: context-switch records overflowed " + std::to_string(n) +
                  " time(s); the CPU clock was read from CLOCK_THREAD_CPUTIME_ID then\n");
+  if (!untraced_calls.empty()) {
+    std::string calls;
+    for (const auto& [name, count] : untraced_calls)
+      calls += (calls.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
+    if (config.text)
+      trace.append("# tit-trace: untraced MPI calls (in no line; their time is in the computes): " + calls + "\n");
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "tit-trace: warning: rank 0 called MPI routines this tracer does not trace: %s; no line of the "
+                   "trace shows them and their time is counted as computation (tracer/README.md, \"Untraced "
+                   "routines\")\n",
+                   calls.c_str());
+  }
   trace.close();
   if (config.timings)
     timings.close();

@@ -206,6 +206,20 @@ public:
   int depth = 0;       ///< > 0 inside a traced call: nested MPI calls are not traced
   int rank = 0, size = 0;
   Config config;
+  /// Fortran MPI routines the program imports that no line of the trace will show (untraced.hpp): said in the header
+  std::vector<std::string> untraced;
+  /// Calls of the C routines the tracer passes through untraced (wrappers/wrap_untraced.cpp), per name: said at the
+  /// end of the trace
+  std::vector<std::pair<const char*, long>> untraced_calls;
+  void count_untraced(const char* name)
+  {
+    for (auto& [n, c] : untraced_calls)
+      if (n == name) {
+        ++c;
+        return;
+      }
+    untraced_calls.emplace_back(name, 1);
+  }
   Meter meter;
   OutFile trace, timings;
   double t0 = 0;             ///< wall clock at MPI_Init (timings origin)
