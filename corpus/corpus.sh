@@ -23,7 +23,8 @@
 #              rank count), cloverleaf (CloverLeaf_ref, 2-D hydrodynamics in Fortran 90: any rank count),
 #              tealeaf (TeaLeaf_ref, 2-D heat conduction by CG in Fortran 90: any rank count): codes outside the
 #              six, for checking on more
-# Exit 0 when every case built and traced; 1 otherwise (a summary on stderr lists what failed).
+# Exit 0 when every case built and traced, every rank's trace reaching its finalize; 1 otherwise (a summary on stderr
+# lists what failed).
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -305,6 +306,24 @@ platform=$here/cluster-128.xml
 hosts=$out/cluster-128.hosts
 lib=${CORPUS_TRACER_LIB:-$root/build/lib/libtit-trace.so}
 
+# complete NAME LIST DIR NP LOG: whether the trace LIST (its files relative to DIR when not absolute) has NP files,
+# each with a `finalize` line; else says which rank stopped before MPI_Finalize (a program that aborted under SMPI,
+# whose online time is printed all the same: CloverLeaf's and TeaLeaf's ranks, threads of one process there, share
+# gfortran's file units and cannot read their input).
+complete() {
+  local name=$1 list=$2 dir=$3 np=$4 log=$5 n=0 f
+  while IFS= read -r f; do
+    [ -n "$f" ] || continue
+    [ "${f#/}" != "$f" ] || f=$dir/$f
+    if ! grep -q '^[0-9]* finalize' "$f" 2>/dev/null; then
+      echo "$name: rank $n's trace ($f) has no finalize: the run stopped before MPI_Finalize, see $log" >&2
+      return 1
+    fi
+    n=$((n + 1))
+  done <"$list"
+  [ "$n" -eq "$np" ] || { echo "$name: $n trace files for $np ranks, see $log" >&2; return 1; }
+}
+
 # run_one CODE NP: trace one run; prints "CODE NP TIME" (SMPI) or "CODE NP -" (tracer).
 run_one() {
   local c=$1 np=$2 name="$1-np$2" args log prog
@@ -323,6 +342,7 @@ run_one() {
         "$prog" $args) >"$log" 2>&1 || { echo "$name: run failed, see $log" >&2; return 1; }
     local t; t=$(sed -n 's/^\([0-9.eE+-]*\) Simulated time: .*/\1/p' "$log" | tail -n 1)
     [ -n "$t" ] && [ -s "$dir/$name.trace" ] || { echo "$name: no time or no trace, see $log" >&2; return 1; }
+    complete "$name" "$dir/$name.trace" "$dir" "$np" "$log" || return 1
     printf '%s\t%s\t%s\n' "$c" "$np" "$t"
   else
     [ -r "$lib" ] || { echo "$0: $lib missing (build the tracer, or set CORPUS_TRACER_LIB)" >&2; return 1; }
@@ -332,6 +352,7 @@ run_one() {
        -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE "$prog" $args) \
        >"$log" 2>&1 || { echo "$name: run failed, see $log" >&2; return 1; }
     [ -s "$dir/trace.list" ] || { echo "$name: no trace.list, see $log" >&2; return 1; }
+    complete "$name" "$dir/trace.list" "$dir" "$np" "$log" || return 1
     printf '%s\t%s\t-\n' "$c" "$np"
   fi
 }
