@@ -211,12 +211,9 @@ void mpi_start_(MPI_Fint* req, MPI_Fint* ierr)
 
 void mpi_startall_(MPI_Fint* n, MPI_Fint* reqs, MPI_Fint* ierr)
 {
-  std::vector<MPI_Request> r(static_cast<std::size_t>(*n));
-  for (int i = 0; i < *n; ++i)
-    r[static_cast<std::size_t>(i)] = MPI_Request_f2c(reqs[i]);
-  *ierr = MPI_Startall(*n, r.data());
-  for (int i = 0; i < *n; ++i)
-    reqs[i] = MPI_Request_c2f(r[static_cast<std::size_t>(i)]);
+  Requests r(reqs, *n);
+  *ierr = MPI_Startall(*n, r.c.data());
+  r.out();
 }
 
 void mpi_request_free_(MPI_Fint* req, MPI_Fint* ierr)
@@ -248,18 +245,11 @@ void mpi_test_(MPI_Fint* req, MPI_Fint* flag, MPI_Fint* status, MPI_Fint* ierr)
 
 void mpi_waitall_(MPI_Fint* n, MPI_Fint* reqs, MPI_Fint* statuses, MPI_Fint* ierr)
 {
-  std::size_t count = static_cast<std::size_t>(*n);
-  std::vector<MPI_Request> r(count);
-  std::vector<MPI_Status> st(count);
-  for (std::size_t i = 0; i < count; ++i)
-    r[i] = MPI_Request_f2c(reqs[i]);
-  bool ignore = statuses == MPI_F_STATUSES_IGNORE;
-  *ierr = MPI_Waitall(*n, r.data(), ignore ? MPI_STATUSES_IGNORE : st.data());
-  for (std::size_t i = 0; i < count; ++i) {
-    reqs[i] = MPI_Request_c2f(r[i]);
-    if (!ignore)
-      MPI_Status_c2f(&st[i], statuses + i * kFortranStatusSize);
-  }
+  Requests r(reqs, *n);
+  Statuses st(statuses, *n);
+  *ierr = MPI_Waitall(*n, r.c.data(), st.ptr());
+  r.out();
+  st.out(*n);
 }
 
 void mpi_waitany_(MPI_Fint* n, MPI_Fint* reqs, MPI_Fint* index, MPI_Fint* status, MPI_Fint* ierr)

@@ -1,6 +1,7 @@
 /* The C twin of fcalls.f90: the same MPI calls in the same order (tests/tracer/run.sh, case
  * fortran-twin), so that the Fortran entry points can be checked against the C ones. */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Fortran's DOUBLE PRECISION (Open MPI's mpi.h has it): the tracer writes the same lines as for fcalls.f90 */
@@ -88,6 +89,15 @@ int main(int argc, char** argv)
   for (outcount = 0; outcount < 1;)
     MPI_Testsome(1, reqs, &outcount, indices, MPI_STATUSES_IGNORE);
   MPI_Sendrecv_replace(a, 4, DP, nxt, 6, prv, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Status statuses[2];
+  MPI_Recv_init(b, 8, DP, prv, 7, MPI_COMM_WORLD, &reqs[0]);
+  MPI_Send_init(a, 8, DP, nxt, 7, MPI_COMM_WORLD, &reqs[1]);
+  MPI_Startall(2, reqs);
+  MPI_Waitall(2, reqs, statuses);
+  if (statuses[0].MPI_SOURCE != prv)
+    printf("unexpected source %d\n", statuses[0].MPI_SOURCE);
+  MPI_Request_free(&reqs[0]);
+  MPI_Request_free(&reqs[1]);
   /* vector and scan collectives */
   for (int i = 0; i < np; ++i) {
     counts[i] = i + 1;

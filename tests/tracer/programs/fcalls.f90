@@ -7,7 +7,7 @@ program fcalls
   include 'mpif.h'
   integer :: ierr, rank, np, nxt, prv, i, idx, outcount, half
   integer :: cart, row, dup, shm, evens, evens2, graph, egrp, wgrp
-  integer :: dims(2), reqs(2), req, indices(2)
+  integer :: dims(2), reqs(2), req, indices(2), statuses(MPI_STATUS_SIZE, 2)
   logical :: periods(2), remain(2), flag
   integer, allocatable :: counts(:), displs(:), index(:), edges(:), types(:), ranks(:)
   double precision :: a(64), b(64), x, y
@@ -91,6 +91,13 @@ program fcalls
     call MPI_Testsome(1, reqs, outcount, indices, MPI_STATUSES_IGNORE, ierr)
   end do
   call MPI_Sendrecv_replace(a, 4, MPI_DOUBLE_PRECISION, nxt, 6, prv, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call MPI_Recv_init(b, 8, MPI_DOUBLE_PRECISION, prv, 7, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Send_init(a, 8, MPI_DOUBLE_PRECISION, nxt, 7, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_Startall(2, reqs, ierr)
+  call MPI_Waitall(2, reqs, statuses, ierr)
+  if (statuses(MPI_SOURCE, 1) /= prv) print *, 'unexpected source', statuses(MPI_SOURCE, 1)
+  call MPI_Request_free(reqs(1), ierr)
+  call MPI_Request_free(reqs(2), ierr)
   ! vector and scan collectives
   do i = 1, np
     counts(i) = i
