@@ -630,9 +630,10 @@ void Tracer::finish()
     trace.append("# tit-trace: context-switch records overflowed " + std::to_string(n) +
                  " time(s); the CPU clock was read from CLOCK_THREAD_CPUTIME_ID then\n");
   if (!untraced_calls.empty()) {
-    std::string calls;
+    std::vector<std::string> counted;
     for (const auto& [name, count] : untraced_calls)
-      calls += (calls.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
+      counted.push_back(std::string(name) + " " + std::to_string(count));
+    std::string calls = joined(counted);
     if (config.text)
       trace.append("# tit-trace: untraced MPI calls (in no line; their time is in the computes): " + calls + "\n");
     if (rank == 0)

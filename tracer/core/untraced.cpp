@@ -66,7 +66,8 @@ void undefined_symbols(const char* path, std::set<std::string>& out)
   const auto* base = static_cast<const unsigned char*>(map);
   const auto* eh = reinterpret_cast<const ElfW(Ehdr)*>(base);
   auto inside = [&](std::size_t off, std::size_t len) { return off <= size && len <= size - off; };
-  if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 && eh->e_ident[EI_CLASS] == (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32) &&
+  const unsigned char elf_class = sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32;
+  if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 && eh->e_ident[EI_CLASS] == elf_class &&
       eh->e_shentsize == sizeof(ElfW(Shdr)) && inside(eh->e_shoff, std::size_t{eh->e_shnum} * sizeof(ElfW(Shdr)))) {
     const auto* sh = reinterpret_cast<const ElfW(Shdr)*>(base + eh->e_shoff);
     for (unsigned i = 0; i < eh->e_shnum; ++i) {
