@@ -186,7 +186,7 @@ args_npb-bt() { square "$1" npb-bt; }
 args_npb-sp() { square "$1" npb-sp; }
 
 # --- builds ------------------------------------------------------------------------------------
-if [ "$kind" = smpi ]; then CC=smpicc; CXX=smpicxx; else CC=mpicc; CXX=mpicxx; fi
+if [ "$kind" = smpi ]; then CC=smpicc; CXX=smpicxx; FC=smpiff; else CC=mpicc; CXX=mpicxx; FC=mpif90; fi
 
 # build_CODE DIR BIN: compile the checked-out sources of DIR into BIN.
 build_hpcg() {
@@ -244,14 +244,10 @@ build_miniamr() {
   (cd "$1/ref" && rm -f ./*.o && make -s CC="$CC" LD="$CC" CFLAGS="-O2" && cp miniAMR.x "$2")
 }
 build_cloverleaf() { # its Makefile's GNU flags, without OpenMP
-  local fc=smpiff cc=smpicc
-  [ "$kind" = smpi ] || { fc=mpif90; cc=mpicc; }
-  (cd "$1" && make -s COMPILER=GNU MPI_COMPILER="$fc" C_MPI_COMPILER="$cc" OMP_GNU= && cp clover_leaf "$2")
+  (cd "$1" && make -s COMPILER=GNU MPI_COMPILER="$FC" C_MPI_COMPILER="$CC" OMP_GNU= && cp clover_leaf "$2")
 }
 build_tealeaf() { # its Makefile's GNU flags, without OpenMP, gfortran's leniency for its MPI calls
-  local fc=smpiff cc=smpicc
-  [ "$kind" = smpi ] || { fc=mpif90; cc=mpicc; }
-  (cd "$1" && make -s COMPILER=GNU MPI_COMPILER="$fc" C_MPI_COMPILER="$cc" OMP_GNU= \
+  (cd "$1" && make -s COMPILER=GNU MPI_COMPILER="$FC" C_MPI_COMPILER="$CC" OMP_GNU= \
      FLAGS_GNU="-O2 -cpp -ffree-line-length-none -fallow-argument-mismatch -w" CFLAGS_GNU="-O2" && cp tea_leaf "$2")
 }
 build_nas-ep() { (cd "$1" && $CC -O2 -o "$2" ep.c nas_common.c -lm); }
@@ -259,10 +255,8 @@ build_nas-is() { (cd "$1" && $CC -O2 -o "$2" is.c nas_common.c -lm); }
 # NPB 3.3-MPI: make.def for smpiff/smpicc (or Open MPI's wrappers), gfortran's leniency for its Fortran 77; the
 # programs themselves are made per rank count (bin_of), BIN marks the configured tree.
 build_npb() {
-  local fc=smpiff cc=smpicc
-  [ "$kind" = smpi ] || { fc=mpif90; cc=mpicc; }
-  printf '%s\n' "MPIF77 = $fc" 'FLINK = $(MPIF77)' "FFLAGS = -O2 -fallow-argument-mismatch -fallow-invalid-boz -w" \
-    "FLINKFLAGS = -O2" "MPICC = $cc" 'CLINK = $(MPICC)' "CFLAGS = -O2 -w" "CLINKFLAGS = -O2" "CC = cc -g" \
+  printf '%s\n' "MPIF77 = $FC" 'FLINK = $(MPIF77)' "FFLAGS = -O2 -fallow-argument-mismatch -fallow-invalid-boz -w" \
+    "FLINKFLAGS = -O2" "MPICC = $CC" 'CLINK = $(MPICC)' "CFLAGS = -O2 -w" "CLINKFLAGS = -O2" "CC = cc -g" \
     "BINDIR = ../bin" "RAND = randi8" >"$1/config/make.def"
   mkdir -p "$1/bin" && printf '#!/bin/sh\necho "made per rank count: bin_of in corpus.sh" >&2; exit 2\n' >"$2" &&
     chmod +x "$2"
