@@ -106,6 +106,14 @@ bool reproduces(const Model& m, const std::vector<Point>& pts, bool integer)
   return true;
 }
 
+/// `m`'s coefficients that are integers but for rounding, rounded (exact data gives 960 - 1e-12).
+void snap_integers(Model& m)
+{
+  for (double* c : {&m.a, &m.b})
+    if (std::fabs(*c - std::round(*c)) < 1e-9 * std::max(1.0, std::fabs(*c)))
+      *c = std::round(*c);
+}
+
 /// Least squares of relative residuals (weights 1 / value^2; 1 for a value of 0) for a + b * f; std::nullopt when
 /// f takes one value on every point (then b is not determined).
 std::optional<Model> solve(Term t, Var v, const std::vector<Point>& pts)
@@ -135,10 +143,7 @@ std::optional<Model> solve(Term t, Var v, const std::vector<Point>& pts)
     return std::nullopt;
   m.b = (sw * sfy - sf * sy) / det;
   m.a = (sy - m.b * sf) / sw;
-  // snap coefficients that are integers to rounding (exact data gives 960 - 1e-12)
-  for (double* c : {&m.a, &m.b})
-    if (std::fabs(*c - std::round(*c)) < 1e-9 * std::max(1.0, std::fabs(*c)))
-      *c = std::round(*c);
+  snap_integers(m);
   return m;
 }
 
@@ -344,8 +349,7 @@ std::optional<Fit> fit_face(const std::vector<Point>& points, Var face)
       candidates.push_back(*m);
   for (Model& m : candidates)
     if (reproduces(m, points, true)) {
-      if (std::fabs(m.b - std::round(m.b)) < 1e-9 * std::max(1.0, std::fabs(m.b)))
-        m.b = std::round(m.b);
+      snap_integers(m); // b / face alone is fitted without snapping (solve_scaled: volumes)
       return Fit{m, max_error(m, points), true, leave_one_out(m, points), {}, {}};
     }
   return std::nullopt;
