@@ -13,3 +13,4 @@
 #include "compressed/fold/fold.hpp"
 #include "compressed/read/read.hpp"
 #include "compressed/values/streams.hpp"
+#include "compressed/values/values.hpp"

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <tuple>
 
 using namespace tit::extrap;
@@ -468,4 +469,76 @@ TEST(ExtrapModel, ConsecutiveComputesAreMergedAndCommunicatorLoopsUnrolled)
     for (std::uint32_t id : meta.bodies[rank.root])
       EXPECT_FALSE(meta.nodes[id].loop);
   EXPECT_EQ(split_colours(in), (std::vector<std::vector<long long>>{{0, 0}, {1, 0}}));
+}
+
+TEST(ExtrapModel, BlocksOfCollectivesInSomeIterationsAreGatheredAfterTheirLoop)
+{
+  // 12 iterations of an exchange and an allreduce; at iterations 0, 4 and 9 two more allreduces after it (miniFE's
+  // breakdown checks). Read through merge_computes and gather_sporadic_blocks, the rank gives out the 12 iterations,
+  // then the 3 blocks; the folder folds both into loops, and gathered_loops names the blocks' loop.
+  namespace ts = tit::trace::test_support;
+  auto dir = ts::scratch_dir();
+  auto iterations = [](int r) {
+    std::string out = std::to_string(r) + " init\n";
+    const std::string p = std::to_string(1 - r) + " ";
+    for (int it = 0; it < 12; ++it) {
+      out += std::to_string(r) + " send " + p + "0 8\n" + std::to_string(r) + " recv " + p + "0 8\n";
+      out += std::to_string(r) + " compute 500\n" + std::to_string(r) + " allreduce 1 10\n";
+      if (it == 0 || it == 4 || it == 9)
+        out += std::to_string(r) + " allreduce 1 10\n" + std::to_string(r) + " compute 7\n" + std::to_string(r) +
+               " allreduce 1 10\n";
+    }
+    return out + std::to_string(r) + " finalize\n";
+  };
+  for (int r = 0; r < 2; ++r)
+    ts::write_file(dir / ("rank-" + std::to_string(r) + ".txt"), iterations(r));
+  std::vector<std::vector<GatheredRun>> runs;
+  auto set = gather_sporadic_blocks(merge_computes(tit::trace::TraceSet::open(dir, std::nullopt)), runs);
+  auto reader = set->reader(0);
+  std::vector<std::string> names;
+  std::vector<std::string> texts;
+  for (tit::trace::Action a; reader->next(a);) {
+    names.emplace_back(a.name);
+    texts.emplace_back(a.text);
+  }
+  // init and its gap, 12 x (send, compute 0, recv, compute 500, allreduce, compute 0), 3 x (allreduce, compute 7,
+  // allreduce, compute 0), finalize and its gap
+  ASSERT_EQ(names.size(), 2u + 12 * 6 + 3 * 4 + 2);
+  for (int it = 0; it < 12; ++it) {
+    EXPECT_EQ(names[2 + 6 * it], "send") << "iteration " << it;
+    EXPECT_EQ(texts[2 + 6 * it + 3], "0 compute 500") << "iteration " << it;
+    EXPECT_EQ(names[2 + 6 * it + 4], "allreduce") << "iteration " << it;
+    EXPECT_EQ(texts[2 + 6 * it + 5], "0 compute 0") << "iteration " << it;
+  }
+  for (int b = 0; b < 3; ++b) {
+    EXPECT_EQ(names[2 + 12 * 6 + 4 * b], "allreduce") << "block " << b;
+    EXPECT_EQ(texts[2 + 12 * 6 + 4 * b + 1], "0 compute 7") << "block " << b;
+    EXPECT_EQ(names[2 + 12 * 6 + 4 * b + 2], "allreduce") << "block " << b;
+  }
+  EXPECT_EQ(names[2 + 12 * 6 + 12], "finalize");
+  ASSERT_EQ(runs[0].size(), 1u);
+  EXPECT_EQ(runs[0][0].first, 2u + 12 * 6);
+  EXPECT_EQ(runs[0][0].length, 12u);
+  EXPECT_EQ(runs[0][0].blocks, 3u);
+
+  auto all = gather_sporadic_blocks(merge_computes(tit::trace::TraceSet::open(dir, std::nullopt)), runs);
+  tit::trace::cformat::Loaded folded = tit::trace::cformat::fold(*all, tit::trace::ValueMode{});
+  std::set<std::uint32_t> loops = gathered_loops(folded, runs);
+  ASSERT_FALSE(loops.empty());
+  for (std::uint32_t id : loops)
+    EXPECT_TRUE(folded.meta.nodes[id].loop);
+  // the same iterations with a block once only: not gathered (a last iteration that differs)
+  ts::write_file(dir / "rank-0.txt", "0 init\n0 allreduce 1 10\n0 allreduce 1 10\n0 allreduce 1 10\n0 barrier\n"
+                                     "0 allreduce 1 10\n0 finalize\n");
+  ts::write_file(dir / "rank-1.txt", "1 init\n1 allreduce 1 10\n1 allreduce 1 10\n1 allreduce 1 10\n1 barrier\n"
+                                     "1 allreduce 1 10\n1 finalize\n");
+  auto once = gather_sporadic_blocks(merge_computes(tit::trace::TraceSet::open(dir, std::nullopt)), runs);
+  auto r0 = once->reader(0);
+  std::vector<std::string> kept;
+  for (tit::trace::Action a; r0->next(a);)
+    if (a.name != "compute")
+      kept.emplace_back(a.name);
+  EXPECT_EQ(kept, (std::vector<std::string>{"init", "allreduce", "allreduce", "allreduce", "barrier", "allreduce",
+                                            "finalize"}));
+  EXPECT_TRUE(runs[0].empty());
 }

@@ -39,8 +39,8 @@ private:
 
   /// A trip count that is no function of p, such as an iterative solver's iterations to convergence (49, 49, 48 at
   /// 27, 64, 125 ranks): steps that no trend describes, extrapolated by none; the largest input's count, when it is
-  /// within kTripTolerance of every input's (the report says approximate). std::nullopt otherwise.
-  static std::optional<Fit> held_trip(const std::vector<Point>& pts);
+  /// within `tolerance` of every input's (relative; the report says approximate). std::nullopt otherwise.
+  static std::optional<Fit> held_trip(const std::vector<Point>& pts, double tolerance);
 
   /// An integer value as a grid function of the rank's coordinates (values that differ between the ranks of a class,
   /// or a boundary coordinate times a stride); std::nullopt when none holds.

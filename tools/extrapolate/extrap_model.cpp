@@ -366,6 +366,8 @@ private:
       if (n.loop != t.loop)
         mismatch(tbody, body, k, prefix);
       if (n.loop) {
+        if (in_.gathered.count(ids[k]) > 0)
+          cls_.params[t.trip].gathered = true;
         Observation& o = cls_.params[t.trip].per_input[input_];
         std::string count = std::to_string(n.count);
         if (!o.seen) {

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ struct Input {
   std::string path;
   trace::cformat::Loaded trace;
   Grid grid;
+  /// the loop nodes that hold blocks of collectives gathered from the iterations they were in (extrap_unroll.hpp's
+  /// gather_sporadic_blocks): their trip counts are data; and how many ranks had some
+  std::set<std::uint32_t> gathered;
+  std::size_t gathered_ranks = 0;
   int ranks() const { return trace.meta.rank_count; }
 };
 
@@ -89,6 +94,9 @@ struct Param {
   /// a point-to-point message's size: the parameter of its partner (the same action's), whose grid offset says which
   /// dimensions the message's face spans (extrap::fit_face)
   std::optional<std::size_t> partner;
+  /// a trip count of blocks of collectives gathered from the iterations they were in, in some input (Input::gathered):
+  /// a count of events the data decide
+  bool gathered = false;
   std::string where;     ///< "item 3>1 `isend`, argument 2" or "item 3, a loop"
   std::vector<Observation> per_input;
   /// A per-rank vector's entries that this parameter could not model (every other entry of a vector whose entries

@@ -27,6 +27,7 @@ struct Fitted {
   bool int_tokens = true; ///< a volume whose inputs were all integers (written rounded)
   bool rounded = false;   ///< a trip count that no function fits exactly, held at the largest input's (an iterative
                           ///< solver's iterations to convergence): approximate
+  bool gathered = false;  ///< a trip count of blocks gathered from the iterations they were in (Param::gathered)
   bool approx_size = false; ///< a size of a vector collective fitted approximately (data-dependent: extrap_model.hpp)
   double size_spread = 0;   ///< approx_size: how far apart its values in an input were, (max - min) / mean
   bool face = false;        ///< a message's size fitted as a function of the face to its partner (extrap::fit_face)

@@ -9,11 +9,33 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace tit::extrap {
+
+/// Where gather_sporadic_blocks moved blocks in one rank's sequence: the first action of the gathered blocks (from 0,
+/// in the sequence as given out), how many actions they are, and how many blocks.
+struct GatheredRun {
+  std::uint64_t first = 0;
+  std::uint64_t length = 0;
+  std::uint64_t blocks = 0;
+};
+
+/// `set` read with each rank's runs of one repeated block in which a block of collectives (with the computes between
+/// them, every collective one the repeated block makes too) is inserted at one place of some iterations only (miniFE's
+/// breakdown checks: data decide which iterations) given out as the repeated block, then the inserted blocks one after
+/// the other (docs/extrapolation.md#sporadic-blocks); read after merge_computes. `runs[r]` says where rank r's went,
+/// filled as its reader is read.
+std::unique_ptr<trace::TraceSet> gather_sporadic_blocks(std::unique_ptr<trace::TraceSet> set,
+                                                        std::vector<std::vector<GatheredRun>>& runs);
+
+/// The loop nodes of `trace` (folded from a set read through gather_sporadic_blocks, with its `runs`) that hold the
+/// gathered blocks: their trip counts are data.
+std::set<std::uint32_t> gathered_loops(const trace::cformat::Loaded& trace,
+                                       const std::vector<std::vector<GatheredRun>>& runs);
 
 /// Unrolls, in place, every loop of `trace` whose body creates or frees communicators (comm_split, comm_dup,
 /// comm_create, comm_free):

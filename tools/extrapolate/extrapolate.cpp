@@ -55,6 +55,8 @@ Input load(const fs::path& path, bool steps, std::size_t& step_ranks)
   std::unique_ptr<trace::TraceSet> set = extrap::merge_computes(trace::TraceSet::open(path, std::nullopt));
   if (steps)
     set = extrap::butterfly_steps(std::move(set));
+  std::vector<std::vector<extrap::GatheredRun>> gathered;
+  set = extrap::gather_sporadic_blocks(std::move(set), gathered);
   in.trace = trace::cformat::fold(*set, trace::ValueMode{});
   extrap::unroll_communicator_loops(in.trace);
   extrap::unroll_pairs(in.trace);
@@ -64,6 +66,9 @@ Input load(const fs::path& path, bool steps, std::size_t& step_ranks)
     extrap::rotate_loops(in.trace); // the loops of steps move where the folder begins outer loops
     step_ranks += extrap::butterfly_slopes(in.trace, in.path);
   }
+  in.gathered = extrap::gathered_loops(in.trace, gathered); // after the passes: they keep the actions' order
+  in.gathered_ranks = static_cast<std::size_t>(
+      std::count_if(gathered.begin(), gathered.end(), [](const auto& runs) { return !runs.empty(); }));
   return in;
 }
 
@@ -382,6 +387,10 @@ void report_class(std::ostream& out, const ClassAtTarget& c, const Grid& target,
     if (f.face && f.fit.model.term != extrap::Term::Const)
       fmt::print(out, "      the face between the rank and its partner, a grid neighbour: a function of the dimensions "
                       "it spans, before any other\n");
+    if (f.gathered)
+      fmt::print(out, "      the count of a block of collectives gathered from the iterations of a loop that held it in some "
+                      "iterations only (data decide which){}\n",
+                 f.rounded ? ": held at the largest input's" : "");
     if (f.approx_size)
       fmt::print(out, "      a size fitted approximately (data-dependent, or a pattern no exact model fits): its values in an "
                       "input up to {:.3g} % apart, their mean\n",
@@ -500,6 +509,14 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
                        "that does not divide evenly, or a pattern no exact model fits; their values in an input up to "
                        "{:.3g} % apart; --report: which)\n",
                sizes, size_spread * 100);
+  std::size_t gathered = 0;
+  for (const Input& in : inputs)
+    gathered += in.gathered_ranks;
+  if (gathered > 0)
+    fmt::print(report, "gathered: on {} ranks of the inputs, blocks of collectives present in some iterations of a loop "
+                       "only (data decide which) moved after it; their count fitted as a function or held at the largest "
+                       "input's (--report: which)\n",
+               gathered);
   if (butterflies > 0)
     fmt::print(report, "recursive-doubling steps (partners rank XOR 2^k, log2 p of them) folded into loops on {} ranks "
                        "of the inputs\n",
