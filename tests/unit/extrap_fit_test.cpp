@@ -163,6 +163,43 @@ TEST(ExtrapFit, HaloSizesFollowTheFaceTheyCross)
   EXPECT_FALSE(fit_face(other, Var::Dim12));
 }
 
+TEST(ExtrapFit, NodeFacesOfTheLastRanksOwnOneMorePlane)
+{
+  // miniFE's last ranks along n0 own 40 / n0 + 1 planes of nodes: their faces across n1 are 110, 55, 55 on the
+  // bisection grids of 64, 128 and 256 ranks; 1760 / (n0 n2) reproduces them too, but gives 27.5 at 8 x 8 x 8
+  const Point at{512, {8, 8, 8}, 0};
+  std::vector<Point> last{{64, {4, 4, 4}, 110}, {128, {4, 4, 8}, 55}, {256, {4, 8, 8}, 55}};
+  std::optional<Fit> face = fit_face(last, Var::Dim02, {true, false, false}, at);
+  ASSERT_TRUE(face);
+  EXPECT_EQ(face->model.term, Term::NodeFace);
+  EXPECT_EQ(face->model.describe(), "(40 / n0 + 1) (40 / n2)");
+  EXPECT_DOUBLE_EQ(face->model.eval(at), 30);
+  EXPECT_TRUE(face->exact);
+  // a class that is interior along n0 has no such plane: b / face, which the target cannot take as an integer (refused
+  // later), is all that fits
+  face = fit_face(last, Var::Dim02, {false, false, false}, at);
+  ASSERT_TRUE(face);
+  EXPECT_EQ(face->model.describe(), "1760 / (n0 n2)");
+  // an interior rank's face, 100, 50, 50: b / face is an integer at the target and is kept
+  std::vector<Point> inner{{64, {4, 4, 4}, 100}, {128, {4, 4, 8}, 50}, {256, {4, 8, 8}, 50}};
+  EXPECT_EQ(fit_face(inner, Var::Dim02, {true, true, true}, at)->model.describe(), "1600 / (n0 n2)");
+  // last along both dimensions of the face: (40 / n0 + 1) (40 / n2 + 1)
+  std::vector<Point> corner{{64, {4, 4, 4}, 121}, {128, {4, 4, 8}, 66}, {256, {4, 8, 8}, 66}};
+  face = fit_face(corner, Var::Dim02, {true, true, true}, at);
+  ASSERT_TRUE(face);
+  EXPECT_EQ(face->model.describe(), "(40 / n0 + 1) (40 / n2 + 1)");
+  EXPECT_DOUBLE_EQ(face->model.eval(at), 36);
+  // a 2-D grid's edge: 120 / n1 + 1 (two values of n1 on the inputs: a + b / n1 is not tried)
+  std::vector<Point> line{{9, {3, 3, 1}, 41}, {18, {6, 3, 1}, 41}, {27, {3, 9, 1}, 41}};
+  line[2] = Point{18, {3, 6, 1}, 21};
+  face = fit_face(line, Var::Dim1, {false, true, false}, Point{36, {6, 6, 1}, 0});
+  ASSERT_TRUE(face);
+  EXPECT_EQ(face->model.describe(), "(120 / n1 + 1)");
+  EXPECT_DOUBLE_EQ(face->model.eval(36, {6, 6, 1}), 21);
+  face = fit_face(line, Var::Dim1, {false, false, false}, Point{36, {6, 6, 1}, 0});
+  EXPECT_FALSE(face); // interior along n1: nothing fits
+}
+
 TEST(ExtrapGrid, DimsCreateIsMostSquareLargestFirst)
 {
   EXPECT_EQ(dims_create(36, 2), (std::vector<int>{6, 6}));

@@ -28,8 +28,24 @@ double term_value(Term t, double x)
     case Term::InvTwoThirds: return 1 / (std::cbrt(x) * std::cbrt(x));
     case Term::Square: return x * x;
     case Term::InvSquare: return 1 / (x * x);
+    case Term::NodeFace: return 1; // Model::eval
   }
   return 1;
+}
+
+/// The grid dimensions a face variable spans (none for p).
+std::vector<std::size_t> var_dimensions(Var v)
+{
+  switch (v) {
+    case Var::P: return {};
+    case Var::Dim0: return {0};
+    case Var::Dim1: return {1};
+    case Var::Dim2: return {2};
+    case Var::Dim01: return {0, 1};
+    case Var::Dim02: return {0, 2};
+    case Var::Dim12: return {1, 2};
+  }
+  return {};
 }
 
 double var_value(Var v, double p, const std::array<double, 3>& dims)
@@ -206,6 +222,12 @@ double Model::eval(double p, const std::array<double, 3>& dims) const
     case Term::InvCbrt: return a + b / std::cbrt(x);
     case Term::InvTwoThirds: return a + b / (std::cbrt(x) * std::cbrt(x));
     case Term::InvSquare: return a + b / (x * x);
+    case Term::NodeFace: {
+      double v = 1;
+      for (std::size_t k : var_dimensions(var))
+        v *= b / dims[k] + plus[k];
+      return v;
+    }
     default: return a + b * term_value(term, x);
   }
 }
@@ -214,6 +236,13 @@ std::string Model::describe() const
 {
   if (term == Term::Const)
     return fmt::format("{:.10g}", a);
+  if (term == Term::NodeFace) {
+    std::string f;
+    for (std::size_t k : var_dimensions(var))
+      f += plus[k] == 0 ? fmt::format("{}({:.10g} / n{})", f.empty() ? "" : " ", b, k)
+                        : fmt::format("{}({:.10g} / n{} + {:.10g})", f.empty() ? "" : " ", b, k, plus[k]);
+    return f;
+  }
   std::string x;
   switch (var) {
     case Var::P: x = "p"; break;
@@ -238,6 +267,7 @@ std::string Model::describe() const
     case Term::InvTwoThirds: f = "/ " + x + "^(2/3)"; break;
     case Term::Square: f = "* " + x + "^2"; break;
     case Term::InvSquare: f = "/ " + x + "^2"; break;
+    case Term::NodeFace: break;
   }
   std::string bx = fmt::format("{:.10g} {}", b, f);
   return a == 0 ? bx : fmt::format("{:.10g} + {}", a, bx);
@@ -331,7 +361,50 @@ std::optional<Var> face_variable(const std::array<int, 3>& delta, int dimensions
   return Var::Dim12;
 }
 
-std::optional<Fit> fit_face(const std::vector<Point>& points, Var face)
+namespace {
+
+/// The node-based faces (Term::NodeFace) of `face` that reproduce `points`, one per choice of the dimensions of `edge`
+/// whose rank owns one more plane: b solved from the first point (b / n + e = s, or the positive root of
+/// (b / nA + eA) (b / nB + eB) = s), checked on every point.
+std::vector<Model> node_faces(const std::vector<Point>& points, Var face, const std::array<bool, 3>& edge)
+{
+  std::vector<Model> out;
+  std::vector<std::size_t> along = var_dimensions(face);
+  if (points.empty() || along.empty() || along.size() > 2)
+    return out;
+  for (unsigned mask = 1; mask < (1u << along.size()); ++mask) {
+    Model m{Term::NodeFace, face, 0, 0};
+    bool allowed = true;
+    for (std::size_t i = 0; i < along.size(); ++i)
+      if (mask & (1u << i)) {
+        allowed = allowed && edge[along[i]];
+        m.plus[along[i]] = 1;
+      }
+    if (!allowed)
+      continue;
+    const Point& x = points.front();
+    double na = x.dims[along[0]], ea = m.plus[along[0]];
+    if (along.size() == 1) {
+      m.b = na * (x.value - ea);
+    } else {
+      double nb = x.dims[along[1]], eb = m.plus[along[1]];
+      double qa = 1 / (na * nb), qb = ea / nb + eb / na, qc = ea * eb - x.value; // qa b^2 + qb b + qc = 0
+      double disc = qb * qb - 4 * qa * qc;
+      if (disc < 0)
+        continue;
+      m.b = (-qb + std::sqrt(disc)) / (2 * qa);
+    }
+    snap_integers(m);
+    if (m.b > 0 && reproduces(m, points, true))
+      out.push_back(m);
+  }
+  return out;
+}
+
+} // namespace
+
+std::optional<Fit> fit_face(const std::vector<Point>& points, Var face, const std::array<bool, 3>& edge,
+                            const std::optional<Point>& target)
 {
   std::vector<double> xs;
   for (const Point& x : points)
@@ -347,12 +420,26 @@ std::optional<Fit> fit_face(const std::vector<Point>& points, Var face)
   if (distinct >= 3)
     if (auto m = solve(Term::Inv, face, points))
       candidates.push_back(*m);
+  std::vector<Model> exact;
   for (Model& m : candidates)
     if (reproduces(m, points, true)) {
       snap_integers(m); // b / face alone is fitted without snapping (solve_scaled: volumes)
-      return Fit{m, max_error(m, points), true, leave_one_out(m, points), {}, {}};
+      exact.push_back(m);
     }
-  return std::nullopt;
+  if (distinct >= 2)
+    for (const Model& m : node_faces(points, face, edge))
+      exact.push_back(m);
+  if (exact.empty())
+    return std::nullopt;
+  const Model* chosen = &exact.front();
+  if (target)
+    for (const Model& m : exact)
+      if (integer_at(m, target->p, target->dims)) {
+        chosen = &m;
+        break;
+      }
+  double loo = chosen->term == Term::NodeFace ? -1 : leave_one_out(*chosen, points);
+  return Fit{*chosen, max_error(*chosen, points), true, loo, {}, {}};
 }
 
 std::optional<long long> integer_at(const Model& m, double p, const std::array<double, 3>& dims)

@@ -14,7 +14,10 @@ namespace tit::extrap {
 /// What a number may depend on: the process count, or the size of one grid dimension (0: the fastest-varying); the
 /// products of two (a halo's face: fit_face only, not in the family fit() chooses from).
 enum class Var { P, Dim0, Dim1, Dim2, Dim01, Dim02, Dim12 };
-enum class Term { Const, Linear, Sqrt, Cbrt, TwoThirds, Log2, Inv, InvSqrt, InvCbrt, InvTwoThirds, Square, InvSquare };
+/// NodeFace: a face of a node-based mesh, the product over the dimensions of its variable of (b / n_k + plus_k)
+/// (fit_face only).
+enum class Term { Const, Linear, Sqrt, Cbrt, TwoThirds, Log2, Inv, InvSqrt, InvCbrt, InvTwoThirds, Square, InvSquare,
+                  NodeFace };
 
 /// Where a number was observed: the process count, the grid's dimensions (1 beyond the grid's), and its value.
 struct Point {
@@ -30,6 +33,7 @@ struct Model {
   double a = 0;
   double b = 0;
   bool no_constant = false; ///< a fixed at 0 (b * term alone: a candidate for volumes, docs/extrapolation.md#functions)
+  std::array<double, 3> plus{0, 0, 0}; ///< NodeFace: per dimension, the planes a rank owns beyond b / n_k (0 or 1)
   double eval(double p, const std::array<double, 3>& dims) const;
   double eval(const Point& x) const { return eval(x.p, x.dims); }
   /// "12", "3 + 40 / p", "2.5e+06 * p^(1/2)" (a term of 0 left out), "n0", "1/n1" for grid dimensions.
@@ -74,7 +78,12 @@ std::optional<Var> face_variable(const std::array<int, 3>& delta, int dimensions
 /// face shrinks with the ranks along the dimensions it spans, whatever p does along the others: on the inputs of a grid
 /// whose n0 is 4 at 64, 128 and 256 ranks (4 x 4 x 4, 4 x 4 x 8, 4 x 8 x 8), 6400 / p and 1600 / (n1 n2) both give a
 /// face of 100, 50, 25, and only the face gives its size at 8 x 8 x 8.
-std::optional<Fit> fit_face(const std::vector<Point>& points, Var face);
+/// Then, along the dimensions marked in `edge` (where the ranks of the class are first or last), a node-based mesh's
+/// face (Term::NodeFace): such a rank owns b / n_k + 1 planes of nodes where the others own b / n_k (miniFE's last
+/// ranks: (40 / n0 + 1) (40 / n2), 110 and 55 on 4 x 4 x 4 and 4 x 8 x 8 ranks). Of the exact candidates, the first
+/// that gives an integer at `target` (a size is one); the first exact one when none does.
+std::optional<Fit> fit_face(const std::vector<Point>& points, Var face, const std::array<bool, 3>& edge = {},
+                            const std::optional<Point>& target = std::nullopt);
 
 /// A grid dimension (n0, n1, n2: 0, 1, 2) that takes two values on `points` and of which their values are a function
 /// (equal where it is equal), while `target` has a third value of it: the values follow that dimension, which the

@@ -22,6 +22,17 @@ constexpr double kTripTolerance = 0.05;
 /// decide (miniFE's breakdown checks, 16, 15 and 17 times at 64, 128 and 256 ranks).
 constexpr double kGatheredTolerance = 0.25;
 
+/// The dimensions along which the ranks of `cls` are first, last or alone (where a node-based mesh's rank may own one
+/// more plane: extrap::fit_face); none for one class of every rank.
+std::array<bool, 3> edges(const ClassModel& cls)
+{
+  std::array<bool, 3> e{false, false, false};
+  if (cls.key != kEveryRank)
+    for (std::size_t k = 0; k < 3; ++k)
+      e[k] = cls.position[k] != 1;
+  return e;
+}
+
 /// "4, 8, 8": dimension `k` of each point's grid.
 std::string dimension_values(const std::vector<Point>& pts, int k)
 {
@@ -124,7 +135,8 @@ Fitted Fitter::fit(const ClassModel& cls, const Param& p, const std::optional<st
   }
   if (f.integer && partner_delta)
     if (std::optional<Var> face = face_variable(*partner_delta, dimensions_))
-      if (std::optional<Fit> r = fit_face(pts, *face)) { // a halo's face (docs/extrapolation.md#faces)
+      // a halo's face (docs/extrapolation.md#faces)
+      if (std::optional<Fit> r = fit_face(pts, *face, edges(cls), target_)) {
         f.fit = *r;
         f.face = true;
         f.points = pts;
