@@ -379,6 +379,14 @@ PY
     grep -q "^$tmp/b.tit: 128 ranks, grid 8 x 16, recursive bisection (2-D), from 16 (4 x 4), 32 (4 x 8), 64 (8 x 8) ranks" "$out" ||
       fail "not read as recursive bisection: $(head -3 "$out")"
     same_as_real bisect 128 16 32 64 ;;
+  bisection-byrank) # issue 35 (miniFE's setup): as `bisection`, the exchanges in the order of the neighbours' ranks;
+    # on a grid numbered by bisection, ranks of one class then list their neighbours' offsets in different orders
+    # (refused before: "the partner is neither the same grid neighbour, nor ..."). Each rank's run of receives or sends
+    # is read in the order of its class's first rank: every rank's calls those of the real trace, the time within 5 %
+    for np in 16 32 64 128; do trace byrank "$np" dims=2 scaling=w n=16 iters=3 bisection=1 byrank=1; done
+    run "$tool" extrapolate --ranks 128 "$tmp/byrank.tit" "$tmp"/byrank-{16,32,64}.trace; expect_ok
+    grep -q "recursive bisection (2-D)" "$out" || fail "not read as recursive bisection: $(head -3 "$out")"
+    same_calls_as_real byrank 128 ;;
   torus2d) # 2-D halo with periodic boundaries, weak scaling
     for np in 9 16 25 36; do trace torus "$np" "${torus_args[@]}"; done
     same_as_real torus 36 9 16 25 ;;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <optional>
 
 #include <initializer_list>
@@ -355,13 +356,78 @@ private:
     return s + ")";
   }
 
+  /// The grid offset of the first partner other than the rank itself of item `id`, an action; std::nullopt when it
+  /// has none or that partner is no grid neighbour.
+  std::optional<std::array<int, 3>> partner_delta(std::uint32_t id) const
+  {
+    const Node& n = meta_.nodes[id];
+    if (n.loop)
+      return std::nullopt;
+    for (const Slot& slot : meta_.signatures[n.ref].slots)
+      if (slot.kind == Slot::Kind::Relative && partner(slot) != rank_)
+        return in_.grid.neighbour(rank_, partner(slot));
+    return std::nullopt;
+  }
+
+  /// Per item of `ids` (the rank's body merged into `tbody`), the item to merge there: itself, but in a run of actions
+  /// of one kind to distinct grid neighbours (a compute at most between two), whose offsets are those of the class's
+  /// first rank in another order, the rank's action to the first rank's offset. A program that sends to its
+  /// neighbours in the order of their ranks, or of the nodes they share, lists them in another order of offsets on
+  /// each rank of a class when the grid is not numbered in row order (miniFE's setup on its recursive bisection); the
+  /// order within such a run is the first rank's (docs/extrapolation.md#grid).
+  std::vector<std::size_t> partner_order(std::vector<TemplateNode>& tbody, const std::vector<std::uint32_t>& ids) const
+  {
+    std::vector<std::size_t> from(ids.size());
+    std::iota(from.begin(), from.end(), std::size_t{0});
+    if (ids.size() != tbody.size())
+      return from;
+    auto name_of = [&](std::size_t q) { return meta_.signatures[meta_.nodes[ids[q]].ref].name; };
+    for (std::size_t k = 0; k < ids.size();) {
+      std::vector<std::size_t> run;
+      std::vector<std::array<int, 3>> deltas;
+      std::set<std::uint32_t> refs;
+      for (std::size_t q = k; q < ids.size();) {
+        std::optional<std::array<int, 3>> d = tbody[q].loop ? std::nullopt : partner_delta(ids[q]);
+        if (!d || name_of(q) != tbody[q].name || (!run.empty() && tbody[q].name != tbody[run.front()].name))
+          break;
+        run.push_back(q);
+        deltas.push_back(*d);
+        refs.insert(meta_.nodes[ids[q]].ref);
+        q += q + 2 < ids.size() && !tbody[q + 1].loop && tbody[q + 1].name == "compute" ? 2 : 1;
+      }
+      k = run.empty() ? k + 1 : run.back() + 1;
+      if (run.size() < 2)
+        continue;
+      if (std::any_of(run.begin(), run.end(), [&](std::size_t q) { return !tbody[q].canon; })) {
+        for (std::size_t i = 0; i < run.size(); ++i)
+          tbody[run[i]].canon = deltas[i];
+        continue;
+      }
+      if (refs.size() != run.size() || std::set(deltas.begin(), deltas.end()).size() != deltas.size())
+        continue; // a partner twice: nothing to reorder by
+      std::vector<std::size_t> source; // each of the rank's actions once: the offsets are distinct
+      for (std::size_t q : run) {
+        auto it = std::find(deltas.begin(), deltas.end(), *tbody[q].canon);
+        if (it == deltas.end() || std::find(source.begin(), source.end(), run[static_cast<std::size_t>(
+                                                                               it - deltas.begin())]) != source.end())
+          break;
+        source.push_back(run[static_cast<std::size_t>(it - deltas.begin())]);
+      }
+      if (source.size() == run.size())
+        for (std::size_t i = 0; i < run.size(); ++i)
+          from[run[i]] = source[i];
+    }
+    return from;
+  }
+
   void merge_body(std::vector<TemplateNode>& tbody, std::uint32_t body, const std::string& prefix)
   {
     const auto& ids = meta_.bodies[body];
+    const std::vector<std::size_t> from = partner_order(tbody, ids);
     for (std::size_t k = 0; k < std::max(ids.size(), tbody.size()); ++k) {
       if (k >= ids.size() || k >= tbody.size())
         mismatch(tbody, body, k, prefix);
-      const Node& n = meta_.nodes[ids[k]];
+      const Node& n = meta_.nodes[ids[from[k]]];
       TemplateNode& t = tbody[k];
       if (n.loop != t.loop)
         mismatch(tbody, body, k, prefix);

@@ -119,6 +119,9 @@ struct TemplateNode {
   std::vector<std::size_t> far;
   std::size_t trip = 0;             ///< loop: its trip count parameter
   std::vector<TemplateNode> body;   ///< loop
+  /// action in a run of one kind to grid neighbours: the partner's grid offset on the first rank merged here, the order
+  /// the other ranks' runs are read in (RankWalk::partner_order)
+  std::optional<std::array<int, 3>> canon;
   std::string position;             ///< "3>1": item 3 of the rank's sequence, item 1 of that loop's body
   std::string sample;               ///< the origin rank's first occurrence (text), or "a loop of N iterations"
 };

@@ -7,6 +7,9 @@
  *   bisection=0|1  the ranks numbered by recursive bisection instead (miniFE's box_partition; the rank count a power of
  *                two): the box is halved along dimension 0, 1, 2, 0, ... in turn, the lower half of the ranks taking the
  *                lower half of the box; the grid has 2^(the halvings along it) ranks along each dimension
+ *   byrank=0|1   the receives and the sends of each iteration in the order of the neighbours' ranks, not of their
+ *                directions (miniFE lists its neighbours so: on a grid numbered by bisection, the ranks of one position
+ *                class then name their neighbours' offsets in different orders)
  *   periodic=0|1 neighbours across the boundary (default 0)
  *   iters=I      iterations (default 4); pow2=1 makes it 2^size (no function of the family fits)
  *   n=N          the global domain's side per dimension (strong scaling; default 120), or the local one (weak)
@@ -190,14 +193,25 @@ int main(int argc, char** argv)
     for (int i = 0; i < 4; i++)
       MPI_Allreduce(in, red, sizes[i], MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
+  int order[6] = {0, 1, 2, 3, 4, 5}; /* the directions in the order of the exchanges */
+  for (int i = 1; option(argc, argv, "byrank", 0) && i < 2 * ndims; i++)
+    for (int j = i; j > 0 && nbr[order[j]] < nbr[order[j - 1]]; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
   for (long it = 0; it < iters; it++) {
     int nreq = 0;
-    for (int i = 0; i < 2 * ndims; i++) /* receive what the neighbour sent towards us: tag = its direction */
+    for (int k = 0; k < 2 * ndims; k++) { /* receive what the neighbour sent towards us: tag = its direction */
+      int i = order[k];
       if (nbr[i] >= 0)
         MPI_Irecv(rbuf + i * maxface, (int)face[i], MPI_DOUBLE, nbr[i], i ^ 1, MPI_COMM_WORLD, &req[nreq++]);
-    for (int i = 0; i < 2 * ndims; i++)
+    }
+    for (int k = 0; k < 2 * ndims; k++) {
+      int i = order[k];
       if (nbr[i] >= 0)
         MPI_Isend(sbuf, (int)face[i], MPI_DOUBLE, nbr[i], i, MPI_COMM_WORLD, &req[nreq++]);
+    }
     compute(10.0 * (double)cells);
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     if (transpose && ndims == 2 && dims[0] == dims[1]) {
