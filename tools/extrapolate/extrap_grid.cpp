@@ -61,22 +61,40 @@ int log2_exact(int n)
   return b;
 }
 
-/// The dimension that each bit of a bisection-numbered rank halves, most significant bit first.
-std::vector<int> halving_order(const std::vector<int>& dims)
+/// The dimension that each bit of a bisection-numbered rank halves, most significant bit first (`size` of them; a rank
+/// count below 2^31 has fewer than 32 bits): on the stack, since every coordinate lookup needs it.
+struct HalvingOrder {
+  std::array<int, 32> dim{};
+  std::size_t size = 0;
+};
+
+HalvingOrder compute_halving_order(const std::vector<int>& dims)
 {
   std::array<int, 3> left{0, 0, 0};
-  int total = 0;
+  std::size_t total = 0;
   for (std::size_t k = 0; k < dims.size(); ++k) {
     left[k] = log2_exact(dims[k]);
-    total += left[k];
+    total += static_cast<std::size_t>(left[k]);
   }
-  std::vector<int> order;
+  HalvingOrder order;
   const int d = static_cast<int>(dims.size());
-  for (int k = d - 1; static_cast<int>(order.size()) < total; k = (k + d - 1) % d)
+  for (int k = d - 1; order.size < total && order.size < order.dim.size(); k = (k + d - 1) % d)
     if (left[k] > 0) {
-      order.push_back(k);
+      order.dim[order.size++] = k;
       --left[k];
     }
+  return order;
+}
+
+/// compute_halving_order of the last grid asked for (lookups come grid after grid).
+const HalvingOrder& halving_order(const std::vector<int>& dims)
+{
+  thread_local std::vector<int> last;
+  thread_local HalvingOrder order;
+  if (dims != last || last.empty()) {
+    order = compute_halving_order(dims);
+    last = dims;
+  }
   return order;
 }
 
@@ -86,10 +104,11 @@ std::array<int, 3> Grid::coords(int rank) const
 {
   std::array<int, 3> c{0, 0, 0};
   if (numbering == Numbering::Bisection) {
-    std::vector<int> order = halving_order(dims);
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      int bit = (rank >> (order.size() - 1 - i)) & 1;
-      c[order[i]] = 2 * c[order[i]] + bit;
+    const HalvingOrder& order = halving_order(dims);
+    for (std::size_t i = 0; i < order.size; ++i) {
+      int bit = (rank >> (order.size - 1 - i)) & 1;
+      auto k = static_cast<std::size_t>(order.dim[i]);
+      c[k] = 2 * c[k] + bit;
     }
     return c;
   }
@@ -107,8 +126,11 @@ int Grid::rank_of(const std::array<int, 3>& c) const
     std::array<int, 3> left{0, 0, 0}; // the bits of each coordinate not yet placed
     for (std::size_t k = 0; k < dims.size(); ++k)
       left[k] = log2_exact(dims[k]);
-    for (int k : halving_order(dims))
+    const HalvingOrder& order = halving_order(dims);
+    for (std::size_t i = 0; i < order.size; ++i) {
+      auto k = static_cast<std::size_t>(order.dim[i]);
       r = 2 * r + ((c[k] >> --left[k]) & 1);
+    }
     return r;
   }
   for (std::size_t k = dims.size(); k-- > 0;)
