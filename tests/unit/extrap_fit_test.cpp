@@ -564,6 +564,26 @@ TEST(ExtrapModel, BlocksOfCollectivesInSomeIterationsAreGatheredAfterTheirLoop)
   ASSERT_FALSE(loops.empty());
   for (std::uint32_t id : loops)
     EXPECT_TRUE(folded.meta.nodes[id].loop);
+  // the block at the first iteration (before the block has repeated 3 times) and in most of the others: not sporadic,
+  // every action given out in its place
+  std::string most = "0 init\n";
+  for (int it = 0; it < 8; ++it) {
+    most += "0 send 1 0 8\n0 recv 1 0 8\n0 compute 500\n0 allreduce 1 10\n";
+    if (it == 0 || it >= 3)
+      most += "0 allreduce 1 10\n0 compute 7\n0 allreduce 1 10\n";
+  }
+  ts::write_file(dir / "rank-0.txt", most + "0 finalize\n");
+  std::vector<std::string> given, read;
+  auto plain_set = merge_computes(tit::trace::TraceSet::open(dir, std::nullopt));
+  auto plain = plain_set->reader(0);
+  for (tit::trace::Action b; plain->next(b);)
+    read.emplace_back(b.text);
+  auto phases = gather_sporadic_blocks(merge_computes(tit::trace::TraceSet::open(dir, std::nullopt)), runs);
+  auto given_reader = phases->reader(0);
+  for (tit::trace::Action a; given_reader->next(a);)
+    given.emplace_back(a.text);
+  EXPECT_EQ(given, read);
+  EXPECT_TRUE(runs[0].empty());
   // the same iterations with a block once only: not gathered (a last iteration that differs)
   ts::write_file(dir / "rank-0.txt", "0 init\n0 allreduce 1 10\n0 allreduce 1 10\n0 allreduce 1 10\n0 barrier\n"
                                      "0 allreduce 1 10\n0 finalize\n");

@@ -106,7 +106,7 @@ private:
       if (!r.insertions.empty())
         extend_back(r);
       if (!sporadic(r)) {
-        for (std::size_t k = i; k < r.end; ++k)
+        for (std::size_t k = r.start; k < r.end; ++k) // extend_back took [r.start, i) back from order_
           order_.push_back(k);
       } else {
         gather(r);
