@@ -398,11 +398,14 @@ private:
       k = run.empty() ? k + 1 : run.back() + 1;
       if (run.size() < 2)
         continue;
-      if (std::any_of(run.begin(), run.end(), [&](std::size_t q) { return !tbody[q].canon; })) {
-        for (std::size_t i = 0; i < run.size(); ++i)
+      bool first = false; // the first rank to reach some of the run's actions: their order is its own
+      for (std::size_t i = 0; i < run.size(); ++i)
+        if (!tbody[run[i]].canon) {
           tbody[run[i]].canon = deltas[i];
+          first = true;
+        }
+      if (first)
         continue;
-      }
       if (refs.size() != run.size() || std::set(deltas.begin(), deltas.end()).size() != deltas.size())
         continue; // a partner twice: nothing to reorder by
       std::vector<std::size_t> source; // each of the rank's actions once: the offsets are distinct
