@@ -135,7 +135,7 @@ private:
   {
     const std::size_t i = r.start, len = r.len, k = r.inserted;
     std::size_t start = i;
-    auto free_from = [&](std::size_t from) { return from >= floor_ && from <= start; };
+    auto free_from = [&](std::size_t from) { return from >= floor_; }; // no gathered run took it
     if (r.at == 0 && start >= k && free_from(start - k) && same_keys(r, start - k, 0, k, true)) {
       start -= k; // the run's first iteration held the block at its beginning
       r.insertions.insert(r.insertions.begin(), start);
