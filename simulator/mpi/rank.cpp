@@ -100,7 +100,8 @@ RequestPtr make_request(Request::Type type, int src, int dst, Match m, double by
 } // namespace
 
 Rank::Rank(World& world, int rank, s4u::Host* host)
-    : world_(world), rank_(rank), host_(host), overheads_(world.params().overheads_of(*host))
+    : world_(world), rank_(rank), host_(host), overheads_(world.params().overheads_of(*host)),
+      max_kept_(std::max(kMinKeptBuffered, 2 * static_cast<std::size_t>(world.rank_count())))
 {
   world.add_rank(this);
 }
@@ -115,7 +116,7 @@ Rank::Rank(World& world, int rank, s4u::Host* host)
 void Rank::put(Request& req, s4u::Mailbox* mailbox)
 {
   auto comm = message_put(mailbox, req.bytes);
-  if (req.detached && buffered_.size() + delivered_.size() >= kMaxKeptBuffered) {
+  if (req.detached && buffered_.size() + delivered_.size() >= max_kept_) {
     comm->detach(); // SMPI's way, for a rank that sends many messages between computations (see the header)
     return;
   }

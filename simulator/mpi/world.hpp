@@ -333,11 +333,16 @@ private:
   Origin origin_ = Origin::User;
   std::map<int, std::vector<int>> smp_layouts_;
   /// Buffered sends whose transfer may still run, by kernel activity (see put()), and those delivered since
-  /// the last reap_delivered(). A rank reaps only while it computes: past kMaxKeptBuffered kept (a rank
-  /// sending many messages between two computations), further ones are detached as SMPI does, so that the
-  /// activities SimGrid scans at each of this rank's completions stay few (the times are the same either way).
-  static constexpr std::size_t kMaxKeptBuffered = 256;
-  /// They are few (one per message in flight from this rank, at most kMaxKeptBuffered), so a vector searched
+  /// the last reap_delivered(). A rank reaps only while it computes: past max_kept_ kept (a rank sending many
+  /// messages between two computations), further ones are detached as SMPI does (the times are the same either
+  /// way). The cost is SimGrid's: each completion this rank waits for scans its activities, kept ones
+  /// included, while each completion of a detached message scans every rank's detached ones. So the bound is
+  /// at least twice the ranks: a collective in which every rank sends to every other (an allgather, an
+  /// alltoall) keeps its messages on their senders, where detaching them made each completion scan up to
+  /// p x p messages (a 512-rank miniFE replay stalled in its first allgather).
+  static constexpr std::size_t kMinKeptBuffered = 256;
+  std::size_t max_kept_;
+  /// They are few (one per message in flight from this rank, at most max_kept_), so a vector searched
   /// linearly costs less than a hash map, and allocates nothing per message once grown.
   struct Buffered {
     const void* transfer; ///< the kernel activity, which the receiver names in delivered()

@@ -23,6 +23,8 @@ Two more patterns follow issue 18's scaling study:
   ring8k   per iteration: compute 1e6 flops, irecv from the left, isend of 8 KiB to the right, waitall;
   halo2d   an NPB-like 2-D halo on a near-square grid of ranks (periodic): compute, irecv and isend of
            8 KiB with each of the 4 neighbours, waitall, then an allreduce of one double.
+And one for setup phases:
+  allgather per iteration: compute, then an allgather of one double (p - 1 buffered messages a rank).
 
 With --noise F (halo and ring patterns), each compute volume is also multiplied by 1 + F*u, u in [-1, 1) a fixed hash of the
 rank, the iteration and the action, as measured volumes jitter (the `stats` value mode of compressed
@@ -147,7 +149,18 @@ def halo2d_lines(rank, nranks, iterations):
     yield f"{rank} finalize"
 
 
-PATTERNS = {"halo": rank_lines, "ring": ring_lines, "ring8k": ring8k_lines, "halo2d": halo2d_lines}
+def allgather_lines(rank, nranks, iterations):
+    """Setup phases of real codes (miniFE's three): SMPI's default allgather sends every rank's block to every
+    other rank at once, p - 1 buffered messages a rank between two computations."""
+    yield f"{rank} init"
+    for it in range(iterations):
+        yield f"{rank} compute {1_000_000 + 50_000 * ((rank * 7 + it * 13) % 20)}"
+        yield f"{rank} allgather 1 1 {DOUBLE} {DOUBLE}"
+    yield f"{rank} finalize"
+
+
+PATTERNS = {"halo": rank_lines, "ring": ring_lines, "ring8k": ring8k_lines, "halo2d": halo2d_lines,
+            "allgather": allgather_lines}
 
 
 PLATFORM = """<?xml version='1.0'?>
