@@ -7,7 +7,7 @@
 # Usage: scripts/bench/replay.sh          (build first: scripts/setup/build.sh)
 # Environment:
 #   BENCH_CASES   space-separated RANKS:ITERATIONS[:PATTERN] cases, PATTERN one of halo (default),
-#                 ring, ring8k, halo2d, allgather (see tests/bench/gen-trace.py; default cases
+#                 ring, ring8k, halo2d, allgather, allgathers (see tests/bench/gen-trace.py; default cases
 #                 "16:5600 1024:100 1024:170:ring": about 1.0M actions on 16 ranks, 1.15M and 1.05M
 #                 on 1024 ranks). The halo pattern keeps about 4 transfers per rank in flight, so at
 #                 1024 ranks SimGrid's network solver (shared by both replayers) dominates; the ring
@@ -190,8 +190,8 @@ status=0
 summary=()
 mkdir -p "$bench_dir"
 for c in $cases; do
-  if [[ ! $c =~ ^([0-9]+):([0-9]+)(:(halo|ring|ring8k|halo2d|allgather))?$ ]]; then
-    echo "bench-replay.sh: bad case '$c' in BENCH_CASES (expected RANKS:ITERATIONS[:halo|ring|ring8k|halo2d|allgather])" >&2
+  if [[ ! $c =~ ^([0-9]+):([0-9]+)(:(halo|ring|ring8k|halo2d|allgather|allgathers))?$ ]]; then
+    echo "bench-replay.sh: bad case '$c' in BENCH_CASES (expected RANKS:ITERATIONS[:halo|ring|ring8k|halo2d|allgather|allgathers])" >&2
     exit 2
   fi
   ranks=${BASH_REMATCH[1]}

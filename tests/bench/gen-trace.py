@@ -24,7 +24,8 @@ Two more patterns follow issue 18's scaling study:
   halo2d   an NPB-like 2-D halo on a near-square grid of ranks (periodic): compute, irecv and isend of
            8 KiB with each of the 4 neighbours, waitall, then an allreduce of one double.
 And one for setup phases:
-  allgather per iteration: compute, then an allgather of one double (p - 1 buffered messages a rank).
+  allgather per iteration: compute, then an allgather of one double (p - 1 buffered messages a rank);
+  allgathers ITERATIONS allgathers with no computation between them (messages a rank holds, then detaches).
 
 With --noise F (halo and ring patterns), each compute volume is also multiplied by 1 + F*u, u in [-1, 1) a fixed hash of the
 rank, the iteration and the action, as measured volumes jitter (the `stats` value mode of compressed
@@ -159,8 +160,19 @@ def allgather_lines(rank, nranks, iterations):
     yield f"{rank} finalize"
 
 
+def allgathers_lines(rank, nranks, iterations):
+    """ITERATIONS allgathers back to back, then one computation: (p - 1) x ITERATIONS buffered messages a rank
+    between two computations, beyond what a rank keeps when that is more than twice the ranks (or 256)."""
+    yield f"{rank} init"
+    yield f"{rank} compute {1_000_000 + 50_000 * (rank % 20)}"
+    for _ in range(iterations):
+        yield f"{rank} allgather 1 1 {DOUBLE} {DOUBLE}"
+    yield f"{rank} compute 1000000"
+    yield f"{rank} finalize"
+
+
 PATTERNS = {"halo": rank_lines, "ring": ring_lines, "ring8k": ring8k_lines, "halo2d": halo2d_lines,
-            "allgather": allgather_lines}
+            "allgather": allgather_lines, "allgathers": allgathers_lines}
 
 
 PLATFORM = """<?xml version='1.0'?>

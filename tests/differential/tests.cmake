@@ -26,3 +26,9 @@ set_tests_properties(differential-online-sets PROPERTIES TIMEOUT 300)
 add_test(NAME differential-pollring COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pollring.sh ${CMAKE_BINARY_DIR}
          ${CMAKE_BINARY_DIR}/differential-pollring)
 set_tests_properties(differential-pollring PROPERTIES TIMEOUT 120)
+
+# Buffered sends held by their rank, then detached past twice the ranks: both equal to smpirun -replay. About
+# 30 s (SMPI's replay of a 160-rank allgather takes most of it).
+add_test(NAME differential-buffered COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/buffered.sh ${CMAKE_BINARY_DIR}
+         ${CMAKE_BINARY_DIR}/differential-buffered)
+set_tests_properties(differential-buffered PROPERTIES TIMEOUT 600 LABELS "differential;slow")
