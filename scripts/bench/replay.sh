@@ -14,7 +14,8 @@
 #                 pattern is lighter on it. ring8k and halo2d are issue 18's scaling cases (8 KiB
 #                 messages; halo2d adds an allreduce per iteration); BENCH_SCALING=1 runs them from 16
 #                 to 65,536 ranks. allgather is a setup phase's collective, every rank sending to
-#                 every other at once.
+#                 every other at once; allgathers the same back to back, without a computation between
+#                 (tests/differential/buffered.sh).
 #   BENCH_QUICK=1 small cases instead ("16:200 1024:3 1024:3:ring")
 #   BENCH_SIDES   both (default), ref (reference only) or ours (tit-replay only)
 #   BENCH_BASE    another tit-replay binary (e.g. built from an older commit): replayed right after
