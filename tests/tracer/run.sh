@@ -26,9 +26,9 @@ export TMPDIR=$work # Open MPI's session directory: two mpiruns starting at once
 tool=(python3 "$here/trace_tool.py")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # Programs whose traces tit-replay replays (all of them).
-REPLAYABLE=" ring halo nbmix wildcard persistent colls subcomm subreq fring ring_linked ring_cxx "
+REPLAYABLE=" ring halo nbmix wildcard persistent subwait colls subcomm subreq fring ring_linked ring_cxx "
 # Plausible minimum compute volume per rank: 0.1 x the loop iterations of the rank computing least.
-declare -A MIN_COMPUTE=([ring]=60000 [halo]=60000 [nbmix]=10000 [wildcard]=0 [persistent]=30000 [colls]=25000
+declare -A MIN_COMPUTE=([ring]=60000 [halo]=60000 [nbmix]=10000 [wildcard]=0 [persistent]=30000 [subwait]=30000 [colls]=25000
                         [subcomm]=5000 [subreq]=2000 [fring]=20000 [ring_linked]=60000
                         [ring_cxx]=60000)
 
@@ -117,7 +117,12 @@ case $case_name in
     "${tool[@]}" actions "$work/trace/trace.list" >"$work/actions.txt"
     base=${prog%_linked}
     expect_file "$here/golden/${base%_cxx}-np$np.txt" "$work/actions.txt"
-    if [[ $REPLAYABLE == *" $prog "* ]]; then replay "$work/trace/trace.list"; fi
+    if [[ $REPLAYABLE == *" $prog "* ]]; then
+      replay "$work/trace/trace.list"
+      # every wait of the trace names a request the replay has pending (a waitall over some of them only is
+      # written as their waits: subwait)
+      ! grep -q "never posted" "$work/replay.err" || { cat "$work/replay.err" >&2; die "a wait of the trace names no pending request"; }
+    fi
     ;;
 
   online) # TIT_TRACE_FORMAT: both formats of one run agree exactly; the compressed one alone has the golden sequence

@@ -3,7 +3,7 @@
 # sequences, replayed, compared with SimGrid's own tracer; error cases. Included from tests/CMakeLists.txt.
 find_package(MPI REQUIRED COMPONENTS C CXX)
 set(TIT_TRACER_TEST_BIN ${CMAKE_BINARY_DIR}/tracer-tests/bin)
-set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent colls subcomm subreq aborter overhead cpuwork calls_twin untraced)
+set(TIT_TRACER_PROGRAMS ring halo nbmix wildcard persistent subwait colls subcomm subreq aborter overhead cpuwork calls_twin untraced)
 foreach(p ${TIT_TRACER_PROGRAMS})
   add_executable(tracer-test-${p} ${CMAKE_CURRENT_LIST_DIR}/programs/${p}.c)
   target_link_libraries(tracer-test-${p} PRIVATE MPI::MPI_C)
@@ -40,7 +40,7 @@ add_custom_command(OUTPUT ${TIT_TRACER_TEST_BIN}/funtraced
 add_custom_target(tracer-test-funtraced ALL DEPENDS ${TIT_TRACER_TEST_BIN}/funtraced)
 
 set(TIT_TRACER_RUN bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR})
-foreach(c ring:2 ring:5 halo:4 halo:6 nbmix:4 nbmix:5 wildcard:3 wildcard:8 persistent:3 colls:2 colls:7
+foreach(c ring:2 ring:5 halo:4 halo:6 nbmix:4 nbmix:5 wildcard:3 wildcard:8 persistent:3 subwait:3 colls:2 colls:7
           subcomm:4 subcomm:5 subreq:4 fring:3 ring_linked:2 ring_cxx:2)
   string(REPLACE ":" ";" pn ${c})
   list(GET pn 0 p)

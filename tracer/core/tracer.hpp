@@ -28,6 +28,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -82,6 +83,7 @@ struct ReqInfo {
   int comm_handle = 0;           ///< its communicator: the key holds only within it (wait/test write it)
   bool nbc = false;              ///< a nonblocking collective's request
   bool persistent = false;
+  bool started = true;           ///< pending: always for others; a persistent one between MPI_Start and its completion
   // persistent requests: the line each MPI_Start writes
   const char* action = nullptr;
   int partner = 0;               ///< world rank (or kTraceAnySource)
@@ -258,6 +260,19 @@ public:
   /// The requests this rank has open, by handle. An open-addressing table: every nonblocking call
   /// adds one and every completion removes it, so no allocation per request.
   tsl::robin_map<MPI_Request, ReqInfo, RequestHash> requests;
+  /// Open MPI returns one preallocated request for every send it completes at once (ob1's inline sends of small
+  /// messages), so an open handle may name several requests: the table holds the newest, this the older ones,
+  /// oldest first; a completion of the handle takes the oldest (MPI cannot tell which one a program meant).
+  std::unordered_map<MPI_Request, std::deque<ReqInfo>> shared_requests;
+
+  /// Records a nonblocking call's request (not a persistent one: those have handles of their own).
+  void add_request(MPI_Request h, const ReqInfo& info)
+  {
+    auto it = requests.find(h);
+    if (it != requests.end() && !it->second.persistent)
+      shared_requests[h].push_back(it->second);
+    requests[h] = info;
+  }
 
   [[noreturn]] void fatal(const std::string& message);
 

@@ -24,7 +24,7 @@ void nbc_request(MPI_Request* req)
   if (req != nullptr && *req != MPI_REQUEST_NULL) {
     ReqInfo r{kTraceAnySource, kTraceAnySource, kNbcTag};
     r.nbc = true;
-    the_tracer.requests[*req] = r;
+    the_tracer.add_request(*req, r);
   }
 }
 

@@ -37,7 +37,7 @@ int nonblocking_send(const char* action, IsendFn real, const void* buf, int coun
     const CommInfo* c = the_tracer.comm(comm);
     int to = c->world_of(dest);
     p2p_line(action, to, tag, count, dt, c);
-    the_tracer.requests[*req] = ReqInfo{the_tracer.rank, to, Tracer::tag(tag), c->handle};
+    the_tracer.add_request(*req, ReqInfo{the_tracer.rank, to, Tracer::tag(tag), c->handle});
   }
   return rc;
 }
@@ -52,6 +52,7 @@ void remember_persistent(const char* action, MPI_Request req, bool is_recv, int 
   TypeCode t = the_tracer.type(dt);
   ReqInfo info;
   info.persistent = true;
+  info.started = false;
   info.action = action;
   info.partner = the_tracer.peer(*c, peer);
   info.count = t.count(count);
@@ -80,6 +81,7 @@ void start_line(MPI_Request req)
   auto it = the_tracer.requests.find(req);
   if (it == the_tracer.requests.end() || !it->second.persistent)
     return;
+  it.value().started = true;
   const ReqInfo& r = it->second;
   the_tracer.line(r.action).num(r.partner).num(r.tag).num(r.count).num(r.dt);
   the_tracer.end_line(r.comm_handle);
@@ -154,7 +156,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm 
     const CommInfo* c = the_tracer.comm(comm);
     int from = the_tracer.peer(*c, src); // MPI_ANY_SOURCE stays -333, as SimGrid writes it
     p2p_line(name_of(Kind::Irecv), from, tag, count, dt, c);
-    the_tracer.requests[*req] = ReqInfo{from, the_tracer.rank, Tracer::tag(tag), c->handle};
+    the_tracer.add_request(*req, ReqInfo{from, the_tracer.rank, Tracer::tag(tag), c->handle});
   }
   return rc;
 }
@@ -271,8 +273,16 @@ int MPI_Request_free(MPI_Request* req)
   Scope s;
   MPI_Request r = *req;
   int rc = PMPI_Request_free(req);
-  if (s.on)
-    the_tracer.requests.erase(r);
+  if (s.on) {
+    auto shared = the_tracer.shared_requests.find(r);
+    if (shared != the_tracer.shared_requests.end()) { // one of several requests named by this handle
+      shared->second.pop_front();
+      if (shared->second.empty())
+        the_tracer.shared_requests.erase(shared);
+    } else {
+      the_tracer.requests.erase(r);
+    }
+  }
   return rc;
 }
 

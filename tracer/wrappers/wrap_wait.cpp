@@ -1,6 +1,7 @@
 // Completion calls. `wait`/`test` name the request by its (src, dst, tag) key in world ranks, as
 // SimGrid writes them, and by its communicator (` comm=<h>`) when that is not MPI_COMM_WORLD; waitall/waitAny/testany/testall/testsome are written as SimGrid writes them.
-// MPI_Waitsome, which SimGrid does not record, writes one `wait` per completed request.
+// MPI_Waitsome, which SimGrid does not record, writes one `wait` per completed request; so does an MPI_Waitall over
+// some of the rank's pending requests only (a `waitall` completes them all).
 #include "tracer.hpp"
 
 using namespace tit::tracer;
@@ -13,24 +14,69 @@ void key_line(const char* action, const ReqInfo& r)
   the_tracer.end_line(r.comm_handle);
 }
 
-/// The request's record, if the tracer knows it (a copy: the table may change during the call).
-bool find(MPI_Request r, ReqInfo& out)
+/// The record of the k-th oldest request the handle names (several when Open MPI shares it), if the tracer knows
+/// it (a copy: the table may change during the call).
+bool find_nth(MPI_Request r, std::size_t k, ReqInfo& out)
 {
   if (r == MPI_REQUEST_NULL)
     return false;
+  auto shared = the_tracer.shared_requests.find(r);
+  std::size_t older = shared == the_tracer.shared_requests.end() ? 0 : shared->second.size();
+  if (k < older) {
+    out = shared->second[k];
+    return true;
+  }
   auto it = the_tracer.requests.find(r);
-  if (it == the_tracer.requests.end())
+  if (k > older || it == the_tracer.requests.end())
     return false;
   out = it->second;
   return true;
 }
 
+bool find(MPI_Request r, ReqInfo& out)
+{
+  return find_nth(r, 0, out);
+}
+
 /// After completion: a persistent request stays known (inactive) until MPI_Request_free.
 void completed(MPI_Request r)
 {
+  auto shared = the_tracer.shared_requests.find(r);
+  if (shared != the_tracer.shared_requests.end()) { // the oldest of the requests this handle names
+    shared->second.pop_front();
+    if (shared->second.empty())
+      the_tracer.shared_requests.erase(shared);
+    return;
+  }
   auto it = the_tracer.requests.find(r);
-  if (it != the_tracer.requests.end() && !it->second.persistent)
+  if (it == the_tracer.requests.end())
+    return;
+  if (it->second.persistent)
+    it.value().started = false;
+  else
     the_tracer.requests.erase(it);
+}
+
+/// The records of the pending requests among `reqs`, in their order, in `known`; true when they are every request
+/// this rank has pending, as far as the tracer knows them. A trace's `waitall` completes every pending request, so
+/// a waitall over some of them only (LULESH waits for its sends with MPI_Waitall, then for each receive with
+/// MPI_Wait) is written as one `wait` per request instead.
+bool all_pending(const std::vector<MPI_Request>& reqs, std::vector<ReqInfo>& known)
+{
+  known.clear();
+  thread_local std::unordered_map<MPI_Request, std::size_t> seen; // occurrences of each handle so far
+  seen.clear();
+  for (MPI_Request r : reqs) {
+    ReqInfo info;
+    if (r != MPI_REQUEST_NULL && find_nth(r, seen[r]++, info) && info.started)
+      known.push_back(info);
+  }
+  std::size_t pending = 0;
+  for (auto const& entry : the_tracer.requests)
+    pending += entry.second.started ? 1 : 0;
+  for (auto const& entry : the_tracer.shared_requests)
+    pending += entry.second.size();
+  return known.size() == pending;
 }
 
 /// Handles before a multiple-completion call (MPI may overwrite them with MPI_REQUEST_NULL). One buffer per thread:
@@ -88,10 +134,17 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
   if (!s.on)
     return PMPI_Waitall(count, reqs, statuses);
   std::vector<MPI_Request>& before = saved(count, reqs);
+  thread_local std::vector<ReqInfo> known;
+  bool all = all_pending(before, known);
   int rc = PMPI_Waitall(count, reqs, statuses);
   if (rc == MPI_SUCCESS) {
-    the_tracer.line(name_of(Kind::WaitAll)).num(count);
-    the_tracer.end_line();
+    if (all) {
+      the_tracer.line(name_of(Kind::WaitAll)).num(count);
+      the_tracer.end_line();
+    } else {
+      for (const ReqInfo& info : known)
+        key_line(name_of(Kind::Wait), info);
+    }
     completed_all(before);
   }
   return rc;
