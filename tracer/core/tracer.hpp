@@ -274,6 +274,19 @@ public:
     requests[h] = info;
   }
 
+  /// Drops the oldest of the requests a shared handle names; false when the handle names one request only (the
+  /// table's entry, left to the caller).
+  bool drop_shared(MPI_Request h)
+  {
+    auto shared = shared_requests.find(h);
+    if (shared == shared_requests.end())
+      return false;
+    shared->second.pop_front();
+    if (shared->second.empty())
+      shared_requests.erase(shared);
+    return true;
+  }
+
   [[noreturn]] void fatal(const std::string& message);
 
 private:

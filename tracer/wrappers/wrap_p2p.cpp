@@ -273,16 +273,8 @@ int MPI_Request_free(MPI_Request* req)
   Scope s;
   MPI_Request r = *req;
   int rc = PMPI_Request_free(req);
-  if (s.on) {
-    auto shared = the_tracer.shared_requests.find(r);
-    if (shared != the_tracer.shared_requests.end()) { // one of several requests named by this handle
-      shared->second.pop_front();
-      if (shared->second.empty())
-        the_tracer.shared_requests.erase(shared);
-    } else {
-      the_tracer.requests.erase(r);
-    }
-  }
+  if (s.on && !the_tracer.drop_shared(r))
+    the_tracer.requests.erase(r);
   return rc;
 }
 

@@ -41,13 +41,8 @@ bool find(MPI_Request r, ReqInfo& out)
 /// After completion: a persistent request stays known (inactive) until MPI_Request_free.
 void completed(MPI_Request r)
 {
-  auto shared = the_tracer.shared_requests.find(r);
-  if (shared != the_tracer.shared_requests.end()) { // the oldest of the requests this handle names
-    shared->second.pop_front();
-    if (shared->second.empty())
-      the_tracer.shared_requests.erase(shared);
+  if (the_tracer.drop_shared(r)) // the oldest of the requests this handle names
     return;
-  }
   auto it = the_tracer.requests.find(r);
   if (it == the_tracer.requests.end())
     return;
