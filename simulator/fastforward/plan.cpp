@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <span>
 #include <unordered_map>
 
 namespace tit::fastforward {
@@ -31,14 +32,50 @@ struct Candidate {
   std::uint64_t first = 0;
   std::uint64_t body = 0;
   std::uint64_t trip = 0;
+  std::uint64_t collectives_before = 0; ///< the rank's collectives before the loop's first call
+  std::uint64_t collectives = 0;        ///< collectives per iteration
 };
+
+/// Whether a signature's name is a collective's (blocking or not), in either dialect's spelling.
+bool collective(std::string_view name)
+{
+  static const auto names = [] {
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < trace::kKindCount; ++k) {
+      auto group = trace::traits(static_cast<trace::Kind>(k)).group;
+      if (group == trace::Group::Collective || group == trace::Group::NonBlockingCollective) {
+        std::string n(trace::kind_name(static_cast<trace::Kind>(k)));
+        std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
+        out.push_back(std::move(n));
+      }
+    }
+    return out;
+  }();
+  std::string n(name);
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
+  return std::find(names.begin(), names.end(), n) != names.end();
+}
 
 /// The structure of one folded rank: actions per body, bodies that cannot be cut, its top-level loops.
 class Structure {
 public:
   explicit Structure(const trace::cformat::Part& part)
-      : part_(part), length_(part.bodies.size(), 0), cuttable_(part.bodies.size(), -1)
+      : part_(part), length_(part.bodies.size(), 0), collectives_(part.bodies.size(), -1),
+        cuttable_(part.bodies.size(), -1)
   {
+  }
+
+  std::uint64_t collectives(std::uint32_t body)
+  {
+    if (collectives_[body] >= 0)
+      return static_cast<std::uint64_t>(collectives_[body]);
+    std::uint64_t n = 0;
+    for (std::uint32_t id : part_.bodies[body]) {
+      const auto& node = part_.nodes[id];
+      n += node.loop ? node.count * collectives(node.ref) : collective(part_.signatures[node.ref].name) ? 1 : 0;
+    }
+    collectives_[body] = static_cast<std::int64_t>(n);
+    return n;
   }
 
   std::uint64_t length(std::uint32_t body)
@@ -74,17 +111,19 @@ public:
   std::vector<Candidate> candidates(std::uint64_t min_trip, std::uint64_t& total)
   {
     std::vector<Candidate> out;
-    std::uint64_t at = 0;
+    std::uint64_t at = 0, collectives_at = 0;
     for (std::uint32_t id : part_.bodies[part_.ranks.front().root]) {
       const auto& node = part_.nodes[id];
       if (not node.loop) {
         ++at;
+        collectives_at += collective(part_.signatures[node.ref].name) ? 1 : 0;
         continue;
       }
       std::uint64_t body = length(node.ref);
       if (node.count >= min_trip && body > 0 && cuttable(node.ref))
-        out.push_back({at, body, node.count});
+        out.push_back({at, body, node.count, collectives_at, collectives(node.ref)});
       at += node.count * body;
+      collectives_at += node.count * collectives(node.ref);
     }
     total = at;
     return out;
@@ -93,8 +132,45 @@ public:
 private:
   const trace::cformat::Part& part_;
   std::vector<std::uint64_t> length_;
+  std::vector<std::int64_t> collectives_;
   std::vector<int> cuttable_;
 };
+
+/// Folds the runs of one block longer than the folder's window (kFoldWindow items), repeated 3 times or more, at the
+/// top level of the rank's sequence into loops: an iteration of a rank with many neighbours (a 3-D stencil's 26: 78
+/// calls) stays a flat run of equal blocks where a rank with fewer folds it, and the ranks' loops would differ. From the
+/// start, each first repeat, going on after it; passes until nothing folds (inner repeats first, then the outer ones
+/// they make periodic), as tit-trace extrapolate does. Blocks are compared by their items only (signatures and loops):
+/// iterations that differ in sizes are told apart by the bytes each sends (fast_forward.cpp's fit).
+void fold_long_iterations(trace::cformat::Part& part)
+{
+  constexpr std::size_t kLong = trace::cformat::kFoldWindow + 1;
+  std::vector<std::uint32_t> seq = part.bodies[part.ranks.front().root];
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<std::uint32_t> out;
+    std::size_t done = 0;
+    while (done < seq.size()) {
+      auto rest = std::span<const std::uint32_t>(seq).subspan(done);
+      auto [start, len, reps] = rest.size() >= 3 * kLong ? trace::cformat::first_repeat(rest, kLong, 3)
+                                                         : std::array<std::size_t, 3>{0, 0, 0};
+      if (reps < 3) {
+        out.insert(out.end(), rest.begin(), rest.end());
+        break;
+      }
+      out.insert(out.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(start));
+      part.bodies.emplace_back(rest.begin() + static_cast<std::ptrdiff_t>(start),
+                               rest.begin() + static_cast<std::ptrdiff_t>(start + len));
+      part.nodes.push_back({true, static_cast<std::uint32_t>(part.bodies.size() - 1), reps});
+      out.push_back(static_cast<std::uint32_t>(part.nodes.size() - 1));
+      done += start + len * reps;
+      changed = true;
+    }
+    seq = std::move(out);
+  }
+  part.bodies.push_back(std::move(seq));
+  part.ranks.front().root = static_cast<std::uint32_t>(part.bodies.size() - 1);
+}
 
 /// A held action line and where it was traced.
 struct Line {
@@ -161,8 +237,8 @@ struct Plan::Impl {
 
 private:
   struct Volumes;
-  /// Why rank r's loops cannot be cut along rank 0's (empty: they can).
-  std::string refused(const std::vector<std::vector<Candidate>>& found, std::size_t r, std::uint64_t min_trip,
+  /// Why rank r's loops cannot be cut along rank 0's (empty: they can); keeps in found[r] those matched with rank 0's.
+  std::string refused(std::vector<std::vector<Candidate>>& found, std::size_t r, std::uint64_t min_trip,
                       const Settings& settings) const;
   /// Holds of rank r's actions (`all`) those a cut may keep; adds its volumes per iteration to `volumes`.
   void hold(std::size_t r, const RankLines& all, const std::vector<Item>& items,
@@ -245,6 +321,7 @@ void Plan::Impl::read(const fs::path& traces, std::optional<int> rank_hint, cons
     trace::cformat::RankCompressor folder(static_cast<int>(r), static_cast<int>(n), trace::ValueMode{});
     read_rank(*set->reader(static_cast<int>(r)), all, items, folder);
     auto part = folder.finish();
+    fold_long_iterations(part);
     found[r] = Structure(part).candidates(min_trip, all.calls);
     refusal = refused(found, r, min_trip, settings);
     if (not refusal.empty())
@@ -255,7 +332,7 @@ void Plan::Impl::read(const fs::path& traces, std::optional<int> rank_hint, cons
   make_loops(found, volumes, settings);
 }
 
-std::string Plan::Impl::refused(const std::vector<std::vector<Candidate>>& found, std::size_t r,
+std::string Plan::Impl::refused(std::vector<std::vector<Candidate>>& found, std::size_t r,
                                 std::uint64_t min_trip, const Settings& settings) const
 {
   if (found[0].empty())
@@ -264,15 +341,27 @@ std::string Plan::Impl::refused(const std::vector<std::vector<Candidate>>& found
                        min_trip);
   // Ranks fold the same loop from different starting points (a rank that only sends folds `compute send` where its
   // neighbour folds `recv compute send`): a loop may have an iteration or two more on some ranks, peeled off on the
-  // others. Every rank skipping the same number of iterations still skips the same messages.
-  bool same = found[r].size() == found[0].size();
-  for (std::size_t i = 0; same && i < found[r].size(); ++i)
-    same = std::max(found[r][i].trip, found[0][i].trip) - std::min(found[r][i].trip, found[0][i].trip) <=
-           kPeeledIterations;
-  if (not same)
-    return fmt::format("the ranks' loops differ: rank 0 has loops of {} iterations at the top level of its MPI "
-                       "calls, rank {} of {} (a cut must skip the same iterations on every rank)",
-                       trips_text(found[0]), r, trips_text(found[r]));
+  // others. Every rank skipping the same number of iterations still skips the same messages. Each of rank 0's loops
+  // is matched, in order, with one of rank r's that has as many iterations (give or take those), as many
+  // collectives per iteration, and as many before it (give or take the peeled iterations'); rank r's other loops
+  // are not cut (a rank with 26 neighbours has a loop of 26 receives where rank 0, with 7, has 7 receives).
+  auto matches = [](const Candidate& a, const Candidate& b) {
+    auto apart = [](std::uint64_t x, std::uint64_t y) { return std::max(x, y) - std::min(x, y); };
+    return apart(a.trip, b.trip) <= kPeeledIterations && a.collectives == b.collectives &&
+           apart(a.collectives_before, b.collectives_before) <= kPeeledIterations * a.collectives;
+  };
+  std::vector<Candidate> matched;
+  std::size_t next = 0;
+  for (const Candidate& loop : found[0]) {
+    while (next < found[r].size() && not matches(loop, found[r][next]))
+      ++next;
+    if (next == found[r].size())
+      return fmt::format("the ranks' loops differ: rank 0 has loops of {} iterations at the top level of its MPI "
+                         "calls, rank {} of {} (a cut must skip the same iterations on every rank)",
+                         trips_text(found[0]), r, trips_text(found[r]));
+    matched.push_back(found[r][next++]);
+  }
+  found[r] = std::move(matched);
   if (found[r].size() > settings.max_loops)
     return fmt::format("rank 0 has {} loops of {} iterations or more at the top level of its MPI calls: more than "
                        "the {} a fast-forward cuts",

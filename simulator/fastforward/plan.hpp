@@ -3,7 +3,9 @@
 //
 // A loop is cut only when every rank runs it, at the top level of its sequence (not inside another loop), the same
 // number of times (give or take the iterations a rank folds from another starting point), and its body neither starts nor ends the run nor makes communicators: then every rank skipping
-// the same iterations skips the same messages and collectives, and what remains still matches.
+// the same iterations skips the same messages and collectives, and what remains still matches. Iterations longer than
+// the folder's window (a rank with many neighbours) are folded from the flat run they leave; each of rank 0's loops is
+// matched with one of every other rank's by trip count and collectives, and a rank's other loops are not cut.
 #pragma once
 
 #include "trace/reader.hpp"

@@ -15,10 +15,52 @@ Every pattern is an init, a warm-up compute, a loop of ITERATIONS iterations, an
   uneven     ring, and every other iteration rank 0 sends rank 1 one more message: ranks 0 and 1 fold a loop of
              two iterations, run half as many times as the others' (their loops differ)
   short      ring with ITERATIONS as given (a short loop is not cut)
+  stencil    RANKS a cube (27, 64...) on a 3-D grid without wrap-around: each iteration, two exchanges with every
+             neighbour (26 for an interior rank, 7 for a corner; faces 8 KiB, edges 1 KiB, corners 128 bytes) as
+             LULESH makes them (irecvs, computes and isends, a wait for each), then an allreduce; an interior rank's iteration
+             is longer than the folder's window, a corner's is not; before the first, a set-up exchange of a
+             receive from any source, a send and a wait per neighbour (an interior rank folds the receives and the waits
+             into loops of 26, as miniFE's)
 Standard library only; output is deterministic.
 """
 import os
 import sys
+
+
+def neighbours(r, side):
+    """The neighbours of rank r on a side x side x side grid, each with its message size."""
+    x, y, z = r % side, r // side % side, r // (side * side)
+    near = []
+    for dz in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                a, b, c = x + dx, y + dy, z + dz
+                if (dx, dy, dz) != (0, 0, 0) and 0 <= min(a, b, c) and max(a, b, c) < side:
+                    zeros = (dx, dy, dz).count(0)
+                    near.append((a + side * (b + side * c), {2: 8192, 1: 1024, 0: 128}[zeros]))
+    return near
+
+
+def stencil_setup(r, side):
+    """The set-up exchange of the stencil pattern, as miniFE's: receives from any source, sends, waits of 8 bytes."""
+    near = neighbours(r, side)
+    out = [f"{r} irecv -333 9 8 0" for _ in near] + [f"{r} send {p} 9 8 0" for p, _ in near]
+    return out + [f"{r} wait -333 {r} 9" for _ in near] + [f"{r} compute 100000"]
+
+
+def stencil_iteration(r, side):
+    """One iteration of rank r of the stencil pattern on a side x side x side grid."""
+    near = neighbours(r, side)
+    out = []
+    for phase in (1, 2):
+        out += [f"{r} irecv {p} {phase} {size} 0" for p, size in near]
+        out.append(f"{r} compute 1500000")
+        for p, size in near:
+            out += [f"{r} compute 20000", f"{r} isend {p} {phase} {size} 0"]
+        out += [f"{r} wait {p} {r} {phase}" for p, _ in near]  # each receive waited for, then each send
+        out += [f"{r} wait {r} {p} {phase}" for p, _ in near]
+    out += [f"{r} compute 300000", f"{r} allreduce 1 1000 0"]
+    return out
 
 
 def main():
@@ -27,10 +69,16 @@ def main():
     out, pattern, n, iters = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     os.makedirs(out, exist_ok=True)
     paths = []
+    side = round(n ** (1 / 3))
     for r in range(n):
         lines = [f"{r} init", f"{r} compute 5e6"]
         left, right = (r - 1) % n, (r + 1) % n
         for i in range(iters):
+            if pattern == "stencil":
+                if i == 0:  # a set-up exchange, as miniFE's: one loop of 26 receives on an interior rank
+                    lines += stencil_setup(r, side)
+                lines += stencil_iteration(r, side)
+                continue
             if pattern == "pipeline":
                 if r > 0:
                     lines.append(f"{r} recv {r - 1} 0 1024 0")

@@ -61,6 +61,14 @@ pipeline) agrees pipeline 16 300; applied ;;
 drift) agrees drift 8 400 ;;
 phases) agrees phases 8 400; applied ;;
 noise) agrees noise 8 600 ;;
+stencil) # a 3-D stencil on 27 ranks: the interior rank's iteration (26 neighbours, 2 exchanges, a wait per request:
+  # 210 calls) is longer than the folder's window, a corner's (57 calls) is not; a set-up exchange gives the interior
+  # rank top-level loops of 26 any-source receives and waits that the corners do not have. The iteration loop is
+  # found on every rank and cut (refused before: "rank 4 of none")
+  agrees stencil 27 120; applied
+  grep -qE "rank-0.txt:[0-9]+ +(119|120) +12 +57 " "$out" ||
+    fail "the report does not name the iteration loop (rank 0: 119 or 120 iterations, 12 simulated, 57 calls)"
+  ;;
 bytes) # message volumes that change are not extrapolated: replayed in full
   gen bytes 8 300
   f=$(full bytes); ff bytes; not_applied "send .* bytes on average"; [ "$(time_of)" = "$f" ] || fail "not the full replay's time"

@@ -233,58 +233,6 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path
 
 namespace {
 
-/// The first stretch of `seq` made of one block of at least `min_len` items repeated `min_reps` times or more, as
-/// (start, block length, repetitions): the earliest start, then the most repetitions, then the shortest block;
-/// {0, 0, 0} when none. For a block length L, seq[i] == seq[i + L] over a run of positions from s makes a block
-/// repeated floor((run + L) / L) times from s. Candidate lengths: the most frequent distances between consecutive
-/// occurrences of an item. The earliest start first, so that inputs whose sequences differ only in a repetition count
-/// (an iterative solver's convergence) are folded alike.
-std::array<std::size_t, 3> first_repeat(std::span<const std::uint32_t> seq, std::size_t min_len,
-                                        std::size_t min_reps)
-{
-  // Candidate block lengths: the distances between consecutive occurrences of an item that come up most often (an
-  // item met once per iteration of a long loop gives its body's length once per iteration).
-  constexpr std::size_t kCandidates = 16;
-  std::map<std::uint32_t, std::size_t> last;
-  std::map<std::size_t, std::size_t> gaps; // distance -> how often
-  for (std::size_t i = 0; i < seq.size(); ++i) {
-    auto [it, first] = last.try_emplace(seq[i], i);
-    if (!first) {
-      std::size_t gap = i - it->second;
-      if (gap >= min_len && 2 * gap <= seq.size())
-        gaps[gap]++;
-      it->second = i;
-    }
-  }
-  std::vector<std::pair<std::size_t, std::size_t>> ranked(gaps.begin(), gaps.end());
-  std::stable_sort(ranked.begin(), ranked.end(), [](auto const& a, auto const& b) { return a.second > b.second; });
-  std::vector<std::size_t> lengths;
-  for (std::size_t k = 0; k < ranked.size() && k < kCandidates; ++k)
-    lengths.push_back(ranked[k].first);
-  std::array<std::size_t, 3> best{0, 0, 0};
-  for (std::size_t len : lengths) {
-    // the first run of (min_reps - 1) x len matches (min_reps whole blocks), extended as far as it goes
-    const std::size_t need = (min_reps - 1) * len;
-    std::size_t run = 0, i = 0;
-    for (; i + len < seq.size(); ++i) {
-      run = seq[i] == seq[i + len] ? run + 1 : 0;
-      if (run >= need)
-        break;
-    }
-    if (run < need)
-      continue;
-    std::size_t from = i + 1 - run;
-    if (best[2] != 0 && from > best[0])
-      continue; // a later start: i only grows from here
-    while (i + 1 + len < seq.size() && seq[i + 1] == seq[i + 1 + len])
-      ++i, ++run;
-    std::size_t reps = (run + len) / len;
-    if (best[2] == 0 || from < best[0] || (from == best[0] && (reps > best[2] || (reps == best[2] && len < best[1]))))
-      best = {from, len, reps};
-  }
-  return best;
-}
-
 /// What fold_long_repeats works on: each rank's sequence as keys, and the bodies and loop nodes it adds to the trace,
 /// interned as the folder interns them (ranks with the same repeats share them).
 class LongRepeats {
@@ -387,7 +335,7 @@ private:
     for (;;) {
       std::span<const std::uint32_t> rest = std::span(seq).subspan(done);
       auto [start, len, reps] = rest.size() >= 3 * (trace::cformat::kFoldWindow + 1)
-                                    ? first_repeat(rest, trace::cformat::kFoldWindow + 1, 3)
+                                    ? trace::cformat::first_repeat(rest, trace::cformat::kFoldWindow + 1, 3)
                                     : std::array<std::size_t, 3>{0, 0, 0};
       if (reps < 3) {
         out.insert(out.end(), rest.begin(), rest.end());

@@ -16,6 +16,7 @@
 #include "compressed/common/format.hpp"
 #include "trace/reader.hpp"
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -152,6 +153,15 @@ inline constexpr double kTimedCheckLimit = 0.05;
 /// Longest loop body, in items, that folding looks for (items may themselves be loops): a repeated block longer than
 /// this stays unfolded (tit-trace extrapolate folds those itself).
 inline constexpr std::size_t kFoldWindow = 64;
+
+/// The first stretch of `seq` (a folded sequence's items) made of one block of at least `min_len` items repeated
+/// `min_reps` times or more, as (start, block length, repetitions): the earliest start, then the most repetitions,
+/// then the shortest block; {0, 0, 0} when none. Candidate lengths are the most frequent distances between consecutive
+/// occurrences of an item. The earliest start first, so that sequences that differ only in a repetition count (an
+/// iterative solver's convergence) are folded alike. Used with `min_len` kFoldWindow + 1 for the repeats the folder
+/// leaves (tit-trace extrapolate's long repeats, fast-forward's long iterations).
+std::array<std::size_t, 3> first_repeat(std::span<const std::uint32_t> seq, std::size_t min_len,
+                                        std::size_t min_reps);
 
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, Part all);
