@@ -23,6 +23,8 @@
 #              rank count), cloverleaf (CloverLeaf_ref, 2-D hydrodynamics in Fortran 90: any rank count),
 #              tealeaf (TeaLeaf_ref, 2-D heat conduction by CG in Fortran 90: any rank count): codes outside the
 #              six, for checking on more
+# CORPUS_EXTRA_ARGS is appended to every run's arguments (the codes take the last of a repeated option): longer runs,
+# e.g. CORPUS_EXTRA_ARGS="-i 1500" for lulesh (docs/fast-forward.md), with -o another OUT.
 # Exit 0 when every case built and traced, every rank's trace reaching its finalize; 1 otherwise (a summary on stderr
 # lists what failed).
 set -uo pipefail
@@ -322,6 +324,7 @@ complete() {
 run_one() {
   local c=$1 np=$2 name="$1-np$2" args log prog
   args=$("args_$c" "$np") || return 1
+  args="$args ${CORPUS_EXTRA_ARGS:-}"
   prog=$(bin_of "$c" "$np") || return 1
   log=$out/$kind/logs/run-$name.log
   local dir=$out/$kind/traces/$name

@@ -6,9 +6,12 @@
 #     wavefront (tests/mpi-programs/apps) with 500 or more iterations, at 16 and 64 ranks;
 #   - NAS-like generated traces (tests/bench/gen-trace.py: a 2-D halo with an allreduce per iteration, 5 % noise on
 #     the compute volumes; a ring) with 500 iterations at 16 to 1,024 ranks;
-#   - the 2-D halo at 64 ranks with 500 to 5,000 iterations (how the gain grows with the iterations).
+#   - the 2-D halo at 64 ranks with 500 to 5,000 iterations (how the gain grows with the iterations);
+#   - section corpus (not in the default): our tracer's traces of the corpus's real codes in
+#     $CORPUS_FF_OUT/tracer/traces/CODE-npN (corpus/corpus.sh -k tracer -o CORPUS_FF_OUT, longer runs with
+#     CORPUS_EXTRA_ARGS), on corpus/cluster-128.xml, at the default tolerance and at 2 %.
 # usage: scripts/bench/fast-forward.sh [--quick] [SECTION...]   (BUILD_DIR=build; --quick: 16 ranks only;
-#        SECTION: smpi, generated, iterations; default all three)
+#        SECTION: smpi, generated, iterations, corpus; default the first three)
 # Run it on a quiet machine: it prints the load average at its start and end.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,6 +20,10 @@ replay=$build/bin/tit-replay
 quick=0
 [[ ${1:-} == --quick ]] && { quick=1; shift; }
 sections=" ${*:-smpi generated iterations} "
+if [[ $sections == *" corpus "* ]]; then
+  [[ -d ${CORPUS_FF_OUT:-}/tracer/traces ]] ||
+    { echo "fast-forward.sh: section corpus needs CORPUS_FF_OUT, a corpus.sh -k tracer output folder" >&2; exit 2; }
+fi
 [[ -x $replay ]] || { echo "fast-forward.sh: build first (no $replay)" >&2; exit 2; }
 command -v smpicc >/dev/null || { echo "fast-forward.sh: smpicc not found (libsimgrid-dev)" >&2; exit 2; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tit-bench-ff.XXXXXX")
@@ -31,14 +38,15 @@ measure() {
   local t applied=full
   t=$(sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p' "$dir/out")
   grep -q '^Fast-forward: the time above is extrapolated' "$dir/out" && applied=ff
+  local est; est=$(sed -n 's/^Fast-forward: .*estimated error \([0-9.e+-]*%\).*/ est. \1/p' "$dir/out")
   grep -q '^Fast-forward: not applied' "$dir/out" && applied="no($(sed -n 's/^Fast-forward: not applied, the trace was replayed in full: //p' "$dir/out" | cut -c1-60))"
-  echo "$t $(awk '{ printf "%.3f", $1 + $2 }' "$dir/time") $applied"
+  echo "$t $(awk '{ printf "%.3f", $1 + $2 }' "$dir/time") $applied${est}"
 }
 printf '%-22s %6s %10s %14s %14s %10s %9s %9s %7s %s\n' case ranks actions full_s ff_s rel_diff cpu_full cpu_ff ratio fast-forward
-row() { # NAME RANKS HOSTFILE PLATFORM TRACES
-  local name=$1 np=$2 hf=$3 pf=$4 tr=$5 full ff actions
+row() { # NAME RANKS HOSTFILE PLATFORM TRACES [TOL]
+  local name=$1 np=$2 hf=$3 pf=$4 tr=$5 tol=${6:-} full ff actions
   read -r full_t full_cpu _ < <(measure "$replay" --hostfile "$hf" "$pf" "$tr")
-  read -r ff_t ff_cpu ff_how < <(measure "$replay" --fast-forward --hostfile "$hf" "$pf" "$tr")
+  read -r ff_t ff_cpu ff_how < <(measure "$replay" --fast-forward${tol:+=$tol} --hostfile "$hf" "$pf" "$tr")
   actions=$(sed -n 's/.* simulated [0-9]* of the trace.s \([0-9]*\) actions.*/\1/p' "$dir/out")
   awk -v n="$name" -v np="$np" -v a="${actions:--}" -v f="$full_t" -v t="$ff_t" -v cf="$full_cpu" -v ct="$ff_cpu" -v h="$ff_how" \
     'BEGIN { printf "%-22s %6d %10s %14.9g %14.9g %10.2e %9.2f %9.2f %7.1f %s\n", n, np, a, f, t, (t - f) / f, cf, ct, cf / ct, h }'
@@ -82,6 +90,16 @@ if [[ $sections == *" iterations "* ]]; then
       "$dir/gen" >/dev/null
     row "gen-halo2d-x$iterations" 64 "$dir/gen/hostfile" "$dir/gen/platform.xml" "$dir/gen/traces.list"
     rm -rf "$dir/gen"
+  done
+fi
+# Real codes traced by our tracer (their compute volumes measured: noisy)
+if [[ $sections == *" corpus "* ]]; then
+  for t in "$CORPUS_FF_OUT"/tracer/traces/*/trace.list; do
+    name=$(basename "$(dirname "$t")")
+    np=${name##*-np}
+    for tol in "" 0.02; do
+      row "$name${tol:+@$tol}" "$np" "$CORPUS_FF_OUT/cluster-128.hosts" "$root/corpus/cluster-128.xml" "$t" "$tol"
+    done
   done
 fi
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
