@@ -7,9 +7,9 @@
 #   - NAS-like generated traces (tests/bench/gen-trace.py: a 2-D halo with an allreduce per iteration, 5 % noise on
 #     the compute volumes; a ring) with 500 iterations at 16 to 1,024 ranks;
 #   - the 2-D halo at 64 ranks with 500 to 5,000 iterations (how the gain grows with the iterations);
-#   - section corpus (not in the default): our tracer's traces of the corpus's real codes in
-#     $CORPUS_FF_OUT/tracer/traces/CODE-npN (corpus/corpus.sh -k tracer -o CORPUS_FF_OUT, longer runs with
-#     CORPUS_EXTRA_ARGS), on corpus/cluster-128.xml, at the default tolerance and at 2 %.
+#   - section corpus (not in the default): traces of the corpus's real codes in $CORPUS_FF_OUT/KIND/traces/CODE-npN
+#     (corpus/corpus.sh -k tracer|smpi -o CORPUS_FF_OUT, longer runs with CORPUS_EXTRA_ARGS; CORPUS_FF_CASES a glob
+#     of the CODE-npN folders, default all), on corpus/cluster-128.xml, at the default tolerance and at 2 %.
 # usage: scripts/bench/fast-forward.sh [--quick] [SECTION...]   (BUILD_DIR=build; --quick: 16 ranks only;
 #        SECTION: smpi, generated, iterations, corpus; default the first three)
 # Run it on a quiet machine: it prints the load average at its start and end.
@@ -94,9 +94,12 @@ if [[ $sections == *" iterations "* ]]; then
 fi
 # Real codes traced by our tracer (their compute volumes measured: noisy)
 if [[ $sections == *" corpus "* ]]; then
-  for t in "$CORPUS_FF_OUT"/tracer/traces/*/trace.list; do
+  for t in "$CORPUS_FF_OUT"/tracer/traces/${CORPUS_FF_CASES:-*}/trace.list \
+           "$CORPUS_FF_OUT"/smpi/traces/${CORPUS_FF_CASES:-*}/*.trace; do
+    [[ -e $t ]] || continue
     name=$(basename "$(dirname "$t")")
     np=${name##*-np}
+    [[ $t == */smpi/* ]] && name=smpi-$name
     for tol in "" 0.02; do
       row "$name${tol:+@$tol}" "$np" "$CORPUS_FF_OUT/cluster-128.hosts" "$root/corpus/cluster-128.xml" "$t" "$tol"
     done
