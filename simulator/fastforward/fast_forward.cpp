@@ -7,6 +7,7 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -26,10 +27,11 @@ struct CutRun {
   std::vector<std::string> warnings;
 };
 
-/// Replays `plan` cut to `iterations` in a child process.
-CutRun replay_cut(const replay::Options& options, const Plan& plan, const std::vector<std::uint64_t>& iterations)
+/// The work of a child that replays `plan` cut to `iterations`: its answer as text (read by parse_cut).
+std::function<std::string()> cut_work(const replay::Options& options, const Plan& plan,
+                                      const std::vector<std::uint64_t>& iterations)
 {
-  auto text = replay::in_child([&] {
+  return [&options, &plan, iterations] {
     replay::Options o = options;
     o.actions_log = nullptr;
     o.observer = nullptr;
@@ -44,7 +46,12 @@ CutRun replay_cut(const replay::Options& options, const Plan& plan, const std::v
     for (auto const& w : r.warnings)
       out += w + '\x1f';
     return out;
-  });
+  };
+}
+
+/// What a child of cut_work answered.
+CutRun parse_cut(const std::optional<std::string>& text)
+{
   CutRun run;
   if (not text) {
     run.exit_code = 1;
@@ -183,6 +190,7 @@ public:
   std::string round(std::uint64_t k, double& predicted)
   {
     const auto& loops = plan_.loops();
+    replay_all(cuts_of(k));
     std::vector<std::uint64_t> at_k(loops.size(), k);
     const CutRun& base = replay(at_k);
     if (base.exit_code != 0)
@@ -233,17 +241,31 @@ private:
     return out;
   }
 
+  /// The cuts of `cuts` not replayed yet, replayed side by side (settings_.parallel at once, each in a child).
+  void replay_all(const std::vector<std::vector<std::uint64_t>>& cuts)
+  {
+    std::vector<std::vector<std::uint64_t>> todo;
+    std::vector<std::function<std::string()>> works;
+    for (auto const& at : cuts) {
+      if (runs_.count(at) != 0 || std::find(todo.begin(), todo.end(), at) != todo.end())
+        continue;
+      if (settings_.progress)
+        settings_.progress(fmt::format("fast-forward: replay {} (loops cut to {} iterations)",
+                                       runs_.size() + todo.size() + 1, fmt::join(at, ", ")));
+      report_.simulated_actions += plan_.actions_of_cut(at);
+      ++report_.replays;
+      todo.push_back(at);
+      works.push_back(cut_work(options_, plan_, todo.back()));
+    }
+    auto answers = replay::in_children(works, settings_.parallel);
+    for (std::size_t i = 0; i < todo.size(); ++i)
+      runs_.emplace(todo[i], parse_cut(answers[i]));
+  }
+
   const CutRun& replay(const std::vector<std::uint64_t>& iterations)
   {
-    auto found = runs_.find(iterations);
-    if (found != runs_.end())
-      return found->second;
-    if (settings_.progress)
-      settings_.progress(fmt::format("fast-forward: replay {} (loops cut to {} iterations)", runs_.size() + 1,
-                                     fmt::join(iterations, ", ")));
-    report_.simulated_actions += plan_.actions_of_cut(iterations);
-    ++report_.replays;
-    return runs_.emplace(iterations, replay_cut(options_, plan_, iterations)).first->second;
+    replay_all({iterations});
+    return runs_.at(iterations);
   }
 
   static std::string did_not_replay(const CutRun& r)

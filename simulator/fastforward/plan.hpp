@@ -26,6 +26,7 @@ struct Settings {
   std::uint64_t first_k = 4;    ///< the first cut: loops simulated for k, 2k and 3k iterations
   int doublings = 3;            ///< k doubled at most this many times while the fit is not within tolerance
   std::size_t max_loops = 8;    ///< more long loops than this: not fast-forwarded (each costs two more replays)
+  unsigned parallel = 1;        ///< cut replays run side by side (each in a child process), at most this many
   /// What is said while the trace is read (one line at a time); may be empty.
   std::function<void(std::string_view)> progress;
 };

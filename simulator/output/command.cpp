@@ -7,6 +7,7 @@
 #include "model/params.hpp"
 #include "output/progress.hpp"
 #include "output/report.hpp"
+#include "replay/child.hpp"
 #include "replay/placement.hpp"
 #include "replay/workload.hpp"
 #include "timeline/chrome_writer.hpp"
@@ -147,6 +148,7 @@ int fast_forward(const Command& c, std::ostream& out, std::ostream& err)
                             fmt::join(outputs, ", ")));
   fastforward::Settings settings;
   settings.tolerance = tolerance;
+  settings.parallel = replay::usable_cpus(); // the cut replays side by side, one a CPU this process may use
   if (c.progress || isatty(STDERR_FILENO) != 0)
     settings.progress = [&err](std::string_view line) { fmt::print(err, "tit-replay: {}\n", line); };
   auto outcome = fastforward::run(replay_options(c), settings);

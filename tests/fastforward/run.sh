@@ -69,6 +69,14 @@ stencil) # a 3-D stencil on 27 ranks: the interior rank's iteration (26 neighbou
   grep -qE "rank-0.txt:[0-9]+ +(119|120) +12 +57 " "$out" ||
     fail "the report does not name the iteration loop (rank 0: 119 or 120 iterations, 12 simulated, 57 calls)"
   ;;
+parallel) # the cut replays run side by side, one a CPU the process may use: the same report on one CPU as on all
+  command -v taskset >/dev/null || fail "taskset (util-linux) is needed"
+  gen noise 8 600
+  ff noise; applied; cp "$out" "$tmp/all.out"
+  run taskset -c 0 "$replay" "${extra[@]}" --fast-forward --hostfile "$hosts" "$platform" "$tmp/noise/traces.list"
+  expect_ok; applied
+  diff "$tmp/all.out" "$out" >/dev/null || fail "the report on one CPU differs from the one on all: $(diff "$tmp/all.out" "$out" | head -5)"
+  ;;
 bytes) # message volumes that change are not extrapolated: replayed in full
   gen bytes 8 300
   f=$(full bytes); ff bytes; not_applied "send .* bytes on average"; [ "$(time_of)" = "$f" ] || fail "not the full replay's time"
