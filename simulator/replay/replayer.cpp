@@ -282,25 +282,35 @@ std::vector<Job> jobs_of(const Options& options)
   return {job};
 }
 
-/// Replays `job` alone on the platform, in a child process (SimGrid runs one engine per process): its
-/// duration, or the child's error.
-std::variant<double, std::string> replay_alone(const Options& options, const Job& job)
+/// Replays each of `jobs` alone on the platform, each in a child process (SimGrid runs one engine per process), as
+/// many at once as the CPUs this process may use: per job, its duration or the child's error.
+std::vector<std::variant<double, std::string>> replay_each_alone(const Options& options, const std::vector<Job>& jobs)
 {
-  auto text = in_child([&] {
-    Options alone = options;
-    alone.isolated_baseline = false;
-    alone.jobs = {job};
-    alone.jobs.front().start = 0;
-    alone.jobs.front().actions_log = nullptr;
-    alone.jobs.front().observer = nullptr;
-    Result r = run(alone);
-    return r.exit_code == 0 ? fmt::format("ok {:.17g}", r.jobs.front().duration()) : fmt::format("error {}", r.error);
-  });
-  if (text && text->rfind("ok ", 0) == 0)
-    return std::stod(text->substr(3));
-  if (text && text->rfind("error ", 0) == 0)
-    return text->substr(6);
-  return fmt::format("error: the isolated baseline of job '{}' ended abnormally", job.name);
+  std::vector<std::function<std::string()>> works;
+  for (auto const& job : jobs)
+    works.push_back([&options, &job] {
+      Options alone = options;
+      alone.isolated_baseline = false;
+      alone.jobs = {job};
+      alone.jobs.front().start = 0;
+      alone.jobs.front().actions_log = nullptr;
+      alone.jobs.front().observer = nullptr;
+      Result r = run(alone);
+      return r.exit_code == 0 ? fmt::format("ok {:.17g}", r.jobs.front().duration())
+                              : fmt::format("error {}", r.error);
+    });
+  auto answers = in_children(works, usable_cpus());
+  std::vector<std::variant<double, std::string>> out;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const auto& text = answers[i];
+    if (text && text->rfind("ok ", 0) == 0)
+      out.emplace_back(std::stod(text->substr(3)));
+    else if (text && text->rfind("error ", 0) == 0)
+      out.emplace_back(text->substr(6));
+    else
+      out.emplace_back(fmt::format("error: the isolated baseline of job '{}' ended abnormally", jobs[i].name));
+  }
+  return out;
 }
 
 } // namespace
@@ -456,8 +466,7 @@ Result run(const Options& options)
   // Before this process creates its engine: each child replays one job in a fresh process.
   std::vector<std::variant<double, std::string>> baselines;
   if (workload && options.isolated_baseline)
-    for (auto const& job : jobs)
-      baselines.push_back(replay_alone(options, job));
+    baselines = replay_each_alone(options, jobs);
   if (engine_created.exchange(true)) {
     result.exit_code = 2;
     result.error = "error: one replay per process: SimGrid cannot create a second engine in a process (replay "
