@@ -36,24 +36,14 @@ struct Candidate {
   std::uint64_t collectives = 0;        ///< collectives per iteration
 };
 
-/// Whether a signature's name is a collective's (blocking or not), in either dialect's spelling.
-bool collective(std::string_view name)
+/// Whether an action named `name` in `dialect` is a collective (blocking or not), as the trace's reader reads it.
+bool collective(trace::Dialect dialect, std::string_view name)
 {
-  static const auto names = [] {
-    std::vector<std::string> out;
-    for (std::size_t k = 0; k < trace::kKindCount; ++k) {
-      auto group = trace::traits(static_cast<trace::Kind>(k)).group;
-      if (group == trace::Group::Collective || group == trace::Group::NonBlockingCollective) {
-        std::string n(trace::kind_name(static_cast<trace::Kind>(k)));
-        std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
-        out.push_back(std::move(n));
-      }
-    }
-    return out;
-  }();
-  std::string n(name);
-  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
-  return std::find(names.begin(), names.end(), n) != names.end();
+  const auto* spec = trace::detail::find_action(dialect, name);
+  if (spec == nullptr)
+    return false;
+  auto group = trace::traits(spec->kind).group;
+  return group == trace::Group::Collective || group == trace::Group::NonBlockingCollective;
 }
 
 /// The structure of one folded rank: actions per body, bodies that cannot be cut, its top-level loops.
@@ -72,7 +62,7 @@ public:
     std::uint64_t n = 0;
     for (std::uint32_t id : part_.bodies[body]) {
       const auto& node = part_.nodes[id];
-      n += node.loop ? node.count * collectives(node.ref) : collective(part_.signatures[node.ref].name) ? 1 : 0;
+      n += node.loop ? node.count * collectives(node.ref) : is_collective(node) ? 1 : 0;
     }
     collectives_[body] = static_cast<std::int64_t>(n);
     return n;
@@ -116,7 +106,7 @@ public:
       const auto& node = part_.nodes[id];
       if (not node.loop) {
         ++at;
-        collectives_at += collective(part_.signatures[node.ref].name) ? 1 : 0;
+        collectives_at += is_collective(node) ? 1 : 0;
         continue;
       }
       std::uint64_t body = length(node.ref);
@@ -130,6 +120,12 @@ public:
   }
 
 private:
+  /// Whether the action `node` is a collective.
+  bool is_collective(const trace::cformat::Node& node) const
+  {
+    return collective(part_.ranks.front().dialect, part_.signatures[node.ref].name);
+  }
+
   const trace::cformat::Part& part_;
   std::vector<std::uint64_t> length_;
   std::vector<std::int64_t> collectives_;
@@ -138,10 +134,10 @@ private:
 
 /// Folds the runs of one block longer than the folder's window (kFoldWindow items), repeated 3 times or more, at the
 /// top level of the rank's sequence into loops: an iteration of a rank with many neighbours (a 3-D stencil's 26: 78
-/// calls) stays a flat run of equal blocks where a rank with fewer folds it, and the ranks' loops would differ. From the
-/// start, each first repeat, going on after it; passes until nothing folds (inner repeats first, then the outer ones
-/// they make periodic), as tit-trace extrapolate does. Blocks are compared by their items only (signatures and loops):
-/// iterations that differ in sizes are told apart by the bytes each sends (fast_forward.cpp's fit).
+/// calls) stays a flat run of equal blocks where a rank with fewer folds it, and the ranks' loops would differ. From
+/// the start, each first repeat, going on after it; passes until nothing folds (inner repeats first, then the outer
+/// ones they make periodic), as tit-trace extrapolate does. Blocks are compared by their items only (signatures and
+/// loops): iterations that differ in sizes are told apart by the bytes each sends (fast_forward.cpp's fit).
 void fold_long_iterations(trace::cformat::Part& part)
 {
   constexpr std::size_t kLong = trace::cformat::kFoldWindow + 1;
