@@ -7,8 +7,8 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <optional>
