@@ -39,7 +39,10 @@ measure() {
   t=$(sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p' "$dir/out")
   grep -q '^Fast-forward: the time above is extrapolated' "$dir/out" && applied=ff
   local est; est=$(sed -n 's/^Fast-forward: .*estimated error \([0-9.e+-]*%\).*/ est. \1/p' "$dir/out")
-  grep -q '^Fast-forward: not applied' "$dir/out" && applied="no($(sed -n 's/^Fast-forward: not applied, the trace was replayed in full: //p' "$dir/out" | cut -c1-60))"
+  # the reason, its loop's file named without its folders
+  grep -q '^Fast-forward: not applied' "$dir/out" &&
+    applied="no($(sed -n 's/^Fast-forward: not applied, the trace was replayed in full: //p' "$dir/out" |
+                  sed 's|at [^ ]*/\([^/ ]*:[0-9]*\)|at \1|' | cut -c1-60))"
   echo "$t $(awk '{ printf "%.3f", $1 + $2 }' "$dir/time") $applied${est}"
 }
 printf '%-22s %6s %10s %14s %14s %10s %9s %9s %7s %s\n' case ranks actions full_s ff_s rel_diff cpu_full cpu_ff ratio fast-forward
