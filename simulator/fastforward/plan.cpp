@@ -140,30 +140,12 @@ private:
 /// loops): iterations that differ in sizes are told apart by the bytes each sends (fast_forward.cpp's fit).
 void fold_long_iterations(trace::cformat::Part& part)
 {
-  constexpr std::size_t kLong = trace::cformat::kFoldWindow + 1;
   std::vector<std::uint32_t> seq = part.bodies[part.ranks.front().root];
-  for (bool changed = true; changed;) {
-    changed = false;
-    std::vector<std::uint32_t> out;
-    std::size_t done = 0;
-    while (done < seq.size()) {
-      auto rest = std::span<const std::uint32_t>(seq).subspan(done);
-      auto [start, len, reps] = rest.size() >= 3 * kLong ? trace::cformat::first_repeat(rest, kLong, 3)
-                                                         : std::array<std::size_t, 3>{0, 0, 0};
-      if (reps < 3) {
-        out.insert(out.end(), rest.begin(), rest.end());
-        break;
-      }
-      out.insert(out.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(start));
-      part.bodies.emplace_back(rest.begin() + static_cast<std::ptrdiff_t>(start),
-                               rest.begin() + static_cast<std::ptrdiff_t>(start + len));
-      part.nodes.push_back({true, static_cast<std::uint32_t>(part.bodies.size() - 1), reps});
-      out.push_back(static_cast<std::uint32_t>(part.nodes.size() - 1));
-      done += start + len * reps;
-      changed = true;
-    }
-    seq = std::move(out);
-  }
+  trace::cformat::fold_long_repeats(seq, [&part](std::span<const std::uint32_t> block, std::size_t reps) {
+    part.bodies.emplace_back(block.begin(), block.end());
+    part.nodes.push_back({true, static_cast<std::uint32_t>(part.bodies.size() - 1), reps});
+    return static_cast<std::uint32_t>(part.nodes.size() - 1);
+  });
   part.bodies.push_back(std::move(seq));
   part.ranks.front().root = static_cast<std::uint32_t>(part.bodies.size() - 1);
 }

@@ -253,8 +253,8 @@ public:
     // shorter ones, and the loops of 2 it made are unrolled on purpose), going on after it; passes until nothing
     // changes: the inner repeats first (each iteration of an outer one holds them alike), then the outer ones, periodic
     // in fewer items.
-    while (fold_pass(seq)) {
-    }
+    trace::cformat::fold_long_repeats(
+        seq, [this](std::span<const std::uint32_t> block, std::size_t reps) { return loop_key(block, reps); });
     std::vector<std::uint32_t> ids;
     for (std::uint32_t k : seq)
       ids.push_back(key_items_[k].first);
@@ -324,30 +324,6 @@ private:
       h = h * 1000003u ^ key_items_[k].second;
     }
     return key_of(loop_node(intern_body(block_ids), reps), h);
-  }
-
-  /// One pass over `seq`: each first repeat of a block, from the start and then after it, folded; whether any was.
-  bool fold_pass(std::vector<std::uint32_t>& seq)
-  {
-    bool changed = false;
-    std::vector<std::uint32_t> out;
-    std::size_t done = 0;
-    for (;;) {
-      std::span<const std::uint32_t> rest = std::span(seq).subspan(done);
-      auto [start, len, reps] = rest.size() >= 3 * (trace::cformat::kFoldWindow + 1)
-                                    ? trace::cformat::first_repeat(rest, trace::cformat::kFoldWindow + 1, 3)
-                                    : std::array<std::size_t, 3>{0, 0, 0};
-      if (reps < 3) {
-        out.insert(out.end(), rest.begin(), rest.end());
-        break;
-      }
-      out.insert(out.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(start));
-      out.push_back(loop_key(rest.subspan(start, len), reps));
-      done += start + len * reps;
-      changed = true;
-    }
-    seq = std::move(out);
-    return changed;
   }
 
   trace::cformat::Loaded& trace_;

@@ -163,6 +163,12 @@ inline constexpr std::size_t kFoldWindow = 64;
 std::array<std::size_t, 3> first_repeat(std::span<const std::uint32_t> seq, std::size_t min_len,
                                         std::size_t min_reps);
 
+/// Folds `seq` with first_repeat (blocks longer than kFoldWindow, 3 repetitions or more): from the start, each first
+/// repeat becomes the item `loop(block, repetitions)` gives, the search going on after it; passes until nothing
+/// folds (the inner repeats first, then the outer ones they make periodic).
+void fold_long_repeats(std::vector<std::uint32_t>& seq,
+                       const std::function<std::uint32_t(std::span<const std::uint32_t>, std::size_t)>& loop);
+
 CompressStats write_compressed(const std::filesystem::path& out, int rank_count, const ValueMode& mode,
                                const std::string& compute_unit, Part all);
 

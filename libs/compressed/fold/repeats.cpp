@@ -1,4 +1,4 @@
-// Repeats longer than the folder's window (fold.hpp, first_repeat): found in a sequence of items after folding.
+// Repeats longer than the folder's window (fold.hpp: first_repeat, fold_long_repeats), found and folded after folding.
 #include "compressed/fold/fold.hpp"
 
 #include <algorithm>
@@ -51,6 +51,31 @@ std::array<std::size_t, 3> first_repeat(std::span<const std::uint32_t> seq, std:
       best = {from, len, reps};
   }
   return best;
+}
+
+void fold_long_repeats(std::vector<std::uint32_t>& seq,
+                       const std::function<std::uint32_t(std::span<const std::uint32_t>, std::size_t)>& loop)
+{
+  constexpr std::size_t kLong = kFoldWindow + 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<std::uint32_t> out;
+    std::size_t done = 0;
+    while (done < seq.size()) {
+      auto rest = std::span<const std::uint32_t>(seq).subspan(done);
+      auto [start, len, reps] =
+          rest.size() >= 3 * kLong ? first_repeat(rest, kLong, 3) : std::array<std::size_t, 3>{0, 0, 0};
+      if (reps < 3) {
+        out.insert(out.end(), rest.begin(), rest.end());
+        break;
+      }
+      out.insert(out.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(start));
+      out.push_back(loop(rest.subspan(start, len), reps));
+      done += start + len * reps;
+      changed = true;
+    }
+    seq = std::move(out);
+  }
 }
 
 } // namespace tit::trace::cformat
