@@ -7,20 +7,25 @@
 
 slurm_log() { echo "slurm-local: $*" >&2; }
 
-# Waits up to $2 tenths of a second for the command $1 to succeed.
+# Waits up to $2 tenths of a second (of wall time: each try of the command $1 is cut at 5 s, since sinfo and
+# scontrol retry for long against a controller that is not there) for the command $1 to succeed.
 slurm_wait_for() {
-  local i
-  for ((i = 0; i < $2; i++)); do
-    eval "$1" >/dev/null 2>&1 && return 0
+  local deadline=$(($(date +%s%N) / 100000000 + $2))
+  while (($(date +%s%N) / 100000000 < deadline)); do
+    timeout 5 bash -c "$1" >/dev/null 2>&1 && return 0
     sleep 0.1
   done
   return 1
 }
 
-slurm_free_port() { # a TCP port nothing listens on, from a range away from Slurm's defaults
-  local p
+# A TCP port nothing listens on, below the kernel's range of ephemeral ports (an outgoing connection of another
+# process can hold a port of that range as its own, and slurmctld then fails to bind it: "Address already in use").
+slurm_free_port() {
+  local p low
+  low=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  ((low > 12000)) || { slurm_log "the ephemeral ports start at $low: no range below them for Slurm"; return 1; }
   for ((i = 0; i < 50; i++)); do
-    p=$((20000 + RANDOM % 20000))
+    p=$((10000 + RANDOM % (low - 10000)))
     if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then echo "$p"; return 0; fi
   done
   return 1
