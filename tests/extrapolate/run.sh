@@ -23,16 +23,18 @@ trace() { # NAME NP ARGS...: traces stencil on NP ranks into $tmp/NAME-NP.trace 
      -platform "$platform" -hostfile "$hosts" --cfg=smpi/simulate-computation:no --log=root.thresh:warning \
      "./${prog:-stencil}" "$@") >"$tmp/smpi.log" 2>&1 || { cat "$tmp/smpi.log"; fail "smpirun $name -np $np failed"; }
 }
-traced_mpi() { # NAME NP ARGS...: traces programs/transpose.c (built with mpicc) with our tracer under Open MPI on NP
-  # ranks into $tmp/NAME-NP (SimGrid's tracer writes no comm_split and no communicator of a collective). Compute
-  # volumes are measured CPU time, not deterministic: bursts under 100 s get no compute line, so none is written.
-  local name=$1 np=$2; shift 2
-  [ -x "$tmp/transpose" ] || mpicc -O1 -o "$tmp/transpose" "$here/programs/transpose.c" 2>"$tmp/mpicc.log" ||
+traced_mpi() { # NAME NP ARGS...: traces programs/$mpi_prog.c (transpose unless set; built with mpicc, without SMPI's
+  # computations: common.h) with our tracer
+  # under Open MPI on NP ranks into $tmp/NAME-NP (SimGrid's tracer writes no comm_split and no communicator of a
+  # collective). Compute volumes are measured CPU time, not deterministic: bursts under 100 s get no compute line, so
+  # none is written.
+  local name=$1 np=$2 p=${mpi_prog:-transpose}; shift 2
+  [ -x "$tmp/mpi-$p" ] || mpicc -O1 -DTIT_WITHOUT_SMPI -o "$tmp/mpi-$p" "$here/programs/$p.c" 2>"$tmp/mpicc.log" ||
     fail "mpicc: $(cat "$tmp/mpicc.log")"
   (cd "$tmp" && TIT_TRACE_DIR=$tmp/$name-$np.trace TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_MIN_BURST=100 \
      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 mpirun --oversubscribe -np "$np" \
      -x LD_PRELOAD="$build/lib/libtit-trace.so" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE -x TIT_TRACE_MIN_BURST \
-     ./transpose "$@") >"$tmp/mpirun.log" 2>&1 || { cat "$tmp/mpirun.log"; fail "mpirun $name -np $np failed"; }
+     "./mpi-$p" "$@") >"$tmp/mpirun.log" 2>&1 || { cat "$tmp/mpirun.log"; fail "mpirun $name -np $np failed"; }
 }
 time_of() { # TRACES: the simulated time tit-replay predicts on the 256-node cluster
   run "$replay" "${extra[@]}" --hostfile "$hosts" "$platform" "$1"
@@ -274,8 +276,10 @@ PY
     # --progress: a line a stage on stderr, the first model's refusal and the second reading said
     run "$tool" extrapolate --progress --ranks 32 "$tmp/p.tit" "$tmp"/bf-{4,8,16}.trace
     [ "$status" -eq 0 ] || fail "extrapolate --progress failed"
-    for line in "read 1 of 3: $tmp/bf-4.trace (4 ranks)" "the model refused the inputs; reading them again for recursive-doubling steps" \
-      "read 3 of 3: $tmp/bf-16.trace (16 ranks), with recursive-doubling steps folded" "fitted, and wrote $tmp/p.tit"; do
+    for line in "read 1 of 3: $tmp/bf-4.trace (4 ranks)" \
+      "the model refused the inputs; reading them again for recursive-doubling steps and bisection splits" \
+      "read 3 of 3: $tmp/bf-16.trace (16 ranks), with recursive-doubling steps and bisection splits folded" \
+      "fitted, and wrote $tmp/p.tit"; do
       grep -qF "tit-trace extrapolate: $line (" "$err" || fail "no progress line '$line'"
     done
     cmp -s "$tmp/r.tit" "$tmp/p.tit" || fail "--progress changed the trace written"
@@ -392,6 +396,17 @@ PY
     same_as_real torus 36 9 16 25 ;;
   # (items are numbered with the compute 0 that merge_computes puts in every gap without a compute: init, compute,
   # comm_split at item 4)
+  bisection-splits) # issue 35 (miniAMR): ranks numbered by recursive coordinate bisection of the dimension with the
+    # most cells left (not in turn: 4 x 8 is halved along 8, 4, 4, 2, 2 ... where bisection=1 alternates), and before the
+    # iterations log2 p MPI_Comm_split in a row, each halving the previous communicator, then an MPI_Allreduce on the
+    # first; traced by our tracer (SMPI's writes no comm_split) on 16, 32, 64 ranks (4 x 4, 4 x 8, 8 x 8) to 128. The
+    # splits' count grows with p and their colours are bits of the rank (refused before: "differ in structure").
+    for np in 16 32 64 128; do mpi_prog=stencil traced_mpi rcb "$np" dims=2 scaling=w n=16 iters=3 bisection=2 splits=1; done
+    run "$tool" extrapolate --report --ranks 128 "$tmp/r.tit" "$tmp"/rcb-{16,32,64}.trace; expect_ok
+    grep -q "^$tmp/r.tit: 128 ranks, grid 8 x 16, recursive bisection, largest first (2-D), from 16 (4 x 4), 32 (4 x 8), 64 (8 x 8) ranks" "$out" ||
+      fail "not read as recursive bisection of the largest dimension: $(grep -m1 "$tmp/r.tit" "$out")"
+    grep -q "communicator splits by recursive bisection" "$out" || fail "the summary does not say the splits were folded"
+    same_as_real rcb 128 16 32 64 ;;
   subcomm) # programs/transpose.c: MPI_Comm_split into rows (colour = row index, key = column index) and columns (colour
     # = column index, key = world rank), MPI_Sendrecv, MPI_Alltoall on the rows, MPI_Bcast and MPI_Allreduce on the
     # columns; grids 3 x 3, 5 x 4, 6 x 6 -> 7 x 6 (n0 and n1 each take 3 values, and neither is an affine function of

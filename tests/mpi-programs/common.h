@@ -7,7 +7,9 @@
 #define TIT_MPI_PROGRAMS_COMMON_H
 
 #include <mpi.h>
+#ifndef TIT_WITHOUT_SMPI
 #include <smpi/smpi.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +53,16 @@ static inline void* xalloc(size_t bytes)
   return p;
 }
 
-/* Simulated computation of exactly `flops` floating-point operations on this rank's host. */
+/* Simulated computation of exactly `flops` floating-point operations on this rank's host; nothing when built with
+ * mpicc and -DTIT_WITHOUT_SMPI (traced by our tracer, which measures what the rank computes). */
 static inline void compute(double flops)
 {
+#ifndef TIT_WITHOUT_SMPI
   if (flops > 0)
     smpi_execute_flops(flops);
+#else
+  (void)flops;
+#endif
 }
 
 /* Split n ranks into a rows x cols grid with rows <= cols, as square as possible. */

@@ -269,6 +269,33 @@ TEST(ExtrapGrid, RecursiveBisectionNumbering)
   EXPECT_EQ(uneven.coords(1), (std::array<int, 3>{0, 1, 0})); // bits: y, x, y, y
 }
 
+TEST(ExtrapGrid, RecursiveBisectionOfTheLargestDimension)
+{
+  // miniAMR's initial partition: the dimension with the most ranks left halved first, ties to the higher dimension
+  Grid g = *bisection_grid(16, 3, Numbering::BisectionLargest);
+  EXPECT_EQ(g.dims, (std::vector<int>{2, 2, 4}));
+  // bits, most significant first: x2, x2, x1, x0 (in turn, Bisection: x2, x1, x0, x2)
+  EXPECT_EQ(g.coords(11), (std::array<int, 3>{1, 1, 2}));
+  EXPECT_EQ(g.coords(1), (std::array<int, 3>{1, 0, 0}));
+  EXPECT_EQ(bisection_grid(16, 3)->coords(1), (std::array<int, 3>{0, 0, 1}));
+  for (int p : {8, 16, 32, 64, 128, 512})
+    for (int d : {2, 3}) {
+      Grid h = *bisection_grid(p, d, Numbering::BisectionLargest);
+      EXPECT_EQ(h.dims, bisection_grid(p, d)->dims) << p << " ranks, " << d << "-D";
+      for (int r = 0; r < h.ranks(); ++r)
+        ASSERT_EQ(h.rank_of(h.coords(r)), r) << p << " ranks, " << d << "-D";
+    }
+  // on cubes both orders agree: 4 x 4 x 4 halved along 2, 1, 0, 2, 1, 0
+  Grid cube = *bisection_grid(64, 3, Numbering::BisectionLargest), turns = *bisection_grid(64, 3);
+  for (int r = 0; r < 64; ++r)
+    EXPECT_EQ(cube.coords(r), turns.coords(r));
+  // 2-D, 4 x 8: halved along 1, 1, 0, 1, 0 (in turn: 1, 0, 1, 0, 1)
+  Grid flat = *bisection_grid(32, 2, Numbering::BisectionLargest);
+  EXPECT_EQ(flat.coords(8), (std::array<int, 3>{0, 2, 0}));
+  EXPECT_EQ(bisection_grid(32, 2)->coords(8), (std::array<int, 3>{2, 0, 0}));
+  EXPECT_EQ(flat.describe(), "4 x 8, recursive bisection, largest first");
+}
+
 TEST(ExtrapGrid, ParseGrid)
 {
   EXPECT_EQ(parse_grid("12x3")->dims, (std::vector<int>{12, 3}));

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <deque>
@@ -144,12 +145,62 @@ private:
     return sends && receives ? k : std::nullopt;
   }
 
-  /// Decides what the front of held_ is: a run of steps (its partners rewritten) or one action.
+  /// The number of actions from the front of held_ that make a run of communicator splits by recursive bisection
+  /// (docs/extrapolation.md#bisection-splits), 0 when it is none: two or more `comm_split PARENT COLOUR KEY NEW SIZE`
+  /// with only computes between them, the first of the whole world, each of the previous one's new communicator
+  /// (PARENT the previous NEW), split i (from 0) halving it by bit log2 p - 1 - i of the rank (COLOUR that bit, SIZE p
+  /// / 2^(i+1)). Their colours, sizes and keys that are the rank within the parent (rank mod p / 2^i) are rewritten
+  /// `bisect:colour`, `bisect:size`, `bisect:key`, so that every split of every rank has one signature.
+  std::size_t bisection_run()
+  {
+    const std::int64_t p = ranks_;
+    if (p < 4 || !std::has_single_bit(static_cast<std::uint64_t>(p)))
+      return 0;
+    const int bits = std::countr_zero(static_cast<std::uint64_t>(p));
+    std::vector<std::size_t> splits;
+    std::int64_t parent_next = -1;
+    for (std::size_t at = 0; at < held_.size(); ++at) {
+      const Held& h = held_[at];
+      if (h.name == "compute" && !splits.empty())
+        continue;
+      std::array<std::int64_t, 5> v{};
+      bool ints = h.name == "comm_split" && h.fields.size() == 7;
+      for (std::size_t j = 0; ints && j < v.size(); ++j)
+        ints = trace::cformat::canonical_int(h.fields[j + 2], v[j]);
+      auto i = static_cast<int>(splits.size());
+      std::int64_t r = h.action.rank, size = p >> (i + 1);
+      if (!ints || i >= bits || v[1] != ((r >> (bits - 1 - i)) & 1) || v[4] != size ||
+          (i > 0 && v[0] != parent_next))
+        break;
+      parent_next = v[3];
+      splits.push_back(at);
+    }
+    if (splits.size() < 2)
+      return 0;
+    for (std::size_t i = 0; i < splits.size(); ++i) {
+      Held& h = held_[splits[i]];
+      std::int64_t key = 0;
+      bool own = trace::cformat::canonical_int(h.fields[4], key) &&
+                 key == (h.action.rank & ((p >> static_cast<int>(i)) - 1));
+      h.text = fmt::format("{} {} {} bisect:colour {} {} bisect:size", h.fields[0], h.fields[1], h.fields[2],
+                           own ? std::string("bisect:key") : std::string(h.fields[4]), h.fields[5]);
+      h.fields = split(h.text);
+    }
+    return splits.back() + 1;
+  }
+
+  /// Decides what the front of held_ is: a run of steps (its partners rewritten), a run of bisection splits or one
+  /// action.
   void decide()
   {
     fill(kMaxStepItems * (kMaxSteps + 1));
     if (held_.empty())
       return;
+    if (std::size_t n = bisection_run(); n > 0) {
+      last_run_.clear();
+      ready_ = n;
+      return;
+    }
     for (std::size_t len = 1; len <= kMaxStepItems && 2 * len <= held_.size(); ++len) {
       std::optional<int> e0 = step(0, len), e1 = step(len, len);
       if (!e0 || !e1 || (*e1 != *e0 + 1 && *e1 != *e0 - 1))
@@ -274,8 +325,8 @@ public:
   {
   }
 
-  /// The slopes of rank `r`'s loops of steps; whether it has such loops.
-  bool fold_rank(int r)
+  /// The slopes of rank `r`'s loops of steps; which kinds of such loops it has.
+  StepRanks fold_rank(int r)
   {
     rank_ = r;
     old_body_.clear();
@@ -283,12 +334,19 @@ public:
     std::uint32_t root = entry.root;
     find_step_loops(root);
     if (old_body_.empty())
-      return false;
+      return {};
+    StepRanks kinds;
+    for (const auto& [node, body] : old_body_)
+      for (std::uint32_t id : tables_.body_nodes(body))
+        for (const Slot& slot : tables_.signatures()[tables_.node_at(id).ref].slots) {
+          kinds.doubling = kinds.doubling || xor_steps(slot) ? 1 : 0;
+          kinds.splits = kinds.splits || bisect_field(slot) ? 1 : 0;
+        }
     slopes_.clear();
     root = apply_slopes(root, find_slopes(root));
     entry.block = rewrite_values(root);
     entry.root = root;
-    return true;
+    return kinds;
   }
 
 private:
@@ -499,25 +557,40 @@ std::optional<XorSteps> xor_steps(const Slot& slot)
   return x;
 }
 
+std::optional<BisectField> bisect_field(const Slot& slot)
+{
+  if (slot.kind != Slot::Kind::Literal)
+    return std::nullopt;
+  if (slot.literal == "bisect:colour")
+    return BisectField::Colour;
+  if (slot.literal == "bisect:key")
+    return BisectField::Key;
+  if (slot.literal == "bisect:size")
+    return BisectField::Size;
+  return std::nullopt;
+}
+
+bool step_slot(const Slot& slot) { return xor_steps(slot).has_value() || bisect_field(slot).has_value(); }
+
 bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body)
 {
-  bool xor_partner = false;
+  bool step = false;
   for (std::uint32_t id : meta.bodies[body]) {
     const Node& n = meta.nodes[id];
     if (n.loop)
       return false; // a step is actions only
     for (const Slot& slot : meta.signatures[n.ref].slots)
-      xor_partner = xor_partner || xor_steps(slot).has_value();
+      step = step || step_slot(slot);
   }
-  return xor_partner;
+  return step;
 }
 
-std::size_t butterfly_slopes(trace::cformat::Loaded& trace, const std::string& path)
+StepRanks butterfly_slopes(trace::cformat::Loaded& trace, const std::string& path)
 {
   Butterflies folder(trace, path);
-  std::size_t ranks = 0;
+  StepRanks ranks;
   for (int r = 0; r < trace.meta.rank_count; ++r)
-    ranks += folder.fold_rank(r) ? 1 : 0;
+    ranks += folder.fold_rank(r);
   return ranks;
 }
 

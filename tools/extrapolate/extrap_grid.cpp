@@ -68,7 +68,7 @@ struct HalvingOrder {
   std::size_t size = 0;
 };
 
-HalvingOrder compute_halving_order(const std::vector<int>& dims)
+HalvingOrder compute_halving_order(const std::vector<int>& dims, Numbering numbering)
 {
   std::array<int, 3> left{0, 0, 0};
   std::size_t total = 0;
@@ -78,6 +78,17 @@ HalvingOrder compute_halving_order(const std::vector<int>& dims)
   }
   HalvingOrder order;
   const int d = static_cast<int>(dims.size());
+  if (numbering == Numbering::BisectionLargest) {
+    while (order.size < total && order.size < order.dim.size()) {
+      int k = d - 1; // the most halvings left (the most ranks: every size a power of two), ties to the higher
+      for (int j = d - 2; j >= 0; --j)
+        if (left[j] > left[k])
+          k = j;
+      order.dim[order.size++] = k;
+      --left[k];
+    }
+    return order;
+  }
   for (int k = d - 1; order.size < total && order.size < order.dim.size(); k = (k + d - 1) % d)
     if (left[k] > 0) {
       order.dim[order.size++] = k;
@@ -87,13 +98,15 @@ HalvingOrder compute_halving_order(const std::vector<int>& dims)
 }
 
 /// compute_halving_order of the last grid asked for (lookups come grid after grid).
-const HalvingOrder& halving_order(const std::vector<int>& dims)
+const HalvingOrder& halving_order(const std::vector<int>& dims, Numbering numbering)
 {
   thread_local std::vector<int> last;
+  thread_local Numbering last_numbering = Numbering::RowMajor;
   thread_local HalvingOrder order;
-  if (dims != last || last.empty()) {
-    order = compute_halving_order(dims);
+  if (dims != last || numbering != last_numbering || last.empty()) {
+    order = compute_halving_order(dims, numbering);
     last = dims;
+    last_numbering = numbering;
   }
   return order;
 }
@@ -103,8 +116,8 @@ const HalvingOrder& halving_order(const std::vector<int>& dims)
 std::array<int, 3> Grid::coords(int rank) const
 {
   std::array<int, 3> c{0, 0, 0};
-  if (numbering == Numbering::Bisection) {
-    const HalvingOrder& order = halving_order(dims);
+  if (bisected(numbering)) {
+    const HalvingOrder& order = halving_order(dims, numbering);
     for (std::size_t i = 0; i < order.size; ++i) {
       int bit = (rank >> (order.size - 1 - i)) & 1;
       auto k = static_cast<std::size_t>(order.dim[i]);
@@ -122,11 +135,11 @@ std::array<int, 3> Grid::coords(int rank) const
 int Grid::rank_of(const std::array<int, 3>& c) const
 {
   int r = 0;
-  if (numbering == Numbering::Bisection) {
+  if (bisected(numbering)) {
     std::array<int, 3> left{0, 0, 0}; // the bits of each coordinate not yet placed
     for (std::size_t k = 0; k < dims.size(); ++k)
       left[k] = log2_exact(dims[k]);
-    const HalvingOrder& order = halving_order(dims);
+    const HalvingOrder& order = halving_order(dims, numbering);
     for (std::size_t i = 0; i < order.size; ++i) {
       auto k = static_cast<std::size_t>(order.dim[i]);
       r = 2 * r + ((c[k] >> --left[k]) & 1);
@@ -151,8 +164,8 @@ std::string Grid::describe() const
   std::string s;
   for (std::size_t k = 0; k < dims.size(); ++k)
     s += (k ? " x " : "") + std::to_string(dims[k]);
-  if (numbering == Numbering::Bisection)
-    s += ", recursive bisection";
+  if (bisected(numbering))
+    s += numbering == Numbering::BisectionLargest ? ", recursive bisection, largest first" : ", recursive bisection";
   return s;
 }
 
@@ -217,11 +230,11 @@ Grid grid_for(int p, int d, bool largest_fastest)
   return g;
 }
 
-std::optional<Grid> bisection_grid(int p, int d)
+std::optional<Grid> bisection_grid(int p, int d, Numbering numbering)
 {
   if (p < 1 || (p & (p - 1)) != 0 || d < 1 || d > 3)
     return std::nullopt;
-  Grid g{std::vector<int>(static_cast<std::size_t>(d), 1), Numbering::Bisection};
+  Grid g{std::vector<int>(static_cast<std::size_t>(d), 1), numbering};
   for (int bits = log2_exact(p), k = d - 1; bits > 0; --bits, k = (k + d - 1) % d)
     g.dims[static_cast<std::size_t>(k)] *= 2;
   return g;

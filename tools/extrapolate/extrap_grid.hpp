@@ -23,7 +23,14 @@ enum class Numbering {
   /// bits, most significant first, halve the box along dimensions d-1, d-2, ..., 0, d-1, ... in turn (a dimension
   /// whose halvings are spent is skipped), bit 1 the upper half. Every size a power of two.
   Bisection,
+  /// Recursive coordinate bisection that halves the dimension with the most ranks left (miniAMR's initial
+  /// partition): ties to the higher dimension, so that 4 x 4 x 4 is halved along 2, 1, 0, 2, 1, 0 as Bisection does,
+  /// but 2 x 2 x 4 along 2, 2, 1, 0. Every size a power of two.
+  BisectionLargest,
 };
+
+/// Whether `n` numbers ranks by one of the recursive bisections.
+inline bool bisected(Numbering n) { return n == Numbering::Bisection || n == Numbering::BisectionLargest; }
 
 struct Grid {
   std::vector<int> dims; ///< dims[0] varies fastest (row-major); 1 to 3 dimensions
@@ -35,7 +42,7 @@ struct Grid {
   int rank_of(const std::array<int, 3>& c) const;
   /// The sizes as a function's variables: n0, n1, n2 (1 beyond the grid's dimensions).
   std::array<double, 3> sizes() const;
-  /// "6 x 6" (n0 first); "8 x 8 x 8, recursive bisection" for that numbering.
+  /// "6 x 6" (n0 first); "8 x 8 x 8, recursive bisection" (", largest first") for those numberings.
   std::string describe() const;
   /// The position class of `rank`: per dimension 0 first, 1 interior, 2 last (a dimension of 1: 3, only).
   std::array<int, 3> position(int rank) const;
@@ -60,8 +67,9 @@ std::string position_name(const std::array<int, 3>& position, int dimensions);
 Grid grid_for(int p, int d, bool largest_fastest);
 
 /// The grid of `p` ranks in `d` dimensions numbered by recursive bisection: each dimension 2^(the halvings along it),
-/// dimension d-1 halved first (so the largest when they differ); std::nullopt when `p` is not a power of two.
-std::optional<Grid> bisection_grid(int p, int d);
+/// dimension d-1 halved first (so the largest when they differ), numbered by `numbering` (one of the bisections);
+/// std::nullopt when `p` is not a power of two.
+std::optional<Grid> bisection_grid(int p, int d, Numbering numbering = Numbering::Bisection);
 
 /// Whether every size of `g` is a power of two (what Numbering::Bisection needs).
 bool powers_of_two(const Grid& g);

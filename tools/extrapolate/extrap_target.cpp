@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -46,10 +47,14 @@ public:
       // ranks of a class with the same signatures share their structure and values, unless a per-rank vector
       // puts the rank's own entry at its place, a value is a function of the rank's coordinates, a compute is
       // present in some occurrences only (spread over the class's ranks, not repeated on each), or a volume is
-      // resampled (each rank varies as its own input member)
+      // resampled (each rank varies as its own input member), or the class splits communicators by recursive
+      // bisection (colours and keys from the rank's bits)
       std::size_t nth = class_ranks_[it->second]++; // the rank's place among its class's ranks at the target
-      auto [entry, added] = cache_.try_emplace(
-          std::tuple(it->second, sigs, c.has_vectors || c.per_rank || c.sporadic || c.resampled ? r : -1));
+      auto [splits, unknown] = bisects_.try_emplace(it->second, false);
+      if (unknown)
+        splits->second = has_bisect(c.cls->top);
+      auto [entry, added] = cache_.try_emplace(std::tuple(
+          it->second, sigs, c.has_vectors || c.per_rank || c.sporadic || c.resampled || splits->second ? r : -1));
       if (added) {
         std::size_t next = 0;
         std::optional<std::uint32_t> root = body(c, c.cls->top, sigs, next);
@@ -151,6 +156,10 @@ private:
         s.slots.push_back(t.slots[j]);
         if (t.slots[j].kind == Slot::Kind::Value)
           s.slots.back().literal.clear(); // a slope of steps' values (`+1/step`): walk_values applies it
+        if (step_ && bisect_field(t.slots[j])) {
+          s.slots.back() = Slot{Slot::Kind::Value, "", 0}; // the split's own value: walk_values computes it
+          continue;
+        }
         std::optional<XorSteps> x = xor_steps(t.slots[j]);
         if (x ? !step_ : t.slots[j].kind != Slot::Kind::Relative)
           continue; // a literal (one `xor:` outside a loop of steps only from a crafted compressed input: as written)
@@ -252,6 +261,8 @@ private:
                   param = it->second;
             values.add(sig, ordinal++, c.token(param, rank, grid_));
           }
+        } else if (std::optional<BisectField> field = step_ ? bisect_field(t.slots[j]) : std::nullopt) {
+          values.add(sig, ordinal++, std::to_string(bisect_value(*field, t, rank)));
         } else if (t.slots[j].kind == Slot::Kind::Value) {
           std::size_t param = t.params[j];
           double share = c.presence[param];
@@ -309,13 +320,42 @@ private:
     std::from_chars(l.data() + (l.starts_with('+') ? 1 : 0), l.data() + l.size(), d);
     return d;
   }
-  /// Whether loop `t` holds recursive-doubling steps (an action of its body has a partner `xor:...`).
+  /// Whether `nodes` reach a field of a bisection split (`bisect:...`), whose value is the rank's own.
+  static bool has_bisect(const std::vector<TemplateNode>& nodes)
+  {
+    return std::any_of(nodes.begin(), nodes.end(), [](const TemplateNode& t) {
+      return t.loop ? has_bisect(t.body)
+                    : std::any_of(t.slots.begin(), t.slots.end(), [](const Slot& s) { return bisect_field(s).has_value(); });
+    });
+  }
+  /// Whether loop `t` holds recursive-doubling steps or bisection splits (an action of its body has a partner
+  /// `xor:...` or a field `bisect:...`).
   static bool steps_loop(const TemplateNode& t)
   {
     for (const TemplateNode& a : t.body)
-      if (!a.loop && std::any_of(a.slots.begin(), a.slots.end(), [](const Slot& s) { return xor_steps(s).has_value(); }))
+      if (!a.loop && std::any_of(a.slots.begin(), a.slots.end(), step_slot))
         return true;
     return false;
+  }
+  /// The value of a bisection split's field at the step being written (split i halves the parent, of p / 2^i ranks,
+  /// by bit log2 p - 1 - i of the rank); an error when the target's rank count is no power of two or has no such
+  /// split.
+  long long bisect_value(BisectField field, const TemplateNode& t, int rank) const
+  {
+    const long long p = grid_.ranks(), i = step_->index;
+    const int bits = std::bit_width(static_cast<unsigned long long>(p)) - 1;
+    if (!std::has_single_bit(static_cast<unsigned long long>(p)) || i >= bits)
+      throw ExtrapolationError(fmt::format(
+          "error: the target cannot make split {} of {} of the communicator splits by recursive bisection at item {}: "
+          "such splits halve the {} ranks by one bit of the rank at a time, which needs a power of two ranks and as "
+          "many splits as bits at most",
+          i + 1, step_->count, t.position, p));
+    switch (field) {
+      case BisectField::Colour: return (rank >> (bits - 1 - i)) & 1;
+      case BisectField::Key: return rank & ((p >> i) - 1);
+      case BisectField::Size: return p >> (i + 1);
+    }
+    return 0;
   }
   /// `rank` XOR 2^k at the step being written; an error when the target has no such rank.
   int step_partner(const XorSteps& x, const TemplateNode& t, int rank) const
@@ -337,6 +377,7 @@ private:
   bool one_class_ = false;
   trace::cformat::Tables tables_;
   std::map<std::tuple<std::size_t, std::vector<std::uint32_t>, int>, std::pair<std::uint32_t, std::uint32_t>> cache_;
+  std::map<std::size_t, bool> bisects_; ///< per class: has_bisect, once known
   /// per class, per parameter: occurrences written so far (over the class's ranks); the class being walked's
   std::map<std::size_t, std::vector<std::uint64_t>> class_occurrences_;
   std::vector<std::uint64_t>* occurrences_ = nullptr;

@@ -69,7 +69,9 @@ void unroll_communicator_loops(trace::cformat::Loaded& trace)
     }
     return creation[body] == 1;
   };
-  unroll_loops(trace, [&](const Node& n) { return holds_creation(holds_creation, n.ref); });
+  // a loop of bisection splits (butterfly_steps) is one whatever its count: log2 p splits
+  unroll_loops(trace,
+               [&](const Node& n) { return holds_creation(holds_creation, n.ref) && !holds_steps(trace.meta, n.ref); });
 }
 
 void unroll_pairs(trace::cformat::Loaded& trace)

@@ -65,7 +65,9 @@ void unroll_varying_loops(trace::cformat::Loaded& trace, const std::string& path
 /// `set` read with the partners of each run of recursive-doubling steps of a rank written `xor:LO:up` (or `down`, LO
 /// the lowest k; docs/extrapolation.md#recursive-doubling): a block of at most 8 actions repeated with partners rank
 /// XOR 2^k, k going up or down by 1 from one block to the next, twice or more, and exchanging both ways with the
-/// partner. Every step of every rank then has one signature, and the folder folds the run into a loop.
+/// partner. Every step of every rank then has one signature, and the folder folds the run into a loop. Runs of
+/// communicator splits by recursive bisection likewise (BisectField: their colours, sizes and keys written
+/// `bisect:...`).
 std::unique_ptr<trace::TraceSet> butterfly_steps(std::unique_ptr<trace::TraceSet> set);
 
 /// The partner of a run of recursive-doubling steps (butterfly_steps): `xor:LO:up` (k = LO, LO + 1, ... from the first
@@ -77,8 +79,19 @@ struct XorSteps {
 /// `slot`'s partner of steps; std::nullopt when it is none (another kind of slot, another literal).
 std::optional<XorSteps> xor_steps(const trace::cformat::Slot& slot);
 
-/// Whether `body` is a step of a run of recursive-doubling steps (butterfly_steps): actions only, one of them with a
-/// partner `xor:...`. The unrolling passes leave loops of such steps folded.
+/// A value of a communicator split by recursive bisection (butterfly_steps: `bisect:colour`, `bisect:key`,
+/// `bisect:size`), which the target computes from the rank and the split's number i: bit log2 p - 1 - i of the rank,
+/// the rank mod p / 2^i, p / 2^(i+1).
+enum class BisectField { Colour, Key, Size };
+/// `slot`'s field of a bisection split; std::nullopt when it is none.
+std::optional<BisectField> bisect_field(const trace::cformat::Slot& slot);
+
+/// Whether `slot` is what makes a loop one of steps: a partner `xor:...` or a field `bisect:...`.
+bool step_slot(const trace::cformat::Slot& slot);
+
+/// Whether `body` is a step of a run of recursive-doubling steps or of bisection splits (butterfly_steps): actions
+/// only, one of them with a partner `xor:...` or a field `bisect:...`. The unrolling passes leave loops of such steps
+/// folded.
 bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body);
 
 /// Per rank of `meta`, the runs of recursive-doubling steps its structure reaches (loops of steps: butterfly_steps), as
@@ -86,10 +99,22 @@ bool holds_steps(const trace::cformat::Meta& meta, std::uint32_t body);
 /// explains them (extrapolate.cpp's find_grid: NPB CG's row sums on rows of n0 ranks).
 std::vector<std::vector<std::pair<int, int>>> step_spans(const trace::cformat::Meta& meta);
 
+/// How many ranks have loops of steps (butterfly_steps), per kind: recursive doubling, bisection splits.
+struct StepRanks {
+  std::size_t doubling = 0, splits = 0;
+  std::size_t any() const { return doubling + splits; }
+  StepRanks& operator+=(const StepRanks& o)
+  {
+    doubling += o.doubling;
+    splits += o.splits;
+    return *this;
+  }
+};
+
 /// The values of each loop of steps (butterfly_steps) that grow by the same integer at each step (NPB CG tags step i
-/// with i), in place: written as their first step's, the slope in the signature's value slot (`+1/step`). Returns the
-/// number of ranks that have loops of steps. `path` names the file in errors.
-std::size_t butterfly_slopes(trace::cformat::Loaded& trace, const std::string& path);
+/// with i; the handles of bisection splits), in place: written as their first step's, the slope in the signature's
+/// value slot (`+1/step`). Returns how many ranks have loops of steps, per kind. `path` names the file in errors.
+StepRanks butterfly_slopes(trace::cformat::Loaded& trace, const std::string& path);
 
 /// Folds, in each rank's sequence of at least `min_items` items (the folder looks for bodies of at most
 /// trace::cformat::kFoldWindow items), its longest stretch of one block repeated into a loop: an iterative solver's

@@ -47,7 +47,7 @@ constexpr std::size_t kLongSequence = 256;
 
 /// `path` read and folded, with the passes of docs/extrapolation.md#model; with `steps`, its runs of recursive-doubling
 /// steps folded too (the number of ranks that have some added to `step_ranks`).
-Input load(const fs::path& path, bool steps, std::size_t& step_ranks)
+Input load(const fs::path& path, bool steps, extrap::StepRanks& step_ranks)
 {
   Input in;
   in.path = path.string();
@@ -93,20 +93,24 @@ bool steps_along_dimensions(const Grid& g, int low, int n)
 struct Layout {
   int dimensions = 1;
   bool largest_fastest = false; ///< row-major, the largest dimension varying fastest
-  bool bisection = false;       ///< numbered by recursive bisection (power-of-two rank counts)
+  /// RowMajor, or one of the recursive bisections (power-of-two rank counts)
+  extrap::Numbering numbering = extrap::Numbering::RowMajor;
 
+  bool bisection() const { return extrap::bisected(numbering); }
   /// The grid of `p` ranks; std::nullopt when `p` cannot be numbered so (bisection: not a power of two).
   std::optional<Grid> grid(int p) const
   {
-    return bisection ? extrap::bisection_grid(p, dimensions) : extrap::grid_for(p, dimensions, largest_fastest);
+    return bisection() ? extrap::bisection_grid(p, dimensions, numbering)
+                       : extrap::grid_for(p, dimensions, largest_fastest);
   }
 };
 
 /// The grids of the inputs (docs/extrapolation.md#grid): the dimension count and numbering under which most partner
 /// pairs are grid neighbours, most ranks are in communicators that are grid rows, columns or planes and most steps of
 /// recursive doubling run along whole dimensions; ties to fewer dimensions, then to MPI_Cart_create's numbering, then
-/// to the largest dimension fastest, and last to recursive bisection (tried when every input and the target, `target`
-/// ranks, are powers of two).
+/// to the largest dimension fastest, then to recursive bisection in turn along the dimensions, and last to recursive
+/// bisection of the dimension with the most ranks left (both tried when every input and the target, `target` ranks,
+/// are powers of two).
 Layout find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions, int target)
 {
   std::vector<std::vector<std::pair<int, int>>> pairs;
@@ -120,8 +124,10 @@ Layout find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions
   std::optional<Layout> best;
   std::size_t best_score = 0;
   for (int d = dimensions.value_or(1); d <= dimensions.value_or(3); ++d) {
-    for (Layout layout : {Layout{d, false, false}, Layout{d, true, false}, Layout{d, false, true}}) {
-      if (layout.bisection && (d == 1 || !layout.grid(target)))
+    using extrap::Numbering;
+    for (Layout layout : {Layout{d, false, Numbering::RowMajor}, Layout{d, true, Numbering::RowMajor},
+                          Layout{d, false, Numbering::Bisection}, Layout{d, false, Numbering::BisectionLargest}}) {
+      if (layout.bisection() && (d == 1 || !layout.grid(target)))
         continue; // a 1-D bisection is the row order
       std::size_t score = 0;
       bool usable = true;
@@ -133,7 +139,7 @@ Layout find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions
         for (auto [r, q] : pairs[i])
           score += g->neighbour(r, q) ? 1 : 0;
         score += extrap::grid_line_members(splits[i], *g);
-        if (!layout.bisection)
+        if (!layout.bisection())
           for (const auto& rank_spans : spans[i])
             for (auto [low, n] : rank_spans)
               score += steps_along_dimensions(*g, low, n) ? static_cast<std::size_t>(n) : 0;
@@ -439,9 +445,10 @@ std::pair<std::vector<ClassModel>, bool> classes_for(const std::vector<Input>& i
 }
 
 /// Grids, classes, fits and the target's trace of `inputs` (loaded, sorted, checked), written to `out`; the summary to
-/// `report`. `butterflies`: how many ranks had recursive-doubling steps folded (said in the summary).
+/// `report`. `butterflies`: how many ranks had recursive-doubling steps or bisection splits folded (said in the
+/// summary).
 void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const ExtrapolateOptions& options,
-                   std::ostream& report, std::size_t butterflies)
+                   std::ostream& report, const extrap::StepRanks& butterflies)
 {
   Layout layout = find_grid(inputs, options.grid ? std::optional(options.grid->dimensions()) : std::nullopt,
                             options.ranks);
@@ -449,12 +456,12 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
   for (Input& in : inputs)
     in.grid = *layout.grid(in.ranks());
   Grid target = options.grid ? *options.grid : *layout.grid(options.ranks);
-  if (options.grid && layout.bisection) {
+  if (options.grid && layout.bisection()) {
     if (!extrap::powers_of_two(target))
       throw ExtrapolationError(fmt::format("error: --grid {}: the inputs' ranks are numbered by recursive bisection, "
                                            "whose grids have powers of two along every dimension",
                                            options.grid->describe()));
-    target.numbering = extrap::Numbering::Bisection;
+    target.numbering = layout.numbering;
   }
 
   auto [classes, one_class] = classes_for(inputs, target, options.resample);
@@ -495,7 +502,7 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
   for (const Input& in : inputs)
     sources += fmt::format("{}{} ({})", sources.empty() ? "" : ", ", in.ranks(), Grid{in.grid.dims}.describe());
   fmt::print(report, "{}: {} ranks, grid {} ({}-D{}), from {} ranks; {} classes, {} parameters ({} exact), {} bytes\n",
-             out.string(), target.ranks(), target.describe(), dimensions, layout.bisection ? "" : ", n0 varies fastest",
+             out.string(), target.ranks(), target.describe(), dimensions, layout.bisection() ? "" : ", n0 varies fastest",
              sources, at.size(), parameters, exact, bytes);
   if (std::any_of(at.begin(), at.end(), [](const ClassAtTarget& c) { return c.resampled; }))
     fmt::print(report, "volumes: the measured ones resampled, each rank varying around the fitted mean as a rank of its "
@@ -517,10 +524,14 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
                        "only (data decide which) moved after it; their count fitted as a function or held at the largest "
                        "input's (--report: which)\n",
                gathered);
-  if (butterflies > 0)
+  if (butterflies.doubling > 0)
     fmt::print(report, "recursive-doubling steps (partners rank XOR 2^k, log2 p of them) folded into loops on {} ranks "
                        "of the inputs\n",
-               butterflies);
+               butterflies.doubling);
+  if (butterflies.splits > 0)
+    fmt::print(report, "communicator splits by recursive bisection (each halving the last by a bit of the rank, up to "
+                       "log2 p of them) folded into loops on {} ranks of the inputs\n",
+               butterflies.splits);
 }
 
 } // namespace
@@ -541,13 +552,14 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
       fmt::print(*options.progress, "tit-trace extrapolate: {} ({:.1f} s)\n", what,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   };
-  // the inputs read, sorted by rank count and checked; with `steps`, their recursive-doubling steps folded
-  auto load_all = [&](bool steps, std::size_t& step_ranks) {
+  // the inputs read, sorted by rank count and checked; with `steps`, their recursive-doubling steps and bisection
+  // splits folded
+  auto load_all = [&](bool steps, extrap::StepRanks& step_ranks) {
     std::vector<Input> inputs;
     for (std::size_t i = 0; i < traces.size(); ++i) {
       inputs.push_back(load(traces[i], steps, step_ranks));
       say(fmt::format("read {} of {}: {} ({} ranks){}", i + 1, traces.size(), traces[i].string(),
-                      inputs.back().ranks(), steps ? ", with recursive-doubling steps folded" : ""));
+                      inputs.back().ranks(), steps ? ", with recursive-doubling steps and bisection splits folded" : ""));
     }
     std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.ranks() < b.ranks(); });
     for (std::size_t i = 1; i < inputs.size(); ++i) {
@@ -562,18 +574,18 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
     }
     return inputs;
   };
-  std::size_t none = 0;
+  extrap::StepRanks none;
   std::vector<Input> inputs = load_all(false, none);
   try {
-    fit_and_write(inputs, out, options, report, 0);
+    fit_and_write(inputs, out, options, report, none);
     say(fmt::format("fitted, and wrote {}", out.string()));
   } catch (const ExtrapolationError& first) {
     // Another model: steps of recursive doubling folded into loops (tried second, so that a grid whose neighbours
     // happen to be rank XOR 2^k, a 2 x 2 x 2 torus, is read as the grid it is wherever that fits).
-    say("the model refused the inputs; reading them again for recursive-doubling steps");
-    std::size_t ranks = 0;
+    say("the model refused the inputs; reading them again for recursive-doubling steps and bisection splits");
+    extrap::StepRanks ranks;
     inputs = load_all(true, ranks);
-    if (ranks == 0)
+    if (ranks.any() == 0)
       throw;
     try {
       fit_and_write(inputs, out, options, report, ranks);
@@ -582,9 +594,14 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
       std::string why = second.what();
       if (why.starts_with("error: "))
         why = why.substr(7);
-      throw ExtrapolationError(fmt::format("{}; nor with the recursive-doubling steps of {} ranks folded (partners rank "
-                                           "XOR 2^k): {}",
-                                           first.what(), ranks, why));
+      std::string folded;
+      if (ranks.doubling > 0)
+        folded = fmt::format("the recursive-doubling steps of {} ranks{}", ranks.doubling,
+                             ranks.splits > 0 ? "" : " folded (partners rank XOR 2^k)");
+      if (ranks.splits > 0)
+        folded += fmt::format("{}the communicator splits by recursive bisection of {} ranks folded",
+                              folded.empty() ? "" : " and ", ranks.splits);
+      throw ExtrapolationError(fmt::format("{}; nor with {}: {}", first.what(), folded, why));
     }
   }
 }

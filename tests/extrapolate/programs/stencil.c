@@ -6,7 +6,13 @@
  *                computed here), numbered as MPI_Cart_create numbers it (the last dimension varies fastest)
  *   bisection=0|1  the ranks numbered by recursive bisection instead (miniFE's box_partition; the rank count a power of
  *                two): the box is halved along dimension 0, 1, 2, 0, ... in turn, the lower half of the ranks taking the
- *                lower half of the box; the grid has 2^(the halvings along it) ranks along each dimension
+ *                lower half of the box; the grid has 2^(the halvings along it) ranks along each dimension;
+ *                bisection=2: the box halved along the dimension with the most cells left, ties to the lowest
+ *                (miniAMR's initial partition by recursive coordinate bisection)
+ *   splits=0|1   before the iterations, miniAMR's communicators of that bisection: log2(size) MPI_Comm_split in a
+ *                row, each of the previous one's communicator into its halves (colour: the rank in it over half its
+ *                size; key: the rank in it), then an MPI_Allreduce on the first one (traced by our tracer: SMPI's
+ *                writes no comm_split)
  *   byrank=0|1   the receives and the sends of each iteration in the order of the neighbours' ranks, not of their
  *                directions (miniFE lists its neighbours so: on a grid numbered by bisection, the ranks of one position
  *                class then name their neighbours' offsets in different orders)
@@ -66,19 +72,25 @@ static void balanced(int n, int d, int max, int* cur, int depth, int nd, int* be
 
 /* bisection=1: ranks [lo, lo + np) share the box [blo, bhi) of grid coordinates, halved along `axis`; each rank's
  * coordinates (its box's lower corner) into corner[rank]. */
-static void bisect(int lo, int np, int axis, int nd, const int* blo, const int* bhi, int (*corner)[3])
+static void bisect(int lo, int np, int axis, int nd, const int* blo, const int* bhi, int (*corner)[3], int largest)
 {
   if (np == 1) {
     for (int k = 0; k < 3; k++)
       corner[lo][k] = blo[k];
     return;
   }
+  if (largest) { /* bisection=2: the dimension with the most cells left, ties to the lowest */
+    axis = 0;
+    for (int k = 1; k < nd; k++)
+      if (bhi[k] - blo[k] > bhi[axis] - blo[axis])
+        axis = k;
+  }
   int mid = (blo[axis] + bhi[axis]) / 2;
   int lower_hi[3] = {bhi[0], bhi[1], bhi[2]}, upper_lo[3] = {blo[0], blo[1], blo[2]};
   lower_hi[axis] = mid;
   upper_lo[axis] = mid;
-  bisect(lo, np / 2, (axis + 1) % nd, nd, blo, lower_hi, corner);
-  bisect(lo + np / 2, np / 2, (axis + 1) % nd, nd, upper_lo, bhi, corner);
+  bisect(lo, np / 2, (axis + 1) % nd, nd, blo, lower_hi, corner, largest);
+  bisect(lo + np / 2, np / 2, (axis + 1) % nd, nd, upper_lo, bhi, corner, largest);
 }
 
 int main(int argc, char** argv)
@@ -124,7 +136,7 @@ int main(int argc, char** argv)
       dims[level % ndims] *= 2;
     corner = xalloc((size_t)size * sizeof *corner);
     int blo[3] = {0, 0, 0};
-    bisect(0, size, 0, ndims, blo, dims, corner);
+    bisect(0, size, 0, ndims, blo, dims, corner, bisection == 2);
     for (int k = 0; k < 3; k++)
       coords[k] = corner[rank][k];
   } else {
@@ -185,6 +197,19 @@ int main(int argc, char** argv)
     displs[r] = (int)slot * r;
   }
   double x = 1, y = 0;
+  if (option(argc, argv, "splits", 0)) {
+    MPI_Comm comm = MPI_COMM_WORLD, next, first = MPI_COMM_NULL;
+    int me = rank;
+    for (int half = size / 2; half >= 1; half /= 2) {
+      MPI_Comm_split(comm, me / half, me, &next);
+      if (first == MPI_COMM_NULL)
+        first = next;
+      comm = next;
+      me %= half;
+    }
+    if (first != MPI_COMM_NULL)
+      MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, first);
+  }
   if (coll)
     MPI_Bcast(&x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (reductions) {
