@@ -17,7 +17,8 @@
 #   -k KIND    smpi (default) or tracer ($CORPUS_TRACER_LIB: libtit-trace.so, default
 #              build/lib/libtit-trace.so of this checkout)
 #   CODE       hpcg lulesh minife comd amg miniamr (default: all), each with its default rank
-#              counts unless given after a colon; also nas-ep and nas-is (NPB EP and IS, class S, the C
+#              counts unless given after a colon; also miniamr-uniform (miniAMR without refinement: 64 to 512
+#              ranks, docs/extrapolation.md), nas-ep and nas-is (NPB EP and IS, class S, the C
 #              versions in SimGrid's examples/smpi/NAS), npb-cg, npb-ft, npb-mg, npb-lu (NPB 3.3-MPI's Fortran,
 #              class S, one build per rank count), npb-bt, npb-sp (class W: class S stops at 16 ranks; a square
 #              rank count), cloverleaf (CloverLeaf_ref, 2-D hydrodynamics in Fortran 90: any rank count),
@@ -53,7 +54,7 @@ case $kind in smpi|tracer) ;; *) echo "$0: -k must be smpi or tracer, not '$kind
 
 # --- the codes: mirror name, pinned commit, default rank counts -----------------------------------
 declare -A REPO=([hpcg]=hpcg-benchmark+hpcg [lulesh]=LLNL+LULESH [minife]=Mantevo+miniFE
-                 [comd]=ECP-copa+CoMD [amg]=LLNL+AMG [miniamr]=Mantevo+miniAMR
+                 [comd]=ECP-copa+CoMD [amg]=LLNL+AMG [miniamr]=Mantevo+miniAMR [miniamr-uniform]=Mantevo+miniAMR
                  [nas-ep]=simgrid+simgrid [nas-is]=simgrid+simgrid
                  [npb-cg]=mbdevpl+nas-parallel-benchmarks [npb-ft]=mbdevpl+nas-parallel-benchmarks
                  [npb-mg]=mbdevpl+nas-parallel-benchmarks [npb-lu]=mbdevpl+nas-parallel-benchmarks
@@ -66,6 +67,7 @@ declare -A COMMIT=(
   [comd]=3d48396b77ca8caa3124bc2391f9139c3ffb556c
   [amg]=3ada8a128e311543e84d9d66344ece77924127a8
   [miniamr]=635fef2f83558f09805725428daf366c32428d0c
+  [miniamr-uniform]=635fef2f83558f09805725428daf366c32428d0c
   [nas-ep]=e8d2ff8dab0cbf7a280fabcb27900c30ff6bb4fe # SimGrid v3.32
   [nas-is]=e8d2ff8dab0cbf7a280fabcb27900c30ff6bb4fe
   [npb-cg]=6f8ec75d6951629d2eb7e3001433295d407230aa # NPB 3.3-MPI (and 3.0, 3.4) as NASA published them
@@ -82,6 +84,7 @@ declare -A SUBDIR=([nas-ep]=examples/smpi/NAS [nas-is]=examples/smpi/NAS [npb-cg
                    [npb-mg]=NPB3.3-MPI [npb-lu]=NPB3.3-MPI [npb-bt]=NPB3.3-MPI [npb-sp]=NPB3.3-MPI)
 declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32 64"
                 [comd]="4 8 16 32 64" [amg]="4 8 16 32" [miniamr]="4 8 16 32 64"
+                [miniamr-uniform]="64 128 256 512"
                 [nas-ep]="4 8 16 32" [nas-is]="4 8 16 32" [npb-cg]="8 16 32 64" [npb-ft]="4 8 16 32"
                 [npb-mg]="4 8 16 32" [npb-lu]="4 8 16 32" [npb-bt]="4 9 16 36" [npb-sp]="4 9 16 36"
                 [cloverleaf]="9 16 25 36 64" [tealeaf]="9 16 25 36 64")
@@ -123,6 +126,9 @@ args_miniamr() {
        "--stages_per_ts 5 --checksum_freq 5 --num_refine 2 --refine_freq 5 --max_blocks 400" \
        "--num_objects 1 --object 2 0 -1.1 -1.1 -1.1 0.5 0.5 0.5 1.5 1.5 1.5 0.0 0.0 0.0"
 }
+# miniAMR on a uniform mesh: no refinement, so no blocks move between ranks (its load balancing is data); one block a
+# rank, room for a few (--max_blocks 400 would take 128 MB a rank: 64 GB at 512 ranks)
+args_miniamr-uniform() { echo "$(args_miniamr "$1") --num_refine 0 --max_blocks 8"; }
 args_cloverleaf() { echo ""; } # it reads clover.in in its folder (prepare_cloverleaf)
 # prepare_CODE DIR NP (when defined): writes what the run reads into its folder before it starts
 prepare_cloverleaf() { # a 480 x 480 mesh (strong scaling), 20 steps: CloverLeaf's own clover.in, smaller
@@ -242,6 +248,7 @@ build_amg() {
      INCLUDE_CFLAGS="-O2 -DTIMER_USE_MPI -DHYPRE_HOPSCOTCH -DHYPRE_BIGINT" \
      INCLUDE_LFLAGS="-lm" && cp test/amg "$2")
 }
+build_miniamr-uniform() { build_miniamr "$@"; }
 build_miniamr() {
   (cd "$1/ref" && rm -f ./*.o && make -s CC="$CC" LD="$CC" CFLAGS="-O2" && cp miniAMR.x "$2")
 }
