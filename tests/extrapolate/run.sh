@@ -406,7 +406,11 @@ PY
     grep -q "^$tmp/r.tit: 128 ranks, grid 8 x 16, recursive bisection, largest first (2-D), from 16 (4 x 4), 32 (4 x 8), 64 (8 x 8) ranks" "$out" ||
       fail "not read as recursive bisection of the largest dimension: $(grep -m1 "$tmp/r.tit" "$out")"
     grep -q "communicator splits by recursive bisection" "$out" || fail "the summary does not say the splits were folded"
-    same_as_real rcb 128 16 32 64 ;;
+    same_as_real rcb 128 16 32 64
+    # a target that no bisection numbers: refused, saying so once
+    run "$tool" extrapolate --ranks 96 "$tmp/r96.tit" "$tmp"/rcb-{16,32,64}.trace
+    expect_error 2 "the inputs' ranks are numbered by recursive bisection (most of their partners are grid neighbours so), which needs a power of two ranks, and the target has 96"
+    [ "$(grep -o "numbered by recursive bisection" "$err" | wc -l)" -eq 1 ] || fail "the bisection said more than once: $(cat "$err")" ;;
   subcomm) # programs/transpose.c: MPI_Comm_split into rows (colour = row index, key = column index) and columns (colour
     # = column index, key = world rank), MPI_Sendrecv, MPI_Alltoall on the rows, MPI_Bcast and MPI_Allreduce on the
     # columns; grids 3 x 3, 5 x 4, 6 x 6 -> 7 x 6 (n0 and n1 each take 3 values, and neither is an affine function of

@@ -96,6 +96,10 @@ struct Layout {
   /// RowMajor, or one of the recursive bisections (power-of-two rank counts)
   extrap::Numbering numbering = extrap::Numbering::RowMajor;
 
+  /// A bisection numbering that would make more of the inputs' partners grid neighbours than this layout, were the
+  /// target's rank count a power of two (said when the inputs are refused).
+  std::optional<extrap::Numbering> blocked_by_target;
+
   bool bisection() const { return extrap::bisected(numbering); }
   /// The grid of `p` ranks; std::nullopt when `p` cannot be numbered so (bisection: not a power of two).
   std::optional<Grid> grid(int p) const
@@ -104,6 +108,14 @@ struct Layout {
                        : extrap::grid_for(p, dimensions, largest_fastest);
   }
 };
+
+/// What a refusal adds when the inputs' ranks read best as numbered by recursive bisection and `target` ranks cannot be.
+std::string bisection_hint(int target)
+{
+  return fmt::format("; the inputs' ranks are numbered by recursive bisection (most of their partners are grid "
+                     "neighbours so), which needs a power of two ranks, and the target has {}",
+                     target);
+}
 
 /// The grids of the inputs (docs/extrapolation.md#grid): the dimension count and numbering under which most partner
 /// pairs are grid neighbours, most ranks are in communicators that are grid rows, columns or planes and most steps of
@@ -121,14 +133,15 @@ Layout find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions
     splits.push_back(extrap::split_colours(in));
     spans.push_back(extrap::step_spans(in.trace.meta));
   }
-  std::optional<Layout> best;
-  std::size_t best_score = 0;
+  std::optional<Layout> best, blocked; // blocked: the best bisection layout that the target's rank count rules out
+  std::size_t best_score = 0, blocked_score = 0;
   for (int d = dimensions.value_or(1); d <= dimensions.value_or(3); ++d) {
     using extrap::Numbering;
     for (Layout layout : {Layout{d, false, Numbering::RowMajor}, Layout{d, true, Numbering::RowMajor},
                           Layout{d, false, Numbering::Bisection}, Layout{d, false, Numbering::BisectionLargest}}) {
-      if (layout.bisection() && (d == 1 || !layout.grid(target)))
+      if (layout.bisection() && d == 1)
         continue; // a 1-D bisection is the row order
+      const bool ruled_out = layout.bisection() && !layout.grid(target);
       std::size_t score = 0;
       bool usable = true;
       for (std::size_t i = 0; i < inputs.size() && usable; ++i) {
@@ -144,7 +157,10 @@ Layout find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions
             for (auto [low, n] : rank_spans)
               score += steps_along_dimensions(*g, low, n) ? static_cast<std::size_t>(n) : 0;
       }
-      if (usable && (!best || score > best_score)) {
+      if (usable && ruled_out && (!blocked || score > blocked_score)) {
+        blocked = layout;
+        blocked_score = score;
+      } else if (usable && !ruled_out && (!best || score > best_score)) {
         best = layout;
         best_score = score;
       }
@@ -152,8 +168,11 @@ Layout find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions
   }
   if (!best)
     throw ExtrapolationError(fmt::format("error: the inputs' rank counts ({}) cannot all be {}-D grids (a dimension "
-                                         "of 1)",
-                                         inputs.front().ranks(), dimensions.value_or(1)));
+                                         "of 1){}",
+                                         inputs.front().ranks(), dimensions.value_or(1),
+                                         blocked ? bisection_hint(target) : ""));
+  if (blocked && blocked_score > best_score)
+    best->blocked_by_target = blocked->numbering;
   return *best;
 }
 
@@ -444,14 +463,12 @@ std::pair<std::vector<ClassModel>, bool> classes_for(const std::vector<Input>& i
   return {std::move(by_position), false};
 }
 
-/// Grids, classes, fits and the target's trace of `inputs` (loaded, sorted, checked), written to `out`; the summary to
-/// `report`. `butterflies`: how many ranks had recursive-doubling steps or bisection splits folded (said in the
-/// summary).
-void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const ExtrapolateOptions& options,
-                   std::ostream& report, const extrap::StepRanks& butterflies)
+/// Classes, fits and the target's trace of `inputs` (loaded, sorted, checked) on the grids of `layout`, written to
+/// `out`; the summary to `report`. `butterflies`: how many ranks had recursive-doubling steps or bisection splits
+/// folded (said in the summary).
+void fit_on_layout(std::vector<Input>& inputs, const Layout& layout, const fs::path& out,
+                   const ExtrapolateOptions& options, std::ostream& report, const extrap::StepRanks& butterflies)
 {
-  Layout layout = find_grid(inputs, options.grid ? std::optional(options.grid->dimensions()) : std::nullopt,
-                            options.ranks);
   const int dimensions = layout.dimensions;
   for (Input& in : inputs)
     in.grid = *layout.grid(in.ranks());
@@ -534,6 +551,23 @@ void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const Extrap
                butterflies.splits);
 }
 
+
+/// Grids (find_grid), classes, fits and the target's trace of `inputs`, as fit_on_layout; a refusal says when the
+/// inputs read best as numbered by recursive bisection, which the target's rank count rules out.
+void fit_and_write(std::vector<Input>& inputs, const fs::path& out, const ExtrapolateOptions& options,
+                   std::ostream& report, const extrap::StepRanks& butterflies)
+{
+  Layout layout = find_grid(inputs, options.grid ? std::optional(options.grid->dimensions()) : std::nullopt,
+                            options.ranks);
+  try {
+    fit_on_layout(inputs, layout, out, options, report, butterflies);
+  } catch (const ExtrapolationError& e) {
+    if (!layout.blocked_by_target)
+      throw;
+    throw ExtrapolationError(std::string(e.what()) + bisection_hint(options.ranks));
+  }
+}
+
 } // namespace
 
 void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const ExtrapolateOptions& options,
@@ -601,7 +635,10 @@ void extrapolate(const std::vector<fs::path>& traces, const fs::path& out, const
       if (ranks.splits > 0)
         folded += fmt::format("{}the communicator splits by recursive bisection of {} ranks folded",
                               folded.empty() ? "" : " and ", ranks.splits);
-      throw ExtrapolationError(fmt::format("{}; nor with {}: {}", first.what(), folded, why));
+      std::string head = first.what(), hint = bisection_hint(options.ranks);
+      if (head.ends_with(hint) && why.ends_with(hint))
+        head.erase(head.size() - hint.size()); // said once, at the end
+      throw ExtrapolationError(fmt::format("{}; nor with {}: {}", head, folded, why));
     }
   }
 }
