@@ -350,8 +350,8 @@ run_one() {
     printf '%s\t%s\t%s\n' "$c" "$np" "$t"
   else
     [ -r "$lib" ] || { echo "$0: $lib missing (build the tracer, or set CORPUS_TRACER_LIB)" >&2; return 1; }
-    # shellcheck disable=SC2086
     local rc=0
+    # shellcheck disable=SC2086
     (cd "$dir" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TIT_TRACE_DIR="$dir" \
        TIT_TRACE_COMPUTE=${TIT_TRACE_COMPUTE:-cpu-time} timeout 3600 mpirun --oversubscribe -np "$np" \
        -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE "$prog" $args) >"$log" 2>&1 || rc=$?

@@ -24,10 +24,9 @@ trace() { # NAME NP ARGS...: traces stencil on NP ranks into $tmp/NAME-NP.trace 
      "./${prog:-stencil}" "$@") >"$tmp/smpi.log" 2>&1 || { cat "$tmp/smpi.log"; fail "smpirun $name -np $np failed"; }
 }
 traced_mpi() { # NAME NP ARGS...: traces programs/$mpi_prog.c (transpose unless set; built with mpicc, without SMPI's
-  # computations: common.h) with our tracer
-  # under Open MPI on NP ranks into $tmp/NAME-NP (SimGrid's tracer writes no comm_split and no communicator of a
-  # collective). Compute volumes are measured CPU time, not deterministic: bursts under 100 s get no compute line, so
-  # none is written.
+  # computations: common.h) with our tracer under Open MPI on NP ranks into $tmp/NAME-NP (SimGrid's tracer writes no
+  # comm_split and no communicator of a collective). Compute volumes are measured CPU time, not deterministic: bursts
+  # under 100 s get no compute line, so none is written.
   local name=$1 np=$2 p=${mpi_prog:-transpose}; shift 2
   [ -x "$tmp/mpi-$p" ] || mpicc -O1 -DTIT_WITHOUT_SMPI -o "$tmp/mpi-$p" "$here/programs/$p.c" 2>"$tmp/mpicc.log" ||
     fail "mpicc: $(cat "$tmp/mpicc.log")"
