@@ -96,9 +96,9 @@ struct Layout {
   /// RowMajor, or one of the recursive bisections (power-of-two rank counts)
   extrap::Numbering numbering = extrap::Numbering::RowMajor;
 
-  /// A bisection numbering that would make more of the inputs' partners grid neighbours than this layout, were the
+  /// Whether a bisection numbering would make more of the inputs' partners grid neighbours than this layout, were the
   /// target's rank count a power of two (said when the inputs are refused).
-  std::optional<extrap::Numbering> blocked_by_target;
+  bool blocked_by_target = false;
 
   bool bisection() const { return extrap::bisected(numbering); }
   /// The grid of `p` ranks; std::nullopt when `p` cannot be numbered so (bisection: not a power of two).
@@ -172,7 +172,7 @@ Layout find_grid(const std::vector<Input>& inputs, std::optional<int> dimensions
                                          inputs.front().ranks(), dimensions.value_or(1),
                                          blocked ? bisection_hint(target) : ""));
   if (blocked && blocked_score > best_score)
-    best->blocked_by_target = blocked->numbering;
+    best->blocked_by_target = true;
   return *best;
 }
 
