@@ -24,6 +24,8 @@
 #              rank count), cloverleaf (CloverLeaf_ref, 2-D hydrodynamics in Fortran 90: any rank count),
 #              tealeaf (TeaLeaf_ref, 2-D heat conduction by CG in Fortran 90: any rank count): codes outside the
 #              six, for checking on more
+# TIT_TRACE_COMPUTE (default cpu-time) and TIT_TRACE_MIN_BURST (default 1e-6) are passed to the tracer's runs
+# (tracer/README.md).
 # CORPUS_EXTRA_ARGS is appended to every run's arguments (the codes take the last of a repeated option): longer runs,
 # e.g. CORPUS_EXTRA_ARGS="-i 1500" for lulesh (docs/fast-forward.md), with -o another OUT.
 # Exit 0 when every case built and traced, every rank's trace reaching its finalize; 1 otherwise (a summary on stderr
@@ -353,8 +355,9 @@ run_one() {
     local rc=0
     # shellcheck disable=SC2086
     (cd "$dir" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TIT_TRACE_DIR="$dir" \
-       TIT_TRACE_COMPUTE=${TIT_TRACE_COMPUTE:-cpu-time} timeout 3600 mpirun --oversubscribe -np "$np" \
-       -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE "$prog" $args) >"$log" 2>&1 || rc=$?
+       TIT_TRACE_COMPUTE=${TIT_TRACE_COMPUTE:-cpu-time} TIT_TRACE_MIN_BURST=${TIT_TRACE_MIN_BURST:-1e-6} \
+       timeout 3600 mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$lib" -x TIT_TRACE_DIR -x TIT_TRACE_COMPUTE \
+       -x TIT_TRACE_MIN_BURST "$prog" $args) >"$log" 2>&1 || rc=$?
     [ -s "$dir/trace.list" ] || { echo "$name: run failed (exit $rc), no trace.list, see $log" >&2; return 1; }
     complete "$name" "$dir/trace.list" "$dir" "$np" "$log" || { echo "$name: run failed (exit $rc)" >&2; return 1; }
     # at 512 ranks on 2 cores mpirun has reported a rank as "exiting improperly" after every rank had written its
