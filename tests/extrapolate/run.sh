@@ -40,6 +40,11 @@ time_of() { # TRACES: the simulated time tit-replay predicts on the 256-node clu
   [ "$status" -eq 0 ] || fail "tit-replay $1 failed"
   sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p' "$out"
 }
+count_difference() { # REAL_DIR OURS_DIR: the largest relative difference of a rank's count of an action kind
+  counts() { cat "$1"/rank-*.txt | awk '$1 ~ /^[0-9]+$/ { n[$1 ":" $2]++ } END { for (k in n) print k, n[k] }' | sort; }
+  join -a1 -a2 -e 0 -o 0,1.2,2.2 <(counts "$1") <(counts "$2") |
+    awk '{ d = ($2 > 0) ? ($3 - $2) / $2 : 1; if (d < 0) d = -d; if (d > w) w = d } END { print w + 0 }'
+}
 same_as_real() { # NAME TARGET INPUT_NPS...: extrapolate NAME's traces to TARGET, compare with the real trace there
   local name=$1 target=$2; shift 2
   local inputs=()
@@ -126,9 +131,7 @@ PY
     run "$tool" extrapolate --ranks 16 "$tmp/sp.tit" "$tmp/sp-4.trace" "$tmp/sp-6.trace" "$tmp/sp-8.trace"
     [ "$status" -eq 0 ] || fail "extrapolate refused: $(cat "$err")"
     run "$tool" expand "$tmp/sp.tit" "$tmp/sp-x"; [ "$status" -eq 0 ] || fail "expand of the extrapolated trace"
-    counts() { cat "$1"/rank-*.txt | awk '$1 ~ /^[0-9]+$/ { n[$1 ":" $2]++ } END { for (k in n) print k, n[k] }' | sort; }
-    worst=$(join -a1 -a2 -e 0 -o 0,1.2,2.2 <(counts "$tmp/sp-16.trace_files") <(counts "$tmp/sp-x") |
-            awk '{ d = ($2 > 0) ? ($3 - $2) / $2 : 1; if (d < 0) d = -d; if (d > w) w = d } END { print w + 0 }')
+    worst=$(count_difference "$tmp/sp-16.trace_files" "$tmp/sp-x")
     echo "sporadic: largest relative difference of a rank's count of an action kind: $worst"
     awk -v w="$worst" 'BEGIN { exit !(w <= 0.01) }' || fail "a rank's count of an action kind differs by $worst"
     real=$(time_of "$tmp/sp-16.trace"); ours=$(time_of "$tmp/sp.tit")
@@ -224,9 +227,7 @@ PY
     echo "sporadic-spread: the most gaps without a compute on a rank: real trace $real, extrapolated $ours"
     [ "$real" -gt 0 ] && [ "$ours" -le $((real + 3)) ] ||
       fail "a rank of the extrapolated trace has $ours gaps without a compute, the real trace's most $real"
-    counts() { cat "$1"/rank-*.txt | awk '$1 ~ /^[0-9]+$/ { n[$1 ":" $2]++ } END { for (k in n) print k, n[k] }' | sort; }
-    worst=$(join -a1 -a2 -e 0 -o 0,1.2,2.2 <(counts "$tmp/ss-16.trace_files") <(counts "$tmp/ss-x") |
-            awk '{ d = ($2 > 0) ? ($3 - $2) / $2 : 1; if (d < 0) d = -d; if (d > w) w = d } END { print w + 0 }')
+    worst=$(count_difference "$tmp/ss-16.trace_files" "$tmp/ss-x")
     echo "sporadic-spread: largest relative difference of a rank's count of an action kind: $worst"
     awk -v w="$worst" 'BEGIN { exit !(w <= 0.01) }' || fail "a rank's count of an action kind differs by $worst" ;;
   sporadic-once) # issue 35 (SMPI's LULESH, whose structure does not fold: each gap met once per rank): a setup of 8
