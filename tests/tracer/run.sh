@@ -579,6 +579,25 @@ PY
       die "TIT_TRACE_CPU_CLOCK=syscall did not use the system call"
     ;;
 
+  min-burst-zero) # TIT_TRACE_MIN_BURST=0: a compute in every gap between two MPI calls (which gaps have one is the
+    # program's, not the clock's), none of volume 0, which readers take for no compute: at 1000 a second, a gap of
+    # under 0.5 ms rounds to 0 and is written as 1. With a threshold of 10 s (1e4 at this rate), no compute at all.
+    for burst in 0 10; do
+      TIT_TRACE_COMPUTE=cpu-time TIT_TRACE_RATE=1e3 TIT_TRACE_MIN_BURST=$burst traced "$work/b$burst" 4 "$bin/nbmix" \
+        >"$work/b$burst.out" 2>"$work/b$burst.err" || { cat "$work/b$burst.err" >&2; die "run with TIT_TRACE_MIN_BURST=$burst failed"; }
+    done
+    for f in "$work"/b0/rank-*.txt; do
+      awk -v f="$f" '$1 !~ /^[0-9]+$/ { next }
+        $2 == "compute" { if ($3 < 1) { print f ": compute of volume " $3 ": " $0; bad = 1 } ones += ($3 == 1); prev = ""; next }
+        prev != "" && prev != "finalize" { print f ": no compute between `" prev "` and `" $2 "`"; bad = 1 }
+        { prev = $2; calls++ }
+        END { if (!ones) { print f ": no gap read under one unit: the case was not exercised"; bad = 1 }
+              if (calls < 20) { print f ": only " calls " MPI calls"; bad = 1 }
+              exit bad }' "$f" || die "TIT_TRACE_MIN_BURST=0: $f"
+    done
+    ! grep -q "^[0-9]* compute" "$work"/b10/rank-*.txt || die "TIT_TRACE_MIN_BURST=10 wrote a compute shorter than 10 s"
+    ;;
+
   unwritable-dir) # the directory cannot be created: stop at MPI_Init naming it and the reason
     echo "a file" >"$work/file"
     if traced "$work/file/traces" 2 "$bin/ring" 2>"$work/stderr"; then die "run succeeded"; fi

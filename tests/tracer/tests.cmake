@@ -67,7 +67,7 @@ foreach(c ring:5 halo:4 wildcard:3 colls:7 nbmix:4 subcomm:5)
   list(GET pn 1 n)
   add_test(NAME tracer.online.${p}.np${n} COMMAND ${TIT_TRACER_RUN} online ${p} ${n})
 endforeach()
-foreach(c online-binned online-stats online-memory online-errors timings fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
+foreach(c online-binned online-stats online-memory online-errors timings min-burst-zero fallback-notice instructions-mode bad-setting cpu-folded cpu-sleeps unwritable-dir full-disk abort
           convert-thesis convert-pre320 convert-traced convert-roundtrip convert-durations convert-tit-trace convert-errors exports bench-overhead
           subcomm-requests comm-note fortran-twin untraced proxy-errors proxy-example proxy-sleep proxy-dialect1 proxy-hygiene proxy-agreement
           proxy-wait-rule proxy-send-buffer)

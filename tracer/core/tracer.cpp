@@ -165,8 +165,12 @@ bool Tracer::enter()
   double burst = static_cast<double>(counts) * meter.volume_per_count();
   if (config.timings)
     enter_wall = Meter::now();
-  if (burst >= min_volume && burst > 0) {
-    line(name_of(Kind::Compute)).num(static_cast<long long>(burst + 0.5));
+  // With no threshold (TIT_TRACE_MIN_BURST=0) every gap between two MPI calls gets its compute: the thread ran
+  // the program's code there, so a reading of 0 (the CPU clock's correction after a context switch, see
+  // SwitchClock::cpu_ns) is written as 1, the clock's resolution, rather than left out. Without that, which gaps
+  // have a compute would depend on the machine's scheduling, not on the program (docs/extrapolation.md#the-corpus).
+  if (burst >= min_volume && (burst > 0 || min_volume == 0)) {
+    line(name_of(Kind::Compute)).num(std::max(1LL, static_cast<long long>(burst + 0.5)));
     write_line(0);
     if (config.timings)
       timing_row(trace.lines(), name_of(Kind::Compute), last_exit_wall, enter_wall);
