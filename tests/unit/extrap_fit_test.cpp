@@ -466,6 +466,24 @@ TEST(ExtrapFit, MeasuredVolumeIsNotNegativeAtTheTarget)
   EXPECT_GE(fit->loo_error, 0);
 }
 
+TEST(ExtrapFit, VolumeWrittenAsAnIntegerIsNotRoundedAwayAtTheTarget)
+{
+  // miniFE's compute between two waits of a boundary class, traced at 64, 128, 256 ranks: -95.8 + 49083 / p follows
+  // them best and gives 0.1 at 512, which a trace of integer volumes writes as 0, no compute
+  std::vector<Point> pts{Point{64, {4, 4, 4}, 581.18}, Point{128, {4, 4, 8}, 448.35}, Point{256, {4, 8, 8}, 91.51}};
+  Point target{512, {8, 8, 8}, 0};
+  auto loose = tit::extrap::fit(pts, 0, false, Scaling::None, target);
+  ASSERT_TRUE(loose);
+  EXPECT_GT(loose->model.eval(target), 0);
+  EXPECT_LT(loose->model.eval(target), 0.5);
+  auto fit = tit::extrap::fit(pts, 0, false, Scaling::None, target, 0.5);
+  ASSERT_TRUE(fit);
+  EXPECT_GT(fit->model.eval(target), 0.5);
+  // inputs that are not all above the floor (a compute present in a third of its gaps, volume 1): no candidate refused
+  std::vector<Point> sparse{Point{64, {4, 4, 4}, 0.33}, Point{128, {4, 4, 8}, 0.3}, Point{256, {4, 8, 8}, 0.36}};
+  EXPECT_TRUE(tit::extrap::fit(sparse, 0, false, Scaling::None, target, 0.5));
+}
+
 TEST(ExtrapFit, MeasuredVolumesAreNotCarriedAlongAGrowingTerm)
 {
   // a burst of LULESH measured by our tracer at 27, 64, 125 ranks (weak scaling, growing with the machine's

@@ -274,14 +274,14 @@ std::string Model::describe() const
 }
 
 std::optional<Fit> fit(const std::vector<Point>& points, int dimensions, bool integer, Scaling scaling,
-                       const std::optional<Point>& target)
+                       const std::optional<Point>& target, double least)
 {
-  bool positive = std::all_of(points.begin(), points.end(), [](const Point& x) { return x.value > 0; });
+  bool above = std::all_of(points.begin(), points.end(), [&](const Point& x) { return x.value > least; });
   auto admissible = [&](const Model& m) {
-    if (integer || !positive || !target)
+    if (integer || !above || !target)
       return true;
     double v = m.eval(*target);
-    return std::isfinite(v) && v > 0;
+    return std::isfinite(v) && v > least;
   };
   std::vector<Model> candidates;
   if (auto c = solve(Term::Const, Var::P, points))

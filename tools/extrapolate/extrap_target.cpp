@@ -294,13 +294,15 @@ private:
 
   /// A resampled volume's next token at the rank being walked: the next value of its member (the n-th of the class's
   /// ranks in the largest input, cycling) over the input's mean, times the fitted mean (ClassAtTarget::resample_mean).
+  /// Resampled volumes are present at every occurrence (resampled(), extrapolate.cpp): one written as an integer is
+  /// at least 1, since a 0 would be no action.
   std::string resampled_token(const ClassAtTarget& c, std::size_t param)
   {
     const auto& members = c.resample_members[param];
     const std::vector<double>& values = *members[nth_ % members.size()];
     double input_mean = c.cls->params[param].per_input.back().mean();
-    return volume_token(values[taken_[param]++ % values.size()] / input_mean * c.resample_mean[param],
-                        c.fitted[param].int_tokens);
+    double v = values[taken_[param]++ % values.size()] / input_mean * c.resample_mean[param];
+    return volume_token(c.fitted[param].int_tokens ? std::max(v, 1.0) : v, c.fitted[param].int_tokens);
   }
 
   /// `next` moved past the signatures of `nodes` (a loop's once, a loop of steps' once per step, as signatures()).
