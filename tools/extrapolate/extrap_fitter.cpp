@@ -142,8 +142,9 @@ Fitted Fitter::fit(const ClassModel& cls, const Param& p, const std::optional<st
         f.points = pts;
         return f;
       }
-  // a volume written as an integer: a value under 0.5 at the target would be written as 0, no action
-  double least = volume && f.int_tokens ? 0.5 : 0;
+  // a value written as an integer: under 0.5 at the target it would be written as 0, no action (extrap::fit applies
+  // the floor to volumes and approximate sizes only; integers fit exactly)
+  double least = f.int_tokens ? 0.5 : 0;
   std::optional<Fit> result = extrap::fit(pts, dimensions_, f.integer, scaling_, target_, least);
   if (!result && f.integer) // the class's ranks on a boundary: a coordinate such as n1 - 1 times a stride
     if (std::optional<Fitted> g = fit_per_rank(obs, input_of, f))
@@ -162,7 +163,7 @@ Fitted Fitter::fit(const ClassModel& cls, const Param& p, const std::optional<st
     f.integer = false;
     f.approx_size = true;
     f.size_spread = spread;
-    result = extrap::fit(pts, dimensions_, false, scaling_, target_, f.int_tokens ? 0.5 : 0);
+    result = extrap::fit(pts, dimensions_, false, scaling_, target_, least);
   }
   if (!result && f.integer && p.kind == Param::Kind::Trip) {
     result = held_trip(pts, p.gathered ? kGatheredTolerance : kTripTolerance);
