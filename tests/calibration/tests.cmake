@@ -4,6 +4,8 @@ file(GLOB TIT_CALIB_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*_test.cpp
 add_executable(tit-calib-tests ${TIT_CALIB_TESTS})
 target_link_libraries(tit-calib-tests PRIVATE tit-calib GTest::gtest_main)
 target_compile_definitions(tit-calib-tests PRIVATE TIT_CALIB_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data")
+tit_precompile(tit-calib-tests STD GTEST)
+tit_test_optimisation(tit-calib-tests)
 gtest_discover_tests(tit-calib-tests TEST_PREFIX calibration-unit. DISCOVERY_TIMEOUT 60 TEST_LIST tit_calib_tests)
 
 foreach(case synthetic-replay generator-simgrid cli-errors compare walkthrough-shm walkthrough-tcp)

@@ -10,4 +10,5 @@ set_tests_properties(sweep.slurm PROPERTIES TIMEOUT 240 LABELS sweep SKIP_RETURN
 file(GLOB TIT_SWEEP_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/unit/*.cpp)
 add_executable(tit-sweep-tests ${TIT_SWEEP_UNIT_TESTS})
 target_link_libraries(tit-sweep-tests PRIVATE tit-sweep-lib GTest::gtest_main)
+tit_test_optimisation(tit-sweep-tests)
 gtest_discover_tests(tit-sweep-tests DISCOVERY_TIMEOUT 60 TEST_PREFIX sweep-unit. TEST_LIST tit_sweep_tests)
