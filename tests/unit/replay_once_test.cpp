@@ -9,7 +9,7 @@
 
 namespace {
 
-std::string root() { return std::string(TIT_TEST_DATA_DIR) + "/../.."; }
+std::string root() { return TIT_TEST_DATA_DIR "/../.."; }
 
 TEST(ReplayOnce, SecondRunInAProcessIsRefused)
 {
