@@ -13,7 +13,7 @@
 #   BUILD_DIR         build directory (default: build/ at the root of the repository)
 #   CTEST_JOBS        parallel tests (default 2)
 #   TIT_SANITIZE_STAGE=1  after the whole suite, the sanitizer stage (scripts/check/sanitize.sh: unit, end-to-end and
-#                     extrapolation tests on an ASan+UBSan build, about 15 more minutes on 2 cores). Not in CI: with it
+#                     extrapolation tests on an ASan+UBSan build, 15.5 more minutes on 2 cores). Not in CI: with it
 #                     the run took 46 minutes, over CI's 30 (the fuzz tests run ASan+UBSan builds of every input reader)
 set -euo pipefail
 
