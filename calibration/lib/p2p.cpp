@@ -236,16 +236,12 @@ BandFactors band_factors(LineFit line, const std::vector<Point>& points, const R
 
 namespace {
 
-/// The network line of segment `s` (one-way ping-pong points `pp` of its sizes, overheads of detached messages
-/// removed) and its latency and bandwidth factors; a bandwidth factor above `options.max_bw_factor` is capped there
-/// and the latency refitted under that slope (docs: calibration/README.md, "A link's rate as a bound").
-void fit_network(SegmentFit& s, const std::string& name, const std::vector<Point>& pp, P2pFit& fit,
-                 const P2pOptions& options)
+/// Segment `s`'s one-way network times: the ping-pong points `pp` of its sizes, less the overheads of detached
+/// messages (x: payload + 16 bytes). Overheads measured alone that exceed the ping-pong's one-way time (seen on shared
+/// memory, where the ping-pong overlaps copies the ping experiments do not) would leave the network a negative time:
+/// they are scaled down to leave it 10%.
+std::vector<Point> network_points(SegmentFit& s, const std::string& name, const std::vector<Point>& pp, P2pFit& fit)
 {
-  const double lat = fit.route.raw_latency();
-  // The model's one-way time is os + or + network time: overheads measured alone that exceed the
-  // ping-pong's one-way time (seen on shared memory, where the ping-pong overlaps copies the ping
-  // experiments do not) would leave the network a negative time. Scale them down to leave it 10%.
   std::vector<double> room;
   for (auto const& m : medians_by_size(pp))
     if (m.x < fit.detached_thresh && s.os(m.x) + s.orecv(m.x) > 0)
@@ -268,25 +264,145 @@ void fit_network(SegmentFit& s, const std::string& name, const std::vector<Point
       y -= s.os(p.x) + s.orecv(p.x);
     net.push_back({p.x + kEnvelope, y});
   }
-  s.network = robust_line_fit(net);
-  if (s.network.slope <= 0) {
-    std::vector<Point> flat = net;
-    for (auto& p : flat)
-      p.x = 0;
-    auto c = robust_line_fit(flat);
-    c.slope = 0;
-    s.network = c;
-    fit.warnings.push_back(fmt::format("network time on {} does not grow with the size: bandwidth factor capped "
-                                       "at {}",
-                                       name, kMaxBwFactor));
+  return net;
+}
+
+/// The line of `net` whose slope is `slope`: its offset fitted robustly under it.
+LineFit under_slope(const std::vector<Point>& net, double slope)
+{
+  std::vector<Point> rest;
+  for (auto const& p : net)
+    rest.push_back({0, p.y - slope * p.x});
+  LineFit f = robust_line_fit(rest);
+  f.slope = slope;
+  return f;
+}
+
+/// The line of `net` whose offset is `offset`: its slope fitted robustly under it (0 when nothing is left to grow).
+LineFit under_offset(const std::vector<Point>& net, double offset)
+{
+  std::vector<Point> rest;
+  for (auto const& p : net)
+    rest.push_back({p.x, p.y - offset});
+  LineFit f = robust_line_fit(rest, true);
+  f.offset = offset;
+  f.slope = std::max(f.slope, 0.0);
+  return f;
+}
+
+LineFit with_offset(LineFit line, double offset)
+{
+  line.offset = offset;
+  return line;
+}
+
+/// The band nearest to `i` whose `ok` holds, the larger sizes first when `up_first`; none when no band's does.
+std::optional<std::size_t> nearest(std::size_t i, const std::vector<bool>& ok, bool up_first)
+{
+  for (std::size_t d = 1; d < ok.size(); ++d) {
+    bool up = i + d < ok.size() && ok[i + d];
+    bool down = i >= d && ok[i - d];
+    if (up && (up_first || not down))
+      return i + d;
+    if (down)
+      return i - d;
   }
-  if (s.network.offset < 0 || lat <= 0) {
-    if (s.network.offset < 0)
-      fit.warnings.push_back(fmt::format("network time on {}: the overheads exceed the ping-pong time at small "
-                                         "sizes; latency factor 0, line refitted through the origin",
-                                         name));
-    s.network = robust_line_fit(net, true);
+  return std::nullopt;
+}
+
+/// Segment `i`'s line `line` (its slope as fitted or taken) when its offset is at or below 0: the latency of the
+/// nearest band that measured one (smaller sizes first) and the slope refitted under it, unless that latency would
+/// leave the band's times no growth; else, or when no band has a latency, kMinLatFactor. Warns of what it did.
+LineFit take_latency(P2pFit& fit, std::size_t i, LineFit line, const std::vector<Point>& net,
+                     const std::vector<LineFit>& raw, const std::vector<bool>& offset_ok)
+{
+  auto& s = fit.segments[i];
+  const auto name = range_name(s, i == 0);
+  const double lone = fit.route.lone_flow_bandwidth();
+  const double fitted = line.offset;
+  s.latency_from = nearest(i, offset_ok, false);
+  LineFit borrowed = line;
+  if (s.latency_from) {
+    borrowed.offset = raw[*s.latency_from].offset;
+    if (not s.bandwidth_from)
+      borrowed = under_offset(net, borrowed.offset);
   }
+  if (s.latency_from && borrowed.slope > 0 && 1 / (borrowed.slope * lone) <= kMaxBwFactor) {
+    line = borrowed;
+    fit.warnings.push_back(fmt::format(
+        "network time on {}: the overheads leave no latency (fitted offset {:.4g} s): its latency is taken from "
+        "{} ({:.4g} s){}",
+        name, fitted, range_name(fit.segments[*s.latency_from], *s.latency_from == 0), line.offset,
+        s.bandwidth_from ? "" : " and its bandwidth refitted under it"));
+  } else if (s.latency_from) {
+    // The neighbour's latency is as long as this band's whole times: nothing would be left to the bandwidth.
+    fit.warnings.push_back(fmt::format(
+        "network time on {}: the overheads leave no latency (fitted offset {:.4g} s), and the latency of {} "
+        "({:.4g} s) leaves its times no growth with the size: latency factor {}",
+        name, fitted, range_name(fit.segments[*s.latency_from], *s.latency_from == 0), borrowed.offset,
+        kMinLatFactor));
+    s.latency_from.reset();
+    line = s.bandwidth_from ? with_offset(line, 0) : under_offset(net, 0);
+  } else {
+    line = s.bandwidth_from ? with_offset(line, 0) : under_offset(net, 0);
+    fit.warnings.push_back(fmt::format("network time on {}: the overheads leave no latency (fitted offset {:.4g} "
+                                       "s), nor in any other band: latency factor {}",
+                                       name, fitted, kMinLatFactor));
+  }
+  return line;
+}
+
+/// Each segment's network line from its points `net`, as fitted where the data determine it. A parameter they do not
+/// determine, a slope that does not grow (or a bandwidth factor beyond kMaxBwFactor) or an offset at or below 0 (the
+/// overheads took the whole time), is taken from the nearest band that measured its own (bandwidth: larger sizes
+/// first; latency: smaller sizes first) and the other refitted under it, with a warning: a factor of 1000 or 1e-6
+/// describes no machine (docs: calibration/README.md, "What the data cannot determine").
+void fit_network_lines(P2pFit& fit, const std::vector<std::vector<Point>>& net)
+{
+  const std::size_t n = net.size();
+  const double lone = fit.route.lone_flow_bandwidth();
+  const double lat = fit.route.raw_latency();
+  std::vector<LineFit> raw;
+  std::vector<bool> slope_ok, offset_ok;
+  for (auto const& pts : net) {
+    raw.push_back(robust_line_fit(pts));
+    slope_ok.push_back(raw.back().slope > 0 && 1 / (raw.back().slope * lone) <= kMaxBwFactor);
+    offset_ok.push_back(raw.back().offset > 0 && lat > 0);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& s = fit.segments[i];
+    const auto name = range_name(s, i == 0);
+    LineFit line = raw[i];
+    if (not slope_ok[i]) {
+      s.bandwidth_from = nearest(i, slope_ok, true);
+      line = under_slope(net[i], s.bandwidth_from ? raw[*s.bandwidth_from].slope : 0);
+      if (s.bandwidth_from)
+        fit.warnings.push_back(fmt::format(
+            "network time on {} does not grow measurably with the size (fitted slope {:.4g} s/B): its bandwidth is "
+            "taken from {} ({:.4g} B/s) and its latency refitted under it",
+            name, raw[i].slope, range_name(fit.segments[*s.bandwidth_from], *s.bandwidth_from == 0),
+            1 / line.slope));
+      else
+        fit.warnings.push_back(fmt::format("network time on {} does not grow with the size, nor in any other band: "
+                                           "bandwidth factor set at {} (the data hold no bandwidth)",
+                                           name, kMaxBwFactor));
+    }
+    if (lat <= 0) {
+      // No latency to scale: the time is the bandwidth's.
+      line = s.bandwidth_from ? with_offset(line, 0) : robust_line_fit(net[i], true);
+    } else if (not(line.offset > 0)) {
+      line = take_latency(fit, i, line, net[i], raw, offset_ok);
+    }
+    s.network = line;
+  }
+}
+
+/// Segment `s`'s latency and bandwidth factors from its network line; a bandwidth factor above
+/// `options.max_bw_factor` is capped there and the latency refitted under that slope (docs: calibration/README.md,
+/// "A link's rate as a bound").
+void network_factors(SegmentFit& s, const std::string& name, const std::vector<Point>& net, P2pFit& fit,
+                     const P2pOptions& options)
+{
   BandFactors b = band_factors(s.network, net, fit.route, options.max_bw_factor);
   s.network = b.line;
   s.lat_factor = b.lat_factor;
@@ -295,8 +411,12 @@ void fit_network(SegmentFit& s, const std::string& name, const std::vector<Point
     // A ping-pong through an idle link that lets a burst through at once (a token bucket, refilled while the reply
     // travels) runs faster than the link's rate, which a busy link never does.
     fit.warnings.push_back(fmt::format("network time on {}: bandwidth factor {} is above --max-bw-factor {} (the "
-                                       "ping-pong ran faster than the link); capped, latency factor refitted: {}",
-                                       name, num(*b.capped_from), num(s.bw_factor), num(s.lat_factor)));
+                                       "ping-pong ran faster than the link); capped, latency factor refitted: {}{}",
+                                       name, num(*b.capped_from), num(s.bw_factor), num(s.lat_factor),
+                                       b.line.offset > 0 ? ""
+                                                         : " (under that slope the band's larger sizes leave no "
+                                                           "latency: its small messages are predicted as fast as the "
+                                                           "link's rate allows, not slower)"));
 }
 
 /// The segments' boundaries: the given breaks (those beyond the largest size measured dropped, with a warning), or
@@ -399,10 +519,14 @@ P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& option
   }
 
   // Network factors from the ping-pong, after removing the overheads of detached messages.
+  std::vector<std::vector<Point>> net;
   for (std::size_t i = 0; i < nseg; ++i) {
     auto& s = fit.segments[i];
-    fit_network(s, range_name(s, i == 0), in_segment(half, s.low, s.high, i == 0), fit, options);
+    net.push_back(network_points(s, range_name(s, i == 0), in_segment(half, s.low, s.high, i == 0), fit));
   }
+  fit_network_lines(fit, net);
+  for (std::size_t i = 0; i < nseg; ++i)
+    network_factors(fit.segments[i], range_name(fit.segments[i], i == 0), net[i], fit, options);
   return fit;
 }
 
@@ -433,9 +557,12 @@ void write_p2p_report(std::ostream& out, const P2pFit& fit)
       protocol = "detached";
     else if (static_cast<double>(s.low) + 1 < fit.detached_thresh)
       protocol = fmt::format("detached below {}", num(fit.detached_thresh));
-    out << fmt::format("{:<22} {} (min(send, recv) / one-way {:.2f}), lat-factor {}, bw-factor {}{}\n", name, protocol,
-                       s.sync_ratio,
-                       num(s.lat_factor), num(s.bw_factor),
+    auto from = [&](const std::optional<std::size_t>& band) {
+      return band ? fmt::format(" (from {})", range_name(fit.segments[*band], *band == 0)) : std::string();
+    };
+    out << fmt::format("{:<22} {} (min(send, recv) / one-way {:.2f}), lat-factor {}{}, bw-factor {}{}{}\n", name,
+                       protocol, s.sync_ratio, num(s.lat_factor), from(s.latency_from), num(s.bw_factor),
+                       from(s.bandwidth_from),
                        s.overhead_scale < 1 ? fmt::format(", os and or scaled by {:.3f}", s.overhead_scale) : "");
   }
   out << "smpi/os: " << fit.os() << "\n";

@@ -20,8 +20,11 @@
 namespace tit::calib {
 
 inline constexpr double kEnvelope = 16;        ///< bytes SimGrid adds to every message
-inline constexpr double kMaxBwFactor = 1000;   ///< bandwidth factor of a segment whose time does not grow with the size
-inline constexpr double kMinLatFactor = 1e-6;  ///< latency factor of a segment without latency (SimGrid refuses 0)
+/// Bandwidth factor of a segment whose time does not grow with the size when no other segment's does either (a
+/// larger one is taken as not measured: the bandwidth of the nearest band that measured one is used instead).
+inline constexpr double kMaxBwFactor = 1000;
+/// Latency factor of a segment without latency when no other segment has one (SimGrid refuses 0).
+inline constexpr double kMinLatFactor = 1e-6;
 
 /// Raw points of calib-p2p, one per measurement (x = payload bytes, y = seconds).
 struct P2pData {
@@ -71,6 +74,9 @@ struct SegmentFit {
   double overhead_scale = 1; ///< factor applied to os and or so that they fit in the ping-pong time
   double lat_factor = 1;
   double bw_factor = 1;
+  /// The band whose latency (resp. bandwidth) this one took, where its own data did not determine it: an offset at
+  /// or below 0 (the overheads took the whole time), a slope that does not grow with the size.
+  std::optional<std::size_t> latency_from, bandwidth_from;
 };
 
 struct P2pFit {

@@ -234,6 +234,94 @@ TEST(P2pFit, MaxBwFactorCapsOnlyTheBandsAboveIt)
   EXPECT_TRUE(warned);
 }
 
+bool warned_of(const P2pFit& fit, const std::string& text)
+{
+  for (auto const& w : fit.warnings)
+    if (w.find(text) != std::string::npos)
+      return true;
+  return false;
+}
+
+TEST(P2pFit, ABandWithoutMeasurableGrowthTakesTheNextBandsBandwidth)
+{
+  // Band 0's network time does not grow with the size (a bandwidth 10^6 times the link's): a bandwidth factor of 1000
+  // would describe no machine. It takes band 1's bandwidth, its latency refitted under it; the others are as fitted.
+  Machine m;
+  m.bwf[0] = 1e6;
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  ASSERT_EQ(fit.segments.size(), 5U);
+  EXPECT_EQ(fit.segments[0].bandwidth_from, std::optional<std::size_t>(1));
+  EXPECT_FALSE(fit.segments[0].latency_from);
+  EXPECT_DOUBLE_EQ(fit.segments[0].bw_factor, fit.segments[1].bw_factor);
+  EXPECT_NEAR(fit.segments[1].bw_factor, 0.6, 1e-9);
+  // The latency under the larger slope: the band's times less what 0.6 x the link gives to its bytes.
+  EXPECT_GT(fit.segments[0].lat_factor, 1.8);
+  EXPECT_LT(fit.segments[0].lat_factor, 2.0);
+  for (double size : {1.0, 700.0, 1420.0})
+    EXPECT_NEAR(fit.one_way(size), m.one_way(size), 0.05 * m.one_way(size)) << size;
+  for (std::size_t i = 1; i < 5; ++i)
+    EXPECT_FALSE(fit.segments[i].bandwidth_from || fit.segments[i].latency_from) << "band " << i;
+  EXPECT_TRUE(warned_of(fit, "network time on [0, 1420] does not grow measurably with the size"));
+  std::ostringstream report;
+  write_p2p_report(report, fit);
+  EXPECT_NE(report.str().find("bw-factor 0.6 (from (1420, 32768])"), std::string::npos) << report.str();
+}
+
+TEST(P2pFit, ABandWithoutLatencyTakesThePreviousBandsLatency)
+{
+  // Band 1's network line has a negative offset (the overheads measured alone overlap the ping-pong): a latency factor
+  // of 1e-6 would describe no machine. It takes band 0's latency, its bandwidth refitted under it.
+  Machine m;
+  m.latf[0] = 0.01;
+  m.latf[1] = -0.005;
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  ASSERT_EQ(fit.segments.size(), 5U);
+  EXPECT_EQ(fit.segments[1].latency_from, std::optional<std::size_t>(0));
+  EXPECT_FALSE(fit.segments[1].bandwidth_from);
+  EXPECT_NEAR(fit.segments[0].lat_factor, 0.01, 1e-9);
+  EXPECT_DOUBLE_EQ(fit.segments[1].lat_factor, fit.segments[0].lat_factor);
+  EXPECT_NEAR(fit.segments[1].bw_factor, 0.6, 0.1 * 0.6);
+  for (double size : {1421.0, 8000.0, 32768.0})
+    EXPECT_NEAR(fit.one_way(size), m.one_way(size), 0.1 * m.one_way(size)) << size;
+  EXPECT_TRUE(warned_of(fit, "network time on (1420, 32768]: the overheads leave no latency"));
+  EXPECT_TRUE(warned_of(fit, "its latency is taken from [0, 1420]"));
+}
+
+TEST(P2pFit, NoBandWithLatencyIsSaid)
+{
+  Machine m;
+  for (auto& f : m.latf)
+    f = -0.001;
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  for (auto const& s : fit.segments) {
+    EXPECT_EQ(s.lat_factor, kMinLatFactor);
+    EXPECT_FALSE(s.latency_from);
+  }
+  EXPECT_TRUE(warned_of(fit, "network time on [0, 1420]: the overheads leave no latency (fitted offset -2e-07 s), nor "
+                             "in any other band: latency factor 1e-06"));
+}
+
+TEST(P2pFit, ALatencyLongerThanTheBandsTimesIsNotTaken)
+{
+  // Band 0's latency (2 x 200 us) is longer than band 1's whole network times (20-440 us): under it nothing would be
+  // left to the bandwidth, so band 1 keeps no latency, said so.
+  Machine m;
+  m.latf[1] = -0.01;
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  EXPECT_FALSE(fit.segments[1].latency_from);
+  EXPECT_EQ(fit.segments[1].lat_factor, kMinLatFactor);
+  EXPECT_NEAR(fit.segments[1].bw_factor, 0.6, 0.1 * 0.6);
+  EXPECT_TRUE(warned_of(fit, "leaves its times no growth with the size: latency factor 1e-06"));
+}
+
 TEST(P2pFit, ReportNamesEachSegmentsProtocol)
 {
   // Sizes <= 65536 are eager in the machine (threshold 65537); with breaks at 32768 and 65536 and the threshold given
