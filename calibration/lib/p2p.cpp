@@ -290,6 +290,25 @@ LineFit under_offset(const std::vector<Point>& net, double offset)
   return f;
 }
 
+/// The largest slope the noise of a band's network times hides: one whose growth over the band's sizes is one robust
+/// noise scale of the times about their constant (`noise`, seconds); 0 when they have no noise or no positive level.
+struct Hidden {
+  double slope = 0;
+  double noise = 0;
+};
+
+Hidden hidden_slope(const std::vector<Point>& net)
+{
+  if (net.empty())
+    return {};
+  LineFit flat = under_slope(net, 0);
+  auto [lo, hi] = std::minmax_element(net.begin(), net.end(), [](auto const& a, auto const& b) { return a.x < b.x; });
+  if (not(flat.offset > 0) || not(hi->x > lo->x))
+    return {};
+  const double noise = flat.residual * flat.offset;
+  return {noise / (hi->x - lo->x), noise};
+}
+
 LineFit with_offset(LineFit line, double offset)
 {
   line.offset = offset;
@@ -314,7 +333,7 @@ std::optional<std::size_t> nearest(std::size_t i, const std::vector<bool>& ok, b
 /// nearest band that measured one (smaller sizes first) and the slope refitted under it, unless that latency would
 /// leave the band's times no growth; else, or when no band has a latency, kMinLatFactor. Warns of what it did.
 LineFit take_latency(P2pFit& fit, std::size_t i, LineFit line, const std::vector<Point>& net,
-                     const std::vector<LineFit>& raw, const std::vector<bool>& offset_ok)
+                     const std::vector<LineFit>& lines, const std::vector<bool>& offset_ok)
 {
   auto& s = fit.segments[i];
   const auto name = range_name(s, i == 0);
@@ -323,8 +342,8 @@ LineFit take_latency(P2pFit& fit, std::size_t i, LineFit line, const std::vector
   s.latency_from = nearest(i, offset_ok, false);
   LineFit borrowed = line;
   if (s.latency_from) {
-    borrowed.offset = raw[*s.latency_from].offset;
-    if (not s.bandwidth_from)
+    borrowed.offset = lines[*s.latency_from].offset;
+    if (not s.slope_fixed())
       borrowed = under_offset(net, borrowed.offset);
   }
   if (s.latency_from && borrowed.slope > 0 && 1 / (borrowed.slope * lone) <= kMaxBwFactor) {
@@ -333,7 +352,7 @@ LineFit take_latency(P2pFit& fit, std::size_t i, LineFit line, const std::vector
         "network time on {}: the overheads leave no latency (fitted offset {:.4g} s): its latency is taken from "
         "{} ({:.4g} s){}",
         name, fitted, range_name(fit.segments[*s.latency_from], *s.latency_from == 0), line.offset,
-        s.bandwidth_from ? "" : " and its bandwidth refitted under it"));
+        s.slope_fixed() ? "" : " and its bandwidth refitted under it"));
   } else if (s.latency_from) {
     // The neighbour's latency is as long as this band's whole times: nothing would be left to the bandwidth.
     fit.warnings.push_back(fmt::format(
@@ -342,14 +361,54 @@ LineFit take_latency(P2pFit& fit, std::size_t i, LineFit line, const std::vector
         name, fitted, range_name(fit.segments[*s.latency_from], *s.latency_from == 0), borrowed.offset,
         kMinLatFactor));
     s.latency_from.reset();
-    line = s.bandwidth_from ? with_offset(line, 0) : under_offset(net, 0);
+    line = s.slope_fixed() ? with_offset(line, 0) : under_offset(net, 0);
   } else {
-    line = s.bandwidth_from ? with_offset(line, 0) : under_offset(net, 0);
+    line = s.slope_fixed() ? with_offset(line, 0) : under_offset(net, 0);
     fit.warnings.push_back(fmt::format("network time on {}: the overheads leave no latency (fitted offset {:.4g} "
                                        "s), nor in any other band: latency factor {}",
                                        name, fitted, kMinLatFactor));
   }
   return line;
+}
+
+/// Segment `i`'s line when its slope is not measured (at or below 0, or a bandwidth factor beyond kMaxBwFactor): the
+/// faster of the lowest bandwidth its noise allows and the bandwidth of the nearest band that measured one (larger
+/// sizes first), the latency refitted under it; kMaxBwFactor when there is neither. Warns of what it did.
+LineFit take_bandwidth(P2pFit& fit, std::size_t i, const std::vector<Point>& net, const std::vector<LineFit>& raw,
+                       const std::vector<bool>& slope_ok)
+{
+  auto& s = fit.segments[i];
+  const auto name = range_name(s, i == 0);
+  const double lone = fit.route.lone_flow_bandwidth();
+  const Hidden hidden = hidden_slope(net);
+  const bool bound = hidden.slope > 0 && 1 / (hidden.slope * lone) <= kMaxBwFactor;
+  const auto donor = nearest(i, slope_ok, true);
+  const std::string why = fmt::format("network time on {} does not grow measurably with the size (fitted slope {:.4g} "
+                                      "s/B)",
+                                      name, raw[i].slope);
+  if (bound && (not donor || hidden.slope <= raw[*donor].slope)) {
+    // The slowest link the data cannot tell from none: the bytes of its sizes cost one noise scale over the band.
+    s.bandwidth_bound = true;
+    fit.warnings.push_back(fmt::format("{}: its bandwidth is the lowest its noise allows, {:.4g} B/s (its sizes' bytes "
+                                       "cost one noise scale of its times, {:.4g} s), and its latency is refitted "
+                                       "under it",
+                                       why, 1 / hidden.slope, hidden.noise));
+    return under_slope(net, hidden.slope);
+  }
+  if (donor) {
+    s.bandwidth_from = donor;
+    fit.warnings.push_back(fmt::format("{}: its bandwidth is taken from {} ({:.4g} B/s{}) and its latency refitted "
+                                       "under it",
+                                       why, range_name(fit.segments[*donor], *donor == 0), 1 / raw[*donor].slope,
+                                       bound ? fmt::format(", faster than the {:.4g} B/s its noise allows",
+                                                           1 / hidden.slope)
+                                             : std::string()));
+    return under_slope(net, raw[*donor].slope);
+  }
+  fit.warnings.push_back(fmt::format("network time on {} does not grow with the size, nor in any other band: "
+                                     "bandwidth factor set at {} (the data hold no bandwidth)",
+                                     name, kMaxBwFactor));
+  return under_slope(net, 0);
 }
 
 /// Each segment's network line from its points `net`, as fitted where the data determine it. A parameter they do not
@@ -363,37 +422,27 @@ void fit_network_lines(P2pFit& fit, const std::vector<std::vector<Point>>& net)
   const double lone = fit.route.lone_flow_bandwidth();
   const double lat = fit.route.raw_latency();
   std::vector<LineFit> raw;
-  std::vector<bool> slope_ok, offset_ok;
+  std::vector<bool> slope_ok;
   for (auto const& pts : net) {
     raw.push_back(robust_line_fit(pts));
     slope_ok.push_back(raw.back().slope > 0 && 1 / (raw.back().slope * lone) <= kMaxBwFactor);
-    offset_ok.push_back(raw.back().offset > 0 && lat > 0);
+  }
+  // First the slopes, then the latencies: a band's latency is taken as its band ended up with it.
+  std::vector<LineFit> lines;
+  std::vector<bool> offset_ok;
+  for (std::size_t i = 0; i < n; ++i) {
+    lines.push_back(slope_ok[i] ? raw[i] : take_bandwidth(fit, i, net[i], raw, slope_ok));
+    offset_ok.push_back(lines[i].offset > 0 && lat > 0);
   }
   for (std::size_t i = 0; i < n; ++i) {
     auto& s = fit.segments[i];
-    const auto name = range_name(s, i == 0);
-    LineFit line = raw[i];
-    if (not slope_ok[i]) {
-      s.bandwidth_from = nearest(i, slope_ok, true);
-      line = under_slope(net[i], s.bandwidth_from ? raw[*s.bandwidth_from].slope : 0);
-      if (s.bandwidth_from)
-        fit.warnings.push_back(fmt::format(
-            "network time on {} does not grow measurably with the size (fitted slope {:.4g} s/B): its bandwidth is "
-            "taken from {} ({:.4g} B/s) and its latency refitted under it",
-            name, raw[i].slope, range_name(fit.segments[*s.bandwidth_from], *s.bandwidth_from == 0),
-            1 / line.slope));
-      else
-        fit.warnings.push_back(fmt::format("network time on {} does not grow with the size, nor in any other band: "
-                                           "bandwidth factor set at {} (the data hold no bandwidth)",
-                                           name, kMaxBwFactor));
-    }
-    if (lat <= 0) {
+    if (lat <= 0)
       // No latency to scale: the time is the bandwidth's.
-      line = s.bandwidth_from ? with_offset(line, 0) : robust_line_fit(net[i], true);
-    } else if (not(line.offset > 0)) {
-      line = take_latency(fit, i, line, net[i], raw, offset_ok);
-    }
-    s.network = line;
+      s.network = s.slope_fixed() ? with_offset(lines[i], 0) : robust_line_fit(net[i], true);
+    else if (not offset_ok[i])
+      s.network = take_latency(fit, i, lines[i], net[i], lines, offset_ok);
+    else
+      s.network = lines[i];
   }
 }
 
@@ -562,7 +611,7 @@ void write_p2p_report(std::ostream& out, const P2pFit& fit)
     };
     out << fmt::format("{:<22} {} (min(send, recv) / one-way {:.2f}), lat-factor {}{}, bw-factor {}{}{}\n", name,
                        protocol, s.sync_ratio, num(s.lat_factor), from(s.latency_from), num(s.bw_factor),
-                       from(s.bandwidth_from),
+                       s.bandwidth_bound ? std::string(" (the lowest its noise allows)") : from(s.bandwidth_from),
                        s.overhead_scale < 1 ? fmt::format(", os and or scaled by {:.3f}", s.overhead_scale) : "");
   }
   out << "smpi/os: " << fit.os() << "\n";

@@ -77,6 +77,11 @@ struct SegmentFit {
   /// The band whose latency (resp. bandwidth) this one took, where its own data did not determine it: an offset at
   /// or below 0 (the overheads took the whole time), a slope that does not grow with the size.
   std::optional<std::size_t> latency_from, bandwidth_from;
+  /// The slope did not grow measurably and the bandwidth is the lowest the band's noise allows (its largest size's
+  /// bytes cost one noise scale of its times).
+  bool bandwidth_bound = false;
+  /// The slope was not fitted on the band's own sizes (a bound or another band's).
+  bool slope_fixed() const { return bandwidth_bound || bandwidth_from.has_value(); }
 };
 
 struct P2pFit {

@@ -244,8 +244,9 @@ bool warned_of(const P2pFit& fit, const std::string& text)
 
 TEST(P2pFit, ABandWithoutMeasurableGrowthTakesTheNextBandsBandwidth)
 {
-  // Band 0's network time does not grow with the size (a bandwidth 10^6 times the link's): a bandwidth factor of 1000
-  // would describe no machine. It takes band 1's bandwidth, its latency refitted under it; the others are as fitted.
+  // Band 0's network time does not grow with the size (a bandwidth 10^6 times the link's), and without noise no
+  // bandwidth hides in it: a bandwidth factor of 1000 would describe no machine. It takes band 1's bandwidth, its
+  // latency refitted under it; the others are as fitted.
   Machine m;
   m.bwf[0] = 1e6;
   P2pOptions opt;
@@ -267,6 +268,49 @@ TEST(P2pFit, ABandWithoutMeasurableGrowthTakesTheNextBandsBandwidth)
   std::ostringstream report;
   write_p2p_report(report, fit);
   EXPECT_NE(report.str().find("bw-factor 0.6 (from (1420, 32768])"), std::string::npos) << report.str();
+}
+
+TEST(P2pFit, ANoisyBandThatDoesNotGrowGetsTheLowestBandwidthItsNoiseAllows)
+{
+  // Band 0's network time falls slightly with the size (as shared memory's eager band measured), under 1% noise: its
+  // slope is not measured. Its bandwidth is the slowest whose cost over the band stays within one noise scale of its
+  // times (1% of 400 us over 1,436 bytes: about 3 x the link's 125 MB/s), not a factor of 1000 nor another band's.
+  Machine m;
+  m.bwf[0] = -2;
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  auto fit = fit_p2p(synthesize(m, 0.01, 0, 10, 7), m.route, opt);
+  ASSERT_EQ(fit.segments.size(), 5U);
+  auto const& b = fit.segments[0];
+  EXPECT_TRUE(b.bandwidth_bound);
+  EXPECT_FALSE(b.bandwidth_from);
+  EXPECT_GT(b.bw_factor, 1.5);
+  EXPECT_LT(b.bw_factor, 6);
+  for (double size : {1.0, 700.0, 1420.0})
+    EXPECT_NEAR(fit.one_way(size), m.one_way(size), 0.03 * m.one_way(size)) << size;
+  EXPECT_TRUE(warned_of(fit, "network time on [0, 1420] does not grow measurably with the size"));
+  EXPECT_TRUE(warned_of(fit, "its bandwidth is the lowest its noise allows"));
+  std::ostringstream report;
+  write_p2p_report(report, fit);
+  EXPECT_NE(report.str().find("(the lowest its noise allows)"), std::string::npos) << report.str();
+}
+
+TEST(P2pFit, ANoisyBandThatDoesNotGrowTakesAFasterNeighboursBandwidth)
+{
+  // As above, but band 1 is faster (20 x the link) than what band 0's noise allows (about 3 x): small messages are
+  // given no slower a rate per byte than their neighbour's.
+  Machine m;
+  m.bwf[0] = -2;
+  m.bwf[1] = 20;
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  auto fit = fit_p2p(synthesize(m, 0.01, 0, 10, 7), m.route, opt);
+  ASSERT_EQ(fit.segments.size(), 5U);
+  EXPECT_FALSE(fit.segments[0].bandwidth_bound);
+  EXPECT_EQ(fit.segments[0].bandwidth_from, std::optional<std::size_t>(1));
+  EXPECT_DOUBLE_EQ(fit.segments[0].bw_factor, fit.segments[1].bw_factor);
+  EXPECT_NEAR(fit.segments[1].bw_factor, 20, 0.1 * 20);
+  EXPECT_TRUE(warned_of(fit, "B/s its noise allows) and its latency refitted under it"));
 }
 
 TEST(P2pFit, ABandWithoutLatencyTakesThePreviousBandsLatency)
