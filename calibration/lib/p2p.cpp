@@ -357,7 +357,8 @@ LineFit take_latency(P2pFit& fit, std::size_t i, LineFit line, const std::vector
     // The neighbour's latency is as long as this band's whole times: nothing would be left to the bandwidth.
     fit.warnings.push_back(fmt::format(
         "network time on {}: the overheads leave no latency (fitted offset {:.4g} s), and the latency of {} "
-        "({:.4g} s) leaves its times no growth with the size: latency factor {}",
+        "({:.4g} s) leaves its times no growth with the size: latency factor {} (the band's time is its overheads "
+        "and its bytes)",
         name, fitted, range_name(fit.segments[*s.latency_from], *s.latency_from == 0), borrowed.offset,
         kMinLatFactor));
     s.latency_from.reset();
