@@ -16,10 +16,11 @@
 #   --launcher    the MPI launcher (default: mpirun); "srun ..." is given -n 2 --ntasks-per-node=1 instead of
 #                 -np 2, and the tracer's environment by env(1) instead of -x. tit-testbed passes
 #                 "tit-testbed mpirun" (ranks inside the testbed's hosts)
-#   --node-bw, --node-lat  nominal bandwidth (B/s) and latency (s) of each of the two links between the
-#                 ranks in the generated platform (default 1e10 and 1e-6, round numbers: the fitted factors
-#                 make up the difference). For hosts, the link's real rate: the report then compares the
-#                 fitted inter-host bandwidth with it
+#   --node-bw, --node-lat  nominal bandwidth (B/s) and latency (s) of what joins the ranks in the generated
+#                 platform: in modes shm and tcp the host's loopback link (default 1e10 and 1e-7), in mode hosts
+#                 each of the two nodes' links (default 1e10 and 1e-6). Round numbers: the fitted factors make
+#                 up the difference. For hosts, the link's real rate: the report then compares the fitted
+#                 inter-host bandwidth with it
 #   --max-bw-factor  largest bandwidth factor of a size band, passed to tit-calibrate fit: 1 when --node-bw is
 #                 the link's real rate (no message crosses a link faster than its rate; a ping-pong on an idle
 #                 link can, when the link lets a burst through at once: calibration/README.md). tit-testbed
@@ -53,7 +54,7 @@ mode=
 hostfile=
 launcher=mpirun
 bw=1e10
-lat=1e-6
+lat=
 detached=
 breaks=
 max_bwf=
@@ -98,6 +99,8 @@ if [[ -n $hostfile ]]; then
     { echo "walkthrough.sh: error: --hostfile $hostfile: expected at least 2 hosts (one per line)" >&2; exit 2; }
   hostfile=$(realpath "$hostfile")
 fi
+# One host (shm, tcp): its loopback, a memory copy away; two hosts: a network's microsecond.
+[[ -n $lat ]] || if [[ $mode == hosts ]]; then lat=1e-6; else lat=1e-7; fi
 for v in "--node-bw:$bw" "--node-lat:$lat" ${max_bwf:+"--max-bw-factor:$max_bwf"}; do
   [[ ${v#*:} =~ ^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]] ||
     { echo "walkthrough.sh: error: ${v%%:*}: expected a number, got '${v#*:}'" >&2; exit 2; }
@@ -172,15 +175,25 @@ else
   echo "CPU rate from a traced run of: ${app_cmd[*]} (volumes in: $(sed -n 's/^# unit: //p' "$out/cpu.csv"))"
 fi
 
-# Nominal route: the two ranks are modelled as two nodes of a generated cluster; a route crosses the
-# two node links (the cabinet switch has no latency). The nominal values (--node-bw, --node-lat) are
-# by default arbitrary round numbers: the factors fitted make up the difference with what was measured.
+# Nominal route. Between hosts, the two ranks are two nodes of a generated cluster, and a route crosses
+# the two node links (the cabinet switch has no latency). On one host (shm, tcp), the platform is what
+# was measured: one node with this machine's cores, whose ranks reach each other through its loopback
+# link (one link, shared by no other host); a replay of more ranks than cores shares them as the run did.
+# The nominal values (--node-bw, --node-lat) are by default round numbers: the factors fitted make up the
+# difference with what was measured.
 echo "== generating the platform and fitting"
-"$bin/tit-calibrate" platform --cabinets 1 --nodes-per-cabinet 2 --node-bw $bw --node-lat $lat --switch-lat 0 \
-  --switch-bw 1e11 -o "$out/platform.xml" --hostfile "$out/hosts"
+if [[ $mode == hosts ]]; then
+  "$bin/tit-calibrate" platform --cabinets 1 --nodes-per-cabinet 2 --node-bw $bw --node-lat $lat --switch-lat 0 \
+    --switch-bw 1e11 -o "$out/platform.xml" --hostfile "$out/hosts"
+  links=2
+else
+  "$bin/tit-calibrate" platform --cabinets 1 --nodes-per-cabinet 1 --cores "$(nproc)" --loopback-bw $bw \
+    --loopback-lat $lat -o "$out/platform.xml" --hostfile "$out/hosts"
+  links=1
+fi
 # The options of the fit, kept so that the measurements can be fitted again into another platform
 # (tit-testbed platform --calibration does).
-fit_opts=(--bandwidth "$bw" --latency "$lat" --links 2 ${detached:+--detached-thresh "$detached"} ${breaks:+--breaks "$breaks"}
+fit_opts=(--bandwidth "$bw" --latency "$lat" --links $links ${detached:+--detached-thresh "$detached"} ${breaks:+--breaks "$breaks"}
           ${max_bwf:+--max-bw-factor "$max_bwf"})
 # --small's 40 sizes up to 1 MiB: at most 3 bands (small messages, eager, rendez-vous), so that noise cannot split
 # off a band of 4 sizes, too few to fit (seen in CI beside other tests: the shared-memory sizes above 356 KB as a

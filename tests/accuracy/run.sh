@@ -14,6 +14,8 @@
 #   from          --from: predictions again from the kept runs, equal to the first ones with the same options,
 #                 with the same measured columns with another CPU-rate source
 #   from-errors   the usage errors of --from
+#   route         the route given to the in-situ fit: two node links on a platform of one node per rank, the
+#                 node's loopback on the one-host platform calibration/walkthrough.sh writes for shm and tcp
 # Usage: run.sh BUILD_DIR CASE
 set -u
 build=$(cd "$1" && pwd)
@@ -167,6 +169,27 @@ case $case_name in
     capture "${acc[@]}" --from "$tmp/d" --out "$tmp/d"
     expect_error 2 "accuracy: error: --out must not be the --from folder '$tmp/d' (its results would be overwritten)"
     [ ! -e "$tmp/o" ] || fail "a refused --from wrote its --out folder" ;;
+  route)
+    "$build/bin/tit-calibrate" platform --nodes-per-cabinet 1 --cores 2 --loopback-bw 3e9 --loopback-lat 2e-7 \
+      -o "$tmp/one.xml" --hostfile "$tmp/one.hosts" >/dev/null || fail "tit-calibrate platform (one node)"
+    [ "$(grep -cv '^#' "$tmp/one.hosts")" -eq 1 ] || fail "the one-node hostfile has $(wc -l <"$tmp/one.hosts") lines"
+    capture python3 - "$root/accuracy/accuracy" "$tmp" <<'PY'
+import importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("accuracy", sys.argv[1])
+spec = importlib.util.spec_from_loader("accuracy", loader)
+acc = importlib.util.module_from_spec(spec)
+loader.exec_module(acc)
+tmp = sys.argv[2]
+one = acc.cluster_route(f"{tmp}/one.xml", f"{tmp}/one.hosts", 4)
+assert one == ["--bandwidth", "3e+09", "--latency", "2e-07", "--links", "1"], one
+two = acc.cluster_route(f"{tmp}/p.xml", f"{tmp}/hosts", 2)
+assert two == ["--bandwidth", "125000000", "--latency", "1e-05", "--links", "2"], two
+assert acc.cluster_route(f"{tmp}/p.xml", f"{tmp}/hosts", 3) == [], "3 ranks on 2 nodes share a node"
+assert acc.cluster_route(f"{tmp}/one.xml", f"{tmp}/one.hosts", 1) == [], "one rank sends to no other"
+print("routes ok")
+PY
+    expect_ok
+    grep -qx "routes ok" "$out" || fail "the route checks did not run" ;;
   smoke)
     "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/p.xml,$tmp/hosts" --apps halo2d --ranks 1 \
       --runs 1 --app-args "halo2d=64 3" --in-situ --out "$tmp/acc" >"$out" 2>"$err" || fail "exit status $?"

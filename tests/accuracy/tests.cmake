@@ -19,7 +19,7 @@ foreach(f fquiet fquiet08)
   add_custom_target(accuracy-test-${f} ALL DEPENDS ${TIT_ACCURACY_TEST_BIN}/${f})
 endforeach()
 
-foreach(case smoke errors span-c span-c-thread span-fortran span-f08 programs from from-errors)
+foreach(case smoke errors span-c span-c-thread span-fortran span-f08 programs from from-errors route)
   add_test(NAME accuracy.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
   set_tests_properties(accuracy.${case} PROPERTIES TIMEOUT 300 LABELS "accuracy;full;external")
 endforeach()

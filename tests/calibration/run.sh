@@ -162,6 +162,21 @@ EOF
     grep -q "^# hosts: " out/p2p.csv && grep -q "^# mpi: Open MPI" out/p2p.csv && grep -q "^# date: " out/p2p.csv ||
       fail "p2p.csv header: $(head -8 out/p2p.csv)"
     grep -q '<prop id="smpi/os"' out/platform.xml && grep -q 'limiter_link=' out/platform.xml || fail "platform"
+    # One host described as what it is: one node with this machine's cores, the ranks joined by its loopback link.
+    [[ $(grep -c '<cluster ' out/platform.xml) -eq 1 ]] && grep -q 'radical="0-0"' out/platform.xml &&
+      grep -q "core=\"$(nproc)\"" out/platform.xml || fail "not one node of $(nproc) cores: $(grep '<cluster' out/platform.xml)"
+    [[ $(grep -cv '^#' out/hosts) -eq 1 ]] || fail "hostfile of $(wc -l <out/hosts) lines for one host"
+    grep -q -- "--links 1" out/fit-options || fail "fit options: $(cat out/fit-options)"
+    # No factor that describes no machine without the report saying why: a latency factor of 1e-06 or a bandwidth
+    # factor of 1000 only where no other band measured one.
+    if grep -E '^smpi/lat-factor: .*:1e-06(;|$)' out/fit-report.txt; then
+      grep -qE 'nor in any other band: latency factor 1e-06|leaves its times no growth with the size: latency factor 1e-06' \
+        out/fit-report.txt || fail "a latency factor of 1e-06 that no warning explains"
+    fi
+    if grep -E '^smpi/bw-factor: .*:1000(;|$)' out/fit-report.txt; then
+      grep -q 'nor in any other band: bandwidth factor set at 1000' out/fit-report.txt ||
+        fail "a bandwidth factor of 1000 that no warning explains"
+    fi
     # The polling calls' measured costs, under a millisecond (SimGrid's default is 1e-4 s growing with each call),
     # and no growth.
     grep -oP "<prop id=\"smpi/test\" value=\"\K[0-9.e+-]+(?=\" />)" out/platform.xml |
