@@ -16,6 +16,7 @@ constexpr const char* kLocalCopyBw = "tit/local-copy-bw";
 constexpr const char* kTracedTests = "tit/traced-tests";
 constexpr const char* kHostAvailability = "tit/host-availability";
 constexpr const char* kInOrderDelivery = "tit/in-order-delivery";
+constexpr const char* kBusyWait = "tit/busy-wait";
 
 template <typename T> T config_value(const char* name)
 {
@@ -48,6 +49,11 @@ MpiParams MpiParams::from_config()
   p.finalization_barrier = config_value<bool>("smpi/finalization-barrier");
   p.traced_tests = config_value<bool>(kTracedTests);
   p.in_order_delivery = config_value<bool>(kInOrderDelivery);
+  p.busy_wait = config_value<double>(kBusyWait);
+  if (not(p.busy_wait >= 0 && p.busy_wait <= 1))
+    throw ModelError(fmt::format("{} '{}': expected the share of a core a waiting rank holds, a number in [0, 1] (1: "
+                                 "it polls, as Open MPI's ranks do; 0: it holds none, the default, as SimGrid)",
+                                 kBusyWait, p.busy_wait));
   if (p.async_small_thresh > p.detached_thresh)
     throw ModelError(fmt::format("smpi/async-small-thresh ({}) must not exceed smpi/send-is-detached-thresh ({})",
                                  p.async_small_thresh, p.detached_thresh));
@@ -86,6 +92,10 @@ void declare_config_flags()
   simgrid::config::declare_flag<bool>(kInOrderDelivery,
                                       "whether the eager messages of a pair of ranks are transferred one after the other",
                                       false);
+  simgrid::config::declare_flag<double>(kBusyWait,
+                                        "share of a core a rank holds while it waits in MPI (1: it polls; 0: none, as "
+                                        "SimGrid)",
+                                        0.0);
 }
 
 void apply_host_availability()
@@ -155,6 +165,9 @@ const std::vector<ParamDoc>& documented_parameters()
       {"tit/in-order-delivery", "whether the eager messages from one rank to another are transferred one after the "
                                 "other, as over a TCP connection (docs/model.md); default no: they share the route "
                                 "while in flight together, as in SimGrid"},
+      {"tit/busy-wait", "share of a core a rank holds while it waits in MPI, as a library that polls does (1: Open "
+                        "MPI's ranks; ranks sharing too few cores then compute the slower: docs/model.md); default 0: "
+                        "none, as SimGrid"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

@@ -42,6 +42,10 @@ struct MpiParams {
   /// the messages of a TCP connection arrive (each at the pair's share of the route), instead of sharing the
   /// route fairly while they are in flight together (SimGrid's model, the default).
   bool in_order_delivery = false;
+  /// tit/busy-wait: the share of a core a rank holds while it waits in MPI (a blocking call, a wait), as an MPI
+  /// library that polls for its messages does (Open MPI: 1). On a host with fewer cores than ranks the others then
+  /// compute the slower. 0 (the default, as SimGrid): a waiting rank holds no core.
+  double busy_wait = 0;
   HostOverheads default_overheads;
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings

@@ -42,6 +42,26 @@ void sleep_if_positive(double seconds)
     s4u::this_actor::sleep_for(seconds);
 }
 
+/// tit/busy-wait: while a rank waits in MPI, it holds `share` of a core of its host, as a library that polls for its
+/// messages does, so that the host's other ranks compute the slower when there are fewer cores than ranks. Null when
+/// the share is 0 (SimGrid's waiting rank holds none). The computation outlasts any run: release_core ends it.
+s4u::ExecPtr hold_core(double share)
+{
+  if (share <= 0)
+    return nullptr;
+  const double speed = s4u::this_actor::get_host()->get_speed();
+  s4u::ExecPtr exec = s4u::this_actor::exec_init(speed * 1e12);
+  exec->set_bound(share * speed);
+  exec->start();
+  return exec;
+}
+
+void release_core(const s4u::ExecPtr& held)
+{
+  if (held)
+    held->cancel();
+}
+
 /// Records that both sides of a channel's oldest pending pair have posted.
 void mark_matched(Request& a, Request& b)
 {
@@ -408,7 +428,9 @@ void Rank::settle_any_source(const Request* req)
       return;
     // Sleep until a sender binds a request (Actor::suspend would also freeze this rank's transfers).
     sleeping_for_bind_ = true;
+    auto held = hold_core(world_.params().busy_wait);
     world_.bind_signal(rank_).acquire();
+    release_core(held);
     sleeping_for_bind_ = false;
   }
 }
@@ -503,7 +525,9 @@ void Rank::wait(const RequestPtr& req)
     settle_any_source(req.get());
   }
   world_.set_activity(rank_, World::Activity::Waiting, req.get());
+  auto held = hold_core(world_.params().busy_wait);
   req->comm->wait();
+  release_core(held);
   world_.set_activity(rank_, World::Activity::Running);
   account_waiting(*req, start);
   complete(*req);
@@ -609,7 +633,9 @@ int Rank::waitany(const std::vector<RequestPtr>& reqs, const std::vector<Traced>
     return -1;
   double start = s4u::Engine::get_clock();
   world_.set_activity(rank_, World::Activity::Waiting, pending);
+  auto held = hold_core(world_.params().busy_wait);
   ssize_t index = s4u::Comm::wait_any(comms);
+  release_core(held);
   world_.set_activity(rank_, World::Activity::Running);
   Request& done = *pending.at(static_cast<std::size_t>(index));
   account_waiting(done, start);
@@ -730,7 +756,9 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
     if (comms.empty())
       break;
     world_.set_activity(rank_, World::Activity::Waiting, pending);
+    auto held = hold_core(world_.params().busy_wait);
     ssize_t index = s4u::Comm::wait_any(comms);
+    release_core(held);
     world_.set_activity(rank_, World::Activity::Running);
     Request& done = *pending.at(static_cast<std::size_t>(index));
     if (done.matched_at > last_match) {

@@ -261,6 +261,21 @@ case $case_name in
     expect_time 7
     run --cfg=tit/in-order-delivery:maybe "$d/two-hosts.xml" "$d/deploy2.xml" "$d/in-order"
     expect_error 2 "--cfg=tit/in-order-delivery:maybe: not a boolean" ;;
+  busy-wait) # detached with both ranks on host A (1 flop/s, 1 core): rank 0 computes 5, sends 984 B to rank 1
+    # over A's loopback (SimGrid's default, 10 GB/s: 1e-7 s for 1000 bytes), computes 3; rank 1 waits from the
+    # start. Holding no core while it waits (the default): 5 + 3 = 8. Polling (1): rank 1 holds half the core
+    # until the message arrives, so rank 0 computes 5 in 10 s, and its next 1e-7 s at half speed: 13 + 0.5e-7.
+    # At most a quarter of a core (0.25): 5 / 0.75 + 3 + 0.25e-7. A host of 2 cores has one for the waiting rank.
+    run "${IDEAL[@]}" --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/detached"; expect_time 8
+    run "${IDEAL[@]}" --cfg=tit/busy-wait:1 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/detached"
+    expect_time 13.00000005
+    run "${IDEAL[@]}" --cfg=tit/busy-wait:0.25 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/detached"
+    expect_time "$(awk 'BEGIN { printf "%.12f", 5 / 0.75 + 3 + 0.25e-7 }')"
+    sed 's/<host id="A" speed="1f"\/>/<host id="A" speed="1f" core="2"\/>/' "$d/two-hosts.xml" >"$tmp/two-cores.xml"
+    grep -q 'core="2"' "$tmp/two-cores.xml" || fail "no 2-core host in the copy of two-hosts.xml"
+    run "${IDEAL[@]}" --cfg=tit/busy-wait:1 --hostfile "$d/one.hosts" "$tmp/two-cores.xml" "$d/detached"; expect_time 8
+    run --cfg=tit/busy-wait:1.5 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/detached"
+    expect_error 2 "error: bad model parameter: tit/busy-wait '1.5': expected the share of a core a waiting rank holds, a number in [0, 1]" ;;
   host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
     run --cfg=tit/host-availability:n9:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/host-availability 'n9:0.5': the platform has no host 'n9' (expected 'HOST:FRACTION;...'"
