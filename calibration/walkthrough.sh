@@ -25,6 +25,9 @@
 #                 the link's real rate (no message crosses a link faster than its rate; a ping-pong on an idle
 #                 link can, when the link lets a burst through at once: calibration/README.md). tit-testbed
 #                 calibrate passes 1. Default: no bound
+#   --busy-wait S  share of a core a waiting rank holds, written into the platform as tit/busy-wait (default 1:
+#                 Open MPI's ranks poll while they wait; a replay of more ranks than cores then slows the others
+#                 as the run did; 0: a waiting rank holds none, as SimGrid)
 #   --breaks      size bands of the fit, e.g. 1420,65536, passed to tit-calibrate fit (default: found by
 #                 segmented regression; in mode hosts, the protocol switch (--detached-thresh), so that the
 #                 rendez-vous band, whose bandwidth is the link's, is fitted from its own sizes: on a busy
@@ -58,6 +61,7 @@ lat=
 detached=
 breaks=
 max_bwf=
+busy=1
 build=$root/build
 out=
 tolerance=0.20
@@ -79,6 +83,7 @@ while [[ $# -gt 0 ]]; do
     --detached-thresh) detached=$2; shift ;;
     --breaks) breaks=$2; shift ;;
     --max-bw-factor) max_bwf=$2; shift ;;
+    --busy-wait) busy=$2; shift ;;
     *) echo "walkthrough.sh: error: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -101,7 +106,7 @@ if [[ -n $hostfile ]]; then
 fi
 # One host (shm, tcp): its loopback, a memory copy away; two hosts: a network's microsecond.
 [[ -n $lat ]] || if [[ $mode == hosts ]]; then lat=1e-6; else lat=1e-7; fi
-for v in "--node-bw:$bw" "--node-lat:$lat" ${max_bwf:+"--max-bw-factor:$max_bwf"}; do
+for v in "--node-bw:$bw" "--node-lat:$lat" "--busy-wait:$busy" ${max_bwf:+"--max-bw-factor:$max_bwf"}; do
   [[ ${v#*:} =~ ^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]] ||
     { echo "walkthrough.sh: error: ${v%%:*}: expected a number, got '${v#*:}'" >&2; exit 2; }
 done
@@ -194,7 +199,7 @@ fi
 # The options of the fit, kept so that the measurements can be fitted again into another platform
 # (tit-testbed platform --calibration does).
 fit_opts=(--bandwidth "$bw" --latency "$lat" --links $links ${detached:+--detached-thresh "$detached"} ${breaks:+--breaks "$breaks"}
-          ${max_bwf:+--max-bw-factor "$max_bwf"})
+          ${max_bwf:+--max-bw-factor "$max_bwf"} --busy-wait "$busy")
 # --small's 40 sizes up to 1 MiB: at most 3 bands (small messages, eager, rendez-vous), so that noise cannot split
 # off a band of 4 sizes, too few to fit (seen in CI beside other tests: the shared-memory sizes above 356 KB as a
 # fourth band, fitted 43 % off)

@@ -46,7 +46,7 @@ void write_text(const std::string& path, const std::string& text)
 
 struct FitArgs {
   std::string p2p, contention, cpu, breaks, platform, template_file, output, curves, plot_dir, report;
-  std::optional<double> detached, cpu_problem, max_bw_factor;
+  std::optional<double> detached, cpu_problem, max_bw_factor, busy_wait;
   int max_segments = 6;
   Route route;
   std::vector<std::string> targets;
@@ -170,6 +170,11 @@ int run_fit(const FitArgs& a)
     r.report << "== CPU (" << a.cpu << ")\n";
     write_cpu_report(r.report, fit);
     r.speed = fit.speed;
+  }
+  if (a.busy_wait) {
+    r.props.emplace_back("tit/busy-wait", num(*a.busy_wait));
+    r.report << fmt::format("tit/busy-wait: {} (a waiting rank holds that share of a core: the library polls)\n",
+                            num(*a.busy_wait));
   }
   if (not a.platform.empty())
     write_fitted_platform(a, r);
@@ -309,6 +314,10 @@ CLI::App* add_fit(CLI::App& app, FitArgs& fa)
       ->capture_default_str();
   fit->add_option("--detached-thresh", fa.detached, "protocol threshold in bytes (default: detected from the data)");
   add_max_bw_factor(fit, fa.max_bw_factor);
+  fit->add_option("--busy-wait", fa.busy_wait,
+                  "share of a core a rank of the measured MPI library holds while it waits, written as tit/busy-wait "
+                  "(Open MPI polls: 1; default: not written, a waiting rank holds none)")
+      ->check(CLI::Range(0.0, 1.0));
   add_route_options(fit, fa.route, "the nodes measured");
   fit->add_option("--cpu-problem", fa.cpu_problem, "problem size whose CPU rate to use (default: the largest)");
   fit->add_option("--platform", fa.platform, "platform file to update (created when it does not exist)");

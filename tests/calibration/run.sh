@@ -92,6 +92,7 @@ EOF
     expect 2 "error: fitting --p2p needs --bandwidth and --latency" "$bin/tit-calibrate" fit --p2p bad.csv
     expect 2 "error: nothing to fit: give --p2p, --contention and/or --cpu" "$bin/tit-calibrate" fit
     expect 2 "--max-bw-factor: Value 0 not in range 0.001000 to 1000.000000" "$bin/tit-calibrate" fit --p2p bad.csv --max-bw-factor 0
+    expect 2 "--busy-wait: Value 2 not in range 0.000000 to 1.000000" "$bin/tit-calibrate" fit --p2p bad.csv --busy-wait 2
     # from-trace: the 100-byte send of rank 0 took 0.5 s; rendez-vous above 50 bytes leaves nothing to fit
     expect 2 "error: nothing to fit in situ: the trace has no isend, no detached send, no test and no sendRecv to itself of two sizes or more with a timing; 1 send(s) of at least 50 bytes (rendez-vous) left out of os" \
       "$bin/tit-calibrate" from-trace "$here/data/trace-timings/traces.txt" --detached-thresh 50
@@ -167,6 +168,9 @@ EOF
       grep -q "core=\"$(nproc)\"" out/platform.xml || fail "not one node of $(nproc) cores: $(grep '<cluster' out/platform.xml)"
     [[ $(grep -cv '^#' out/hosts) -eq 1 ]] || fail "hostfile of $(wc -l <out/hosts) lines for one host"
     grep -q -- "--links 1" out/fit-options || fail "fit options: $(cat out/fit-options)"
+    # Open MPI's ranks poll while they wait: the platform says so (a replay of more ranks than cores then shares them
+    # with the waiting ranks too).
+    grep -q '<prop id="tit/busy-wait" value="1" />' out/platform.xml || fail "no tit/busy-wait 1 in the platform"
     # No factor that describes no machine without the report saying why: a latency factor of 1e-06 or a bandwidth
     # factor of 1000 only where no other band measured one.
     if grep -E '^smpi/lat-factor: .*:1e-06(;|$)' out/fit-report.txt; then
