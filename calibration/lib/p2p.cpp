@@ -413,10 +413,10 @@ LineFit take_bandwidth(P2pFit& fit, std::size_t i, const std::vector<Point>& net
 }
 
 /// Each segment's network line from its points `net`, as fitted where the data determine it. A parameter they do not
-/// determine, a slope that does not grow (or a bandwidth factor beyond kMaxBwFactor) or an offset at or below 0 (the
-/// overheads took the whole time), is taken from the nearest band that measured its own (bandwidth: larger sizes
-/// first; latency: smaller sizes first) and the other refitted under it, with a warning: a factor of 1000 or 1e-6
-/// describes no machine (docs: calibration/README.md, "What the data cannot determine").
+/// determine is set otherwise and the other refitted under it, with a warning, since a factor of 1000 or 1e-6
+/// describes no machine (docs: calibration/README.md, "What the data cannot determine"): a slope that does not grow
+/// (or a bandwidth factor beyond kMaxBwFactor) by take_bandwidth, an offset at or below 0 (the overheads took the
+/// whole time) by take_latency.
 void fit_network_lines(P2pFit& fit, const std::vector<std::vector<Point>>& net)
 {
   const std::size_t n = net.size();
@@ -464,9 +464,8 @@ void network_factors(SegmentFit& s, const std::string& name, const std::vector<P
                                        "ping-pong ran faster than the link); capped, latency factor refitted: {}{}",
                                        name, num(*b.capped_from), num(s.bw_factor), num(s.lat_factor),
                                        b.line.offset > 0 ? ""
-                                                         : " (under that slope the band's larger sizes leave no "
-                                                           "latency: its small messages are predicted as fast as the "
-                                                           "link's rate allows, not slower)"));
+                                                         : " (under that slope the band's larger sizes leave it no "
+                                                           "latency: its small messages get none)"));
 }
 
 /// The segments' boundaries: the given breaks (those beyond the largest size measured dropped, with a warning), or

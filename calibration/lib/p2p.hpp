@@ -20,8 +20,8 @@
 namespace tit::calib {
 
 inline constexpr double kEnvelope = 16;        ///< bytes SimGrid adds to every message
-/// Bandwidth factor of a segment whose time does not grow with the size when no other segment's does either (a
-/// larger one is taken as not measured: the bandwidth of the nearest band that measured one is used instead).
+/// Bandwidth factor of a segment whose time does not grow with the size, when neither its noise nor another segment
+/// gives it a bandwidth (a fitted factor above it is taken as not measured).
 inline constexpr double kMaxBwFactor = 1000;
 /// Latency factor of a segment without latency when no other segment has one (SimGrid refuses 0).
 inline constexpr double kMinLatFactor = 1e-6;
