@@ -155,17 +155,16 @@ std::map<const TimedAction*, std::pair<double, double>> irecv_completions(const 
 }
 
 /// Pairs each send with its receive, channel by channel (source, destination, tag, communicator) in the order
-/// of each rank's trace, as MPI's non-overtaking rule does. Channels it cannot order are left out: receives
-/// from any source or with any tag, sendRecvs (whose two halves the trace times as one), and the sends of a
-/// rank that uses sends the trace keeps unparsed (Ssend, bsend, Start, ...). Only pairs whose receive is a
-/// blocking recv, or an irecv whose completion irecv_completions tells, and whose two ranks share a host
-/// clock are returned.
+/// of each rank's trace, as MPI's non-overtaking rule does; a sendRecv is a send to its destination and a receive
+/// from its source, with its one tag (as the replay runs it). Channels it cannot order are left out: receives
+/// from any source or with any tag, and the sends of a rank that uses sends the trace keeps unparsed (Ssend,
+/// bsend, Start, ...). Only pairs whose receive is a blocking recv, an irecv whose completion irecv_completions
+/// tells, or a sendRecv whose end is its receive's (below), and whose two ranks share a host clock are returned.
 /// The point-to-point actions of a run by channel, and the ranks whose messages cannot be paired.
 struct Channels {
   using Key = std::tuple<int, int, int, int>; // source, destination, tag, communicator
   std::map<Key, std::vector<const TimedAction*>> sends, recvs;
   std::set<int> wildcard_receivers, unparsed_senders;
-  std::set<std::pair<int, int>> sendrecv_pairs;
 };
 
 Channels channels_of(const std::vector<TimedAction>& actions)
@@ -184,9 +183,12 @@ Channels channels_of(const std::vector<TimedAction>& actions)
       else
         c.recvs[{a.partner, a.rank, a.tag, a.comm}].push_back(&a);
       break;
-    case trace::Kind::SendRecv:
-      c.sendrecv_pairs.insert({a.rank, a.partner});
-      c.sendrecv_pairs.insert({a.partner2, a.rank});
+    case trace::Kind::SendRecv: // its two halves
+      c.sends[{a.rank, a.partner, a.tag, a.comm}].push_back(&a);
+      if (a.partner2 == trace::kAnySource || a.tag < 0)
+        c.wildcard_receivers.insert(a.rank);
+      else
+        c.recvs[{a.partner2, a.rank, a.tag, a.comm}].push_back(&a);
       break;
     default: // the synchronous and buffered sends, persistent starts: not paired
       if (trace::is_point_to_point(a.kind))
@@ -204,7 +206,7 @@ std::map<const TimedAction*, const TimedAction*> pair_channels(const Channels& c
   std::map<const TimedAction*, const TimedAction*> sender_of;
   for (auto const& [key, s] : c.sends) {
     auto [src, dst, tag, comm] = key;
-    if (c.wildcard_receivers.contains(dst) || c.unparsed_senders.contains(src) || c.sendrecv_pairs.contains({src, dst}))
+    if (c.wildcard_receivers.contains(dst) || c.unparsed_senders.contains(src))
       continue;
     auto it = c.recvs.find(key);
     if (it == c.recvs.end())
@@ -262,7 +264,7 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, dou
   std::vector<WaitAllGroup> groups;
   auto completions = irecv_completions(actions, detached_thresh, unknown_completion, groups);
   Channels c = channels_of(actions);
-  std::size_t unequal = 0, irecvs = 0;
+  std::size_t unequal = 0, irecvs = 0, sendrecvs = 0, sendrecv_send_later = 0;
   auto sender_of = pair_channels(c, unequal);
   std::size_t last_of_group = time_last_of_waitalls(groups, sender_of, completions, unknown_completion);
   std::vector<Message> out;
@@ -279,6 +281,15 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, dou
         continue;
       if (r->kind == trace::Kind::Recv) {
         out.push_back({snd, r, r->start, r->end});
+      } else if (r->kind == trace::Kind::SendRecv) {
+        // Its end is its receive's when its own send ends first: an eager one (buffered at once), or in an exchange
+        // with the same partner, one no larger than the message received (the two travel together).
+        if (r->bytes < detached_thresh || (r->partner == r->partner2 && r->bytes <= snd->bytes)) {
+          out.push_back({snd, r, r->start, r->end});
+          ++sendrecvs;
+        } else {
+          ++sendrecv_send_later;
+        }
       } else if (auto done = completions.find(r); done != completions.end()) {
         out.push_back({snd, r, done->second.first, done->second.second});
         ++irecvs;
@@ -301,6 +312,14 @@ std::vector<Message> match_messages(const std::vector<TimedAction>& actions, dou
     notes.push_back(fmt::format("{} of the messages matched were received by an irecv, timed by the wait (or waitall) "
                                 "that completed it",
                                 irecvs));
+  if (sendrecvs > 0)
+    notes.push_back(fmt::format("{} of the messages matched were received by a sendRecv, timed by it (its own send "
+                                "eager, or no larger and to the same partner)",
+                                sendrecvs));
+  if (sendrecv_send_later > 0)
+    notes.push_back(fmt::format("{} message(s) received by a sendRecv whose own send is rendez-vous, and larger or to "
+                                "another rank, left out of the network fit (the sendRecv may end with its send)",
+                                sendrecv_send_later));
   if (last_of_group > 0)
     notes.push_back(fmt::format("{} of them the last (latest sent, largest) of the irecvs a waitall completed",
                                 last_of_group));
@@ -330,7 +349,9 @@ std::vector<std::vector<Point>> one_way_points(const std::vector<Message>& messa
         ++late_receiver;
         continue;
       }
-      y = m.recv_end - m.send->start - (m.send->kind == trace::Kind::Isend ? ois(size) : os(size)) - orecv(size);
+      // A sendRecv's send is an isend, as the replay runs it.
+      const bool isend = m.send->kind == trace::Kind::Isend || m.send->kind == trace::Kind::SendRecv;
+      y = m.recv_end - m.send->start - (isend ? ois(size) : os(size)) - orecv(size);
     } else {
       y = m.recv_end - std::max(m.send->start, m.recv_start);
     }
@@ -551,8 +572,8 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
     throw InputError(fmt::format("error: nothing to fit in situ: the trace has no isend, no detached send, no test{} no "
                                  "sendRecv to itself of two sizes or more{} with a timing{}",
                                  options.route ? "," : " and",
-                                 options.route ? " and no message received on the same host by a blocking recv or by an irecv "
-                                                 "whose wait is known"
+                                 options.route ? " and no message received on the same host by a blocking recv, by an irecv "
+                                                 "whose wait is known or by a sendRecv"
                                                : "",
                                  why));
   }
@@ -577,8 +598,8 @@ void write_in_situ_report(std::ostream& out, const InSituFit& fit)
     }
   }
   if (not fit.network.messages.empty()) {
-    out << fmt::format("network: {} message(s) matched to their receive on one host (a recv, or an irecv and its "
-                       "wait)\n",
+    out << fmt::format("network: {} message(s) matched to their receive on one host (a recv, an irecv and its "
+                       "wait, or a sendRecv)\n",
                        fit.matched);
     auto const& n = fit.network;
     for (std::size_t i = 0; i < n.messages.size(); ++i) {
