@@ -15,7 +15,8 @@
 #                 with the same measured columns with another CPU-rate source
 #   from-errors   the usage errors of --from
 #   route         the route given to the in-situ fit: two node links on a platform of one node per rank, the
-#                 node's loopback on the one-host platform calibration/walkthrough.sh writes for shm and tcp
+#                 node's loopback on the one-host platform calibration/walkthrough.sh writes for shm and tcp; no
+#                 in-situ fit for a case of more ranks than cores
 # Usage: run.sh BUILD_DIR CASE
 set -u
 build=$(cd "$1" && pwd)
@@ -186,6 +187,12 @@ two = acc.cluster_route(f"{tmp}/p.xml", f"{tmp}/hosts", 2)
 assert two == ["--bandwidth", "125000000", "--latency", "1e-05", "--links", "2"], two
 assert acc.cluster_route(f"{tmp}/p.xml", f"{tmp}/hosts", 3) == [], "3 ranks on 2 nodes share a node"
 assert acc.cluster_route(f"{tmp}/one.xml", f"{tmp}/one.hosts", 1) == [], "one rank sends to no other"
+# More ranks than cores: nothing fitted in situ (the run's timings include the ranks' descheduling), nothing run.
+from pathlib import Path
+situ, why = acc.platform_in_situ(Path("/nonexistent"), f"{tmp}/one.xml", f"{tmp}/one.hosts", 4, 2,
+                                 "/nonexistent", Path(tmp) / "situ")
+assert situ is None and why.startswith("not fitted: 4 ranks on 2 cores"), (situ, why)
+assert not (Path(tmp) / "situ").exists(), "a refused in-situ fit made its folder"
 print("routes ok")
 PY
     expect_ok
