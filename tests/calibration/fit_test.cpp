@@ -242,6 +242,20 @@ bool warned_of(const P2pFit& fit, const std::string& text)
   return false;
 }
 
+std::string report_of(const P2pFit& fit)
+{
+  std::ostringstream report;
+  write_p2p_report(report, fit);
+  return report.str();
+}
+
+/// The fitted one-way times at `sizes` within `rel` of the machine's.
+void expect_one_way_within(const P2pFit& fit, const Machine& m, std::initializer_list<double> sizes, double rel)
+{
+  for (double size : sizes)
+    EXPECT_NEAR(fit.one_way(size), m.one_way(size), rel * m.one_way(size)) << size;
+}
+
 TEST(P2pFit, ABandWithoutMeasurableGrowthTakesTheNextBandsBandwidth)
 {
   // Band 0's network time does not grow with the size (a bandwidth 10^6 times the link's), and without noise no
@@ -260,14 +274,11 @@ TEST(P2pFit, ABandWithoutMeasurableGrowthTakesTheNextBandsBandwidth)
   // The latency under the larger slope: the band's times less what 0.6 x the link gives to its bytes.
   EXPECT_GT(fit.segments[0].lat_factor, 1.8);
   EXPECT_LT(fit.segments[0].lat_factor, 2.0);
-  for (double size : {1.0, 700.0, 1420.0})
-    EXPECT_NEAR(fit.one_way(size), m.one_way(size), 0.05 * m.one_way(size)) << size;
+  expect_one_way_within(fit, m, {1.0, 700.0, 1420.0}, 0.05);
   for (std::size_t i = 1; i < 5; ++i)
     EXPECT_FALSE(fit.segments[i].bandwidth_from || fit.segments[i].latency_from) << "band " << i;
   EXPECT_TRUE(warned_of(fit, "network time on [0, 1420] does not grow measurably with the size"));
-  std::ostringstream report;
-  write_p2p_report(report, fit);
-  EXPECT_NE(report.str().find("bw-factor 0.6 (from (1420, 32768])"), std::string::npos) << report.str();
+  EXPECT_NE(report_of(fit).find("bw-factor 0.6 (from (1420, 32768])"), std::string::npos) << report_of(fit);
 }
 
 TEST(P2pFit, ANoisyBandThatDoesNotGrowGetsTheLowestBandwidthItsNoiseAllows)
@@ -286,13 +297,10 @@ TEST(P2pFit, ANoisyBandThatDoesNotGrowGetsTheLowestBandwidthItsNoiseAllows)
   EXPECT_FALSE(b.bandwidth_from);
   EXPECT_GT(b.bw_factor, 1.5);
   EXPECT_LT(b.bw_factor, 6);
-  for (double size : {1.0, 700.0, 1420.0})
-    EXPECT_NEAR(fit.one_way(size), m.one_way(size), 0.03 * m.one_way(size)) << size;
+  expect_one_way_within(fit, m, {1.0, 700.0, 1420.0}, 0.03);
   EXPECT_TRUE(warned_of(fit, "network time on [0, 1420] does not grow measurably with the size"));
   EXPECT_TRUE(warned_of(fit, "its bandwidth is the lowest its noise allows"));
-  std::ostringstream report;
-  write_p2p_report(report, fit);
-  EXPECT_NE(report.str().find("(the lowest its noise allows)"), std::string::npos) << report.str();
+  EXPECT_NE(report_of(fit).find("(the lowest its noise allows)"), std::string::npos) << report_of(fit);
 }
 
 TEST(P2pFit, ANoisyBandThatDoesNotGrowTakesAFasterNeighboursBandwidth)
@@ -329,8 +337,7 @@ TEST(P2pFit, ABandWithoutLatencyTakesThePreviousBandsLatency)
   EXPECT_NEAR(fit.segments[0].lat_factor, 0.01, 1e-9);
   EXPECT_DOUBLE_EQ(fit.segments[1].lat_factor, fit.segments[0].lat_factor);
   EXPECT_NEAR(fit.segments[1].bw_factor, 0.6, 0.1 * 0.6);
-  for (double size : {1421.0, 8000.0, 32768.0})
-    EXPECT_NEAR(fit.one_way(size), m.one_way(size), 0.1 * m.one_way(size)) << size;
+  expect_one_way_within(fit, m, {1421.0, 8000.0, 32768.0}, 0.1);
   EXPECT_TRUE(warned_of(fit, "network time on (1420, 32768]: the overheads leave no latency"));
   EXPECT_TRUE(warned_of(fit, "its latency is taken from [0, 1420]"));
 }
