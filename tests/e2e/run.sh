@@ -274,6 +274,9 @@ case $case_name in
     sed 's/<host id="A" speed="1f"\/>/<host id="A" speed="1f" core="2"\/>/' "$d/two-hosts.xml" >"$tmp/two-cores.xml"
     grep -q 'core="2"' "$tmp/two-cores.xml" || fail "no 2-core host in the copy of two-hosts.xml"
     run "${IDEAL[@]}" --cfg=tit/busy-wait:1 --hostfile "$d/one.hosts" "$tmp/two-cores.xml" "$d/detached"; expect_time 8
+    # A rank polling while the trace deadlocks holds a computation that outlasts any run: the deadlock is still found.
+    run --cfg=tit/busy-wait:1 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/deadlock"
+    expect_error 3 "the trace deadlocks" "rank 0 blocked in" "rank 1 blocked in"
     run --cfg=tit/busy-wait:1.5 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/busy-wait '1.5': expected the share of a core a waiting rank holds, a number in [0, 1]" ;;
   host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
