@@ -242,6 +242,15 @@ bool warned_of(const P2pFit& fit, const std::string& text)
   return false;
 }
 
+/// The fit of `m`'s synthetic measurements (noise-free: one repetition; else 10, with `noise` and `seed`) with its
+/// breaks given.
+P2pFit fit_given_breaks(const Machine& m, double noise = 0, unsigned seed = 42)
+{
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  return fit_p2p(synthesize(m, noise, 0, noise > 0 ? 10 : 1, seed), m.route, opt);
+}
+
 std::string report_of(const P2pFit& fit)
 {
   std::ostringstream report;
@@ -263,9 +272,7 @@ TEST(P2pFit, ABandWithoutMeasurableGrowthTakesTheNextBandsBandwidth)
   // latency refitted under it; the others are as fitted.
   Machine m;
   m.bwf[0] = 1e6;
-  P2pOptions opt;
-  opt.breaks = m.breaks;
-  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  auto fit = fit_given_breaks(m);
   ASSERT_EQ(fit.segments.size(), 5U);
   EXPECT_EQ(fit.segments[0].bandwidth_from, std::optional<std::size_t>(1));
   EXPECT_FALSE(fit.segments[0].latency_from);
@@ -288,9 +295,7 @@ TEST(P2pFit, ANoisyBandThatDoesNotGrowGetsTheLowestBandwidthItsNoiseAllows)
   // times (1% of 400 us over 1,436 bytes: about 3 x the link's 125 MB/s), not a factor of 1000 nor another band's.
   Machine m;
   m.bwf[0] = -2;
-  P2pOptions opt;
-  opt.breaks = m.breaks;
-  auto fit = fit_p2p(synthesize(m, 0.01, 0, 10, 7), m.route, opt);
+  auto fit = fit_given_breaks(m, 0.01, 7);
   ASSERT_EQ(fit.segments.size(), 5U);
   auto const& b = fit.segments[0];
   EXPECT_TRUE(b.bandwidth_bound);
@@ -310,9 +315,7 @@ TEST(P2pFit, ANoisyBandThatDoesNotGrowTakesAFasterNeighboursBandwidth)
   Machine m;
   m.bwf[0] = -2;
   m.bwf[1] = 20;
-  P2pOptions opt;
-  opt.breaks = m.breaks;
-  auto fit = fit_p2p(synthesize(m, 0.01, 0, 10, 7), m.route, opt);
+  auto fit = fit_given_breaks(m, 0.01, 7);
   ASSERT_EQ(fit.segments.size(), 5U);
   EXPECT_FALSE(fit.segments[0].bandwidth_bound);
   EXPECT_EQ(fit.segments[0].bandwidth_from, std::optional<std::size_t>(1));
@@ -328,9 +331,7 @@ TEST(P2pFit, ABandWithoutLatencyTakesThePreviousBandsLatency)
   Machine m;
   m.latf[0] = 0.01;
   m.latf[1] = -0.005;
-  P2pOptions opt;
-  opt.breaks = m.breaks;
-  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  auto fit = fit_given_breaks(m);
   ASSERT_EQ(fit.segments.size(), 5U);
   EXPECT_EQ(fit.segments[1].latency_from, std::optional<std::size_t>(0));
   EXPECT_FALSE(fit.segments[1].bandwidth_from);
@@ -347,9 +348,7 @@ TEST(P2pFit, NoBandWithLatencyIsSaid)
   Machine m;
   for (auto& f : m.latf)
     f = -0.001;
-  P2pOptions opt;
-  opt.breaks = m.breaks;
-  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  auto fit = fit_given_breaks(m);
   for (auto const& s : fit.segments) {
     EXPECT_EQ(s.lat_factor, kMinLatFactor);
     EXPECT_FALSE(s.latency_from);
@@ -364,9 +363,7 @@ TEST(P2pFit, ALatencyLongerThanTheBandsTimesIsNotTaken)
   // left to the bandwidth, so band 1 keeps no latency, said so.
   Machine m;
   m.latf[1] = -0.01;
-  P2pOptions opt;
-  opt.breaks = m.breaks;
-  auto fit = fit_p2p(synthesize(m, 0, 0, 1), m.route, opt);
+  auto fit = fit_given_breaks(m);
   EXPECT_FALSE(fit.segments[1].latency_from);
   EXPECT_EQ(fit.segments[1].lat_factor, kMinLatFactor);
   EXPECT_NEAR(fit.segments[1].bw_factor, 0.6, 0.1 * 0.6);
@@ -595,17 +592,43 @@ Route two_links()
   route.links = 2;
   return route;
 }
+
+/// The machine of the in-situ network tests: on two_links(), below 4096 bytes lat-factor 0.5 and bw-factor 0.8;
+/// above, 0.25 and 0.6. Overheads os 1 us, ois 0.5 us, or 0.2 us (applied to eager messages, below 65536 bytes).
+double two_band_network(double size)
+{
+  bool low = size <= 4096;
+  return 2e-6 * (low ? 0.5 : 0.25) + (size + 16) / (1e10 * (low ? 0.8 : 0.6));
+}
+
+InSituOptions two_band_options()
+{
+  InSituOptions options;
+  options.breaks = {4096};
+  options.route = two_links();
+  options.os = "0:1e-6:0";
+  options.ois = "0:5e-7:0";
+  options.orecv = "0:2e-7:0";
+  return options;
+}
+
+void expect_two_band_factors(const InSituFit& fit)
+{
+  ASSERT_EQ(fit.network.lat_factor.size(), 2U);
+  ASSERT_TRUE(fit.network.lat_factor[0] && fit.network.bw_factor[0] && fit.network.lat_factor[1] &&
+              fit.network.bw_factor[1]);
+  EXPECT_NEAR(*fit.network.lat_factor[0], 0.5, 1e-6);
+  EXPECT_NEAR(*fit.network.bw_factor[0], 0.8, 1e-6);
+  EXPECT_NEAR(*fit.network.lat_factor[1], 0.25, 1e-6);
+  EXPECT_NEAR(*fit.network.bw_factor[1], 0.6, 1e-6);
+}
 } // namespace
 
 TEST(InSitu, NetworkFactorsFromMatchedMessages)
 {
   using tit::trace::Kind;
-  // Route: 2 links of 1 us, 10 GB/s. Below 4096 bytes lat-factor 0.5 and bw-factor 0.8; above, 0.25 and 0.6.
-  // Overheads os 1 us, ois 0.5 us, or 0.2 us (applied to eager messages, below 65536 bytes).
-  auto network = [&](double size) {
-    bool low = size <= 4096;
-    return 2e-6 * (low ? 0.5 : 0.25) + (size + 16) / (1e10 * (low ? 0.8 : 0.6));
-  };
+  // The machine of two_band_network.
+  auto network = two_band_network;
   std::vector<TimedAction> acts;
   double t = 1;
   for (double size : {100.0, 1000.0, 4000.0, 8000.0, 30000.0}) { // eager, the receiver already waiting
@@ -618,21 +641,9 @@ TEST(InSitu, NetworkFactorsFromMatchedMessages)
     t += 1;
   }
   message(acts, Kind::Send, 500, 1e-6, t, t + 1e-3, t + 2e-3); // the receive was late: not measured
-  InSituOptions options;
-  options.breaks = {4096};
-  options.route = two_links();
-  options.os = "0:1e-6:0";
-  options.ois = "0:5e-7:0";
-  options.orecv = "0:2e-7:0";
-  auto fit = fit_in_situ(acts, options);
+  auto fit = fit_in_situ(acts, two_band_options());
   EXPECT_EQ(fit.matched, 13U);
-  ASSERT_EQ(fit.network.lat_factor.size(), 2U);
-  ASSERT_TRUE(fit.network.lat_factor[0] && fit.network.bw_factor[0] && fit.network.lat_factor[1] &&
-              fit.network.bw_factor[1]);
-  EXPECT_NEAR(*fit.network.lat_factor[0], 0.5, 1e-6);
-  EXPECT_NEAR(*fit.network.bw_factor[0], 0.8, 1e-6);
-  EXPECT_NEAR(*fit.network.lat_factor[1], 0.25, 1e-6);
-  EXPECT_NEAR(*fit.network.bw_factor[1], 0.6, 1e-6);
+  expect_two_band_factors(fit);
   EXPECT_EQ(fit.network.messages, (std::vector<std::size_t>{6, 6}));
   EXPECT_EQ(fit.network.config(true, fit.breaks, "0:1"), "4112:0.25;0:0.5");
   ASSERT_EQ(fit.notes.size(), 2U);
@@ -646,10 +657,7 @@ TEST(InSitu, MessagesReceivedBySendRecvs)
   // As above, but rank 1 receives each message by a sendRecv (its own send to rank 0 of 8 bytes, eager), and rank 0
   // sends by a send or by a sendRecv (whose send the replay runs as an isend: ois). Then a sendRecv whose own send is
   // rendez-vous, larger, to another rank: its end may be its send's, not measured.
-  auto network = [&](double size) {
-    bool low = size <= 4096;
-    return 2e-6 * (low ? 0.5 : 0.25) + (size + 16) / (1e10 * (low ? 0.8 : 0.6));
-  };
+  auto network = two_band_network;
   std::vector<TimedAction> acts;
   auto exchange = [&](Kind kind, double size, double in_send, double at, double posted, double arrives, double own,
                       int own_to) {
@@ -676,20 +684,9 @@ TEST(InSitu, MessagesReceivedBySendRecvs)
     t += 1;
   }
   exchange(Kind::Send, 70000, 1e-3, t, t + 3e-6, t + 1, 1e6, 2); // its own send, 1 MB to rank 2, may end last
-  InSituOptions options;
-  options.breaks = {4096};
-  options.route = two_links();
-  options.os = "0:1e-6:0";
-  options.ois = "0:5e-7:0";
-  options.orecv = "0:2e-7:0";
-  auto fit = fit_in_situ(acts, options);
+  auto fit = fit_in_situ(acts, two_band_options());
   EXPECT_EQ(fit.matched, 12U);
-  ASSERT_TRUE(fit.network.lat_factor[0] && fit.network.bw_factor[0] && fit.network.lat_factor[1] &&
-              fit.network.bw_factor[1]);
-  EXPECT_NEAR(*fit.network.lat_factor[0], 0.5, 1e-6);
-  EXPECT_NEAR(*fit.network.bw_factor[0], 0.8, 1e-6);
-  EXPECT_NEAR(*fit.network.lat_factor[1], 0.25, 1e-6);
-  EXPECT_NEAR(*fit.network.bw_factor[1], 0.6, 1e-6);
+  expect_two_band_factors(fit);
   auto noted = [&](const std::string& text) {
     return std::find(fit.notes.begin(), fit.notes.end(), text) != fit.notes.end();
   };
@@ -796,12 +793,7 @@ TEST(InSitu, NetworkFactorsFromIrecvsAndTheirWaits)
   options.orecv = "0:2e-7:0";
   auto fit = fit_in_situ(acts, options);
   EXPECT_EQ(fit.matched, 8U);
-  ASSERT_TRUE(fit.network.lat_factor[0] && fit.network.bw_factor[0] && fit.network.lat_factor[1] &&
-              fit.network.bw_factor[1]);
-  EXPECT_NEAR(*fit.network.lat_factor[0], 0.5, 1e-6);
-  EXPECT_NEAR(*fit.network.bw_factor[0], 0.8, 1e-6);
-  EXPECT_NEAR(*fit.network.lat_factor[1], 0.25, 1e-6);
-  EXPECT_NEAR(*fit.network.bw_factor[1], 0.6, 1e-6);
+  expect_two_band_factors(fit);
   EXPECT_EQ(fit.network.messages, (std::vector<std::size_t>{5, 3}));
   auto has = [&](const std::string& note) {
     return std::find(fit.notes.begin(), fit.notes.end(), note) != fit.notes.end();
