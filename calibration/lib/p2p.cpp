@@ -309,6 +309,19 @@ Hidden hidden_slope(const std::vector<Point>& net)
   return {noise / (hi->x - lo->x), noise};
 }
 
+/// Whether a network line's slope gives a bandwidth factor the fit takes as measured: above 0 and at most
+/// kMaxBwFactor on `route`.
+bool slope_measured(double slope, const Route& route)
+{
+  return slope > 0 && 1 / (slope * route.lone_flow_bandwidth()) <= kMaxBwFactor;
+}
+
+/// Segment `i`'s name in the report: its size range.
+std::string band_name(const P2pFit& fit, std::size_t i)
+{
+  return range_name(fit.segments[i], i == 0);
+}
+
 LineFit with_offset(LineFit line, double offset)
 {
   line.offset = offset;
@@ -336,40 +349,27 @@ LineFit take_latency(P2pFit& fit, std::size_t i, LineFit line, const std::vector
                      const std::vector<LineFit>& lines, const std::vector<bool>& offset_ok)
 {
   auto& s = fit.segments[i];
-  const auto name = range_name(s, i == 0);
-  const double lone = fit.route.lone_flow_bandwidth();
-  const double fitted = line.offset;
-  s.latency_from = nearest(i, offset_ok, false);
-  LineFit borrowed = line;
-  if (s.latency_from) {
-    borrowed.offset = lines[*s.latency_from].offset;
-    if (not s.slope_fixed())
-      borrowed = under_offset(net, borrowed.offset);
+  const std::string why = fmt::format("network time on {}: the overheads leave no latency (fitted offset {:.4g} s)",
+                                      band_name(fit, i), line.offset);
+  auto none = [&] { return s.slope_fixed() ? with_offset(line, 0) : under_offset(net, 0); };
+  const auto donor = nearest(i, offset_ok, false);
+  if (not donor) {
+    fit.warnings.push_back(fmt::format("{}, nor in any other band: latency factor {}", why, kMinLatFactor));
+    return none();
   }
-  if (s.latency_from && borrowed.slope > 0 && 1 / (borrowed.slope * lone) <= kMaxBwFactor) {
-    line = borrowed;
-    fit.warnings.push_back(fmt::format(
-        "network time on {}: the overheads leave no latency (fitted offset {:.4g} s): its latency is taken from "
-        "{} ({:.4g} s){}",
-        name, fitted, range_name(fit.segments[*s.latency_from], *s.latency_from == 0), line.offset,
-        s.slope_fixed() ? "" : " and its bandwidth refitted under it"));
-  } else if (s.latency_from) {
+  const double latency = lines[*donor].offset;
+  const LineFit taken = s.slope_fixed() ? with_offset(line, latency) : under_offset(net, latency);
+  if (not slope_measured(taken.slope, fit.route)) {
     // The neighbour's latency is as long as this band's whole times: nothing would be left to the bandwidth.
-    fit.warnings.push_back(fmt::format(
-        "network time on {}: the overheads leave no latency (fitted offset {:.4g} s), and the latency of {} "
-        "({:.4g} s) leaves its times no growth with the size: latency factor {} (the band's time is its overheads "
-        "and its bytes)",
-        name, fitted, range_name(fit.segments[*s.latency_from], *s.latency_from == 0), borrowed.offset,
-        kMinLatFactor));
-    s.latency_from.reset();
-    line = s.slope_fixed() ? with_offset(line, 0) : under_offset(net, 0);
-  } else {
-    line = s.slope_fixed() ? with_offset(line, 0) : under_offset(net, 0);
-    fit.warnings.push_back(fmt::format("network time on {}: the overheads leave no latency (fitted offset {:.4g} "
-                                       "s), nor in any other band: latency factor {}",
-                                       name, fitted, kMinLatFactor));
+    fit.warnings.push_back(fmt::format("{}, and the latency of {} ({:.4g} s) leaves its times no growth with the size: "
+                                       "latency factor {} (the band's time is its overheads and its bytes)",
+                                       why, band_name(fit, *donor), latency, kMinLatFactor));
+    return none();
   }
-  return line;
+  s.latency_from = donor;
+  fit.warnings.push_back(fmt::format("{}: its latency is taken from {} ({:.4g} s){}", why, band_name(fit, *donor),
+                                     latency, s.slope_fixed() ? "" : " and its bandwidth refitted under it"));
+  return taken;
 }
 
 /// Segment `i`'s line when its slope is not measured (at or below 0, or a bandwidth factor beyond kMaxBwFactor): the
@@ -379,14 +379,12 @@ LineFit take_bandwidth(P2pFit& fit, std::size_t i, const std::vector<Point>& net
                        const std::vector<bool>& slope_ok)
 {
   auto& s = fit.segments[i];
-  const auto name = range_name(s, i == 0);
-  const double lone = fit.route.lone_flow_bandwidth();
   const Hidden hidden = hidden_slope(net);
-  const bool bound = hidden.slope > 0 && 1 / (hidden.slope * lone) <= kMaxBwFactor;
+  const bool bound = slope_measured(hidden.slope, fit.route);
   const auto donor = nearest(i, slope_ok, true);
   const std::string why = fmt::format("network time on {} does not grow measurably with the size (fitted slope {:.4g} "
                                       "s/B)",
-                                      name, raw[i].slope);
+                                      band_name(fit, i), raw[i].slope);
   if (bound && (not donor || hidden.slope <= raw[*donor].slope)) {
     // The slowest link the data cannot tell from none: the bytes of its sizes cost one noise scale over the band.
     s.bandwidth_bound = true;
@@ -400,7 +398,7 @@ LineFit take_bandwidth(P2pFit& fit, std::size_t i, const std::vector<Point>& net
     s.bandwidth_from = donor;
     fit.warnings.push_back(fmt::format("{}: its bandwidth is taken from {} ({:.4g} B/s{}) and its latency refitted "
                                        "under it",
-                                       why, range_name(fit.segments[*donor], *donor == 0), 1 / raw[*donor].slope,
+                                       why, band_name(fit, *donor), 1 / raw[*donor].slope,
                                        bound ? fmt::format(", faster than the {:.4g} B/s its noise allows",
                                                            1 / hidden.slope)
                                              : std::string()));
@@ -408,7 +406,7 @@ LineFit take_bandwidth(P2pFit& fit, std::size_t i, const std::vector<Point>& net
   }
   fit.warnings.push_back(fmt::format("network time on {} does not grow with the size, nor in any other band: "
                                      "bandwidth factor set at {} (the data hold no bandwidth)",
-                                     name, kMaxBwFactor));
+                                     band_name(fit, i), kMaxBwFactor));
   return under_slope(net, 0);
 }
 
@@ -420,13 +418,12 @@ LineFit take_bandwidth(P2pFit& fit, std::size_t i, const std::vector<Point>& net
 void fit_network_lines(P2pFit& fit, const std::vector<std::vector<Point>>& net)
 {
   const std::size_t n = net.size();
-  const double lone = fit.route.lone_flow_bandwidth();
   const double lat = fit.route.raw_latency();
   std::vector<LineFit> raw;
   std::vector<bool> slope_ok;
   for (auto const& pts : net) {
     raw.push_back(robust_line_fit(pts));
-    slope_ok.push_back(raw.back().slope > 0 && 1 / (raw.back().slope * lone) <= kMaxBwFactor);
+    slope_ok.push_back(slope_measured(raw.back().slope, fit.route));
   }
   // First the slopes, then the latencies: a band's latency is taken as its band ended up with it.
   std::vector<LineFit> lines;
@@ -575,7 +572,7 @@ P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& option
   }
   fit_network_lines(fit, net);
   for (std::size_t i = 0; i < nseg; ++i)
-    network_factors(fit.segments[i], range_name(fit.segments[i], i == 0), net[i], fit, options);
+    network_factors(fit.segments[i], band_name(fit, i), net[i], fit, options);
   return fit;
 }
 
@@ -607,7 +604,7 @@ void write_p2p_report(std::ostream& out, const P2pFit& fit)
     else if (static_cast<double>(s.low) + 1 < fit.detached_thresh)
       protocol = fmt::format("detached below {}", num(fit.detached_thresh));
     auto from = [&](const std::optional<std::size_t>& band) {
-      return band ? fmt::format(" (from {})", range_name(fit.segments[*band], *band == 0)) : std::string();
+      return band ? fmt::format(" (from {})", band_name(fit, *band)) : std::string();
     };
     out << fmt::format("{:<22} {} (min(send, recv) / one-way {:.2f}), lat-factor {}{}, bw-factor {}{}{}\n", name,
                        protocol, s.sync_ratio, num(s.lat_factor), from(s.latency_from), num(s.bw_factor),
