@@ -172,7 +172,7 @@ EOF
     # with the waiting ranks too).
     grep -q '<prop id="tit/busy-wait" value="1" />' out/platform.xml || fail "no tit/busy-wait 1 in the platform"
     # No factor that describes no machine without the report saying why: a latency factor of 1e-06 or a bandwidth
-    # factor of 1000 only where no other band measured one.
+    # factor of 1000 only with the warning that nothing else determined it.
     if grep -E '^smpi/lat-factor: .*:1e-06(;|$)' out/fit-report.txt; then
       grep -qE 'nor in any other band: latency factor 1e-06|leaves its times no growth with the size: latency factor 1e-06' \
         out/fit-report.txt || fail "a latency factor of 1e-06 that no warning explains"
