@@ -520,12 +520,15 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
   std::size_t rendezvous = 0;
   P2pData polls; // the calls SimGrid charges one smpi/test each: test, testany (testall and testsome: one per request)
   std::size_t per_request = 0;
+  std::size_t to_itself = 0; // sends and isends of a rank to itself
   for (auto const& a : actions) {
     if (a.kind == trace::Kind::Test || a.kind == trace::Kind::TestAny)
       polls.test.push_back({0, a.seconds});
     else if (a.kind == trace::Kind::TestAll || a.kind == trace::Kind::TestSome)
       ++per_request;
-    if (a.kind == trace::Kind::Isend) {
+    if ((a.kind == trace::Kind::Isend || a.kind == trace::Kind::Send) && a.partner == a.rank) {
+      ++to_itself; // the MPI library copies the message in the call: its time is a copy, not the cost of a send
+    } else if (a.kind == trace::Kind::Isend) {
       ois[segment_of(fit.breaks, a.bytes)].push_back({a.bytes, a.seconds});
     } else if (a.kind == trace::Kind::Send) {
       if (a.bytes < options.detached_thresh)
@@ -545,6 +548,11 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
                                     "request they test, and the trace does not say how many each tested",
                                     per_request));
   fit.copies = copies.size();
+  if (to_itself > 0)
+    fit.notes.push_back(fmt::format("{} send(s) and isend(s) of a rank to itself left out of os and ois (the MPI "
+                                    "library copies such a message within the call: a local copy, not the cost of "
+                                    "posting a send)",
+                                    to_itself));
   if (rendezvous > 0)
     fit.notes.push_back(fmt::format("{} send(s) of at least {} bytes (rendez-vous) left out of os", rendezvous,
                                     options.detached_thresh));

@@ -529,6 +529,35 @@ TEST(InSitu, OverheadsPerBandAndCopyRate)
   EXPECT_EQ(fit.notes[0], "1 send(s) of at least 65536 bytes (rendez-vous) left out of os");
 }
 
+TEST(InSitu, MessagesOfARankToItselfAreNoSendOverhead)
+{
+  using tit::trace::Kind;
+  // A periodic stencil on one rank: every isend goes to the rank itself, and Open MPI copies the message within
+  // the call (3 GB/s here). That copy is no cost of posting a send: fitted as ois, it would be charged on every
+  // isend to other ranks too.
+  std::vector<TimedAction> acts;
+  for (double s : {9216.0, 73728.0, 147456.0})
+    for (int i = 0; i < 4; ++i)
+      acts.push_back(timed(Kind::Isend, s, s / 3e9, 0));
+  acts.push_back(timed(Kind::Send, 100, 2e-7, 0));
+  try {
+    fit_in_situ(acts, {});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("; 13 send(s) and isend(s) of a rank to itself left out of os and ois (the "
+                                         "MPI library copies such a message within the call"),
+              std::string::npos)
+        << e.what();
+  }
+  // Beside isends to another rank, only those are fitted.
+  for (double s : {9216.0, 73728.0, 147456.0})
+    acts.push_back(timed(Kind::Isend, s, 1e-6));
+  auto fit = fit_in_situ(acts, {});
+  EXPECT_EQ(fit.ois.config(fit.breaks), "0:1e-06:0");
+  ASSERT_EQ(fit.notes.size(), 1U);
+  EXPECT_EQ(fit.notes[0].substr(0, 55), "13 send(s) and isend(s) of a rank to itself left out of");
+}
+
 TEST(InSitu, TestCostFromTestAndTestanyAlone)
 {
   using tit::trace::Kind;
