@@ -577,8 +577,8 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
     std::string why;
     for (auto const& n : fit.notes)
       why += "; " + n;
-    throw InputError(fmt::format("error: nothing to fit in situ: the trace has no isend, no detached send, no test{} no "
-                                 "sendRecv to itself of two sizes or more{} with a timing{}",
+    throw InputError(fmt::format("error: nothing to fit in situ: the trace has no isend or detached send to another "
+                                 "rank, no test{} no sendRecv to itself of two sizes or more{} with a timing{}",
                                  options.route ? "," : " and",
                                  options.route ? " and no message received on the same host by a blocking recv, by an irecv "
                                                  "whose wait is known or by a sendRecv"

@@ -583,8 +583,8 @@ TEST(InSitu, NothingToFitIsAnError)
     fit_in_situ({timed(Kind::SendRecv, 8, 1e-6, 0), timed(Kind::SendRecv, 8, 1.1e-6, 0)}, {});
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "error: nothing to fit in situ: the trace has no isend, no detached send, no test and no "
-                           "sendRecv to itself of two sizes or more with a timing; local copy rate not fitted: error: the "
+    EXPECT_STREQ(e.what(), "error: nothing to fit in situ: the trace has no isend or detached send to another rank, no "
+                           "test and no sendRecv to itself of two sizes or more with a timing; local copy rate not fitted: error: the "
                            "copy experiment needs at least 2 distinct sizes, got 1");
   }
 }
