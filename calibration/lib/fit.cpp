@@ -38,6 +38,19 @@ Weighted weighted_ls(std::span<const Point> pts, const std::vector<double>& w, b
   }
   double mx = sx / sw;
   double my = sy / sw;
+  // One size among the weighted points: a constant. (Their mean, rounded, differs from that size by an ulp, and the
+  // slope through those ulps would be noise: with 1,200 calls of one size it once gave -16 us + 0.35 ns/B.)
+  bool one_size = true;
+  double first = 0;
+  bool seen = false;
+  for (std::size_t i = 0; i < pts.size() && one_size; ++i)
+    if (w[i] > 0) {
+      one_size = not seen || pts[i].x == first;
+      first = seen ? first : pts[i].x;
+      seen = true;
+    }
+  if (one_size)
+    return {my, 0};
   double sxx = 0;
   double sxy = 0;
   for (std::size_t i = 0; i < pts.size(); ++i) {
