@@ -265,6 +265,16 @@ int run_from_trace(const InSituArgs& a)
     props.emplace_back("smpi/ois", fit.ois.config(fit.breaks, existing("smpi/ois")));
   if (fit.os.fitted())
     props.emplace_back("smpi/os", fit.os.config(fit.breaks, existing("smpi/os")));
+  if (fit.oir.fitted())
+    props.emplace_back("tit/oir", fit.oir.config(fit.breaks, existing("tit/oir")));
+  if (fit.os_self.fitted()) {
+    // Sizes the run sent itself none of keep what a message to itself cost before: the platform's tit/os-self, or
+    // without one the isend overhead in force (fitted here or the platform's), as the replay charges it then.
+    std::string before = existing("tit/os-self");
+    if (before.empty())
+      before = fit.ois.fitted() ? fit.ois.config(fit.breaks, existing("smpi/ois")) : existing("smpi/ois");
+    props.emplace_back("tit/os-self", fit.os_self.config(fit.breaks, before));
+  }
   if (fit.copy)
     props.emplace_back("tit/local-copy-bw", num(fit.copy->rate));
   for (auto& p : fit.poll.props())
@@ -461,8 +471,8 @@ struct CompareCommand {
 /// `tit-calibrate from-trace`: its options into `ia`.
 CLI::App* add_from_trace(CLI::App& app, InSituArgs& ia)
 {
-  auto* situ = app.add_subcommand("from-trace", "fit smpi/ois, smpi/os, the local-copy rate and (with --bandwidth) "
-                                                "smpi/lat-factor and smpi/bw-factor per size band from the timings of "
+  auto* situ = app.add_subcommand("from-trace", "fit smpi/ois, smpi/os, tit/oir, tit/os-self, the local-copy rate and "
+                                                "(with --bandwidth) smpi/lat-factor and smpi/bw-factor per size band from the timings of "
                                                 "an application's traced run (TIT_TRACE_TIMINGS=1)");
   situ->add_option("traces", ia.traces, "trace set (directory, trace list or merged file)")->required();
   situ->add_option("--timings", ia.timings, "directory of timings-<rank>.csv (default: the trace directory)");

@@ -60,6 +60,8 @@ struct InSituNetwork {
 struct InSituFit {
   std::vector<std::uint64_t> breaks;
   InSituOverhead ois, os;
+  InSituOverhead oir;     ///< tit/oir: the run's irecvs (posting one)
+  InSituOverhead os_self; ///< tit/os-self: the run's sends and isends of a rank to itself
   InSituNetwork network;
   std::size_t matched = 0; ///< messages matched to their receive on one host
   std::optional<CopyFit> copy;

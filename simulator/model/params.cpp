@@ -17,6 +17,8 @@ constexpr const char* kTracedTests = "tit/traced-tests";
 constexpr const char* kHostAvailability = "tit/host-availability";
 constexpr const char* kInOrderDelivery = "tit/in-order-delivery";
 constexpr const char* kBusyWait = "tit/busy-wait";
+constexpr const char* kOir = "tit/oir";
+constexpr const char* kOsSelf = "tit/os-self";
 
 template <typename T> T config_value(const char* name)
 {
@@ -60,6 +62,9 @@ MpiParams MpiParams::from_config()
   p.default_overheads.os = parse_piecewise("smpi/os", config_value<std::string>("smpi/os"), "");
   p.default_overheads.ois = parse_piecewise("smpi/ois", config_value<std::string>("smpi/ois"), "");
   p.default_overheads.orecv = parse_piecewise("smpi/or", config_value<std::string>("smpi/or"), "");
+  for (auto [name, f] : {std::pair{kOir, &p.default_overheads.oir}, std::pair{kOsSelf, &p.default_overheads.os_self}})
+    if (auto text = config_value<std::string>(name); not text.empty()) // unset: none
+      *f = parse_piecewise(name, text, "");
   p.local_copy_bw = config_value<double>(kLocalCopyBw);
   p.time_precision = config_value<double>("surf/precision");
   if (not std::isfinite(p.local_copy_bw) || p.local_copy_bw < 0)
@@ -96,6 +101,13 @@ void declare_config_flags()
                                         "share of a core a rank holds while it waits in MPI (1: it polls; 0: none, as "
                                         "SimGrid)",
                                         0.0);
+  simgrid::config::declare_flag<std::string>(kOir, "time to post an MPI_Irecv, 'threshold:offset:slope;...'; none by "
+                                                   "default, as SimGrid",
+                                             "");
+  simgrid::config::declare_flag<std::string>(kOsSelf,
+                                             "time of a send or isend to the rank itself, instead of smpi/os or "
+                                             "smpi/ois, 'threshold:offset:slope;...'; unset by default, as SimGrid",
+                                             "");
 }
 
 void apply_host_availability()
@@ -137,6 +149,10 @@ HostOverheads MpiParams::overheads_of(const simgrid::s4u::Host& host) const
     o.ois = parse_piecewise("smpi/ois", v, where);
   if (const char* v = host.get_property("smpi/or"))
     o.orecv = parse_piecewise("smpi/or", v, where);
+  if (const char* v = host.get_property(kOir))
+    o.oir = parse_piecewise(kOir, v, where);
+  if (const char* v = host.get_property(kOsSelf))
+    o.os_self = parse_piecewise(kOsSelf, v, where);
   return o;
 }
 
@@ -165,6 +181,10 @@ const std::vector<ParamDoc>& documented_parameters()
       {"tit/in-order-delivery", "whether the eager messages from one rank to another are transferred one after the "
                                 "other, as over a TCP connection (docs/model.md); default no: they share the route "
                                 "while in flight together, as in SimGrid"},
+      {"tit/oir", "time to post an MPI_Irecv of the trace, 'threshold:offset:slope;...' as smpi/ois (docs/model.md); "
+                  "default none, as SimGrid"},
+      {"tit/os-self", "time of a send or isend to the rank itself, instead of smpi/os or smpi/ois, same form "
+                      "(docs/model.md); default unset: smpi/os or smpi/ois, as SimGrid"},
       {"tit/busy-wait", "share of a core a rank holds while it waits in MPI, as a library that polls does (1: Open "
                         "MPI's ranks; ranks sharing too few cores then compute the slower: docs/model.md); default 0: "
                         "none, as SimGrid"},

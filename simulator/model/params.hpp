@@ -19,6 +19,12 @@ struct HostOverheads {
   PiecewiseLinear os;  ///< blocking send, detached (buffered) protocol
   PiecewiseLinear ois; ///< every isend
   PiecewiseLinear orecv; ///< receive completion of a detached message
+  /// tit/oir (not SimGrid's, which has none): posting an MPI_Irecv of the trace, as the library's matching of a new
+  /// receive against its queues costs. Zero by default.
+  PiecewiseLinear oir;
+  /// tit/os-self (not SimGrid's): a send or isend to the rank itself, instead of os or ois: the library copies such
+  /// a message within the call (Open MPI's self transport). Unset (no segment, the default): os or ois, as SimGrid.
+  PiecewiseLinear os_self;
 };
 
 struct MpiParams {
@@ -58,12 +64,13 @@ struct MpiParams {
     double t = local_copy_bw > 0 && bytes > 0 ? bytes / local_copy_bw : 0;
     return t >= time_precision ? t : 0;
   }
-  /// Overheads of `host`: its `smpi/os`, `smpi/or`, `smpi/ois` properties override the defaults.
+  /// Overheads of `host`: its `smpi/os`, `smpi/or`, `smpi/ois`, `tit/oir`, `tit/os-self` properties override the
+  /// defaults.
   HostOverheads overheads_of(const simgrid::s4u::Host& host) const;
 };
 
 /// Declares the model parameters of tit-replay's own (not SimGrid's: tit/local-copy-bw, tit/traced-tests,
-/// tit/host-availability, tit/in-order-delivery) in
+/// tit/host-availability, tit/in-order-delivery, tit/busy-wait, tit/oir, tit/os-self) in
 /// SimGrid's configuration; call before the engine parses the command line. Idempotent.
 void declare_config_flags();
 

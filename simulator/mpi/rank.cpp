@@ -194,8 +194,10 @@ RequestPtr Rank::start_send(int dst, Match m, double bytes, bool is_isend, SendM
   req->detached = mode == SendMode::Buffered || (mode == SendMode::Standard && bytes < params.detached_thresh);
 
   // The library's software overhead before the message leaves: ois for every isend, os for a buffered or
-  // synchronous blocking send (as SMPI).
-  if (is_isend)
+  // synchronous blocking send (as SMPI); a message to the rank itself costs tit/os-self instead, when set.
+  if (dst == rank_ && not overheads_.os_self.segments().empty())
+    sleep_if_positive(overheads_.os_self(bytes));
+  else if (is_isend)
     sleep_if_positive(overheads_.ois(bytes));
   else if (req->detached || mode == SendMode::Synchronous)
     sleep_if_positive(overheads_.os(bytes));
@@ -370,6 +372,11 @@ RequestPtr Rank::irecv(int src, Match m, double bytes)
   if (eager_mode)
     world_.eager_lock(rank_).unlock();
   return req;
+}
+
+void Rank::post_irecv_overhead(double bytes)
+{
+  sleep_if_positive(overheads_.oir(std::max(0.0, bytes)));
 }
 
 RequestPtr Rank::irecv_any_source(Match m, double bytes)

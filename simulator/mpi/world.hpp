@@ -231,6 +231,9 @@ public:
   RequestPtr isend(int dst, Match m, double bytes, SendMode mode);
   void recv(int src, Match m, double bytes) override;
   RequestPtr irecv(int src, Match m, double bytes) override;
+  /// tit/oir: the time to post an MPI_Irecv of `bytes`, which the trace's irecvs take before irecv() (not the
+  /// receives inside collectives or blocking receives: SimGrid's model charges those nothing either).
+  void post_irecv_overhead(double bytes);
   void wait(const RequestPtr& req) override;
   /// MPI_Test: injects the test time, completes `req` if its transfer is over. Returns whether it did. A test
   /// the traced run completed completes `req` whatever the replay's timing: it waits for it if needed. `traced`,

@@ -289,6 +289,7 @@ void RankActor::execute_p2p(const Action& a)
     else
       mpi_.send(a.partner, match, a.bytes, mode);
   } else if (t.nonblocking) {
+    mpi_.post_irecv_overhead(a.bytes);
     post(a, mpi_.irecv(a.partner, match, a.bytes));
   } else {
     mpi_.recv(a.partner, match, a.bytes);

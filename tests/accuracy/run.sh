@@ -229,8 +229,13 @@ PY
     [ -s "$tmp/acc/accuracy.png" ] || fail "no plot"
     [ -s "$tmp/acc/platforms/halo2d-np1-shm/platform.xml" ] || fail "no platform with the program's own speed"
     # One rank: every isend goes to the rank itself, a copy by the MPI library, not the cost of posting a send.
-    grep -qE '^accuracy: note: halo2d np=1 shm: in situ: .*nothing to fit in situ.* [0-9]+ send\(s\) and isend\(s\) of a rank to itself left out of os and ois' "$err" ||
-      fail "no note saying that the isends to itself were not fitted in situ" ;;
+    situ=$tmp/acc/platforms/halo2d-np1-shm/platform-in-situ.xml
+    grep -q 'id="tit/os-self"' "$situ" || fail "from-trace did not fit tit/os-self from the isends to itself of halo2d"
+    grep -q 'id="tit/oir"' "$situ" || fail "from-trace did not fit tit/oir from the irecvs of halo2d"
+    [ "$(grep 'id="smpi/ois"' "$tmp/acc/platforms/halo2d-np1-shm/platform.xml")" = "$(grep 'id="smpi/ois"' "$situ")" ] ||
+      fail "from-trace changed smpi/ois from isends to the rank itself"
+    grep -qE '^accuracy: note: halo2d np=1 shm: in situ: fitted tit/oir, tit/os-self; [0-9]+ send\(s\) and isend\(s\) of a rank to itself fitted as tit/os-self, not os or ois .*\(report: .*/in-situ-report.txt\)$' "$err" ||
+      fail "no note saying what was fitted in situ" ;;
   errors)
     "$root/accuracy/accuracy" --build "$build" --platform "shm=$tmp/nope.xml,$tmp/hosts" >"$out" 2>"$err"
     [ $? -eq 2 ] && grep -qF "accuracy: error: --platform shm: no such file '$tmp/nope.xml'" "$err" ||

@@ -581,6 +581,28 @@ TEST(InSitu, MessagesOfARankToItselfAndIrecvsHaveTheirOwnOverheads)
   EXPECT_EQ(fit.os_self.calls, (std::vector<std::size_t>{5, 8}));
 }
 
+TEST(InSitu, AnOverheadKeepsTheCallsTotalTime)
+{
+  using tit::trace::Kind;
+  // 19 irecvs of 1 us and one of 21 us: the robust line rejects the slow one, but the replay of the run must spend
+  // the 40 us the 20 calls took, 2 us each.
+  std::vector<TimedAction> acts;
+  for (int i = 0; i < 20; ++i)
+    acts.push_back(timed(Kind::Irecv, 1000, i == 7 ? 21e-6 : 1e-6));
+  // isends whose time grows with the size (1 us + 1 ns/B), one of them 10 us slower: the slope stays, the level rises
+  // by 10 us / 8 calls.
+  for (double s : {1000.0, 2000.0, 3000.0, 4000.0})
+    for (int i = 0; i < 2; ++i)
+      acts.push_back(timed(Kind::Isend, s, 1e-6 + 1e-9 * s + (s == 3000 && i == 0 ? 1e-5 : 0)));
+  auto fit = fit_in_situ(acts, {});
+  ASSERT_TRUE(fit.oir.bands[0].has_value());
+  EXPECT_NEAR(fit.oir.bands[0]->offset, 2e-6, 1e-15);
+  EXPECT_EQ(fit.oir.bands[0]->slope, 0);
+  ASSERT_TRUE(fit.ois.bands[0].has_value());
+  EXPECT_NEAR(fit.ois.bands[0]->slope, 1e-9, 1e-15);
+  EXPECT_NEAR(fit.ois.bands[0]->offset, 1e-6 + 1e-5 / 8, 1e-12);
+}
+
 TEST(InSitu, TestCostFromTestAndTestanyAlone)
 {
   using tit::trace::Kind;

@@ -94,7 +94,7 @@ EOF
     expect 2 "--max-bw-factor: Value 0 not in range 0.001000 to 1000.000000" "$bin/tit-calibrate" fit --p2p bad.csv --max-bw-factor 0
     expect 2 "--busy-wait: Value 2 not in range 0.000000 to 1.000000" "$bin/tit-calibrate" fit --p2p bad.csv --busy-wait 2
     # from-trace: the 100-byte send of rank 0 took 0.5 s; rendez-vous above 50 bytes leaves nothing to fit
-    expect 2 "error: nothing to fit in situ: the trace has no isend or detached send to another rank, no test and no sendRecv to itself of two sizes or more with a timing; 1 send(s) of at least 50 bytes (rendez-vous) left out of os" \
+    expect 2 "error: nothing to fit in situ: the trace has no isend, irecv or detached send, no test and no sendRecv to itself of two sizes or more with a timing; 1 send(s) of at least 50 bytes (rendez-vous) left out of os" \
       "$bin/tit-calibrate" from-trace "$here/data/trace-timings/traces.txt" --detached-thresh 50
     expect 2 "error: cannot open trace" "$bin/tit-calibrate" from-trace missing-traces
     expect 2 "nope.xml: error: no such platform (give --template to create it from another)" \

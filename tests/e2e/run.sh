@@ -279,6 +279,20 @@ case $case_name in
     expect_error 3 "the trace deadlocks" "rank 0 blocked in" "rank 1 blocked in"
     run --cfg=tit/busy-wait:1.5 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/busy-wait '1.5': expected the share of a core a waiting rank holds, a number in [0, 1]" ;;
+  call-overheads) # tit/oir and tit/os-self. nonblocking: rank 1 posts its irecv of 984 B (0.5 + 0.001 x 984 s), computes
+    # 4 and waits for the message, there since 2: 1.484 + 4 + 0.5 (smpi/or) = 5.984 (4.5 without tit/oir).
+    run "${IDEAL[@]}" --cfg=smpi/or:0:0.5:0 --cfg=tit/oir:0:0.5:0.001 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_time 5.984
+    # self-send: one rank computes 2, sends 984 B to itself (detached), receives it, isends 984 B to itself, receives
+    # it; each message crosses A's loopback in 1e-7 s. smpi/os (0.5 + 0.001 x 984) and smpi/ois (0.1) charged
+    # as SimGrid does: 2 + 1.484 + 0.1 + 2e-7; tit/os-self (0.25) instead of both: 2 + 2 x 0.25 + 2e-7.
+    run "${IDEAL[@]}" --cfg=smpi/os:0:0.5:0.001 --cfg=smpi/ois:0:0.1:0 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/self-send"
+    expect_time 3.5840002
+    run "${IDEAL[@]}" --cfg=smpi/os:0:0.5:0.001 --cfg=smpi/ois:0:0.1:0 --cfg=tit/os-self:0:0.25:0 --hostfile "$d/one.hosts" \
+      "$d/two-hosts.xml" "$d/self-send"
+    expect_time 2.5000002
+    run --cfg=tit/os-self:abc --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/self-send"
+    expect_error 2 "error: bad model parameter: tit/os-self 'abc'" "(expected 'threshold:offset:slope;...')" ;;
   host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
     run --cfg=tit/host-availability:n9:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/host-availability 'n9:0.5': the platform has no host 'n9' (expected 'HOST:FRACTION;...'"
