@@ -30,10 +30,12 @@ double decode_envelope(void* envelope)
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(envelope) >> 1);
 }
 
-/// The put of a message of `bytes` payload into `mailbox`, not started: its envelope and its simulated size.
-s4u::CommPtr message_put(s4u::Mailbox* mailbox, double bytes)
+/// The put of a message of `bytes` payload into `mailbox`, not started: its envelope and its simulated size (the
+/// payload and the envelope; none for a message the sender has already copied into place, which then takes the
+/// route's latency alone).
+s4u::CommPtr message_put(s4u::Mailbox* mailbox, double bytes, bool copied = false)
 {
-  return mailbox->put_init(encode_envelope(bytes), static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
+  return mailbox->put_init(encode_envelope(bytes), copied ? 0 : static_cast<std::uint64_t>(bytes + kEnvelopeBytes));
 }
 
 void sleep_if_positive(double seconds)
@@ -135,7 +137,8 @@ Rank::Rank(World& world, int rank, s4u::Host* host)
 /// (its start, its network action) is the same either way.
 void Rank::put(Request& req, s4u::Mailbox* mailbox)
 {
-  auto comm = message_put(mailbox, req.bytes);
+  // With tit/os-self, a message to the rank itself was copied within the send (its cost): no bytes cross the loopback.
+  auto comm = message_put(mailbox, req.bytes, req.dst == rank_ && not overheads_.os_self.segments().empty());
   if (req.detached && buffered_.size() + delivered_.size() >= max_kept_) {
     comm->detach(); // SMPI's way, for a rank that sends many messages between computations (see the header)
     return;
@@ -488,8 +491,10 @@ void Rank::complete(Request& req)
   if (auto* listener = world_.listener())
     listener->message_received(
         event(req.src, rank_, req.match, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
-  // A buffered message costs the receiver smpi/or once it has arrived.
-  if (sent < world_.params().detached_thresh)
+  // A buffered message costs the receiver smpi/or once it has arrived; one of the rank to itself, when tit/os-self
+  // is set, cost its whole copy in the send.
+  bool copied = req.src == rank_ && not overheads_.os_self.segments().empty();
+  if (sent < world_.params().detached_thresh && not copied)
     sleep_if_positive(overheads_.orecv(std::min(req.bytes, sent)));
 }
 

@@ -284,13 +284,14 @@ case $case_name in
     run "${IDEAL[@]}" --cfg=smpi/or:0:0.5:0 --cfg=tit/oir:0:0.5:0.001 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
     expect_time 5.984
     # self-send: one rank computes 2, sends 984 B to itself (detached), receives it, isends 984 B to itself, receives
-    # it; each message crosses A's loopback in 1e-7 s. smpi/os (0.5 + 0.001 x 984) and smpi/ois (0.1) charged
-    # as SimGrid does: 2 + 1.484 + 0.1 + 2e-7; tit/os-self (0.25) instead of both: 2 + 2 x 0.25 + 2e-7.
-    run "${IDEAL[@]}" --cfg=smpi/os:0:0.5:0.001 --cfg=smpi/ois:0:0.1:0 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/self-send"
-    expect_time 3.5840002
-    run "${IDEAL[@]}" --cfg=smpi/os:0:0.5:0.001 --cfg=smpi/ois:0:0.1:0 --cfg=tit/os-self:0:0.25:0 --hostfile "$d/one.hosts" \
-      "$d/two-hosts.xml" "$d/self-send"
-    expect_time 2.5000002
+    # it; each message crosses A's loopback (no latency) in 1e-7 s. smpi/os (0.5 + 0.001 x 984), smpi/ois (0.1) and
+    # smpi/or at each receive (0.125) charged as SimGrid does: 2 + 1.484 + 0.1 + 2 x 0.125 + 2e-7; tit/os-self
+    # (0.25) instead, the message copied within the send (no bytes cross the loopback, no smpi/or): 2 + 2 x 0.25.
+    self_cfg=(--cfg=smpi/os:0:0.5:0.001 --cfg=smpi/ois:0:0.1:0 --cfg=smpi/or:0:0.125:0)
+    run "${IDEAL[@]}" "${self_cfg[@]}" --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/self-send"
+    expect_time 3.8340002
+    run "${IDEAL[@]}" "${self_cfg[@]}" --cfg=tit/os-self:0:0.25:0 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/self-send"
+    expect_time 2.5
     run --cfg=tit/os-self:abc --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/self-send"
     expect_error 2 "error: bad model parameter: tit/os-self 'abc'" "(expected 'threshold:offset:slope;...')" ;;
   host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
