@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 namespace tit::calib {
@@ -163,6 +164,15 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
   auto log = read_actions_log(actions_log, c.ranks);
   c.rank_measured.assign(static_cast<std::size_t>(c.ranks), 0);
   c.rank_replayed.assign(static_cast<std::size_t>(c.ranks), 0);
+  // Volumes of CPU time: the rate that turns them back into seconds.
+  std::optional<double> cpu_rate;
+  if (std::string_view unit = set->compute_unit(); unit.starts_with("cpu-time x ")) {
+    double rate = 0;
+    if (parse_number(unit.substr(11), rate) && rate > 0)
+      cpu_rate = rate;
+  }
+  if (cpu_rate)
+    c.rank_off_cpu.assign(static_cast<std::size_t>(c.ranks), 0);
   Groups groups;
   for (int r = 0; r < c.ranks; ++r) {
     auto timings_path = timings_dir / fmt::format("timings-{}.csv", r);
@@ -181,6 +191,8 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
         double replayed = row.end - row.start;
         add_to_group(groups, a, breaks, measured, replayed);
         c.actions++;
+        if (cpu_rate && a.kind == trace::Kind::Compute)
+          c.rank_off_cpu[static_cast<std::size_t>(r)] += measured - a.amount / *cpu_rate;
         if (a.kind == trace::Kind::Finalize && not finalized) {
           c.rank_measured[static_cast<std::size_t>(r)] = t.start;
           c.rank_replayed[static_cast<std::size_t>(r)] = row.start;
@@ -228,10 +240,17 @@ void write_comparison(std::ostream& out, const Comparison& c)
     fmt::print(out, "{:<16}{:<20}{:>10}{:>14.6f}{:>14.6f}{:>+15.6f}{:>+16.3f}{:>9}\n", g.action, g.band, g.count,
                g.measured, g.replayed, g.replayed - g.measured, 1e6 * (g.replayed - g.measured) / double(g.count),
                g.measured > 0 ? fmt::format("{:.3f}", g.replayed / g.measured) : std::string("-"));
-  fmt::print(out, "\n{:<8}{:>14}{:>14}{:>10}\n", "rank", "measured (s)", "replayed (s)", "");
+  bool off = not c.rank_off_cpu.empty();
+  fmt::print(out, "\n{:<8}{:>14}{:>14}{:>10}{}\n", "rank", "measured (s)", "replayed (s)", "",
+             off ? fmt::format("{:>14}", "off CPU (s)") : "");
   for (std::size_t r = 0; r < c.rank_measured.size(); ++r)
-    fmt::print(out, "{:<8}{:>14.6f}{:>14.6f}{:>10}\n", r, c.rank_measured[r], c.rank_replayed[r],
-               pct(c.rank_replayed[r], c.rank_measured[r]));
+    fmt::print(out, "{:<8}{:>14.6f}{:>14.6f}{:>10}{}\n", r, c.rank_measured[r], c.rank_replayed[r],
+               pct(c.rank_replayed[r], c.rank_measured[r]),
+               off ? fmt::format("{:>14.6f}", c.rank_off_cpu[r]) : "");
+  if (off)
+    fmt::print(out, "off CPU: the computations' wall time less their CPU time (the volumes are CPU time): the rank "
+                    "was descheduled there, which a replay of the volumes leaves out (and its partners' waits for it "
+                    "with it)\n");
   if (not c.outliers.empty()) {
     fmt::print(out, "\nthe {} actions whose replayed time differs most from the measured one:\n", c.outliers.size());
     for (auto const& o : c.outliers)

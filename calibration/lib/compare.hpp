@@ -39,6 +39,10 @@ struct Comparison {
   double replayed_span = 0;
   std::vector<double> rank_measured; ///< each rank's span
   std::vector<double> rank_replayed;
+  /// For a trace whose volumes are CPU time (`cpu-time x RATE`): each rank's computations' wall time less their CPU
+  /// time (volume / RATE), the time the rank was descheduled inside them, which a replay of the volumes leaves out.
+  /// Empty for other units.
+  std::vector<double> rank_off_cpu;
   std::vector<CompareGroup> groups;     ///< by |replayed - measured|, largest first
   std::vector<CompareOutlier> outliers; ///< the `top` largest |replayed - measured|, largest first
 };

@@ -98,6 +98,26 @@ TEST(Compare, SumsByActionAndBandAndFindsTheSpans)
   EXPECT_NE(report.str().find("measured 3.500000 s, replayed 3.200000 s, -8.6 %"), std::string::npos) << report.str();
 }
 
+TEST(Compare, TheTimeARankWasDescheduledInItsComputations)
+{
+  // data/trace-off-cpu: the same run, its volumes CPU time (cpu-time x 1e9). Rank 0's computations took 1, 0.5 and
+  // 1.5 s of wall time for 0.8, 0.5 and 1.2 s of CPU time: it was off its CPU 0.5 s. Rank 1's 2 s were all CPU.
+  ScratchLog f(kLog);
+  auto c = compare_replay(fs::path(TIT_CALIB_TEST_DATA) / "trace-off-cpu" / "traces.txt",
+                          fs::path(TIT_CALIB_TEST_DATA) / "trace-off-cpu", f.path(), {64, 1000}, 0);
+  ASSERT_EQ(c.rank_off_cpu.size(), 2U);
+  EXPECT_NEAR(c.rank_off_cpu[0], 0.5, 1e-12);
+  EXPECT_NEAR(c.rank_off_cpu[1], 0.0, 1e-12);
+  std::ostringstream report;
+  tit::calib::write_comparison(report, c);
+  EXPECT_NE(report.str().find("off CPU (s)"), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("-8.6 %      0.500000\n1 "), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("\noff CPU: the computations' wall time less their CPU time"), std::string::npos)
+      << report.str();
+  // Volumes of another unit (data/trace-timings: none given) say nothing of it.
+  EXPECT_TRUE(compare_replay(kTrace, kTrace.parent_path(), f.path(), {64}, 0).rank_off_cpu.empty());
+}
+
 TEST(Compare, RefusesALogOfAnotherTrace)
 {
   std::string log = kLog;
