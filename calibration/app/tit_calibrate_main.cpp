@@ -85,7 +85,7 @@ void fit_p2p_step(const FitArgs& a, FitResults& r)
   if (not data.copy.empty()) {
     auto copy = fit_local_copy(data.copy);
     write_copy_report(r.report, copy);
-    r.props.emplace_back("tit/local-copy-bw", num(copy.rate));
+    r.props.emplace_back("tit/local-copy-bw", copy.config());
   }
   auto poll = fit_polling(data);
   if (poll.test || poll.iprobe) {
@@ -276,7 +276,7 @@ int run_from_trace(const InSituArgs& a)
     props.emplace_back("tit/os-self", fit.os_self.config(fit.breaks, before));
   }
   if (fit.copy)
-    props.emplace_back("tit/local-copy-bw", num(fit.copy->rate));
+    props.emplace_back("tit/local-copy-bw", fit.copy->config());
   for (auto& p : fit.poll.props())
     props.push_back(std::move(p));
   if (fit.network.fitted()) {

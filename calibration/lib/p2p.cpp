@@ -107,25 +107,63 @@ P2pData load_p2p(const CsvTable& t)
 
 CopyFit fit_local_copy(const std::vector<Point>& copy)
 {
-  if (medians_by_size(copy).size() < 2)
-    throw InputError(fmt::format("error: the copy experiment needs at least 2 distinct sizes, got {}",
-                                 medians_by_size(copy).size()));
+  auto med = medians_by_size(copy);
+  if (med.size() < 2)
+    throw InputError(fmt::format("error: the copy experiment needs at least 2 distinct sizes, got {}", med.size()));
   CopyFit fit;
-  fit.line = robust_line_fit(copy);
-  if (not(fit.line.slope > 0))
+  fit.breaks = find_breaks({med}, 3);
+  std::vector<std::vector<Point>> bands(fit.breaks.size() + 1);
+  for (auto const& p : copy)
+    bands[segment_of(fit.breaks, p.x)].push_back(p);
+  for (auto const& b : bands) {
+    fit.lines.push_back(robust_line_fit(b));
+    fit.rates.push_back(fit.lines.back().slope > 0 ? 1 / fit.lines.back().slope : 0);
+    fit.from.emplace_back(std::nullopt);
+  }
+  // A band whose times do not grow (small copies: the per-call cost alone) takes the rate of the nearest band that
+  // measured one, larger sizes first.
+  for (std::size_t k = 0; k < bands.size(); ++k) {
+    if (fit.rates[k] > 0)
+      continue;
+    for (std::size_t d = 1; d < bands.size() && not fit.from[k]; ++d)
+      for (std::size_t j : {k + d, k - d}) // k - d wraps past 0 to a huge index when d > k: out of range
+        if (j < bands.size() && fit.lines[j].slope > 0 && not fit.from[k]) {
+          fit.rates[k] = 1 / fit.lines[j].slope;
+          fit.from[k] = j;
+        }
+  }
+  if (std::none_of(fit.rates.begin(), fit.rates.end(), [](double r) { return r > 0; }))
     throw InputError(fmt::format("error: the copy times do not grow with the size (slope {:.3g} s/B): no rate to "
                                  "fit (measure larger sizes)",
-                                 fit.line.slope));
-  fit.rate = 1 / fit.line.slope;
+                                 robust_line_fit(copy).slope));
   return fit;
+}
+
+std::string CopyFit::config() const
+{
+  if (rates.size() == 1)
+    return num(rates[0]);
+  std::string out = "0:" + num(rates[0]);
+  for (std::size_t k = 1; k < rates.size(); ++k)
+    out += fmt::format(";{}:{}", breaks[k - 1], num(rates[k]));
+  return out;
 }
 
 void write_copy_report(std::ostream& out, const CopyFit& fit)
 {
-  out << fmt::format("local copy (MPI_Sendrecv to itself): {:.4g} B/s (tit/local-copy-bw), per-call offset {:.3g} s "
-                     "(not modelled); R2 {:.4f}, residual {:.1f}%, {} of {} points rejected\n",
-                     fit.rate, fit.line.offset, fit.line.r2, 100 * fit.line.residual, fit.line.outliers,
-                     fit.line.points);
+  out << fmt::format("local copy (MPI_Sendrecv to itself): tit/local-copy-bw {}\n", fit.config());
+  for (std::size_t k = 0; k < fit.rates.size(); ++k) {
+    std::string band = fit.rates.size() == 1 ? "all sizes"
+                       : k == 0              ? fmt::format("[0, {}]", fit.breaks[0])
+                       : k + 1 < fit.rates.size() ? fmt::format("({}, {}]", fit.breaks[k - 1], fit.breaks[k])
+                                                  : fmt::format("({}, inf)", fit.breaks[k - 1]);
+    auto const& l = fit.lines[k];
+    out << fmt::format("  {:<22} {:.4g} B/s{}, per-call offset {:.3g} s (not modelled); R2 {:.4f}, residual {:.1f}%, "
+                       "{} of {} points rejected\n",
+                       band, fit.rates[k],
+                       fit.from[k] ? fmt::format(" (its times do not grow: band {}'s)", *fit.from[k]) : "", l.offset,
+                       l.r2, 100 * l.residual, l.outliers, l.points);
+  }
 }
 
 PollFit fit_polling(const P2pData& data)

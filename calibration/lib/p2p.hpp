@@ -123,11 +123,18 @@ BandFactors band_factors(LineFit line, const std::vector<Point>& points, const R
 /// Fits the model. Throws InputError when an experiment is missing or a segment has too few points.
 P2pFit fit_p2p(const P2pData& data, const Route& route, const P2pOptions& options);
 
-/// The local-copy rate (tit-replay's tit/local-copy-bw): a line seconds = offset + bytes / rate fitted on the
-/// `copy` points. The offset (a per-call cost) is reported, not modelled.
+/// The local-copy rate (tit-replay's tit/local-copy-bw) per size band: a copy runs at the cache's rate while its
+/// buffers fit in a cache and at the memory's beyond (here 18-20 GB/s up to 5 MB, 5.5 GB/s from 10 MB), so the
+/// bands are found by segmented regression over the sizes (as the point-to-point fit finds its protocols), and a
+/// line seconds = offset + bytes / rate is fitted in each. The offsets (a per-call cost) are reported, not modelled.
 struct CopyFit {
-  LineFit line;
-  double rate = 0; ///< bytes per second: 1 / slope
+  std::vector<std::uint64_t> breaks; ///< sizes <= breaks[0] are band 0, ...
+  std::vector<LineFit> lines;        ///< one per band
+  std::vector<double> rates;         ///< bytes per second per band: 1 / slope, or a neighbour's (`from`)
+  std::vector<std::optional<std::size_t>> from; ///< the band whose rate a band without growth took
+  /// tit/local-copy-bw: the rate alone for one band, else "0:RATE;BREAK:RATE;..." (a copy of S bytes takes the rate
+  /// of the largest entry strictly below S).
+  std::string config() const;
 };
 /// Fits the copy rate. Throws InputError when fewer than two sizes were measured or the time does not grow
 /// with the size.

@@ -34,6 +34,42 @@ PiecewiseLinear parse_piecewise(const char* name, const std::string& text, const
   }
 }
 
+/// tit/local-copy-bw: "RATE" (every size; 0: free) or "SIZE:RATE;..." (each rate > 0), sorted by size.
+std::vector<std::pair<std::uint64_t, double>> parse_copy_rates(const std::string& text)
+{
+  auto bad = [&](const std::string& why) {
+    return ModelError(fmt::format("{} '{}': expected a rate in bytes per second, a finite number >= 0 (0: local "
+                                  "copies take no time, the default), or 'SIZE:RATE;...' (rates > 0, e.g. "
+                                  "'0:2e10;8000000:5.5e9': a copy beyond the caches at the memory's rate); {}",
+                                  kLocalCopyBw, text, why));
+  };
+  if (text.find(':') == std::string::npos) {
+    double rate = 0;
+    auto first = text.data() + (text.starts_with('+') ? 1 : 0);
+    auto [end, ec] = std::from_chars(first, text.data() + text.size(), rate);
+    if (ec != std::errc() || end != text.data() + text.size())
+      throw bad("not a number");
+    if (not std::isfinite(rate) || rate < 0)
+      throw bad("not a finite number >= 0");
+    if (rate == 0)
+      return {};
+    return {{0, rate}};
+  }
+  FactorTable table;
+  try {
+    table = FactorTable::parse(text);
+  } catch (const ModelError& e) {
+    throw bad(e.what());
+  }
+  std::vector<std::pair<std::uint64_t, double>> rates;
+  for (auto const& e : table.entries()) {
+    if (not std::isfinite(e.value))
+      throw bad(fmt::format("the rate of size {} is not finite", e.threshold));
+    rates.emplace_back(e.threshold, e.value);
+  }
+  return rates;
+}
+
 } // namespace
 
 MpiParams MpiParams::from_config()
@@ -65,12 +101,8 @@ MpiParams MpiParams::from_config()
   for (auto [name, f] : {std::pair{kOir, &p.default_overheads.oir}, std::pair{kOsSelf, &p.default_overheads.os_self}})
     if (auto text = config_value<std::string>(name); not text.empty()) // unset: none
       *f = parse_piecewise(name, text, "");
-  p.local_copy_bw = config_value<double>(kLocalCopyBw);
+  p.local_copy_rates = parse_copy_rates(config_value<std::string>(kLocalCopyBw));
   p.time_precision = config_value<double>("surf/precision");
-  if (not std::isfinite(p.local_copy_bw) || p.local_copy_bw < 0)
-    throw ModelError(fmt::format("{} '{}': expected a rate in bytes per second, a finite number >= 0 (0: local "
-                                 "copies take no time, the default)",
-                                 kLocalCopyBw, p.local_copy_bw));
   for (const char* name : {"smpi/bw-factor", "smpi/lat-factor"}) {
     auto text = config_value<std::string>(name);
     try {
@@ -88,8 +120,10 @@ void declare_config_flags()
   if (declared)
     return;
   declared = true;
-  simgrid::config::declare_flag<double>(kLocalCopyBw,
-                                        "rate (bytes/s) of a rank's copies to itself; 0: free, as SimGrid", 0.0);
+  simgrid::config::declare_flag<std::string>(kLocalCopyBw,
+                                             "rate (bytes/s) of a rank's copies to itself, or 'SIZE:RATE;...' by "
+                                             "size; 0: free, as SimGrid",
+                                             "0");
   simgrid::config::declare_flag<bool>(kTracedTests, "whether tests and waitany take the outcome the trace implies",
                                       true);
   simgrid::config::declare_flag<std::string>(kHostAvailability,
@@ -173,7 +207,8 @@ const std::vector<ParamDoc>& documented_parameters()
       {"smpi/init", "time injected before each rank's init; default 0"},
       {"smpi/finalization-barrier", "whether ranks end with a barrier; default no"},
       {"tit/local-copy-bw", "rate (B/s) of a rank's messages to itself (sendrecv to itself, a collective's own "
-                            "block); default 0: free, as SimGrid (not SimGrid's: off in the compatible default)"},
+                            "block), or 'SIZE:RATE;...' by size (beyond the caches, the memory's rate); default 0: "
+                            "free, as SimGrid (not SimGrid's: off in the compatible default)"},
       {"tit/traced-tests", "whether a test the trace never follows with a wait for its request completes it, "
                               "waiting if needed (docs/mpi-semantics.md); default yes (no: the replay's own outcome, as SimGrid's replayer)"},
       {"tit/host-availability", "'HOST:FRACTION;...': those hosts compute at that fraction of their speed (a node of "

@@ -5,7 +5,9 @@
 #include "model/defaults.hpp"
 #include "model/piecewise.hpp"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simgrid::s4u {
@@ -38,8 +40,10 @@ struct MpiParams {
   double init_sleep = 0;           ///< smpi/init
   bool finalization_barrier = false; ///< smpi/finalization-barrier
   /// tit/local-copy-bw (bytes/s): a rank's message to itself (MPI_Sendrecv to itself, the own block of a
-  /// collective) takes bytes / this rate; 0 (the default, as SimGrid) makes such copies free.
-  double local_copy_bw = 0;
+  /// collective) takes bytes / the rate of its size: "RATE" for every size, or "SIZE:RATE;..." (the entry of the
+  /// largest SIZE strictly below the copy's, the first entry below them all: a copy beyond the caches runs at the
+  /// memory's rate). Empty (the default, "0", as SimGrid): such copies are free.
+  std::vector<std::pair<std::uint64_t, double>> local_copy_rates;
   double time_precision = 1e-9; ///< surf/precision: SimGrid cannot sleep for less (it logs each attempt)
   /// tit/traced-tests: tests and waitany take their traced outcome. The parameter's default is yes (from_config sets
   /// it); a default-built MpiParams, as unit tests make, keeps SimGrid's rule.
@@ -61,7 +65,13 @@ struct MpiParams {
   /// shorter than SimGrid's time precision (a few bytes at GB/s; SimGrid would log every such sleep).
   double local_copy_time(double bytes) const
   {
-    double t = local_copy_bw > 0 && bytes > 0 ? bytes / local_copy_bw : 0;
+    if (local_copy_rates.empty() || not(bytes > 0))
+      return 0;
+    double rate = local_copy_rates.front().second;
+    for (auto const& [size, r] : local_copy_rates)
+      if (bytes > static_cast<double>(size))
+        rate = r;
+    double t = bytes / rate;
     return t >= time_precision ? t : 0;
   }
   /// Overheads of `host`: its `smpi/os`, `smpi/or`, `smpi/ois`, `tit/oir`, `tit/os-self` properties override the

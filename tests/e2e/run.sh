@@ -205,7 +205,13 @@ case $case_name in
   local-copy) # compute 2 s, then two sendRecvs to itself: 500 B, then 300 B sent into 200 B (the smaller is copied)
     run "${IDEAL[@]}" --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"; expect_time 2 # free (default)
     run "${IDEAL[@]}" --cfg=tit/local-copy-bw:100 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
-    expect_time 9 ;; # 2 + 500 / 100 + 200 / 100
+    expect_time 9 # 2 + 500 / 100 + 200 / 100
+    # by size: 100 B/s up to 400 B, 50 B/s beyond (a copy out of the caches): 2 + 500 / 50 + 200 / 100
+    run "${IDEAL[@]}" "--cfg=tit/local-copy-bw:0:100;400:50" --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
+    expect_time 14
+    # an entry's size is the largest strictly below the copy's: 200 B takes the first entry's rate, also below it
+    run "${IDEAL[@]}" "--cfg=tit/local-copy-bw:300:100;500:50" --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
+    expect_time 9 ;;
   local-copy-alltoall) # 4 ranks, alltoall of 1000 B blocks on cluster4 (1 s, 1000 B/s per direction and node)
     for algo in linear pairwise; do
       run "${IDEAL[@]}" --cfg=coll/alltoall:$algo --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/local-copy-a2a"
@@ -230,7 +236,9 @@ case $case_name in
     run --cfg=tit/local-copy-bw:inf --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
     expect_error 2 "tit/local-copy-bw 'inf'"
     run --cfg=tit/local-copy-bw:fast --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
-    expect_error 2 "tit/local-copy-bw" "fast" ;;
+    expect_error 2 "tit/local-copy-bw" "fast"
+    run "--cfg=tit/local-copy-bw:0:100;400:0" --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/local-copy"
+    expect_error 2 "tit/local-copy-bw '0:100;400:0': expected a rate" "or 'SIZE:RATE;...' (rates > 0" "must be positive, got 0" ;;
   host-availability) # detached on cluster4 (1 flop/s): rank 0 computes 5, sends 984 B eagerly (arrives 2 s later),
     # computes 3; rank 1 receives. n0 at half its speed doubles rank 0's computations; n1's has nothing to slow down
     run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"; expect_time 8
