@@ -261,8 +261,15 @@ build_tealeaf() { # its Makefile's GNU flags, without OpenMP, gfortran's lenienc
   (cd "$1" && make -s COMPILER=GNU MPI_COMPILER="$FC" C_MPI_COMPILER="$CC" OMP_GNU= \
      FLAGS_GNU="-O2 -cpp -ffree-line-length-none -fallow-argument-mismatch -w" CFLAGS_GNU="-O2" && cp tea_leaf "$2")
 }
-build_nas-ep() { (cd "$1" && $CC -O2 -o "$2" ep.c nas_common.c -lm); }
-build_nas-is() { (cd "$1" && $CC -O2 -o "$2" is.c nas_common.c -lm); }
+# SimGrid's NAS examples include SMPI's own mpi.h and call SimGrid's TRACE_smpi_set_category: for Open MPI's mpicc
+# (our tracer) the checked-out copy includes <mpi.h> instead and leaves those calls out.
+nas_for_mpicc() {
+  [ "$kind" = smpi ] && return 0
+  sed -i -e 's|#include "smpi/mpi.h"|#include <mpi.h>|' -e '/#include "simgrid\/instr.h"/d' \
+    -e 's|TRACE_smpi_set_category *(.*);||' "$@"
+}
+build_nas-ep() { (cd "$1" && nas_for_mpicc ep.c && $CC -O2 -o "$2" ep.c nas_common.c -lm); }
+build_nas-is() { (cd "$1" && nas_for_mpicc is.c && $CC -O2 -o "$2" is.c nas_common.c -lm); }
 # NPB 3.3-MPI: make.def for smpiff/smpicc (or Open MPI's wrappers), gfortran's leniency for its Fortran 77; the
 # programs themselves are made per rank count (bin_of), BIN marks the configured tree.
 build_npb() {
