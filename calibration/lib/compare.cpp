@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -263,6 +264,8 @@ void write_comparison_csv(std::ostream& out, const Comparison& c)
 {
   fmt::print(out, "# tit-calibrate compare v1\n# measured_span_s: {:.9g}\n# replayed_span_s: {:.9g}\n", c.measured_span,
              c.replayed_span);
+  if (not c.rank_off_cpu.empty()) // each rank's, in rank order
+    fmt::print(out, "# off_cpu_s: {:.9g}\n", fmt::join(c.rank_off_cpu, ","));
   fmt::print(out, "action,band,count,measured_s,replayed_s,difference_s\n");
   for (auto const& g : c.groups)
     fmt::print(out, "{},\"{}\",{},{:.9g},{:.9g},{:.9g}\n", g.action, g.band, g.count, g.measured, g.replayed,

@@ -56,7 +56,8 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
 
 /// The report: the spans, the table of groups, each rank's span, the outliers.
 void write_comparison(std::ostream& out, const Comparison& c);
-/// The groups as CSV (`# tit-calibrate compare v1`, then action,band,count,measured_s,replayed_s,difference_s).
+/// The groups as CSV (`# tit-calibrate compare v1`, the spans and, for CPU-time volumes, `# off_cpu_s: R0,R1,...`
+/// in comment lines, then action,band,count,measured_s,replayed_s,difference_s).
 void write_comparison_csv(std::ostream& out, const Comparison& c);
 
 } // namespace tit::calib

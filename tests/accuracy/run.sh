@@ -129,6 +129,8 @@ case $case_name in
       fail "the predictions from the kept runs differ from the first ones"
     diff <(body "$tmp/acc/replays.csv") <(body "$tmp/again/replays.csv") >&2 ||
       fail "the replays of the kept runs differ from the first ones"
+    diff <(body "$tmp/acc/terms.csv") <(body "$tmp/again/terms.csv") >&2 ||
+      fail "the comparison of the kept runs' replays by term differs from the first one"
     grep -qE '^quiet,1,shm,2,[0-9]' "$tmp/again/results.csv" || fail "no measured row"
     capture "${acc[@]}" --from "$tmp/acc" --cpu-from platform --out "$tmp/platform"
     expect_ok
@@ -223,6 +225,19 @@ assert float(r["traced_s"]) == float(traced[0]["span_s"]), (r, traced)
 assert abs(float(r["difference"]) - (float(r["replayed_s"]) / float(r["traced_s"]) - 1)) < 1e-12, r
 res = [x for x in csv.DictReader(l for l in (out / "results.csv").read_text().splitlines() if not l.startswith("#"))]
 assert abs(float(res[0]["replay_vs_traced"]) - float(r["difference"])) < 1e-5, (res, r)
+# terms.csv: that replay against its traced run by action kind, as tit-calibrate compare sums it; the trace's
+# computations among them, with as many as the trace has
+lines = (out / "terms.csv").read_text().splitlines()
+assert lines[0] == "# tit-accuracy terms v1", lines[0]
+terms = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+assert all((t["program"], t["ranks"], t["transport"]) == ("halo2d", "1", "shm") for t in terms), terms
+compute = [t for t in terms if t["action"] == "compute"]
+trace_dir = out / "traces/halo2d-np1-shm/run-0"
+n = sum(1 for l in (trace_dir / "rank-0.txt").read_text().splitlines() if l.split()[1:2] == ["compute"])
+assert len(compute) == 1 and int(compute[0]["count"]) == n, (compute, n)
+d = [abs(float(t["difference_s"])) for t in terms]
+assert d == sorted(d, reverse=True), d
+assert not list(out.glob("platforms/*/actions-*")), "actions logs left behind"
 PY
     head -1 "$tmp/acc/results.csv" | grep -qx '# tit-accuracy results v1' || fail "results.csv lacks its schema line"
     grep -q '^halo2d,1,shm,1,' "$tmp/acc/results.csv" || fail "results.csv lacks the case"

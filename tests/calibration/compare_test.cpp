@@ -114,6 +114,9 @@ TEST(Compare, TheTimeARankWasDescheduledInItsComputations)
   EXPECT_NE(report.str().find("-8.6 %      0.500000\n1 "), std::string::npos) << report.str();
   EXPECT_NE(report.str().find("\noff CPU: the computations' wall time less their CPU time"), std::string::npos)
       << report.str();
+  std::ostringstream csv;
+  tit::calib::write_comparison_csv(csv, c);
+  EXPECT_NE(csv.str().find("\n# off_cpu_s: 0.5,0\naction,band,"), std::string::npos) << csv.str();
   // Volumes of another unit (data/trace-timings: none given) say nothing of it.
   EXPECT_TRUE(compare_replay(kTrace, kTrace.parent_path(), f.path(), {64}, 0).rank_off_cpu.empty());
 }
