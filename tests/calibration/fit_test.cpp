@@ -629,6 +629,15 @@ TEST(InSitu, AnOverheadKeepsTheCallsTotalTime)
   ASSERT_TRUE(fit.ois.bands[0].has_value());
   EXPECT_NEAR(fit.ois.bands[0]->slope, 1e-9, 1e-15);
   EXPECT_NEAR(fit.ois.bands[0]->offset, 1e-6 + 1e-5 / 8, 1e-12);
+  // A line that would charge a negative time keeps the calls' sum too. Sends whose time falls with the size (5 us at
+  // 1000 B, 1 us at 4000 B): their mean, 3 us. Sends of 0.5 us at 1000 B and 4 us at 4000 B (offset -0.67 us): a line
+  // through the origin, 4.5 us over 5000 B.
+  std::vector<TimedAction> falling{timed(Kind::Send, 1000, 5e-6), timed(Kind::Send, 4000, 1e-6)};
+  fit = fit_in_situ(falling, {});
+  EXPECT_EQ(fit.os.config(fit.breaks), "0:3e-06:0");
+  std::vector<TimedAction> steep{timed(Kind::Send, 1000, 0.5e-6), timed(Kind::Send, 4000, 4e-6)};
+  fit = fit_in_situ(steep, {});
+  EXPECT_EQ(fit.os.config(fit.breaks), "0:0:9e-10");
 }
 
 TEST(InSitu, TestCostFromTestAndTestanyAlone)
