@@ -1,5 +1,7 @@
 #include "fit.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -340,6 +342,12 @@ std::size_t segment_of(const std::vector<std::uint64_t>& breaks, double size)
   while (s < breaks.size() && size > static_cast<double>(breaks[s]))
     ++s;
   return s;
+}
+
+std::string band_label(const std::vector<std::uint64_t>& breaks, std::size_t i)
+{
+  auto high = i < breaks.size() ? std::to_string(breaks[i]) : std::string("inf");
+  return i == 0 ? fmt::format("[0, {}]", high) : fmt::format("({}, {}]", breaks[i - 1], high);
 }
 
 } // namespace tit::calib

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace tit::calib {
@@ -50,6 +51,9 @@ std::vector<std::uint64_t> find_breaks(const std::vector<std::vector<Point>>& me
 
 /// The index of the segment of `size` for sorted `breaks` (0 for size <= breaks[0], ...).
 std::size_t segment_of(const std::vector<std::uint64_t>& breaks, double size);
+
+/// The sizes of segment `i` for sorted `breaks`, as reports print them: "[0, b0]", "(b0, b1]", ..., "(bn, inf]".
+std::string band_label(const std::vector<std::uint64_t>& breaks, std::size_t i);
 
 double median(std::vector<double> v);
 

@@ -620,11 +620,7 @@ InSituFit fit_in_situ(const std::vector<TimedAction>& actions, const InSituOptio
 
 void write_in_situ_report(std::ostream& out, const InSituFit& fit)
 {
-  auto band = [&](std::size_t i) {
-    return i == 0 ? fmt::format("[0, {}]", fit.breaks.empty() ? std::string("inf") : std::to_string(fit.breaks[0]))
-                  : fmt::format("({}, {}]", fit.breaks[i - 1],
-                                i < fit.breaks.size() ? std::to_string(fit.breaks[i]) : std::string("inf"));
-  };
+  auto band = [&](std::size_t i) { return band_label(fit.breaks, i); };
   for (auto [name, o] : {std::pair{"ois", &fit.ois}, std::pair{"os", &fit.os}, std::pair{"oir", &fit.oir},
                          std::pair{"os-self", &fit.os_self}}) {
     for (std::size_t i = 0; i < o->bands.size(); ++i) {

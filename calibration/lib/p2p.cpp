@@ -153,14 +153,10 @@ void write_copy_report(std::ostream& out, const CopyFit& fit)
 {
   out << fmt::format("local copy (MPI_Sendrecv to itself): tit/local-copy-bw {}\n", fit.config());
   for (std::size_t k = 0; k < fit.rates.size(); ++k) {
-    std::string band = fit.rates.size() == 1 ? "all sizes"
-                       : k == 0              ? fmt::format("[0, {}]", fit.breaks[0])
-                       : k + 1 < fit.rates.size() ? fmt::format("({}, {}]", fit.breaks[k - 1], fit.breaks[k])
-                                                  : fmt::format("({}, inf)", fit.breaks[k - 1]);
     auto const& l = fit.lines[k];
     out << fmt::format("  {:<22} {:.4g} B/s{}, per-call offset {:.3g} s (not modelled); R2 {:.4f}, residual {:.1f}%, "
                        "{} of {} points rejected\n",
-                       band, fit.rates[k],
+                       band_label(fit.breaks, k), fit.rates[k],
                        fit.from[k] ? fmt::format(" (its times do not grow: band {}'s)", *fit.from[k]) : "", l.offset,
                        l.r2, 100 * l.residual, l.outliers, l.points);
   }
