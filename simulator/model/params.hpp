@@ -27,6 +27,8 @@ struct HostOverheads {
   /// tit/os-self (not SimGrid's): a send or isend to the rank itself, instead of os or ois: the library copies such
   /// a message within the call (Open MPI's self transport). Unset (no segment, the default): os or ois, as SimGrid.
   PiecewiseLinear os_self;
+  /// Whether tit/os-self is set: a message of a rank to itself then costs os_self in its send, and nothing after.
+  bool copies_to_self() const { return not os_self.segments().empty(); }
 };
 
 struct MpiParams {

@@ -138,7 +138,7 @@ Rank::Rank(World& world, int rank, s4u::Host* host)
 void Rank::put(Request& req, s4u::Mailbox* mailbox)
 {
   // With tit/os-self, a message to the rank itself was copied within the send (its cost): no bytes cross the loopback.
-  auto comm = message_put(mailbox, req.bytes, req.dst == rank_ && not overheads_.os_self.segments().empty());
+  auto comm = message_put(mailbox, req.bytes, req.dst == rank_ && overheads_.copies_to_self());
   if (req.detached && buffered_.size() + delivered_.size() >= max_kept_) {
     comm->detach(); // SMPI's way, for a rank that sends many messages between computations (see the header)
     return;
@@ -198,7 +198,7 @@ RequestPtr Rank::start_send(int dst, Match m, double bytes, bool is_isend, SendM
 
   // The library's software overhead before the message leaves: ois for every isend, os for a buffered or
   // synchronous blocking send (as SMPI); a message to the rank itself costs tit/os-self instead, when set.
-  if (dst == rank_ && not overheads_.os_self.segments().empty())
+  if (dst == rank_ && overheads_.copies_to_self())
     sleep_if_positive(overheads_.os_self(bytes));
   else if (is_isend)
     sleep_if_positive(overheads_.ois(bytes));
@@ -493,7 +493,7 @@ void Rank::complete(Request& req)
         event(req.src, rank_, req.match, sent, req.partner_seq, s4u::Engine::get_clock(), req.origin));
   // A buffered message costs the receiver smpi/or once it has arrived; one of the rank to itself, when tit/os-self
   // is set, cost its whole copy in the send.
-  bool copied = req.src == rank_ && not overheads_.os_self.segments().empty();
+  bool copied = req.src == rank_ && overheads_.copies_to_self();
   if (sent < world_.params().detached_thresh && not copied)
     sleep_if_positive(overheads_.orecv(std::min(req.bytes, sent)));
 }
