@@ -166,12 +166,7 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
   c.rank_measured.assign(static_cast<std::size_t>(c.ranks), 0);
   c.rank_replayed.assign(static_cast<std::size_t>(c.ranks), 0);
   // Volumes of CPU time: the rate that turns them back into seconds.
-  std::optional<double> cpu_rate;
-  if (std::string_view unit = set->compute_unit(); unit.starts_with("cpu-time x ")) {
-    double rate = 0;
-    if (parse_number(unit.substr(11), rate) && rate > 0)
-      cpu_rate = rate;
-  }
+  std::optional<double> cpu_rate = trace::compute_unit_rate(set->compute_unit(), "cpu-time");
   if (cpu_rate)
     c.rank_off_cpu.assign(static_cast<std::size_t>(c.ranks), 0);
   Groups groups;

@@ -155,4 +155,13 @@ std::string compute_unit(std::string_view mode, std::string_view rate)
   return r ? fmt::format("{} x {:g}", mode, *r) : std::string(mode);
 }
 
+std::optional<double> compute_unit_rate(std::string_view unit, std::string_view mode)
+{
+  auto x = unit.find(" x ");
+  if (x == std::string_view::npos || (not mode.empty() && unit.substr(0, x) != mode))
+    return std::nullopt;
+  std::optional<double> r = detail::parse_double(unit.substr(x + 3));
+  return r && *r > 0 ? r : std::nullopt;
+}
+
 } // namespace tit::trace

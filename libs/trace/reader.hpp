@@ -85,6 +85,10 @@ void register_format(ExternalFormat format);
 /// "<mode> x <R>" with R written as %g ("cpu-time x 1e+09"); empty when `mode` is empty.
 std::string compute_unit(std::string_view mode, std::string_view rate);
 
+/// The rate R of a compute unit "<mode> x <R>" (compute_unit's form), when it has one and R > 0; with `mode`, only
+/// for that mode ("cpu-time": volumes of CPU time, seconds x R).
+std::optional<double> compute_unit_rate(std::string_view unit, std::string_view mode = {});
+
 /// The platform's host property saying what a host's speed counts per second, in the same terms
 /// ("flops" for calib-cpu's rate); written by tit-calibrate fit, compared by tit-replay.
 inline constexpr const char* kSpeedUnitProperty = "tit/speed-unit";

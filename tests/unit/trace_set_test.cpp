@@ -428,5 +428,16 @@ TEST(TraceSetUnit, CanonicalForm)
   EXPECT_EQ(compute_unit("cpu-time", ""), "cpu-time");
 }
 
+TEST(TraceSetUnit, RateOfAUnit)
+{
+  EXPECT_EQ(compute_unit_rate("cpu-time x 1e+09"), 1e9);
+  EXPECT_EQ(compute_unit_rate("cpu-time x 2.5e+09", "cpu-time"), 2.5e9);
+  EXPECT_EQ(compute_unit_rate("wall-time x 1e+09", "cpu-time"), std::nullopt); // another mode
+  EXPECT_EQ(compute_unit_rate("instructions"), std::nullopt);
+  EXPECT_EQ(compute_unit_rate("cpu-time"), std::nullopt);
+  EXPECT_EQ(compute_unit_rate("cpu-time x 0"), std::nullopt);
+  EXPECT_EQ(compute_unit_rate("cpu-time x fast"), std::nullopt);
+}
+
 } // namespace
 } // namespace tit::trace

@@ -3,6 +3,7 @@
 #include "proxy_check.hpp"
 
 #include "compressed/compressed.hpp"
+#include "trace/reader.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -270,17 +271,6 @@ private:
   std::map<std::size_t, std::string> constants_;
 };
 
-/// The trace's rate in its compute unit ("cpu-time x 1e+09"), if it says one.
-std::optional<double> unit_rate(const std::string& unit)
-{
-  auto x = unit.find(" x ");
-  if (x == std::string::npos)
-    return std::nullopt;
-  double v = 0;
-  auto [end, ec] = std::from_chars(unit.data() + x + 3, unit.data() + unit.size(), v);
-  return ec == std::errc() && v > 0 ? std::optional(v) : std::nullopt;
-}
-
 class ProgramWriter {
 public:
   ProgramWriter(const Loaded& t, std::string file, std::string out_name, const ProxyOptions& o,
@@ -301,7 +291,7 @@ public:
     int k = 0;
     for (auto& [root, number] : structure)
       number = k++;
-    std::optional<double> rate = o_.rate ? o_.rate : unit_rate(m.compute_unit);
+    std::optional<double> rate = o_.rate ? o_.rate : trace::compute_unit_rate(m.compute_unit);
     std::uint64_t actions = 0;
     for (const auto& r : m.ranks)
       actions += count(r.root);
