@@ -41,6 +41,20 @@ LineFit fit_overhead(const std::vector<Point>& pts, std::vector<std::string>& wa
   return fit;
 }
 
+/// The band nearest to `i` whose `ok` holds, the larger sizes first when `up_first`; none when no band's does.
+std::optional<std::size_t> nearest(std::size_t i, const std::vector<bool>& ok, bool up_first)
+{
+  for (std::size_t d = 1; d < ok.size(); ++d) {
+    bool up = i + d < ok.size() && ok[i + d];
+    bool down = i >= d && ok[i - d];
+    if (up && (up_first || not down))
+      return i + d;
+    if (down)
+      return i - d;
+  }
+  return std::nullopt;
+}
+
 std::string range_name(const SegmentFit& s, bool first)
 {
   return first ? fmt::format("[0, {}]", s.high) : fmt::format("({}, {}]", s.low, s.high);
@@ -115,27 +129,21 @@ CopyFit fit_local_copy(const std::vector<Point>& copy)
   std::vector<std::vector<Point>> bands(fit.breaks.size() + 1);
   for (auto const& p : copy)
     bands[segment_of(fit.breaks, p.x)].push_back(p);
+  std::vector<bool> grows;
   for (auto const& b : bands) {
     fit.lines.push_back(robust_line_fit(b));
-    fit.rates.push_back(fit.lines.back().slope > 0 ? 1 / fit.lines.back().slope : 0);
-    fit.from.emplace_back(std::nullopt);
+    grows.push_back(fit.lines.back().slope > 0);
   }
-  // A band whose times do not grow (small copies: the per-call cost alone) takes the rate of the nearest band that
-  // measured one, larger sizes first.
-  for (std::size_t k = 0; k < bands.size(); ++k) {
-    if (fit.rates[k] > 0)
-      continue;
-    for (std::size_t d = 1; d < bands.size() && not fit.from[k]; ++d)
-      for (std::size_t j : {k + d, k - d}) // k - d wraps past 0 to a huge index when d > k: out of range
-        if (j < bands.size() && fit.lines[j].slope > 0 && not fit.from[k]) {
-          fit.rates[k] = 1 / fit.lines[j].slope;
-          fit.from[k] = j;
-        }
-  }
-  if (std::none_of(fit.rates.begin(), fit.rates.end(), [](double r) { return r > 0; }))
+  if (std::none_of(grows.begin(), grows.end(), [](bool g) { return g; }))
     throw InputError(fmt::format("error: the copy times do not grow with the size (slope {:.3g} s/B): no rate to "
                                  "fit (measure larger sizes)",
                                  robust_line_fit(copy).slope));
+  // A band whose times do not grow (small copies: the per-call cost alone) takes the rate of the nearest band that
+  // measured one, larger sizes first.
+  for (std::size_t k = 0; k < bands.size(); ++k) {
+    fit.from.push_back(grows[k] ? std::nullopt : nearest(k, grows, true));
+    fit.rates.push_back(1 / fit.lines[fit.from[k].value_or(k)].slope);
+  }
   return fit;
 }
 
@@ -360,20 +368,6 @@ LineFit with_offset(LineFit line, double offset)
 {
   line.offset = offset;
   return line;
-}
-
-/// The band nearest to `i` whose `ok` holds, the larger sizes first when `up_first`; none when no band's does.
-std::optional<std::size_t> nearest(std::size_t i, const std::vector<bool>& ok, bool up_first)
-{
-  for (std::size_t d = 1; d < ok.size(); ++d) {
-    bool up = i + d < ok.size() && ok[i + d];
-    bool down = i >= d && ok[i - d];
-    if (up && (up_first || not down))
-      return i + d;
-    if (down)
-      return i - d;
-  }
-  return std::nullopt;
 }
 
 /// Segment `i`'s line `line` (its slope as fitted or taken) when its offset is at or below 0: the latency of the

@@ -489,6 +489,26 @@ TEST(LocalCopy, ARateInTheCachesAndOneBeyond)
       << report.str();
 }
 
+TEST(LocalCopy, ABandWhoseTimesDoNotGrowTakesTheNextBandsRate)
+{
+  // Copies of up to 2 KB cost their call alone (2 us, falling a little), larger ones 2 us + bytes at 1e10 B/s.
+  std::vector<Point> pts;
+  for (double s = 1; s <= 1e8; s *= 1.6)
+    for (int i = 0; i < 5; ++i) {
+      double x = std::floor(s);
+      pts.push_back({x, x <= 2000 ? 2e-6 - 1e-13 * x : 2e-6 + x / 1e10});
+    }
+  auto fit = fit_local_copy(pts);
+  ASSERT_GE(fit.rates.size(), 2U) << fit.config();
+  ASSERT_TRUE(fit.from[0].has_value()) << fit.config();
+  EXPECT_EQ(*fit.from[0], 1U);
+  EXPECT_EQ(fit.rates[0], fit.rates[1]);
+  EXPECT_NEAR(fit.rates.back(), 1e10, 1e10 * 0.05) << fit.config();
+  std::ostringstream report;
+  write_copy_report(report, fit);
+  EXPECT_NE(report.str().find("(its times do not grow: band 1's)"), std::string::npos) << report.str();
+}
+
 TEST(LocalCopy, Errors)
 {
   try {
