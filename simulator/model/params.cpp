@@ -19,6 +19,7 @@ constexpr const char* kInOrderDelivery = "tit/in-order-delivery";
 constexpr const char* kBusyWait = "tit/busy-wait";
 constexpr const char* kOir = "tit/oir";
 constexpr const char* kOsSelf = "tit/os-self";
+constexpr const char* kOisWait = "tit/ois-wait";
 
 template <typename T> T config_value(const char* name)
 {
@@ -98,7 +99,8 @@ MpiParams MpiParams::from_config()
   p.default_overheads.os = parse_piecewise("smpi/os", config_value<std::string>("smpi/os"), "");
   p.default_overheads.ois = parse_piecewise("smpi/ois", config_value<std::string>("smpi/ois"), "");
   p.default_overheads.orecv = parse_piecewise("smpi/or", config_value<std::string>("smpi/or"), "");
-  for (auto [name, f] : {std::pair{kOir, &p.default_overheads.oir}, std::pair{kOsSelf, &p.default_overheads.os_self}})
+  for (auto [name, f] : {std::pair{kOir, &p.default_overheads.oir}, std::pair{kOsSelf, &p.default_overheads.os_self},
+                         std::pair{kOisWait, &p.default_overheads.ois_wait}})
     if (auto text = config_value<std::string>(name); not text.empty()) // unset: none
       *f = parse_piecewise(name, text, "");
   p.local_copy_rates = parse_copy_rates(config_value<std::string>(kLocalCopyBw));
@@ -141,6 +143,10 @@ void declare_config_flags()
   simgrid::config::declare_flag<std::string>(kOsSelf,
                                              "time of a send or isend to the rank itself, instead of smpi/os or "
                                              "smpi/ois, 'threshold:offset:slope;...'; unset by default, as SimGrid",
+                                             "");
+  simgrid::config::declare_flag<std::string>(kOisWait,
+                                             "time of the wait (or test) that completes a buffered isend, "
+                                             "'threshold:offset:slope;...'; none by default, as SimGrid",
                                              "");
 }
 
@@ -187,6 +193,8 @@ HostOverheads MpiParams::overheads_of(const simgrid::s4u::Host& host) const
     o.oir = parse_piecewise(kOir, v, where);
   if (const char* v = host.get_property(kOsSelf))
     o.os_self = parse_piecewise(kOsSelf, v, where);
+  if (const char* v = host.get_property(kOisWait))
+    o.ois_wait = parse_piecewise(kOisWait, v, where);
   return o;
 }
 
@@ -220,6 +228,9 @@ const std::vector<ParamDoc>& documented_parameters()
                   "default none, as SimGrid"},
       {"tit/os-self", "time of a send or isend to the rank itself, instead of smpi/os or smpi/ois, same form "
                       "(docs/model.md); default unset: smpi/os or smpi/ois, as SimGrid"},
+      {"tit/ois-wait", "time of the wait, waitall, waitany or test that completes a buffered (detached) isend: the "
+                       "library copies its payload there, not in MPI_Isend; same form as smpi/ois (docs/model.md); "
+                       "default none, as SimGrid"},
       {"tit/busy-wait", "share of a core a rank holds while it waits in MPI, as a library that polls does (1: Open "
                         "MPI's ranks; ranks sharing too few cores then compute the slower: docs/model.md); default 0: "
                         "none, as SimGrid"},

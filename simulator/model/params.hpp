@@ -27,6 +27,11 @@ struct HostOverheads {
   /// tit/os-self (not SimGrid's): a send or isend to the rank itself, instead of os or ois: the library copies such
   /// a message within the call (Open MPI's self transport). Unset (no segment, the default): os or ois, as SimGrid.
   PiecewiseLinear os_self;
+  /// tit/ois-wait (not SimGrid's): the wait, waitall, waitany or test that completes a buffered isend, as the MPI
+  /// library copies the payload of a buffered message when it progresses the request, not in MPI_Isend (Open MPI's
+  /// shared-memory transport beyond its inline size). Zero by default, as SimGrid, whose buffered isend completes
+  /// at no cost.
+  PiecewiseLinear ois_wait;
   /// Whether tit/os-self is set: a message of a rank to itself then costs os_self in its send, and nothing after.
   bool copies_to_self() const { return not os_self.segments().empty(); }
 };

@@ -200,8 +200,11 @@ RequestPtr Rank::start_send(int dst, Match m, double bytes, bool is_isend, SendM
   // synchronous blocking send (as SMPI); a message to the rank itself costs tit/os-self instead, when set.
   if (dst == rank_ && overheads_.copies_to_self())
     sleep_if_positive(overheads_.os_self(bytes));
-  else if (is_isend)
+  else if (is_isend) {
     sleep_if_positive(overheads_.ois(bytes));
+    if (req->detached)
+      req->completion_cost = overheads_.ois_wait(bytes);
+  }
   else if (req->detached || mode == SendMode::Synchronous)
     sleep_if_positive(overheads_.os(bytes));
 
@@ -484,8 +487,10 @@ void Rank::recv(int src, Match m, double bytes)
 void Rank::complete(Request& req)
 {
   req.done = true;
-  if (req.type != Request::Type::Recv)
+  if (req.type != Request::Type::Recv) { // a buffered isend pays tit/ois-wait here
+    sleep_if_positive(req.completion_cost);
     return;
+  }
   double sent = decode_envelope(req.envelope);
   world_.rank(req.src).delivered(req.comm->get_impl());
   if (auto* listener = world_.listener())
@@ -528,7 +533,7 @@ void Rank::wait(const RequestPtr& req)
     return;
   }
   if (req->type == Request::Type::Send && not req->comm) { // a buffered send: nothing to wait for
-    req->done = true;
+    complete(*req);
     return;
   }
   double start = s4u::Engine::get_clock();
@@ -635,7 +640,7 @@ int Rank::waitany(const std::vector<RequestPtr>& reqs, const std::vector<Traced>
     if (not r->comm) {
       if (r->type == Request::Type::Recv)
         continue; // a receive from any source no sender has bound yet
-      r->done = true; // a buffered send is complete as soon as posted
+      complete(*r); // a buffered send is complete as soon as posted
       return static_cast<int>(&r - reqs.data());
     }
     comms.push_back(r->comm);
@@ -762,7 +767,7 @@ void Rank::waitall(std::vector<RequestPtr>& reqs)
       pending.push_back(r.get());
     }
     if (ready != nullptr) {
-      ready->done = true;
+      complete(*ready);
       continue;
     }
     if (comms.empty())

@@ -66,6 +66,7 @@ struct Request {
   double bytes = 0;             ///< send: payload; recv: expected payload (negative: unknown)
   bool detached = false;        ///< send: buffered, complete once posted (and then without a comm)
   bool done = false;            ///< returned by a wait or a test (overheads paid): no longer pending for MPI
+  double completion_cost = 0;   ///< send: what the wait or test completing it costs (tit/ois-wait of a buffered isend)
   double matched_at = -1;       ///< simulated time at which the partner posted; -1 while unmatched
   simgrid::s4u::CommPtr comm;   ///< the transfer as seen by the owner (null for a detached send)
   void* envelope = nullptr;     ///< recv: what the matched send carried (its payload size)

@@ -287,7 +287,7 @@ case $case_name in
     expect_error 3 "the trace deadlocks" "rank 0 blocked in" "rank 1 blocked in"
     run --cfg=tit/busy-wait:1.5 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/busy-wait '1.5': expected the share of a core a waiting rank holds, a number in [0, 1]" ;;
-  call-overheads) # tit/oir and tit/os-self. nonblocking: rank 1 posts its irecv of 984 B (0.5 + 0.001 x 984 s), computes
+  call-overheads) # tit/oir, tit/os-self and tit/ois-wait. nonblocking: rank 1 posts its irecv of 984 B (0.5 + 0.001 x 984 s), computes
     # 4 and waits for the message, there since 2: 1.484 + 4 + 0.5 (smpi/or) = 5.984 (4.5 without tit/oir).
     run "${IDEAL[@]}" --cfg=smpi/or:0:0.5:0 --cfg=tit/oir:0:0.5:0.001 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
     expect_time 5.984
@@ -301,7 +301,15 @@ case $case_name in
     run "${IDEAL[@]}" "${self_cfg[@]}" --cfg=tit/os-self:0:0.25:0 --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/self-send"
     expect_time 2.5
     run --cfg=tit/os-self:abc --hostfile "$d/one.hosts" "$d/two-hosts.xml" "$d/self-send"
-    expect_error 2 "error: bad model parameter: tit/os-self 'abc'" "(expected 'threshold:offset:slope;...')" ;;
+    expect_error 2 "error: bad model parameter: tit/os-self 'abc'" "(expected 'threshold:offset:slope;...')"
+    # tit/ois-wait: the wait completing a buffered isend. nonblocking: rank 0 isends 984 B, computes 2, and its wait
+    # pays 3 + 0.001 x 984: 5.984 (rank 1 is done at 4). A blocking send does not pay it (detached: still 8).
+    run "${IDEAL[@]}" --cfg=tit/ois-wait:0:3:0.001 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_time 5.984
+    run "${IDEAL[@]}" --cfg=tit/ois-wait:0:3:0.001 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
+    expect_time 8
+    run --cfg=tit/ois-wait:1:x "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_error 2 "error: bad model parameter: tit/ois-wait '1:x'" "(expected 'threshold:offset:slope;...')" ;;
   host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
     run --cfg=tit/host-availability:n9:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/host-availability 'n9:0.5': the platform has no host 'n9' (expected 'HOST:FRACTION;...'"
