@@ -156,7 +156,7 @@ fi
 echo "== measuring ($mode, ${btl:+btl $btl, }launcher: ${mpirun[*]:1}) into $out"
 # copy: rank 0's MPI_Sendrecv to itself, for the local-copy rate (tit/local-copy-bw)
 # test, iprobe: the cost of a polling call that finds nothing (smpi/test; iprobe's is reported)
-"${mpirun[@]}" "$bin/calib-p2p" "${p2p_opts[@]}" --experiments send,recv,isend,pingpong,copy,test,iprobe -o "$out/p2p.csv"
+"${mpirun[@]}" "$bin/calib-p2p" "${p2p_opts[@]}" --experiments send,recv,isend,wait,pingpong,copy,test,iprobe -o "$out/p2p.csv"
 "${mpirun[@]}" "$bin/calib-contention" "${cont_opts[@]}" -o "$out/contention.csv"
 if [[ $cpu_from == flops ]]; then
   "${mpirun[@]}" "$bin/calib-cpu" "${cpu_opts[@]}" -o "$out/cpu.csv"

@@ -82,6 +82,8 @@ void fit_p2p_step(const FitArgs& a, FitResults& r)
              {"smpi/lat-factor", fit.lat_factor()},
              {"smpi/send-is-detached-thresh", num(fit.detached_thresh)},
              {"smpi/async-small-thresh", num(fit.detached_thresh)}};
+  if (auto wait = fit.ois_wait(); not wait.empty())
+    r.props.emplace_back("tit/ois-wait", wait);
   if (not data.copy.empty()) {
     auto copy = fit_local_copy(data.copy);
     write_copy_report(r.report, copy);

@@ -102,6 +102,8 @@ P2pData load_p2p(const CsvTable& t)
       d.recv.push_back(p);
     else if (e == "isend")
       d.isend.push_back(p);
+    else if (e == "wait")
+      d.wait.push_back(p);
     else if (e == "pingpong")
       d.pingpong.push_back(p);
     else if (e == "copy")
@@ -113,7 +115,7 @@ P2pData load_p2p(const CsvTable& t)
       (e == "test" ? d.test : d.iprobe).push_back(p);
     } else
       throw InputError(fmt::format(
-          "{}: error: unknown experiment '{}' (expected send, recv, isend, pingpong, copy, test or iprobe)",
+          "{}: error: unknown experiment '{}' (expected send, recv, isend, wait, pingpong, copy, test or iprobe)",
           t.where(row, ce), e));
   }
   return d;
@@ -236,6 +238,20 @@ std::string P2pFit::orecv() const
 std::string P2pFit::ois() const
 {
   return piecewise(segments, &SegmentFit::ois);
+}
+
+std::string P2pFit::ois_wait() const
+{
+  if (std::none_of(segments.begin(), segments.end(), [](const SegmentFit& s) { return s.ois_wait.points > 0; }))
+    return {};
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    auto const& s = segments[i];
+    bool buffered = static_cast<double>(s.low) + 1 < detached_thresh; // some of its sizes are below the threshold
+    LineFit f = buffered ? s.ois_wait : LineFit{};
+    parts.push_back(fmt::format("{}:{}:{}", i == 0 ? 0 : s.low, num(f.offset), num(f.slope)));
+  }
+  return fmt::format("{}", fmt::join(parts, ";"));
 }
 
 std::string P2pFit::lat_factor() const
@@ -537,6 +553,8 @@ void fit_overheads(SegmentFit& s, bool first, const P2pData& data, const std::ve
   s.os = fit_overhead(send, warnings, fmt::format("os on {}", name));
   s.orecv = fit_overhead(recv, warnings, fmt::format("or on {}", name));
   s.ois = fit_overhead(isend, warnings, fmt::format("ois on {}", name));
+  if (auto wait = in_segment(data.wait, s.low, s.high, first); wait.size() >= 2)
+    s.ois_wait = fit_overhead(wait, warnings, fmt::format("ois-wait on {}", name));
   auto ys = [](const std::vector<Point>& pts) {
     std::vector<double> out;
     for (auto const& p : pts)
@@ -624,6 +642,8 @@ void write_p2p_report(std::ostream& out, const P2pFit& fit)
     line("os", s.os);
     line("or", s.orecv);
     line("ois", s.ois);
+    if (s.ois_wait.points > 0)
+      line("ois-wait", s.ois_wait);
     line("network", s.network);
     // the protocol of the segment's sizes (> low, <= high): detached below the threshold
     std::string protocol = "rendez-vous";
@@ -642,6 +662,8 @@ void write_p2p_report(std::ostream& out, const P2pFit& fit)
   out << "smpi/os: " << fit.os() << "\n";
   out << "smpi/or: " << fit.orecv() << "\n";
   out << "smpi/ois: " << fit.ois() << "\n";
+  if (auto w = fit.ois_wait(); not w.empty())
+    out << "tit/ois-wait: " << w << "\n";
   out << "smpi/lat-factor: " << fit.lat_factor() << "\n";
   out << "smpi/bw-factor: " << fit.bw_factor() << "\n";
   for (auto const& w : fit.warnings)

@@ -31,6 +31,7 @@ struct P2pData {
   std::vector<Point> send;     ///< time in MPI_Send, receiver ready
   std::vector<Point> recv;     ///< time in MPI_Recv, message already sent
   std::vector<Point> isend;    ///< time in MPI_Isend
+  std::vector<Point> wait;     ///< time in the MPI_Wait of an isend, called at once (optional)
   std::vector<Point> pingpong; ///< round trip
   std::vector<Point> copy;     ///< MPI_Sendrecv of a rank to itself (optional)
   std::vector<Point> test;     ///< one MPI_Test that finds nothing, size 0 (optional)
@@ -69,6 +70,7 @@ struct SegmentFit {
   std::uint64_t low = 0;  ///< the segment holds sizes > low (the first one also size 0)
   std::uint64_t high = 0; ///< ... and <= high (the last one: the largest size measured)
   LineFit os, orecv, ois; ///< seconds vs payload bytes
+  LineFit ois_wait;       ///< the wait of a buffered isend (tit/ois-wait); no points: not measured
   LineFit network;        ///< one-way network time (ping-pong without overheads) vs payload + 16 bytes
   double sync_ratio = 0;  ///< min(median send time, median recv time) / median one-way ping-pong time
   double overhead_scale = 1; ///< factor applied to os and or so that they fit in the ping-pong time
@@ -96,6 +98,9 @@ struct P2pFit {
   std::string os() const;
   std::string orecv() const;
   std::string ois() const;
+  /// tit/ois-wait: the wait of a buffered isend in the bands below the protocol threshold, 0 in the others (their
+  /// wait is the transfer, which the network model times); empty when no "wait" was measured.
+  std::string ois_wait() const;
   std::string lat_factor() const;
   std::string bw_factor() const;
   /// One-way ping-pong time the fitted model predicts for `size` payload bytes.

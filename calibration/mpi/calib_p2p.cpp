@@ -2,6 +2,7 @@
 //   send      time in MPI_Send, the receiver already waiting (its receive is posted)
 //   recv      time in MPI_Recv, the message already sent (MPI_Probe saw it)
 //   isend     time in MPI_Isend, the receiver already waiting
+//   wait      time in the MPI_Wait of that isend, called at once: where the library copies a buffered message
 //   pingpong  round trip: MPI_Send then MPI_Recv of the same size
 //   copy      time in MPI_Sendrecv from rank 0 to itself (a local copy; not run by default)
 //   test      time of one MPI_Test of a receive whose message has not been sent (size 0; the mean of a
@@ -36,7 +37,7 @@ struct Options {
   int reps = 10;
   int warmup = 3;
   unsigned seed = 1;
-  std::vector<std::string> experiments{"send", "recv", "isend", "pingpong", "test", "iprobe"};
+  std::vector<std::string> experiments{"send", "recv", "isend", "wait", "pingpong", "test", "iprobe"};
   int poll_batch = 1000;
   std::string output = "p2p.csv";
 };
@@ -108,7 +109,7 @@ double measure(const std::string& experiment, int rank, char* buf, char* copy, i
       MPI_Sendrecv(buf, size, MPI_BYTE, 0, kData, copy, size, MPI_BYTE, 0, kData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       t = MPI_Wtime() - t0;
     }
-  } else if (experiment == "send" || experiment == "isend") {
+  } else if (experiment == "send" || experiment == "isend" || experiment == "wait") {
     if (rank == 1) {
       MPI_Request req;
       MPI_Irecv(buf, size, MPI_BYTE, 0, kData, MPI_COMM_WORLD, &req);
@@ -124,8 +125,9 @@ double measure(const std::string& experiment, int rank, char* buf, char* copy, i
         MPI_Request req;
         double t0 = MPI_Wtime();
         MPI_Isend(buf, size, MPI_BYTE, 1, kData, MPI_COMM_WORLD, &req);
-        t = MPI_Wtime() - t0;
+        double t1 = MPI_Wtime();
         MPI_Wait(&req, MPI_STATUS_IGNORE);
+        t = experiment == "isend" ? t1 - t0 : MPI_Wtime() - t1;
       }
     }
   } else if (experiment == "recv") {
@@ -209,7 +211,7 @@ int main(int argc, char** argv)
   app.add_option("--seed", o.seed, "random seed (sizes and their order)")->capture_default_str();
   app.add_option("--experiments", o.experiments, "experiments to run")
       ->delimiter(',')
-      ->check(CLI::IsMember({"send", "recv", "isend", "pingpong", "copy", "test", "iprobe"}))
+      ->check(CLI::IsMember({"send", "recv", "isend", "wait", "pingpong", "copy", "test", "iprobe"}))
       ->capture_default_str();
   app.add_option("--poll-batch", o.poll_batch, "calls timed together in one test or iprobe measurement")
       ->check(CLI::Range(1, 100000000))

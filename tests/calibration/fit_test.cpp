@@ -402,6 +402,25 @@ TEST(P2pFit, ReportNamesEachSegmentsProtocol)
   EXPECT_NE(text.find("rendez-vous (min(send, recv)"), std::string::npos) << text;
 }
 
+TEST(P2pFit, TheWaitOfABufferedIsendInItsBandsOnly)
+{
+  // The wait of an isend measured as the machine's blocking send costs (the library copies a buffered message there):
+  // tit/ois-wait is that line in the buffered bands, 0 in the rendez-vous ones; without "wait" rows, nothing.
+  Machine m;
+  P2pOptions opt;
+  opt.breaks = m.breaks;
+  opt.detached_thresh = m.detached;
+  auto d = synthesize(m, 0, 0, 1);
+  EXPECT_EQ(fit_p2p(d, m.route, opt).ois_wait(), "");
+  for (auto const& p : d.send)
+    d.wait.push_back({p.x, p.x < m.detached ? m.os[m.seg(p.x)](p.x) : m.transfer(p.x)});
+  auto fit = fit_p2p(d, m.route, opt);
+  EXPECT_EQ(fit.ois_wait(), fit.os().substr(0, fit.os().find(";65536:")) + ";65536:0:0;327680:0:0");
+  std::ostringstream out;
+  write_p2p_report(out, fit);
+  EXPECT_NE(out.str().find("tit/ois-wait: 0:1e-06:1e-09;"), std::string::npos) << out.str();
+}
+
 TEST(P2pFit, MissingExperimentIsAnError)
 {
   Machine m;

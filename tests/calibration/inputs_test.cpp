@@ -66,7 +66,7 @@ TEST(Csv, Errors)
   EXPECT_EQ(error_of([] { load_p2p(CsvTable::parse(kP2pHead + "test,8,0,1e-7\n", "m.csv", "p2p")); }),
             "m.csv:4:2: error: a test row has size 8, expected 0 (a polling call moves no data)");
   EXPECT_EQ(error_of([] { load_p2p(CsvTable::parse(kP2pHead + "ping,10,0,1e-6\n", "m.csv", "p2p")); }),
-            "m.csv:4:1: error: unknown experiment 'ping' (expected send, recv, isend, pingpong, copy, test or iprobe)");
+            "m.csv:4:1: error: unknown experiment 'ping' (expected send, recv, isend, wait, pingpong, copy, test or iprobe)");
   EXPECT_EQ(error_of([] {
               load_p2p(CsvTable::parse("# tit-calibrate p2p v1\nexperiment,bytes,iteration,seconds\n", "m.csv", "p2p"));
             }),
