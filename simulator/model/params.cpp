@@ -1,5 +1,7 @@
 #include "model/params.hpp"
 
+#include "trace/kinds.hpp"
+
 #include <fmt/core.h>
 #include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u/Host.hpp>
@@ -20,6 +22,7 @@ constexpr const char* kBusyWait = "tit/busy-wait";
 constexpr const char* kOir = "tit/oir";
 constexpr const char* kOsSelf = "tit/os-self";
 constexpr const char* kOisWait = "tit/ois-wait";
+constexpr const char* kCollOverhead = "tit/coll-overhead";
 
 template <typename T> T config_value(const char* name)
 {
@@ -71,6 +74,45 @@ std::vector<std::pair<std::uint64_t, double>> parse_copy_rates(const std::string
   return rates;
 }
 
+/// tit/coll-overhead: "KIND:SIZE:OFFSET:SLOPE;..." (KIND a blocking collective's name), one piecewise-linear
+/// function per collective named.
+std::map<std::string, PiecewiseLinear, std::less<>> parse_coll_overheads(const std::string& text)
+{
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < trace::kKindCount; ++k)
+    if (trace::is_collective(static_cast<trace::Kind>(k)))
+      names.emplace_back(trace::kind_name(static_cast<trace::Kind>(k)));
+  auto bad = [&](const std::string& why) {
+    return ModelError(fmt::format("{} '{}': {} (expected 'COLLECTIVE:SIZE:OFFSET:SLOPE;...', COLLECTIVE one of {}, "
+                                  "e.g. 'allreduce:0:4e-6:1e-10')",
+                                  kCollOverhead, text, why, fmt::join(names, ", ")));
+  };
+  std::map<std::string, std::string, std::less<>> pieces;
+  std::istringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ';')) {
+    if (item.empty())
+      continue;
+    auto colon = item.find(':');
+    std::string name = item.substr(0, colon);
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw bad(fmt::format("'{}' is not a blocking collective", name));
+    if (colon == std::string::npos)
+      throw bad(fmt::format("'{}' has no SIZE:OFFSET:SLOPE", item));
+    auto& piece = pieces[name];
+    piece += (piece.empty() ? "" : ";") + item.substr(colon + 1);
+  }
+  std::map<std::string, PiecewiseLinear, std::less<>> out;
+  for (auto const& [name, piece] : pieces) {
+    try {
+      out.emplace(name, PiecewiseLinear::parse(piece));
+    } catch (const ModelError& e) {
+      throw bad(fmt::format("{}: {}", name, e.what()));
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 MpiParams MpiParams::from_config()
@@ -104,6 +146,7 @@ MpiParams MpiParams::from_config()
     if (auto text = config_value<std::string>(name); not text.empty()) // unset: none
       *f = parse_piecewise(name, text, "");
   p.local_copy_rates = parse_copy_rates(config_value<std::string>(kLocalCopyBw));
+  p.coll_overheads = parse_coll_overheads(config_value<std::string>(kCollOverhead));
   p.time_precision = config_value<double>("surf/precision");
   for (const char* name : {"smpi/bw-factor", "smpi/lat-factor"}) {
     auto text = config_value<std::string>(name);
@@ -143,6 +186,10 @@ void declare_config_flags()
   simgrid::config::declare_flag<std::string>(kOsSelf,
                                              "time of a send or isend to the rank itself, instead of smpi/os or "
                                              "smpi/ois, 'threshold:offset:slope;...'; unset by default, as SimGrid",
+                                             "");
+  simgrid::config::declare_flag<std::string>(kCollOverhead,
+                                             "per blocking collective, the time each rank spends in it beyond its "
+                                             "messages, 'COLLECTIVE:SIZE:OFFSET:SLOPE;...'; none by default, as SimGrid",
                                              "");
   simgrid::config::declare_flag<std::string>(kOisWait,
                                              "time of the wait (or test) that completes a buffered isend, "
@@ -228,6 +275,9 @@ const std::vector<ParamDoc>& documented_parameters()
                   "default none, as SimGrid"},
       {"tit/os-self", "time of a send or isend to the rank itself, instead of smpi/os or smpi/ois, same form "
                       "(docs/model.md); default unset: smpi/os or smpi/ois, as SimGrid"},
+      {"tit/coll-overhead", "per blocking collective, the time every rank of a call spends in it beyond its "
+                            "algorithm's messages, charged when they are over: 'COLLECTIVE:SIZE:OFFSET:SLOPE;...' by "
+                            "the call's bytes, as smpi/os (docs/model.md); default none, as SimGrid"},
       {"tit/ois-wait", "time of the wait, waitall, waitany or test that completes a buffered (detached) isend: the "
                        "library copies its payload there, not in MPI_Isend; same form as smpi/ois (docs/model.md); "
                        "default none, as SimGrid"},

@@ -6,7 +6,9 @@
 #include "model/piecewise.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -63,7 +65,19 @@ struct MpiParams {
   /// library that polls for its messages does (Open MPI: 1). On a host with fewer cores than ranks the others then
   /// compute the slower. 0 (the default, as SimGrid): a waiting rank holds no core.
   double busy_wait = 0;
+  /// tit/coll-overhead: per blocking collective (by its name in the trace, "allreduce"), the time every rank of the
+  /// call spends in it beyond its algorithm's messages (the library's set-up, its copies made at once by every rank),
+  /// as a function of the call's bytes (the trace's size field); charged once the algorithm is over. Empty (the
+  /// default, as SimGrid): none.
+  std::map<std::string, PiecewiseLinear, std::less<>> coll_overheads;
   HostOverheads default_overheads;
+
+  /// tit/coll-overhead of a collective named `kind` of `bytes`: 0 when none is set for it.
+  double coll_overhead(std::string_view kind, double bytes) const
+  {
+    auto it = coll_overheads.find(kind);
+    return it == coll_overheads.end() ? 0 : it->second(bytes);
+  }
 
   /// Reads every parameter from SimGrid's configuration; validates the model strings
   /// (also smpi/bw-factor and smpi/lat-factor). Throws ModelError naming the parameter.

@@ -85,6 +85,9 @@ void RankActor::execute_collective(const Action& a)
       algorithm(view, call);
     }
   }
+  // tit/coll-overhead: the library's own time in the call beyond the algorithm's messages.
+  if (double extra = run_.world->params().coll_overhead(trace::kind_name(a.kind), a.bytes); extra > 0)
+    s4u::this_actor::sleep_for(extra);
   // The reduction's own computation runs once the communication is over (as SMPI's replay), always.
   if (collective->reduction && a.amount != 0) {
     double start = s4u::Engine::get_clock();

@@ -147,6 +147,18 @@ case $case_name in
   ibcast) run "${IDEAL[@]}" --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/ibcast4"
     expect_time 301 ;; # nonblocking: the root isends to the 3 others at once, sharing its link; computing overlaps
   barrier) run "${IDEAL[@]}" "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"; expect_time 7.032 ;;
+  coll-overhead) # tit/coll-overhead: every rank of a collective pays it once the algorithm is over. The barrier above
+    # ends at 7.032, then 2 s; the binomial bcast of 99984 B (202, above) then 1 + 1e-4 x 99984 s; a collective named
+    # in no entry pays nothing; a name that is no collective is bad input.
+    run "${IDEAL[@]}" --cfg=tit/coll-overhead:barrier:0:2:0 "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"
+    expect_time 9.032
+    run "${IDEAL[@]}" "--cfg=tit/coll-overhead:barrier:0:2:0;bcast:0:1:1e-4" --hostfile "$d/cluster4.hosts" \
+      "$d/cluster4.xml" "$d/bcast4"
+    expect_time 212.9984
+    run "${IDEAL[@]}" --cfg=tit/coll-overhead:allreduce:0:2:0 "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"
+    expect_time 7.032
+    run --cfg=tit/coll-overhead:allreduc:0:2:0 "$d/two-hosts.xml" "$d/deploy3.xml" "$d/barrier"
+    expect_error 2 "error: bad model parameter: tit/coll-overhead 'allreduc:0:2:0': 'allreduc' is not a blocking collective" ;;
   actions-log) log=$tmp/actions.log; run "${IDEAL[@]}" --actions-log "$log" "$d/two-hosts.xml" "$d/deploy2.xml" "$d/detached"
     expect_time 8
     grep -qP '^1\t0\.0+\t7\.0+\t1 recv 0 0 984 6$' "$log" || { cat "$log"; fail "actions log lacks rank 1's recv from 0 to 7"; }
