@@ -434,7 +434,7 @@ struct CpuTraceCommand {
 /// `tit-calibrate compare`: a replay against the traced run it replays, by action kind and message size.
 struct CompareCommand {
   CLI::App* cmd;
-  std::string traces, actions_log, timings, csv;
+  std::string traces, actions_log, timings, csv, platform, output;
   std::vector<double> breaks{1024, 65536};
   std::size_t top = 10;
 
@@ -452,6 +452,11 @@ struct CompareCommand {
         ->capture_default_str();
     cmd->add_option("--top", top, "list this many actions whose replayed time differs most")->capture_default_str();
     cmd->add_option("--csv", csv, "also write the table as CSV to this file");
+    cmd->add_option("--platform", platform,
+                    "write into this platform (the one replayed) tit/coll-overhead: per collective and size band, "
+                    "the median over its calls of their measured minus replayed cost once their last rank was in "
+                    "them");
+    cmd->add_option("-o,--output", output, "with --platform: write the platform here instead");
   }
 
   int run() const
@@ -461,12 +466,35 @@ struct CompareCommand {
       throw InputError(fmt::format("error: --breaks: expected increasing sizes, got {}", fmt::join(breaks, ",")));
     auto c = compare_replay(traces, timings_dir(traces, timings), actions_log, breaks, top);
     write_comparison(std::cout, c);
+    if (not platform.empty())
+      write_coll_overhead(c);
     if (not csv.empty()) {
       std::ostringstream text;
       write_comparison_csv(text, c);
       write_text(csv, text.str());
     }
     return 0;
+  }
+
+  /// tit/coll-overhead from the collectives' calls into `platform` (or `output`); nothing written without calls.
+  void write_coll_overhead(const Comparison& c) const
+  {
+    auto doc = load_platform(platform);
+    auto old = doc.child("platform").child("config").find_child_by_attribute("prop", "id", "tit/coll-overhead");
+    if (old)
+      throw InputError(fmt::format("{}: error: the platform already has tit/coll-overhead, which the replay compared "
+                                   "included: compare a replay on the platform without it",
+                                   platform));
+    std::string value = coll_overhead_config(c);
+    if (value.empty()) {
+      fmt::print("tit/coll-overhead: nothing to fit (no collective of two ranks or more on one host's clock); {} "
+                 "not written\n",
+                 output.empty() ? platform : output);
+      return;
+    }
+    set_config(doc, {{"tit/coll-overhead", value}});
+    save_platform(doc, output.empty() ? platform : output);
+    fmt::print("set tit/coll-overhead = {}\nPlatform {}: {}\n", value, platform, output.empty() ? platform : output);
   }
 };
 

@@ -149,7 +149,116 @@ void keep_outlier(std::vector<CompareOutlier>& outliers, std::size_t top, Compar
   }
 }
 
+/// One rank's part in one call of a blocking collective.
+struct CollectivePart {
+  int rank = 0;
+  std::string action;
+  double bytes = 0;
+  int host = -1;        ///< index of its timings' host; -1: no origin (its own clock)
+  double start = 0;     ///< measured, on its host's clock
+  double end = 0;
+  double replay_start = 0;
+  double replay_end = 0;
+};
+
+/// A rank's communicators, named alike on every rank: MPI_COMM_WORLD "w", a split "<parent>/s<n>c<colour>" (its
+/// parent's n-th split on this rank), a duplicate "<parent>/d<n>", a created one "<parent>/g<n>": the members of a
+/// communicator are the ranks that name it so. Then the calls of the collectives on each, counted.
+class CommunicatorNames {
+public:
+  CommunicatorNames() { names_[0] = "w"; }
+  /// The key of collective `a`'s call ("<communicator>#<n>"), or none when its communicator is unknown.
+  std::optional<std::string> call_of(const trace::Action& a)
+  {
+    auto it = names_.find(a.comm);
+    if (it == names_.end())
+      return std::nullopt;
+    return fmt::format("{}#{}", it->second, calls_[it->second]++);
+  }
+  /// Follows a communicator action (split, dup, create, free).
+  void follow(const trace::Action& a)
+  {
+    auto parent = names_.find(a.comm);
+    if (a.kind == trace::Kind::CommFree) {
+      names_.erase(a.comm);
+      return;
+    }
+    if (parent == names_.end() || a.new_comm < 0 || not a.comm_args)
+      return;
+    std::string base = parent->second;
+    auto n = made_[base]++;
+    if (a.kind == trace::Kind::CommSplit) {
+      if (a.color >= 0)
+        names_[a.new_comm] = fmt::format("{}/s{}c{}", base, n, a.color);
+    } else if (a.kind == trace::Kind::CommDup) {
+      names_[a.new_comm] = fmt::format("{}/d{}", base, n);
+    } else if (a.kind == trace::Kind::CommCreate) {
+      names_[a.new_comm] = fmt::format("{}/g{}", base, n);
+    }
+  }
+
+private:
+  std::map<int, std::string> names_;
+  std::map<std::string, std::uint64_t> calls_, made_;
+};
+
+double median_of(std::vector<double> v)
+{
+  std::sort(v.begin(), v.end());
+  auto n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// The collectives' costs from their calls' parts (by call key): per call, the part of the rank that entered last,
+/// measured and replayed.
+void cost_collectives(Comparison& c, const std::map<std::string, std::vector<CollectivePart>>& calls,
+                      const std::vector<double>& breaks)
+{
+  struct Samples {
+    std::vector<double> measured, replayed, difference;
+    double low = 0;
+  };
+  std::map<std::pair<std::string, std::string>, Samples> by_band;
+  for (auto const& [key, parts] : calls) {
+    if (parts.size() < 2)
+      continue; // a communicator of one rank: no one to wait for
+    bool one_clock = std::all_of(parts.begin(), parts.end(), [&](const CollectivePart& p) {
+      return p.host >= 0 && p.host == parts.front().host && p.action == parts.front().action;
+    });
+    if (not one_clock) {
+      c.collective_calls_left_out++;
+      continue;
+    }
+    auto later = [](auto start) {
+      return [start](const CollectivePart& a, const CollectivePart& b) { return a.*start < b.*start; };
+    };
+    auto const& last = *std::max_element(parts.begin(), parts.end(), later(&CollectivePart::start));
+    auto const& last_replayed = *std::max_element(parts.begin(), parts.end(), later(&CollectivePart::replay_start));
+    double measured = last.end - last.start;
+    double replayed = last_replayed.replay_end - last_replayed.replay_start;
+    auto it = std::upper_bound(breaks.begin(), breaks.end(), last.bytes);
+    double lo = it == breaks.begin() ? 0 : *(it - 1);
+    std::string band = it == breaks.end() ? fmt::format("[{:g}, inf)", lo) : fmt::format("[{:g}, {:g})", lo, *it);
+    auto& s = by_band[{last.action, band}];
+    s.low = lo;
+    s.measured.push_back(measured);
+    s.replayed.push_back(replayed);
+    s.difference.push_back(measured - replayed);
+  }
+  for (auto const& [key, s] : by_band)
+    c.collectives.push_back(CollectiveCost{key.first, key.second, s.low, s.measured.size(), median_of(s.measured),
+                                           median_of(s.replayed), median_of(s.difference)});
+}
+
 } // namespace
+
+std::string coll_overhead_config(const Comparison& c)
+{
+  std::vector<std::string> parts;
+  for (auto const& g : c.collectives)
+    parts.push_back(fmt::format("{}:{:g}:{:.9g}:0", g.action, g.low, std::max(0.0, g.difference)));
+  return fmt::format("{}", fmt::join(parts, ";"));
+}
 
 Comparison compare_replay(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
                           const std::filesystem::path& actions_log, const std::vector<double>& breaks, std::size_t top)
@@ -170,9 +279,13 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
   if (cpu_rate)
     c.rank_off_cpu.assign(static_cast<std::size_t>(c.ranks), 0);
   Groups groups;
+  std::map<std::string, std::vector<CollectivePart>> collective_calls;
+  std::map<std::string, int> hosts; // the timings' hosts, numbered
   for (int r = 0; r < c.ranks; ++r) {
     auto timings_path = timings_dir / fmt::format("timings-{}.csv", r);
     TimingsFile timings = read_timings(timings_path);
+    int host = timings.origin ? hosts.emplace(timings.host, static_cast<int>(hosts.size())).first->second : -1;
+    CommunicatorNames comms;
     auto const& rows = log[static_cast<std::size_t>(r)];
     auto reader = set->reader(r);
     trace::Action a;
@@ -187,6 +300,13 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
         double replayed = row.end - row.start;
         add_to_group(groups, a, breaks, measured, replayed);
         c.actions++;
+        if (trace::traits(a.kind).group == trace::Group::Communicator)
+          comms.follow(a);
+        if (trace::is_collective(a.kind))
+          if (auto call = comms.call_of(a))
+            collective_calls[*call].push_back(CollectivePart{r, std::string(trace::canonical_name(a)), a.bytes, host,
+                                                             t.start + timings.origin.value_or(0),
+                                                             t.end + timings.origin.value_or(0), row.start, row.end});
         if (cpu_rate && a.kind == trace::Kind::Compute)
           c.rank_off_cpu[static_cast<std::size_t>(r)] += measured - a.amount / *cpu_rate;
         if (a.kind == trace::Kind::Finalize && not finalized) {
@@ -213,6 +333,7 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
   }
   c.measured_span = *std::max_element(c.rank_measured.begin(), c.rank_measured.end());
   c.replayed_span = *std::max_element(c.rank_replayed.begin(), c.rank_replayed.end());
+  cost_collectives(c, collective_calls, breaks);
   for (auto& [key, g] : groups)
     c.groups.push_back(std::move(g));
   std::stable_sort(c.groups.begin(), c.groups.end(), larger_gap<CompareGroup>);
@@ -247,6 +368,19 @@ void write_comparison(std::ostream& out, const Comparison& c)
     fmt::print(out, "off CPU: the computations' wall time less their CPU time (the volumes are CPU time): the rank "
                     "was descheduled there, which a replay of the volumes leaves out (and its partners' waits for it "
                     "with it)\n");
+  if (not c.collectives.empty()) {
+    fmt::print(out, "\ncollectives, per call once its last rank was in it (that rank's time in the call; medians over "
+                    "the calls):\n");
+    fmt::print(out, "{:<16}{:<20}{:>10}{:>16}{:>16}{:>18}\n", "action", "bytes", "calls", "measured (us)",
+               "replayed (us)", "difference (us)");
+    for (auto const& g : c.collectives)
+      fmt::print(out, "{:<16}{:<20}{:>10}{:>16.3f}{:>16.3f}{:>+18.3f}\n", g.action, g.band, g.calls, 1e6 * g.measured,
+                 1e6 * g.replayed, 1e6 * g.difference);
+  }
+  if (c.collective_calls_left_out > 0)
+    fmt::print(out, "{} collective call(s) left out: ranks whose timings share no clock (other hosts, or no "
+                    "'# origin:' line), or calls of one communicator that differ in kind\n",
+               c.collective_calls_left_out);
   if (not c.outliers.empty()) {
     fmt::print(out, "\nthe {} actions whose replayed time differs most from the measured one:\n", c.outliers.size());
     for (auto const& o : c.outliers)

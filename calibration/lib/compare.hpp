@@ -30,6 +30,19 @@ struct CompareOutlier {
   double replayed = 0;
 };
 
+/// The blocking collectives of one kind and size band (by the call's bytes): per call, what the call cost once its
+/// last rank was in it (that rank's time in the call: the others' waiting for the late ones left out), measured (on
+/// one host's clock) and replayed.
+struct CollectiveCost {
+  std::string action;
+  std::string band;
+  double low = 0; ///< the band's lower bound (bytes)
+  std::uint64_t calls = 0;
+  double measured = 0;   ///< median over the calls (seconds)
+  double replayed = 0;   ///< median over the calls
+  double difference = 0; ///< median over the calls of measured - replayed
+};
+
 struct Comparison {
   int ranks = 0;
   std::uint64_t actions = 0;
@@ -43,6 +56,10 @@ struct Comparison {
   /// time (volume / RATE), the time the rank was descheduled inside them, which a replay of the volumes leaves out.
   /// Empty for other units.
   std::vector<double> rank_off_cpu;
+  std::vector<CollectiveCost> collectives; ///< by action, then band
+  /// Calls of collectives left out of `collectives`: ranks whose timings do not share a clock (other hosts, a tracer
+  /// without `# origin:`), or a communicator whose members' calls differ in kind.
+  std::uint64_t collective_calls_left_out = 0;
   std::vector<CompareGroup> groups;     ///< by |replayed - measured|, largest first
   std::vector<CompareOutlier> outliers; ///< the `top` largest |replayed - measured|, largest first
 };
@@ -54,7 +71,12 @@ struct Comparison {
 Comparison compare_replay(const std::filesystem::path& traces, const std::filesystem::path& timings_dir,
                           const std::filesystem::path& actions_log, const std::vector<double>& breaks, std::size_t top);
 
-/// The report: the spans, the table of groups, each rank's span, the outliers.
+/// tit/coll-overhead ("COLLECTIVE:SIZE:OFFSET:SLOPE;...") that gives each collective kind and band of `c` the median
+/// difference of its calls (a constant per band; bands whose replayed calls are not shorter get 0); empty when no
+/// collective call was compared.
+std::string coll_overhead_config(const Comparison& c);
+
+/// The report: the spans, the table of groups, each rank's span, the collectives' calls, the outliers.
 void write_comparison(std::ostream& out, const Comparison& c);
 /// The groups as CSV (`# tit-calibrate compare v1`, the spans and, for CPU-time volumes, `# off_cpu_s: R0,R1,...`
 /// in comment lines, then action,band,count,measured_s,replayed_s,difference_s).

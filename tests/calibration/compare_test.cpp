@@ -161,3 +161,84 @@ TEST(Compare, RefusesMalformedRows)
     EXPECT_STREQ(e.what(), "/nonexistent/log: error: cannot open the actions log");
   }
 }
+
+namespace {
+
+/// A run of 3 ranks written into a scratch folder: a world allreduce, then a split into {0, 1} (colour 0) and {2}
+/// (colour 1) and an allreduce on each. Measured on one clock (origins 100, 99.5 and 100.2 s: the files hold times
+/// from each rank's own origin): the world call's last rank (2) enters at 101.4 and leaves at 101.6 (0.2 s), the pair's
+/// last (1) enters at 102.1 and leaves at 102.3 (0.2 s). Replayed: 0.05 s for each last rank (1, then 0).
+class CollectiveRun {
+public:
+  explicit CollectiveRun(const std::string& host2)
+      : dir_(fs::temp_directory_path() / ("tit-compare-colls-" + std::string(::testing::UnitTest::GetInstance()
+                                                                                ->current_test_info()
+                                                                                ->name())))
+  {
+    fs::create_directories(dir_);
+    const double origin[] = {100, 99.5, 100.2};
+    const double calls[3][4] = {{1.0, 1.5, 2.0, 2.3}, {1.2, 1.5, 2.1, 2.3}, {1.4, 1.6, 2.0, 2.05}};
+    std::ofstream list(dir_ / "traces.txt");
+    std::ofstream log(dir_ / "actions.log");
+    const double replayed[3][4] = {{1.0, 1.05, 2.0, 2.05}, {1.2, 1.25, 2.0, 2.05}, {1.1, 1.25, 2.0, 2.0}};
+    for (int r = 0; r < 3; ++r) {
+      list << "rank-" << r << ".txt\n";
+      std::ofstream(dir_ / ("rank-" + std::to_string(r) + ".txt"))
+          << r << " init\n" << r << " allreduce 8 0 0\n" << r << " comm_split 0 " << (r == 2) << " 0 1 " << (r == 2 ? 1 : 2)
+          << "\n" << r << " allreduce 8 0 0 comm=1\n" << r << " finalize\n";
+      auto rel = [&](double t) { return 100 + t - origin[r]; };
+      std::ofstream(dir_ / ("timings-" + std::to_string(r) + ".csv"))
+          << "# origin: " << origin[r] << " s\n# host: " << (r == 2 ? host2 : "a") << "\nline,action,start_s,end_s\n"
+          << "1,init,0,0\n2,allreduce," << rel(calls[r][0]) << "," << rel(calls[r][1]) << "\n3,comm_split,"
+          << rel(calls[r][1]) << "," << rel(calls[r][1]) << "\n4,allreduce," << rel(calls[r][2]) << ","
+          << rel(calls[r][3]) << "\n5,finalize,3,3\n";
+      log << r << "\t0\t0\t" << r << " init\n"
+          << r << "\t" << replayed[r][0] << "\t" << replayed[r][1] << "\t" << r << " allreduce 8 0 0\n"
+          << r << "\t" << replayed[r][1] << "\t" << replayed[r][1] << "\t" << r << " comm_split\n"
+          << r << "\t" << replayed[r][2] << "\t" << replayed[r][3] << "\t" << r << " allreduce 8 0 0\n"
+          << r << "\t3\t3\t" << r << " finalize\n";
+    }
+  }
+  ~CollectiveRun() { fs::remove_all(dir_); }
+  tit::calib::Comparison compare() const
+  {
+    return compare_replay(dir_ / "traces.txt", dir_, dir_ / "actions.log", {1024}, 0);
+  }
+
+private:
+  fs::path dir_;
+};
+
+} // namespace
+
+TEST(Compare, ACollectivesCostOnceItsLastRankIsInIt)
+{
+  auto c = CollectiveRun("a").compare();
+  ASSERT_EQ(c.collectives.size(), 1U) << "the world call and the pair's; rank 2's communicator of one rank left out";
+  auto const& g = c.collectives[0];
+  EXPECT_EQ(g.action, "allreduce");
+  EXPECT_EQ(g.band, "[0, 1024)");
+  EXPECT_EQ(g.calls, 2U);
+  EXPECT_NEAR(g.measured, 0.2, 1e-9);
+  EXPECT_NEAR(g.replayed, 0.05, 1e-9);
+  EXPECT_NEAR(g.difference, 0.15, 1e-9);
+  EXPECT_EQ(c.collective_calls_left_out, 0U);
+  EXPECT_EQ(tit::calib::coll_overhead_config(c), "allreduce:0:0.15:0");
+  std::ostringstream report;
+  tit::calib::write_comparison(report, c);
+  EXPECT_NE(report.str().find("allreduce       [0, 1024)                    2      200000.000       50000.000"),
+            std::string::npos)
+      << report.str();
+}
+
+TEST(Compare, CollectiveCallsOfRanksWithoutACommonClockAreLeftOut)
+{
+  // Rank 2 on another host: the world call cannot say who came last; the pair's still can.
+  auto c = CollectiveRun("b").compare();
+  ASSERT_EQ(c.collectives.size(), 1U);
+  EXPECT_EQ(c.collectives[0].calls, 1U);
+  EXPECT_EQ(c.collective_calls_left_out, 1U);
+  std::ostringstream report;
+  tit::calib::write_comparison(report, c);
+  EXPECT_NE(report.str().find("1 collective call(s) left out"), std::string::npos) << report.str();
+}

@@ -56,6 +56,39 @@ EOF
     expect 2 "error: rank 1's action 2 is 'send' here and 'recv' at" "$bin/tit-calibrate" compare "$t" actions.log
     echo "compare: ok ($(sed -n 's/^span.*: //p' report.txt))"
     ;;
+  compare-collectives)
+    # tit-calibrate compare --platform: a 2-rank allreduce whose last rank (1) was in it 0.5 s (one host's clock,
+    # origins 10 and 9.5 s) gets that cost in the replay: the fitted tit/coll-overhead plus the algorithm's time.
+    mkdir run && cd run || fail "mkdir"
+    printf '0 init\n0 compute 1e9\n0 allreduce 1 0 0\n0 finalize\n' >rank-0.txt
+    printf '1 init\n1 compute 2e9\n1 allreduce 1 0 0\n1 finalize\n' >rank-1.txt
+    printf 'rank-0.txt\nrank-1.txt\n' >traces.txt
+    printf '# origin: 10 s\n# host: h\nline,action,start_s,end_s\n1,init,0,0\n2,compute,0,1\n3,allreduce,1,2.5\n4,finalize,2.5,2.5\n' >timings-0.csv
+    printf '# origin: 9.5 s\n# host: h\nline,action,start_s,end_s\n1,init,0,0\n2,compute,0,2.5\n3,allreduce,2.5,3\n4,finalize,3,3\n' >timings-1.csv
+    cd .. || fail "cd"
+    cp "$root/platforms/cluster-backbone.xml" p.xml
+    replay=("$bin/tit-replay" --hostfile "$root/platforms/cluster-backbone.hosts")
+    "${replay[@]}" p.xml run/traces.txt --actions-log a.log >/dev/null 2>replay.err || fail "replay: $(cat replay.err)"
+    "$bin/tit-calibrate" compare run/traces.txt a.log --top 0 --platform p.xml -o fitted.xml >report.txt 2>err.txt ||
+      fail "compare --platform: $(cat err.txt)"
+    grep -q '^set tit/coll-overhead = allreduce:0:' report.txt || fail "no tit/coll-overhead set: $(cat report.txt)"
+    grep -q 'id="tit/coll-overhead"' fitted.xml || fail "fitted.xml lacks tit/coll-overhead"
+    "${replay[@]}" fitted.xml run/traces.txt --actions-log b.log >/dev/null 2>replay.err || fail "replay: $(cat replay.err)"
+    "$python" - a.log b.log <<'EOF' || fail "the fitted platform does not give the call its measured cost"
+import sys
+def last(path):  # the allreduce of the rank that entered it last: its duration
+    rows = [l.rstrip("\n").split("\t") for l in open(path) if not l.startswith("#")]
+    calls = [(float(r[1]), float(r[2])) for r in rows if r[3].split()[1] == "allreduce"]
+    start, end = max(calls)
+    return end - start
+before, after = last(sys.argv[1]), last(sys.argv[2])
+assert before < 0.01, before
+assert abs(after - 0.5) < 1e-9, (before, after)
+EOF
+    expect 2 "fitted.xml: error: the platform already has tit/coll-overhead" \
+      "$bin/tit-calibrate" compare run/traces.txt b.log --platform fitted.xml
+    echo "compare-collectives: ok"
+    ;;
   synthetic-replay)
     # A machine that follows the model exactly: the fitted platform must make tit-replay reproduce
     # its ping-pong to rounding (simulated quantities are compared tightly, not with a tolerance).

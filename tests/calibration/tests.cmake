@@ -8,7 +8,7 @@ tit_precompile(tit-calib-tests STD GTEST)
 tit_test_optimisation(tit-calib-tests)
 gtest_discover_tests(tit-calib-tests TEST_PREFIX calibration-unit. DISCOVERY_TIMEOUT 60 TEST_LIST tit_calib_tests)
 
-foreach(case synthetic-replay generator-simgrid cli-errors compare walkthrough-shm walkthrough-tcp)
+foreach(case synthetic-replay generator-simgrid cli-errors compare compare-collectives walkthrough-shm walkthrough-tcp)
   add_test(NAME calibration.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
   set_tests_properties(calibration.${case} PROPERTIES TIMEOUT 400 LABELS calibration)
 endforeach()
