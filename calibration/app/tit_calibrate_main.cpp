@@ -452,11 +452,11 @@ struct CompareCommand {
         ->capture_default_str();
     cmd->add_option("--top", top, "list this many actions whose replayed time differs most")->capture_default_str();
     cmd->add_option("--csv", csv, "also write the table as CSV to this file");
-    cmd->add_option("--platform", platform,
-                    "write into this platform (the one replayed) tit/coll-overhead: per collective and size band, "
-                    "the median over its calls of their measured minus replayed cost once their last rank was in "
-                    "them");
-    cmd->add_option("-o,--output", output, "with --platform: write the platform here instead");
+    auto* into = cmd->add_option("--platform", platform,
+                                 "write into this platform (the one replayed) tit/coll-overhead: per collective and "
+                                 "size band, the median over its calls of their measured minus replayed cost once "
+                                 "their last rank was in them");
+    cmd->add_option("-o,--output", output, "with --platform: write the platform here instead")->needs(into);
   }
 
   int run() const

@@ -151,7 +151,6 @@ void keep_outlier(std::vector<CompareOutlier>& outliers, std::size_t top, Compar
 
 /// One rank's part in one call of a blocking collective.
 struct CollectivePart {
-  int rank = 0;
   std::string action;
   double bytes = 0;
   int host = -1;        ///< index of its timings' host; -1: no origin (its own clock)
@@ -222,10 +221,10 @@ void cost_collectives(Comparison& c, const std::map<std::string, std::vector<Col
   for (auto const& [key, parts] : calls) {
     if (parts.size() < 2)
       continue; // a communicator of one rank: no one to wait for
-    bool one_clock = std::all_of(parts.begin(), parts.end(), [&](const CollectivePart& p) {
-      return p.host >= 0 && p.host == parts.front().host && p.action == parts.front().action;
+    bool comparable = std::all_of(parts.begin(), parts.end(), [&](const CollectivePart& p) {
+      return p.host >= 0 && p.host == parts.front().host && p.action == parts.front().action; // one clock, one kind
     });
-    if (not one_clock) {
+    if (not comparable) {
       c.collective_calls_left_out++;
       continue;
     }
@@ -256,7 +255,8 @@ std::string coll_overhead_config(const Comparison& c)
 {
   std::vector<std::string> parts;
   for (auto const& g : c.collectives)
-    parts.push_back(fmt::format("{}:{:g}:{:.9g}:0", g.action, g.low, std::max(0.0, g.difference)));
+    parts.push_back(fmt::format("{}:{}:{:.9g}:0", g.action, static_cast<std::uint64_t>(g.low),
+                                std::max(0.0, g.difference)));
   return fmt::format("{}", fmt::join(parts, ";"));
 }
 
@@ -304,7 +304,7 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
           comms.follow(a);
         if (trace::is_collective(a.kind))
           if (auto call = comms.call_of(a))
-            collective_calls[*call].push_back(CollectivePart{r, std::string(trace::canonical_name(a)), a.bytes, host,
+            collective_calls[*call].push_back(CollectivePart{std::string(trace::canonical_name(a)), a.bytes, host,
                                                              t.start + timings.origin.value_or(0),
                                                              t.end + timings.origin.value_or(0), row.start, row.end});
         if (cpu_rate && a.kind == trace::Kind::Compute)

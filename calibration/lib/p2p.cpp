@@ -244,14 +244,11 @@ std::string P2pFit::ois_wait() const
 {
   if (std::none_of(segments.begin(), segments.end(), [](const SegmentFit& s) { return s.ois_wait.points > 0; }))
     return {};
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    auto const& s = segments[i];
-    bool buffered = static_cast<double>(s.low) + 1 < detached_thresh; // some of its sizes are below the threshold
-    LineFit f = buffered ? s.ois_wait : LineFit{};
-    parts.push_back(fmt::format("{}:{}:{}", i == 0 ? 0 : s.low, num(f.offset), num(f.slope)));
-  }
-  return fmt::format("{}", fmt::join(parts, ";"));
+  auto segs = segments;
+  for (auto& s : segs)
+    if (not(static_cast<double>(s.low) + 1 < detached_thresh)) // none of its sizes below the threshold
+      s.ois_wait = {};
+  return piecewise(segs, &SegmentFit::ois_wait);
 }
 
 std::string P2pFit::lat_factor() const

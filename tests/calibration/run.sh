@@ -87,6 +87,7 @@ assert abs(after - 0.5) < 1e-9, (before, after)
 EOF
     expect 2 "fitted.xml: error: the platform already has tit/coll-overhead" \
       "$bin/tit-calibrate" compare run/traces.txt b.log --platform fitted.xml
+    expect 2 "--output requires --platform" "$bin/tit-calibrate" compare run/traces.txt a.log -o x.xml
     echo "compare-collectives: ok"
     ;;
   synthetic-replay)
