@@ -218,7 +218,8 @@ void cost_collectives(Comparison& c, const std::map<std::string, std::vector<Col
     double low = 0;
   };
   std::map<std::pair<std::string, std::string>, Samples> by_band;
-  for (auto const& [key, parts] : calls) {
+  for (auto const& call : calls) {
+    auto const& parts = call.second; // not a structured binding: clang before 16 cannot capture one
     if (parts.size() < 2)
       continue; // a communicator of one rank: no one to wait for
     bool comparable = std::all_of(parts.begin(), parts.end(), [&](const CollectivePart& p) {

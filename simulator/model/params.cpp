@@ -3,6 +3,7 @@
 #include "trace/kinds.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <xbt/config.hpp>

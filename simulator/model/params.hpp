@@ -95,14 +95,14 @@ struct MpiParams {
     double t = bytes / rate;
     return t >= time_precision ? t : 0;
   }
-  /// Overheads of `host`: its `smpi/os`, `smpi/or`, `smpi/ois`, `tit/oir`, `tit/os-self` properties override the
-  /// defaults.
+  /// Overheads of `host`: its `smpi/os`, `smpi/or`, `smpi/ois`, `tit/oir`, `tit/os-self`, `tit/ois-wait` properties
+  /// override the defaults.
   HostOverheads overheads_of(const simgrid::s4u::Host& host) const;
 };
 
 /// Declares the model parameters of tit-replay's own (not SimGrid's: tit/local-copy-bw, tit/traced-tests,
-/// tit/host-availability, tit/in-order-delivery, tit/busy-wait, tit/oir, tit/os-self) in
-/// SimGrid's configuration; call before the engine parses the command line. Idempotent.
+/// tit/host-availability, tit/in-order-delivery, tit/busy-wait, tit/oir, tit/os-self, tit/ois-wait,
+/// tit/coll-overhead) in SimGrid's configuration; call before the engine parses the command line. Idempotent.
 void declare_config_flags();
 
 /// Applies tit/host-availability ("HOST:FRACTION;...", entries separated as in the factor tables): each named host
