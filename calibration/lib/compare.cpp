@@ -87,6 +87,14 @@ bool same_name(std::string_view a, std::string_view b)
          });
 }
 
+/// The size band of `bytes` among `breaks`: its lower bound and its label ("[1024, 65536)", "[65536, inf)").
+std::pair<double, std::string> size_band(double bytes, const std::vector<double>& breaks)
+{
+  auto it = std::upper_bound(breaks.begin(), breaks.end(), bytes);
+  double lo = it == breaks.begin() ? 0 : *(it - 1);
+  return {lo, it == breaks.end() ? fmt::format("[{:g}, inf)", lo) : fmt::format("[{:g}, {:g})", lo, *it)};
+}
+
 std::string band_of(const trace::Action& a, const std::vector<double>& breaks)
 {
   auto g = trace::traits(a.kind).group;
@@ -94,9 +102,7 @@ std::string band_of(const trace::Action& a, const std::vector<double>& breaks)
     return {};
   if (a.bytes < 0)
     return "unknown size";
-  auto it = std::upper_bound(breaks.begin(), breaks.end(), a.bytes);
-  double lo = it == breaks.begin() ? 0 : *(it - 1);
-  return it == breaks.end() ? fmt::format("[{:g}, inf)", lo) : fmt::format("[{:g}, {:g})", lo, *it);
+  return size_band(a.bytes, breaks).second;
 }
 
 /// Whether `a`'s replayed time is further from its measured one than `b`'s (outliers and groups, largest first).
@@ -236,9 +242,7 @@ void cost_collectives(Comparison& c, const std::map<std::string, std::vector<Col
     auto const& last_replayed = *std::max_element(parts.begin(), parts.end(), later(&CollectivePart::replay_start));
     double measured = last.end - last.start;
     double replayed = last_replayed.replay_end - last_replayed.replay_start;
-    auto it = std::upper_bound(breaks.begin(), breaks.end(), last.bytes);
-    double lo = it == breaks.begin() ? 0 : *(it - 1);
-    std::string band = it == breaks.end() ? fmt::format("[{:g}, inf)", lo) : fmt::format("[{:g}, {:g})", lo, *it);
+    auto [lo, band] = size_band(last.bytes, breaks);
     auto& s = by_band[{last.action, band}];
     s.low = lo;
     s.measured.push_back(measured);
