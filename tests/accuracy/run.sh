@@ -122,8 +122,10 @@ case $case_name in
     capture "${acc[@]}" --platform "shm=$tmp/p.xml,$tmp/hosts" --program "quiet=$bin/quiet:1" --runs 2 --in-situ \
       --out "$tmp/acc"
     expect_ok
+    [ -z "$(find "$tmp/acc/platforms" -name '*.log')" ] || fail "actions logs left in $tmp/acc/platforms"
     capture "${acc[@]}" --from "$tmp/acc" --in-situ --out "$tmp/again"
     expect_ok
+    [ -z "$(find "$tmp/again/platforms" -name '*.log')" ] || fail "actions logs left in $tmp/again/platforms"
     grep -q "^predicted again from the runs of $tmp/acc" "$out" || fail "no line naming the kept runs"
     diff <(body "$tmp/acc/results.csv") <(body "$tmp/again/results.csv") >&2 ||
       fail "the predictions from the kept runs differ from the first ones"
