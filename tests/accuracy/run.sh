@@ -103,6 +103,9 @@ case $case_name in
         fail "no footnote for the oversubscribed case"
       grep -qE "^over,$((cores + 1)),shm,1,.*,1$" "$tmp/acc/results.csv" || fail "results.csv does not mark it"
       grep -qE "^quiet,2,shm,1,.*,0$" "$tmp/acc/results.csv" || fail "results.csv marks a case that fits"
+      # its traced runs time the computations by CPU time (the replay models the sharing), not the wall clock
+      ! grep -rq '^# compute: wall-time' "$tmp/acc/traces/over-np$((cores + 1))-shm" ||
+        fail "the oversubscribed case was traced with wall-clock volumes"
       sed -i '/^over,/d' "$tmp/acc/results.csv"
       sed -i '/^0,over,/d' "$tmp/acc/runs.csv"
     fi
@@ -117,7 +120,11 @@ case $case_name in
     grep -qE '^0,quiet,2,shm,plain,0,[0-9.e-]+,library,,' "$tmp/acc/runs.csv" || fail "no plain run of quiet by the library"
     grep -qE '^0,halo2d,1,shm,plain,0,[0-9.e-]+,program,,' "$tmp/acc/runs.csv" || fail "no plain run of halo2d by itself"
     grep -qE '^0,quiet,2,shm,traced,0,[0-9.e-]+,tracer,traces/quiet-np2-shm/run-0,' "$tmp/acc/runs.csv" ||
-      fail "no traced run of quiet" ;;
+      fail "no traced run of quiet"
+    # ranks that fit on the cores: each computation's volume is its wall-clock time (the span includes descheduling)
+    [ "$(grep -l '^# compute: wall-time' "$tmp/acc/traces/quiet-np2-shm/run-0"/* | wc -l)" -eq 2 ] ||
+      fail "the 2-rank traced run is not timed by the wall clock"
+    grep -q '"trace_compute": "auto"' "$tmp/acc/study.json" || fail "study.json does not say how the runs were traced" ;;
   from)
     capture "${acc[@]}" --platform "shm=$tmp/p.xml,$tmp/hosts" --program "quiet=$bin/quiet:1" --runs 2 --in-situ \
       --out "$tmp/acc"
@@ -171,6 +178,8 @@ case $case_name in
     expect_error 2 "accuracy: error: --from predicts from kept runs and measures nothing: --runs cannot be given with it"
     capture "${acc[@]}" --from "$tmp/d" --program "x=$bin/quiet" --out "$tmp/o"
     expect_error 2 "--program cannot be given with it"
+    capture "${acc[@]}" --from "$tmp/d" --trace-compute cpu-time --out "$tmp/o"
+    expect_error 2 "--trace-compute cannot be given with it"
     capture "${acc[@]}" --from "$tmp/d"
     expect_error 2 "accuracy: error: --from needs --out, a folder for the new predictions (DIR keeps its own results)"
     capture "${acc[@]}" --from "$tmp/d" --out "$tmp/d"
@@ -291,7 +300,8 @@ PY
     capture "${acc[@]}" --help
     expect_ok
     for s in "Default: all seven when no --program is given, none when one is" "(default 1,2,4)" "(default 5)" \
-             "(default accuracy-out; with --from, required and not DIR)" "trace (default)" "--from DIR"; do
+             "(default accuracy-out; with --from, required and not DIR)" "trace (default)" "--from DIR" \
+             "auto (default): wall-time for a case whose ranks fit on the machine's cores"; do
       grep -qF -- "$s" "$out" || fail "--help does not say '$s'"
     done ;;
   *) echo "unknown case $case_name"; exit 2 ;;
