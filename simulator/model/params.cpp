@@ -24,6 +24,7 @@ constexpr const char* kOir = "tit/oir";
 constexpr const char* kOsSelf = "tit/os-self";
 constexpr const char* kOisWait = "tit/ois-wait";
 constexpr const char* kCollOverhead = "tit/coll-overhead";
+constexpr const char* kRankStart = "tit/rank-start";
 
 template <typename T> T config_value(const char* name)
 {
@@ -114,6 +115,39 @@ std::map<std::string, PiecewiseLinear, std::less<>> parse_coll_overheads(const s
   return out;
 }
 
+/// tit/rank-start: "RANK:SECONDS;..." (a rank at most once, SECONDS finite and >= 0); empty: none.
+std::map<int, double> parse_rank_start(const std::string& text)
+{
+  auto bad = [&](const std::string& why) {
+    return ModelError(fmt::format("{} '{}': expected 'RANK:SECONDS;...', the time at which each rank named starts "
+                                  "its trace (a rank number >= 0, seconds >= 0; e.g. '1:0.0036;2:0.0011'); {}",
+                                  kRankStart, text, why));
+  };
+  std::map<int, double> out;
+  std::istringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ';')) {
+    if (item.empty())
+      continue;
+    auto colon = item.find(':');
+    if (colon == std::string::npos)
+      throw bad(fmt::format("'{}' has no ':'", item));
+    int rank = -1;
+    const char* r0 = item.data();
+    auto [rend, rec] = std::from_chars(r0, r0 + colon, rank);
+    if (rec != std::errc() || rend != r0 + colon || rank < 0)
+      throw bad(fmt::format("'{}' is not a rank number", item.substr(0, colon)));
+    double seconds = 0;
+    const char* s0 = item.data() + colon + 1;
+    auto [send, sec] = std::from_chars(s0, item.data() + item.size(), seconds);
+    if (sec != std::errc() || send != item.data() + item.size() || not std::isfinite(seconds) || seconds < 0)
+      throw bad(fmt::format("'{}' is not a number of seconds >= 0", item.substr(colon + 1)));
+    if (not out.emplace(rank, seconds).second)
+      throw bad(fmt::format("rank {} is given twice", rank));
+  }
+  return out;
+}
+
 } // namespace
 
 MpiParams MpiParams::from_config()
@@ -148,6 +182,7 @@ MpiParams MpiParams::from_config()
       *f = parse_piecewise(name, text, "");
   p.local_copy_rates = parse_copy_rates(config_value<std::string>(kLocalCopyBw));
   p.coll_overheads = parse_coll_overheads(config_value<std::string>(kCollOverhead));
+  p.rank_start = parse_rank_start(config_value<std::string>(kRankStart));
   p.time_precision = config_value<double>("surf/precision");
   for (const char* name : {"smpi/bw-factor", "smpi/lat-factor"}) {
     auto text = config_value<std::string>(name);
@@ -191,6 +226,10 @@ void declare_config_flags()
   simgrid::config::declare_flag<std::string>(kCollOverhead,
                                              "per blocking collective, the time each rank spends in it beyond its "
                                              "messages, 'COLLECTIVE:SIZE:OFFSET:SLOPE;...'; none by default, as SimGrid",
+                                             "");
+  simgrid::config::declare_flag<std::string>(kRankStart,
+                                             "per rank, the time at which it starts its trace, 'RANK:SECONDS;...'; "
+                                             "none by default (every rank at 0), as SimGrid",
                                              "");
   simgrid::config::declare_flag<std::string>(kOisWait,
                                              "time of the wait (or test) that completes a buffered isend, "
@@ -285,6 +324,9 @@ const std::vector<ParamDoc>& documented_parameters()
       {"tit/busy-wait", "share of a core a rank holds while it waits in MPI, as a library that polls does (1: Open "
                         "MPI's ranks; ranks sharing too few cores then compute the slower: docs/model.md); default 0: "
                         "none, as SimGrid"},
+      {"tit/rank-start", "'RANK:SECONDS;...': the time at which each rank named starts its trace, as the ranks "
+                         "of a traced run left MPI_Init at different times (the accuracy harness replays a run "
+                         "with its own, docs/model.md); default none: every rank at 0, as SimGrid"},
       {"network/model", "network model; default SMPI (CM02 + size-dependent factors)"},
       {"network/TCP-gamma", "TCP window bounding a flow's rate to gamma / (2 x latency); default 4194304"},
       {"network/crosstraffic", "reverse-route traffic of each flow (0.05); default yes"},

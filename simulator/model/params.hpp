@@ -70,8 +70,18 @@ struct MpiParams {
   /// as a function of the call's bytes (the trace's size field); charged once the algorithm is over. Empty (the
   /// default, as SimGrid): none.
   std::map<std::string, PiecewiseLinear, std::less<>> coll_overheads;
+  /// tit/rank-start: per rank, the simulated time at which it starts its trace (its return from MPI_Init), as the
+  /// ranks of a real run leave MPI_Init at different times (the launcher starts them one after the other); a rank
+  /// not named starts at 0 (the default: every rank at once, as SimGrid).
+  std::map<int, double> rank_start;
   HostOverheads default_overheads;
 
+  /// tit/rank-start of `rank`: 0 when none is set for it.
+  double start_of(int rank) const
+  {
+    auto it = rank_start.find(rank);
+    return it == rank_start.end() ? 0 : it->second;
+  }
   /// tit/coll-overhead of a collective named `kind` of `bytes`: 0 when none is set for it.
   double coll_overhead(std::string_view kind, double bytes) const
   {
@@ -102,7 +112,7 @@ struct MpiParams {
 
 /// Declares the model parameters of tit-replay's own (not SimGrid's: tit/local-copy-bw, tit/traced-tests,
 /// tit/host-availability, tit/in-order-delivery, tit/busy-wait, tit/oir, tit/os-self, tit/ois-wait,
-/// tit/coll-overhead) in SimGrid's configuration; call before the engine parses the command line. Idempotent.
+/// tit/coll-overhead, tit/rank-start) in SimGrid's configuration; call before the engine parses the command line. Idempotent.
 void declare_config_flags();
 
 /// Applies tit/host-availability ("HOST:FRACTION;...", entries separated as in the factor tables): each named host

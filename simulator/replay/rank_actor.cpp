@@ -64,6 +64,9 @@ void RankActor::operator()()
     s4u::this_actor::yield();
     if (run_.world->params().init_sleep > 0)
       s4u::this_actor::sleep_for(run_.world->params().init_sleep);
+    // tit/rank-start: this rank left MPI_Init later than the first one did in the run the trace comes from
+    if (double start = run_.world->params().start_of(mpi_.rank()); start > 0)
+      s4u::this_actor::sleep_for(start);
     Action a;
     double pending_flops = 0;
     // Merging consecutive computations saves activities, but rounds differently (about 1e-12), and some

@@ -175,6 +175,9 @@ void launch(s4u::Engine& engine, JobRun& jr, const Options& options, const platf
   jr.hosts = place_job(engine, job, topology, options.platform, traces, jr.traces);
   int n = traces->rank_count();
   jr.world = std::make_unique<mpi::World>(model::MpiParams::from_config(), n, index);
+  if (auto const& starts = jr.world->params().rank_start; not starts.empty() && starts.rbegin()->first >= n)
+    throw InputError(fmt::format("error: tit/rank-start names rank {}, but {} has {} rank(s) (0 to {})",
+                                 starts.rbegin()->first, job.traces.string(), n, n - 1));
   jr.communicators = std::make_unique<Communicators>(n);
   RunState& run = jr.run;
   check_speed_units(traces->compute_unit(), job.traces.string(), jr.hosts, run.warnings);
@@ -228,6 +231,14 @@ JobResult collect(JobRun& jr)
   }
   out.end = last->end;
   out.simulated_time = last->end - last->start;
+  // With tit/rank-start the ranks start apart, as those of the traced run did: the run's span is from the first
+  // rank's start to the last rank's end, as the run's own would be measured on one clock.
+  if (not jr.world->params().rank_start.empty()) {
+    double first = last->start;
+    for (auto const& a : jr.actors)
+      first = std::min(first, a->stats().start);
+    out.simulated_time = last->end - first;
+  }
   return out;
 }
 

@@ -322,6 +322,27 @@ case $case_name in
     expect_time 8
     run --cfg=tit/ois-wait:1:x "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
     expect_error 2 "error: bad model parameter: tit/ois-wait '1:x'" "(expected 'threshold:offset:slope;...')" ;;
+  rank-start) # tit/rank-start: nonblocking with rank 0 starting at 3: its isend of 984 B (+ 16 B of envelope) leaves at 3
+    # and arrives at 3 + 1 + 1000 / 1000 = 5; rank 0 is done at 3 + 2 = 5; rank 1 computes until 4 and waits for the
+    # message until 5 (4 when both start at 0; the message in flight since 3, that second counts as communicating). A rank's `finish` is from its own start, as a traced rank's span is
+    # from its own return from MPI_Init: rank 0's 2. Rank 1 starting at 1 instead: its compute ends at 5, the message
+    # long there: simulated time 5, rank 1's finish 4.
+    run "${IDEAL[@]}" --per-rank --cfg=tit/rank-start:0:3 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_time 5
+    awk '$2 == "A" && $3 == "2.000000000" { a = 1 } $2 == "B" && $3 == "5.000000000" && $5 == "1.000000000" { b = 1 }
+         END { exit !(a && b) }' "$out" ||
+      fail "rank 0 should finish 2 s after its start, rank 1 at 5 after 1 s in its wait for the late rank 0: $(cat "$out")"
+    run "${IDEAL[@]}" --per-rank --cfg='tit/rank-start:1:1;0:0' "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_time 5
+    awk '$2 == "B" && $3 == "4.000000000" { b = 1 } END { exit !b }' "$out" || fail "rank 1 should finish 4 s after its start: $(cat "$out")"
+    run --cfg=tit/rank-start:2:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_error 2 "error: tit/rank-start names rank 2, but $d/nonblocking has 2 rank(s) (0 to 1)"
+    run --cfg='tit/rank-start:1:1;1:2' "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_error 2 "error: bad model parameter: tit/rank-start '1:1;1:2'" "rank 1 is given twice"
+    run --cfg=tit/rank-start:1:-0.5 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_error 2 "tit/rank-start '1:-0.5'" "'-0.5' is not a number of seconds >= 0"
+    run --cfg=tit/rank-start:x:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_error 2 "tit/rank-start 'x:1'" "'x' is not a rank number" ;;
   host-availability-bad) # an unknown host, a fraction outside (0, 1], an entry without one: bad input
     run --cfg=tit/host-availability:n9:0.5 --hostfile "$d/cluster4.hosts" "$d/cluster4.xml" "$d/detached"
     expect_error 2 "error: bad model parameter: tit/host-availability 'n9:0.5': the platform has no host 'n9' (expected 'HOST:FRACTION;...'"

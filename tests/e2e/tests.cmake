@@ -7,7 +7,7 @@ foreach(case detached rendezvous thesis-gz-merged hostfile nonblocking overheads
         subcomm-halves subcomm-keys subcomm-dup-create subcomm-context subcomm-missing subcomm-errors
         subcomm-wait subcomm-wait-legacy warnings-repeated speed-units speed-units-mixed
         local-copy local-copy-alltoall local-copy-config local-copy-bad host-availability host-availability-bad
-        in-order-delivery busy-wait call-overheads coll-overhead
+        in-order-delivery busy-wait call-overheads coll-overhead rank-start
         test-traced-pending test-traced-repost waitany-traced testany-traced test-lookahead-window bad-traced-tests)
   add_test(NAME e2e.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${CMAKE_BINARY_DIR} ${case})
   set_tests_properties(e2e.${case} PROPERTIES TIMEOUT 60 LABELS e2e)
