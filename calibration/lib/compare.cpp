@@ -286,10 +286,13 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
   Groups groups;
   std::map<std::string, std::vector<CollectivePart>> collective_calls;
   std::map<std::string, int> hosts; // the timings' hosts, numbered
+  std::vector<std::optional<double>> origins; // each rank's, on its host's clock
+  std::vector<double> replay_starts;          // each rank's first action's start in the replay
   for (int r = 0; r < c.ranks; ++r) {
     auto timings_path = timings_dir / fmt::format("timings-{}.csv", r);
     TimingsFile timings = read_timings(timings_path);
     int host = timings.origin ? hosts.emplace(timings.host, static_cast<int>(hosts.size())).first->second : -1;
+    origins.push_back(timings.origin);
     CommunicatorNames comms;
     auto const& rows = log[static_cast<std::size_t>(r)];
     auto reader = set->reader(r);
@@ -301,6 +304,8 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
       while (reader->next(a)) {
         const Timing& t = timing_of(timings, a, timings_path);
         LogRow const& row = row_of(rows, k, a, r, actions_log);
+        if (k == 1) // the rank's first action: its start in the replay
+          replay_starts.push_back(row.start);
         double measured = t.end - t.start;
         double replayed = row.end - row.start;
         add_to_group(groups, a, breaks, measured, replayed);
@@ -335,9 +340,27 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
       c.rank_measured[static_cast<std::size_t>(r)] = last_measured;
       c.rank_replayed[static_cast<std::size_t>(r)] = last_replayed;
     }
+    if (replay_starts.size() < static_cast<std::size_t>(r) + 1) // a rank without actions
+      replay_starts.push_back(0);
   }
-  c.measured_span = *std::max_element(c.rank_measured.begin(), c.rank_measured.end());
-  c.replayed_span = *std::max_element(c.rank_replayed.begin(), c.rank_replayed.end());
+  // The replay's spans from each rank's own start, as its timings' are; the run's from the first rank's start.
+  double first_replayed = *std::min_element(replay_starts.begin(), replay_starts.end());
+  c.replayed_span = 0;
+  for (std::size_t r = 0; r < replay_starts.size(); ++r) {
+    c.replayed_span = std::max(c.replayed_span, c.rank_replayed[r] - first_replayed);
+    c.rank_replayed[r] -= replay_starts[r];
+    c.rank_replay_start.push_back(replay_starts[r] - first_replayed);
+  }
+  bool one_clock = hosts.size() == 1 && std::all_of(origins.begin(), origins.end(), [](auto o) { return o.has_value(); });
+  if (one_clock) {
+    double first = **std::min_element(origins.begin(), origins.end());
+    for (std::size_t r = 0; r < origins.size(); ++r) {
+      c.rank_start.push_back(*origins[r] - first);
+      c.measured_span = std::max(c.measured_span, c.rank_start.back() + c.rank_measured[r]);
+    }
+  } else {
+    c.measured_span = *std::max_element(c.rank_measured.begin(), c.rank_measured.end());
+  }
   cost_collectives(c, collective_calls, breaks);
   for (auto& [key, g] : groups)
     c.groups.push_back(std::move(g));
@@ -352,8 +375,25 @@ void write_comparison(std::ostream& out, const Comparison& c)
     return measured > 0 ? fmt::format("{:+.1f} %", 100 * (replayed - measured) / measured) : std::string("-");
   };
   fmt::print(out, "replay against its traced run: {} ranks, {} actions\n", c.ranks, c.actions);
-  fmt::print(out, "span (largest start of finalize over the ranks): measured {:.6f} s, replayed {:.6f} s, {}\n\n",
-             c.measured_span, c.replayed_span, pct(c.replayed_span, c.measured_span));
+  fmt::print(out, "span ({}): measured {:.6f} s, replayed {:.6f} s, {}\n", c.rank_start.empty() ? "largest start of "
+             "finalize over the ranks, each from its own start: their timings share no clock" : "from the first rank's "
+             "start to the last start of finalize", c.measured_span, c.replayed_span,
+             pct(c.replayed_span, c.measured_span));
+  if (auto cfg = rank_start_config(c); not cfg.empty()) {
+    auto last = std::max_element(c.rank_start.begin(), c.rank_start.end());
+    bool replayed_so = std::equal(c.rank_start.begin(), c.rank_start.end(), c.rank_replay_start.begin(),
+                                  [](double m, double r) { return std::abs(m - r) <= 1e-9; });
+    fmt::print(out, "the ranks left MPI_Init up to {:.3f} ms apart (rank {} last); {}\n", 1e3 * *last,
+               last - c.rank_start.begin(),
+               replayed_so ? "the replay started them so (tit/rank-start)"
+                           : fmt::format("the replay started them {}: --cfg=tit/rank-start:'{}' starts them as they did",
+                                         std::all_of(c.rank_replay_start.begin(), c.rank_replay_start.end(),
+                                                     [](double s) { return s == 0; })
+                                             ? "together"
+                                             : "otherwise",
+                                         cfg));
+  }
+  fmt::print(out, "\n");
   fmt::print(out, "by action and message size, summed over the ranks (difference: replayed - measured; "
                   "largest first):\n");
   fmt::print(out, "{:<16}{:<20}{:>10}{:>14}{:>14}{:>15}{:>16}{:>9}\n", "action", "bytes", "count", "measured (s)",
@@ -394,10 +434,21 @@ void write_comparison(std::ostream& out, const Comparison& c)
   }
 }
 
+std::string rank_start_config(const Comparison& c)
+{
+  std::string out;
+  for (std::size_t r = 0; r < c.rank_start.size(); ++r)
+    if (c.rank_start[r] > 0)
+      out += fmt::format("{}{}:{:.9g}", out.empty() ? "" : ";", r, c.rank_start[r]);
+  return out;
+}
+
 void write_comparison_csv(std::ostream& out, const Comparison& c)
 {
   fmt::print(out, "# tit-calibrate compare v1\n# measured_span_s: {:.9g}\n# replayed_span_s: {:.9g}\n", c.measured_span,
              c.replayed_span);
+  if (auto cfg = rank_start_config(c); not cfg.empty())
+    fmt::print(out, "# rank_start: {}\n", cfg);
   if (not c.rank_off_cpu.empty()) // each rank's, in rank order
     fmt::print(out, "# off_cpu_s: {:.9g}\n", fmt::join(c.rank_off_cpu, ","));
   fmt::print(out, "action,band,count,measured_s,replayed_s,difference_s\n");

@@ -46,12 +46,19 @@ struct CollectiveCost {
 struct Comparison {
   int ranks = 0;
   std::uint64_t actions = 0;
-  /// The span as the harness measures it: the largest over the ranks of the start of `finalize` (from the return
-  /// of MPI_Init in the timings, from 0 in the replay); a rank without `finalize` counts its last action's end.
+  /// The span as the harness measures it: from the first rank's start (its return from MPI_Init in the timings,
+  /// its first action in the replay) to the last rank's start of `finalize`, the ranks' times on one clock when
+  /// their timings share a host's (`rank_start`); otherwise the largest rank's own span. A rank without `finalize`
+  /// counts its last action's end.
   double measured_span = 0;
   double replayed_span = 0;
-  std::vector<double> rank_measured; ///< each rank's span
+  std::vector<double> rank_measured; ///< each rank's span, from its own start
   std::vector<double> rank_replayed;
+  /// Each rank's start after the first rank's, measured (their timings' `# origin:` on one host's clock); empty when
+  /// the ranks' timings do not share a clock.
+  std::vector<double> rank_start;
+  /// Each rank's start after the first rank's in the replay (0 unless it ran with tit/rank-start).
+  std::vector<double> rank_replay_start;
   /// For a trace whose volumes are CPU time (`cpu-time x RATE`): each rank's computations' wall time less their CPU
   /// time (volume / RATE), the time the rank was descheduled inside them, which a replay of the volumes leaves out.
   /// Empty for other units.
@@ -78,8 +85,13 @@ std::string coll_overhead_config(const Comparison& c);
 
 /// The report: the spans, the table of groups, each rank's span, the collectives' calls, the outliers.
 void write_comparison(std::ostream& out, const Comparison& c);
-/// The groups as CSV (`# tit-calibrate compare v1`, the spans and, for CPU-time volumes, `# off_cpu_s: R0,R1,...`
-/// in comment lines, then action,band,count,measured_s,replayed_s,difference_s).
+/// The ranks' measured starts as tit-replay's `tit/rank-start` value ("RANK:SECONDS;...", ranks that started after
+/// the first one), or empty when none did or the ranks share no clock.
+std::string rank_start_config(const Comparison& c);
+
+/// The groups as CSV (`# tit-calibrate compare v1`, the spans, `# rank_start: VALUE` when the ranks started apart
+/// and, for CPU-time volumes, `# off_cpu_s: R0,R1,...` in comment lines, then
+/// action,band,count,measured_s,replayed_s,difference_s).
 void write_comparison_csv(std::ostream& out, const Comparison& c);
 
 } // namespace tit::calib

@@ -98,6 +98,51 @@ TEST(Compare, SumsByActionAndBandAndFindsTheSpans)
   EXPECT_NE(report.str().find("measured 3.500000 s, replayed 3.200000 s, -8.6 %"), std::string::npos) << report.str();
 }
 
+TEST(Compare, RanksThatLeftMpiInitApartSpanFromTheFirstOne)
+{
+  // The same run on one host's clock, rank 1 back from MPI_Init 0.25 s after rank 0: the run spans from rank 0's
+  // start to rank 1's finalize, 0.25 + 3.5 s; each rank's own span stays 3.5 s.
+  fs::path dir = fs::temp_directory_path() / ("tit-compare-test-starts-" +
+                                              std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::create_directories(dir);
+  for (int r = 0; r < 2; ++r) {
+    auto name = "timings-" + std::to_string(r) + ".csv";
+    std::ifstream in(kTrace.parent_path() / name);
+    std::ofstream(dir / name) << "# origin: " << (r == 0 ? "100" : "100.25") << " s (CLOCK_MONOTONIC)\n# host: h\n"
+                              << in.rdbuf();
+  }
+  ScratchLog together(kLog);
+  auto c = compare_replay(kTrace, dir, together.path(), {64, 1000}, 0);
+  EXPECT_DOUBLE_EQ(c.measured_span, 3.75);
+  EXPECT_DOUBLE_EQ(c.rank_measured[1], 3.5);
+  EXPECT_DOUBLE_EQ(c.replayed_span, 3.2);
+  EXPECT_EQ(tit::calib::rank_start_config(c), "1:0.25");
+  std::ostringstream report;
+  tit::calib::write_comparison(report, c);
+  EXPECT_NE(report.str().find("the ranks left MPI_Init up to 250.000 ms apart (rank 1 last); the replay started them "
+                              "together: --cfg=tit/rank-start:'1:0.25' starts them as they did"),
+            std::string::npos)
+      << report.str();
+  std::ostringstream csv;
+  tit::calib::write_comparison_csv(csv, c);
+  EXPECT_NE(csv.str().find("# rank_start: 1:0.25\n"), std::string::npos) << csv.str();
+  // replayed with tit/rank-start: rank 1's rows 0.25 s later; its own span is from its start
+  std::string shifted = kLog;
+  for (auto [from, to] : {std::pair{"1\t0.0\t0.0\t1 init", "1\t0.25\t0.25\t1 init"},
+                          std::pair{"1\t0.0\t1.1\t1 recv", "1\t0.25\t1.35\t1 recv"},
+                          std::pair{"1\t1.1\t3.2\t1 compute", "1\t1.35\t3.45\t1 compute"},
+                          std::pair{"1\t3.2\t3.2\t1 finalize", "1\t3.45\t3.45\t1 finalize"}})
+    shifted.replace(shifted.find(from), std::string(from).size(), to);
+  ScratchLog apart(shifted);
+  auto d = compare_replay(kTrace, dir, apart.path(), {64, 1000}, 0);
+  EXPECT_DOUBLE_EQ(d.replayed_span, 3.45);
+  EXPECT_DOUBLE_EQ(d.rank_replayed[1], 3.2);
+  std::ostringstream again;
+  tit::calib::write_comparison(again, d);
+  EXPECT_NE(again.str().find("the replay started them so (tit/rank-start)"), std::string::npos) << again.str();
+  fs::remove_all(dir);
+}
+
 TEST(Compare, TheTimeARankWasDescheduledInItsComputations)
 {
   // data/trace-off-cpu: the same run, its volumes CPU time (cpu-time x 1e9). Rank 0's computations took 1, 0.5 and
