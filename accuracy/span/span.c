@@ -3,9 +3,10 @@
  * Preloaded into an MPI program (LD_PRELOAD), it takes MPI_Wtime right after MPI_Init (or
  * MPI_Init_thread) returns and right before MPI_Finalize is entered, and after MPI_Finalize each rank
  * prints
- *   span RANK SECONDS
- * on stdout: the line the mini-applications print themselves (tests/mpi-programs/apps/app.h), which the
- * accuracy harness reads. Nothing is printed before MPI_Finalize and no MPI call is added between the
+ *   span RANK SECONDS FROM TO
+ * on stdout (FROM and TO: the two moments on the host's CLOCK_MONOTONIC, in seconds, a clock every rank of
+ * the host reads alike): the line the mini-applications print themselves (tests/mpi-programs/apps/app.h),
+ * which the accuracy harness reads. Nothing is printed before MPI_Finalize and no MPI call is added between the
  * two, so a trace of the same run holds only the program's own calls.
  *
  * Every entry point chains to the next definition of its own name (dlsym(RTLD_NEXT)): preloaded before
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SPAN_EXPORT __attribute__((visibility("default")))
 
@@ -33,6 +35,15 @@ static int span_started; /* the outermost MPI_Init returned MPI_SUCCESS */
 static int span_rank;
 static double span_t0;
 static double span_t1;
+static double span_clock0; /* the same moments on the host's CLOCK_MONOTONIC */
+static double span_clock1;
+
+static double span_clock(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* The next definition of NAME after this library; stops the program with a message when there is none
  * (this library preloaded into a program that has no MPI library, or an MPI without this entry point). */
@@ -59,14 +70,17 @@ static void span_begin(void)
   if (span_depth != 0 || span_started || PMPI_Initialized(&initialised) != MPI_SUCCESS || !initialised)
     return;
   span_t0 = PMPI_Wtime();
+  span_clock0 = span_clock();
   PMPI_Comm_rank(MPI_COMM_WORLD, &span_rank);
   span_started = 1;
 }
 
 static void span_end_enter(void)
 {
-  if (span_depth == 0 && span_started)
+  if (span_depth == 0 && span_started) {
+    span_clock1 = span_clock();
     span_t1 = PMPI_Wtime();
+  }
 }
 
 /* After a finalize entry point returned (whatever it returned: the span was taken before it). */
@@ -75,7 +89,7 @@ static void span_end_leave(void)
   if (span_depth != 0 || !span_started)
     return;
   span_started = 0;
-  printf("span %d %.9f\n", span_rank, span_t1 - span_t0);
+  printf("span %d %.9f %.9f %.9f\n", span_rank, span_t1 - span_t0, span_clock0, span_clock1);
   fflush(stdout);
 }
 

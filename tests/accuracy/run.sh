@@ -31,12 +31,14 @@ bin=$build/accuracy-tests/bin
 span_lib=$build/lib/libtit-span.so
 acc=("$root/accuracy/accuracy" --build "$build")
 
-# span_lines FILE NP: FILE has one `span RANK SECONDS` line per rank 0..NP-1, each 0 < SECONDS < 60.
+# span_lines FILE NP: FILE has one `span RANK SECONDS FROM TO` line per rank 0..NP-1, each 0 < SECONDS < 60, and
+# FROM and TO the same span on the host's clock (TO - FROM within 1 ms of SECONDS).
 span_lines() {
   local r
   [ "$(grep -c '^span ' "$1")" -eq "$2" ] || fail "$(grep -c '^span ' "$1") span lines, expected $2"
   for ((r = 0; r < $2; r++)); do
-    awk -v r=$r '$1 == "span" && $2 == r && $3 > 0 && $3 < 60 { ok = 1 } END { exit !ok }' "$1" ||
+    awk -v r=$r '$1 == "span" && $2 == r && NF == 5 && $3 > 0 && $3 < 60 && $5 > $4 && $5 - $4 - $3 < 1e-3 &&
+                 $3 - ($5 - $4) < 1e-3 { ok = 1 } END { exit !ok }' "$1" ||
       fail "no plausible span line for rank $r"
   done
 }
@@ -115,7 +117,32 @@ case $case_name in
       grep -q "^$row,shm,1,[0-9]" "$tmp/acc/results.csv" || fail "results.csv lacks a measured row $row"
     done
     [ "$(body "$tmp/acc/results.csv" | wc -l)" -eq 4 ] || fail "results.csv should hold 3 cases"
-    head -1 "$tmp/acc/runs.csv" | grep -qx '# tit-accuracy runs v1' || fail "runs.csv lacks its schema line"
+    head -1 "$tmp/acc/runs.csv" | grep -qx '# tit-accuracy runs v2' || fail "runs.csv lacks its schema line"
+    # a traced run's span: from the first rank's return from MPI_Init to the last start of finalize, on the host's
+    # clock (each timings file's origin), and its replays start rank r when it left MPI_Init
+    t=$tmp/acc/traces/quiet-np2-shm/run-0
+    read -r want starts < <(python3 - "$t" <<'PY'
+import sys
+origins, ends = [], []
+for r in (0, 1):
+    lines = open(f"{sys.argv[1]}/timings-{r}.csv").read().splitlines()
+    o = float(lines[0].split()[2])  # "# origin: T s ..."
+    origins.append(o)
+    ends.append(o + float([l for l in lines if ",finalize," in l][-1].split(",")[2]))
+late = ";".join(f"{r}:{o - min(origins):.9f}" for r, o in enumerate(origins) if o > min(origins))
+print(f"{max(ends) - min(origins):.9f} {late}")
+PY
+    )
+    got=$(awk -F, '$2 == "quiet" && $3 == 2 && $5 == "traced" { print $7 }' "$tmp/acc/runs.csv")
+    awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d < 2e-9 && d > -2e-9) }' ||
+      fail "the traced run's span is $got, not $want (from the first rank's start on the host's clock)"
+    if [ -n "$starts" ]; then # the ranks left MPI_Init apart (always, unless within a nanosecond)
+      capture "$build/bin/tit-replay" --hostfile "$tmp/hosts" --cfg="tit/rank-start:$starts" "$tmp/p.xml" "$t/trace.list"
+      expect_ok
+      replayed=$(awk -F, '$1 == "quiet" && $2 == 2 && $5 == "model" { print $7 }' "$tmp/acc/replays.csv")
+      grep -qF "Simulated time: $(printf '%.12g' "$replayed") s" "$out" ||
+        fail "the harness's replay of $t ($replayed s) is not tit-replay's with tit/rank-start:$starts: $(head -1 "$out")"
+    fi
     [ "$(body "$tmp/acc/runs.csv" | wc -l)" -eq 7 ] || fail "runs.csv should hold 6 runs (3 cases, plain and traced)"
     grep -qE '^0,quiet,2,shm,plain,0,[0-9.e-]+,library,,' "$tmp/acc/runs.csv" || fail "no plain run of quiet by the library"
     grep -qE '^0,halo2d,1,shm,plain,0,[0-9.e-]+,program,,' "$tmp/acc/runs.csv" || fail "no plain run of halo2d by itself"
@@ -141,6 +168,13 @@ case $case_name in
     diff <(body "$tmp/acc/terms.csv") <(body "$tmp/again/terms.csv") >&2 ||
       fail "the comparison of the kept runs' replays by term differs from the first one"
     grep -qE '^quiet,1,shm,2,[0-9]' "$tmp/again/results.csv" || fail "no measured row"
+    # runs of the first version (spans from each rank's own start) are replayed as then, said so
+    sed -i '1s/.*/# tit-accuracy runs v1/' "$tmp/acc/runs.csv"
+    capture "${acc[@]}" --from "$tmp/acc" --out "$tmp/v1"
+    expect_ok
+    grep -qF "accuracy: note: $tmp/acc/runs.csv is of version 1: its spans are from each rank's own start" "$err" ||
+      fail "no note on the runs of version 1"
+    rm -rf "$tmp/v1"
     capture "${acc[@]}" --from "$tmp/acc" --cpu-from platform --out "$tmp/platform"
     expect_ok
     cut -d, -f1-8 <(body "$tmp/acc/results.csv") >"$tmp/m1"
@@ -161,7 +195,7 @@ case $case_name in
           "platforms": {"shm": ["'"$tmp/p.xml"'", "'"$tmp/hosts"'"]}, "programs": {}}' >"$tmp/d/study.json"
     printf 'program,ranks\n' >"$tmp/d/runs.csv"
     capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"
-    expect_error 2 "accuracy: error: $tmp/d/runs.csv:1: expected '# tit-accuracy runs v1'"
+    expect_error 2 "accuracy: error: $tmp/d/runs.csv:1: expected '# tit-accuracy runs v2'"
     printf '# tit-accuracy runs v1\nround,program,ranks,transport,kind,status,span_s,span_from,trace,load1\n0,q,1,shm,traced,0,0.5,tracer,traces/gone,0.1\n' \
       >"$tmp/d/runs.csv"
     capture "${acc[@]}" --from "$tmp/d" --out "$tmp/o"

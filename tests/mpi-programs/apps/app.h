@@ -2,9 +2,11 @@
  *
  * Every mini-application measures the span the simulation predicts: MPI_Wtime() right after MPI_Init
  * returns and right before MPI_Finalize is entered; after MPI_Finalize each rank prints
- *   span RANK SECONDS
- * on stdout (the harness takes the largest over the ranks). Nothing is printed before MPI_Finalize, so
- * a traced run's trace holds only the program's own MPI calls. */
+ *   span RANK SECONDS FROM TO
+ * on stdout, FROM and TO the same two moments on the host's CLOCK_MONOTONIC (seconds), which every rank of
+ * the host reads alike: the harness takes the run's span from the first rank's FROM to the last rank's TO,
+ * as the launcher starts the ranks one after the other. Nothing is printed before MPI_Finalize, so a
+ * traced run's trace holds only the program's own MPI calls. */
 #ifndef TIT_APP_H
 #define TIT_APP_H
 
@@ -12,23 +14,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static double app_t0;
 static double app_t1;
+static double app_clock0;
+static double app_clock1;
 static int app_rank;
+
+/* The host's CLOCK_MONOTONIC in seconds: one clock for every rank of the host (MPI_Wtime need not be). */
+static inline double app_clock(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static inline void app_init(int* argc, char*** argv)
 {
   MPI_Init(argc, argv);
   app_t0 = MPI_Wtime();
+  app_clock0 = app_clock();
   MPI_Comm_rank(MPI_COMM_WORLD, &app_rank);
 }
 
 static inline void app_finalize(void)
 {
+  app_clock1 = app_clock();
   app_t1 = MPI_Wtime();
   MPI_Finalize();
-  printf("span %d %.9f\n", app_rank, app_t1 - app_t0);
+  printf("span %d %.9f %.9f %.9f\n", app_rank, app_t1 - app_t0, app_clock0, app_clock1);
 }
 
 /* The I-th argument as a positive integer, or DEFAULT; stops with a message on anything else. */
