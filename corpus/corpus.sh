@@ -24,6 +24,8 @@
 #              rank count), cloverleaf (CloverLeaf_ref, 2-D hydrodynamics in Fortran 90: any rank count),
 #              tealeaf (TeaLeaf_ref, 2-D heat conduction by CG in Fortran 90: any rank count): codes outside the
 #              six, for checking on more
+# CORPUS_NPB_CLASS (S, W, A, B or C) sets the problem class of every npb-* code (default S; W for npb-bt and
+# npb-sp), e.g. A for NPB LU on 16 to 128 ranks (class S stops at 16, W at 64), with -o another OUT.
 # TIT_TRACE_COMPUTE (default cpu-time) and TIT_TRACE_MIN_BURST (default 1e-6) are passed to the tracer's runs
 # (tracer/README.md).
 # CORPUS_EXTRA_ARGS is appended to every run's arguments (the codes take the last of a repeated option): longer runs,
@@ -90,8 +92,12 @@ declare -A NPS=([hpcg]="4 8 16 32 64" [lulesh]="8 27 64 125" [minife]="4 8 16 32
                 [nas-ep]="4 8 16 32" [nas-is]="4 8 16 32" [npb-cg]="8 16 32 64" [npb-ft]="4 8 16 32"
                 [npb-mg]="4 8 16 32" [npb-lu]="4 8 16 32" [npb-bt]="4 9 16 36" [npb-sp]="4 9 16 36"
                 [cloverleaf]="9 16 25 36 64" [tealeaf]="9 16 25 36 64")
-# NPB's problem class (compiled in): S unless said here
+# NPB's problem class (compiled in): S unless said here, or $CORPUS_NPB_CLASS for every npb-* code
 declare -A NPB_CLASS=([npb-bt]=W [npb-sp]=W)
+if [ -n "${CORPUS_NPB_CLASS:-}" ]; then
+  case $CORPUS_NPB_CLASS in S|W|A|B|C) ;; *) echo "$0: CORPUS_NPB_CLASS must be one of S W A B C, not '$CORPUS_NPB_CLASS'" >&2; exit 2 ;; esac
+  for c in npb-cg npb-ft npb-mg npb-lu npb-bt npb-sp; do NPB_CLASS[$c]=$CORPUS_NPB_CLASS; done
+fi
 ALL_CODES=(hpcg lulesh minife comd amg miniamr)
 
 # factor3 NP: "PX PY PZ" with PX >= PY >= PZ, as close to a cube as the factors allow.
