@@ -76,6 +76,17 @@ std::vector<std::pair<std::uint64_t, double>> parse_copy_rates(const std::string
   return rates;
 }
 
+/// Calls fn(item, colon) for each non-empty ';'-separated item of `text`, `colon` the position of its first ':'
+/// (npos when it has none): the lists of tit/coll-overhead and tit/rank-start.
+template <typename Fn> void for_each_item(const std::string& text, Fn&& fn)
+{
+  std::istringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ';'))
+    if (not item.empty())
+      fn(item, item.find(':'));
+}
+
 /// tit/coll-overhead: "KIND:SIZE:OFFSET:SLOPE;..." (KIND a blocking collective's name), one piecewise-linear
 /// function per collective named.
 std::map<std::string, PiecewiseLinear, std::less<>> parse_coll_overheads(const std::string& text)
@@ -90,12 +101,7 @@ std::map<std::string, PiecewiseLinear, std::less<>> parse_coll_overheads(const s
                                   kCollOverhead, text, why, fmt::join(names, ", ")));
   };
   std::map<std::string, std::string, std::less<>> pieces;
-  std::istringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ';')) {
-    if (item.empty())
-      continue;
-    auto colon = item.find(':');
+  for_each_item(text, [&](const std::string& item, std::size_t colon) {
     std::string name = item.substr(0, colon);
     if (std::find(names.begin(), names.end(), name) == names.end())
       throw bad(fmt::format("'{}' is not a blocking collective", name));
@@ -103,7 +109,7 @@ std::map<std::string, PiecewiseLinear, std::less<>> parse_coll_overheads(const s
       throw bad(fmt::format("'{}' has no SIZE:OFFSET:SLOPE", item));
     auto& piece = pieces[name];
     piece += (piece.empty() ? "" : ";") + item.substr(colon + 1);
-  }
+  });
   std::map<std::string, PiecewiseLinear, std::less<>> out;
   for (auto const& [name, piece] : pieces) {
     try {
@@ -124,12 +130,7 @@ std::map<int, double> parse_rank_start(const std::string& text)
                                   kRankStart, text, why));
   };
   std::map<int, double> out;
-  std::istringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ';')) {
-    if (item.empty())
-      continue;
-    auto colon = item.find(':');
+  for_each_item(text, [&](const std::string& item, std::size_t colon) {
     if (colon == std::string::npos)
       throw bad(fmt::format("'{}' has no ':'", item));
     int rank = -1;
@@ -144,7 +145,7 @@ std::map<int, double> parse_rank_start(const std::string& text)
       throw bad(fmt::format("'{}' is not a number of seconds >= 0", item.substr(colon + 1)));
     if (not out.emplace(rank, seconds).second)
       throw bad(fmt::format("rank {} is given twice", rank));
-  }
+  });
   return out;
 }
 
