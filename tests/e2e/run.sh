@@ -324,9 +324,9 @@ case $case_name in
     expect_error 2 "error: bad model parameter: tit/ois-wait '1:x'" "(expected 'threshold:offset:slope;...')" ;;
   rank-start) # tit/rank-start: nonblocking with rank 0 starting at 3: its isend of 984 B (+ 16 B of envelope) leaves at 3
     # and arrives at 3 + 1 + 1000 / 1000 = 5; rank 0 is done at 3 + 2 = 5; rank 1 computes until 4 and waits for the
-    # message until 5 (4 when both start at 0; the message in flight since 3, that second counts as communicating). A rank's `finish` is from its own start, as a traced rank's span is
-    # from its own return from MPI_Init: rank 0's 2. Rank 1 starting at 1 instead: its compute ends at 5, the message
-    # long there: simulated time 5, rank 1's finish 4.
+    # message until 5 (4 when both start at 0; the message in flight since 3, that second counts as communicating).
+    # A rank's `finish` is from its own start, as a traced rank's span is from its own return from MPI_Init: rank 0's
+    # 2. Rank 1 starting at 1 instead: its compute ends at 5, the message long there: simulated time 5, its finish 4.
     run "${IDEAL[@]}" --per-rank --cfg=tit/rank-start:0:3 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
     expect_time 5
     awk '$2 == "A" && $3 == "2.000000000" { a = 1 } $2 == "B" && $3 == "5.000000000" && $5 == "1.000000000" { b = 1 }
