@@ -304,8 +304,6 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
       while (reader->next(a)) {
         const Timing& t = timing_of(timings, a, timings_path);
         LogRow const& row = row_of(rows, k, a, r, actions_log);
-        if (k == 1) // the rank's first action: its start in the replay
-          replay_starts.push_back(row.start);
         double measured = t.end - t.start;
         double replayed = row.end - row.start;
         add_to_group(groups, a, breaks, measured, replayed);
@@ -340,8 +338,7 @@ Comparison compare_replay(const std::filesystem::path& traces, const std::filesy
       c.rank_measured[static_cast<std::size_t>(r)] = last_measured;
       c.rank_replayed[static_cast<std::size_t>(r)] = last_replayed;
     }
-    if (replay_starts.size() < static_cast<std::size_t>(r) + 1) // a rank without actions
-      replay_starts.push_back(0);
+    replay_starts.push_back(rows.empty() ? 0.0 : rows.front().start); // its first action's (checked above)
   }
   // The replay's spans from each rank's own start, as its timings' are; the run's from the first rank's start.
   double first_replayed = *std::min_element(replay_starts.begin(), replay_starts.end());
