@@ -64,8 +64,9 @@ void RankActor::operator()()
     s4u::this_actor::yield();
     if (run_.world->params().init_sleep > 0)
       s4u::this_actor::sleep_for(run_.world->params().init_sleep);
-    // tit/rank-start: this rank left MPI_Init later than the first one did in the run the trace comes from
-    if (double start = run_.world->params().start_of(mpi_.rank()); start > 0)
+    // tit/rank-start: this rank left MPI_Init later than the first one did in the run the trace comes from (a time
+    // below SimGrid's precision is none: SimGrid cannot sleep for less, and logs each attempt)
+    if (double start = run_.world->params().start_of(mpi_.rank()); start >= run_.world->params().time_precision)
       s4u::this_actor::sleep_for(start);
     Action a;
     double pending_flops = 0;

@@ -335,6 +335,10 @@ case $case_name in
     run "${IDEAL[@]}" --per-rank --cfg='tit/rank-start:1:1;0:0' "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
     expect_time 5
     awk '$2 == "B" && $3 == "4.000000000" { b = 1 } END { exit !b }' "$out" || fail "rank 1 should finish 4 s after its start: $(cat "$out")"
+    # a start below SimGrid's precision (1e-9 s) is none: the time of both starting at once, and no SimGrid line
+    run "${IDEAL[@]}" --cfg=tit/rank-start:1:1e-12 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
+    expect_time 4
+    ! grep -q "numerical accuracy" "$err" || fail "SimGrid's precision warning shown: $(cat "$err")"
     run --cfg=tit/rank-start:2:1 "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
     expect_error 2 "error: tit/rank-start names rank 2, but $d/nonblocking has 2 rank(s) (0 to 1)"
     run --cfg='tit/rank-start:1:1;1:2' "$d/two-hosts.xml" "$d/deploy2.xml" "$d/nonblocking"
